@@ -1,0 +1,146 @@
+"""The ONE table of built-ins: name, signature, documentation, where each may be used.
+
+The checker (arity, types, context rules), the runtime (which implementation to bind),
+completion and hover in the language server all read this table; nothing restates it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Kind(str, Enum):
+    FUNCTION = "function"  # called: name(args)
+    BOARD = "board"  # indexed: name[x][y]
+    VALUE = "value"  # a bare name: `empty`
+
+
+class Context(str, Enum):
+    """The entry points a call can be reached from (spec sections 8, 12, 14)."""
+
+    IS_MOVE_LEGAL = "isMoveLegal"
+    END = "end"
+    MOVES = "moves"
+    SETUP = "setup"
+
+
+ALL_CONTEXTS = frozenset(Context)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    kind: Kind
+    params: tuple[Param, ...]
+    result: str | None  # "int", "float", "bool", "obj", "int|obj" (decided by index), None: no value
+    doc: str
+    contexts: frozenset[Context] = ALL_CONTEXTS  # where a call is allowed
+    extension: bool = False  # not in the original language
+
+    @property
+    def signature(self) -> str:
+        if self.kind is Kind.BOARD:
+            return f"{self.name}[{self.params[0].name}][{self.params[1].name}] -> {self.result}"
+        if self.kind is Kind.VALUE:
+            return f"{self.name}: {self.result}"
+        args = ", ".join(f"{p.type} {p.name}" for p in self.params)
+        return f"{self.name}({args})" + (f" -> {self.result}" if self.result else "")
+
+
+def _b(name, kind, params, result, doc, contexts=ALL_CONTEXTS, extension=False) -> Builtin:
+    return Builtin(name, kind, tuple(Param(n, t) for n, t in params), result, " ".join(doc.split()),
+                   frozenset(contexts), extension)
+
+
+_I, _X = Context.IS_MOVE_LEGAL, Context.END
+_M, _S = Context.MOVES, Context.SETUP
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    _b("empty", Kind.VALUE, (), "obj",
+       "The built-in object meaning \"nothing here\". Squares not listed in `start` hold it. "
+       "(`empt` is accepted as an old spelling, with a warning.)"),
+    _b("CurrentPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "The object on square (x, y) of the current position. In `isMoveLegal()` this is the "
+       "position before the proposed move; in `end()` the position after it. Reading a square "
+       "off the board is a run-time error."),
+    _b("NextPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "Inside `isMoveLegal()`: square (x, y) as it would be after the proposed operations, so "
+       "rules can judge a move by its effect whatever the order of its operations. Elsewhere it "
+       "equals `CurrentPosition`.", extension=True),
+    _b("OperationList", Kind.BOARD, (("i", "int"), ("j", "int")), "int|obj",
+       "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
+       "j = 2 its object (obj; `empty` for a clear). While `end()` runs it describes the move "
+       "just applied. Indexes out of range are a run-time error."),
+    _b("operationsNum", Kind.FUNCTION, (), "int",
+       "How many operations the proposed move has (0 for a pass). While `end()` runs: the move "
+       "just applied."),
+    _b("isPlaceOperation", Kind.FUNCTION, (("i", "int"),), "bool",
+       "Whether operation i of the proposed move is a `place` (false: a `clear`). An index out "
+       "of range is a run-time error."),
+    _b("onTurn", Kind.FUNCTION, (), "int",
+       "The player on turn, from 0. In `end()` it is still the player who just moved; in "
+       "`setup()` it is 0."),
+    _b("setWinner", Kind.FUNCTION, (("p", "int"),), None,
+       "Declares player p (0 <= p < players) the winner. Meaningful in `end()`: when `end()` "
+       "returns true the last `setWinner` of that call decides the result; without one the game "
+       "is a draw. Elsewhere it has no effect, but p is still range-checked."),
+    _b("moveNumber", Kind.FUNCTION, (), "int",
+       "How many moves have been applied in this game: 0 before the first move; inside `end()` "
+       "it already counts the move just applied.", extension=True),
+    _b("boardWidth", Kind.FUNCTION, (), "int", "The board's width W (x runs from 0 to W-1).",
+       extension=True),
+    _b("boardHeight", Kind.FUNCTION, (), "int", "The board's height H (y runs from 0 to H-1).",
+       extension=True),
+    _b("playersNum", Kind.FUNCTION, (), "int", "The number of players of the game.",
+       extension=True),
+    _b("addPlace", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("o", "obj")), None,
+       "In `moves()`: appends `place(x, y, o)` to the candidate move being built. In `setup()`: "
+       "puts o on square (x, y) of the start position at once.", (_M, _S), extension=True),
+    _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
+       "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
+       "empties square (x, y) of the start position at once.", (_M, _S), extension=True),
+    _b("addMove", Kind.FUNCTION, (), None,
+       "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
+       "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
+       extension=True),
+    _b("hasLegalMove", Kind.FUNCTION, (), "bool",
+       "In `end()`: whether the player who will move next has at least one legal move in the "
+       "new position. \"A player who cannot move loses\" is "
+       "`if (!hasLegalMove()) { setWinner(onTurn()); return true; }`.", (_X,), extension=True),
+    _b("setNextPlayer", Kind.FUNCTION, (("p", "int"),), None,
+       "In `end()` and `setup()`: the player to move next, instead of the next one in the "
+       "cycle (the last call wins; no effect when `end()` returns true). Out of range is a "
+       "run-time error.", (_X, _S), extension=True),
+]}
+
+# `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
+ALIASES: dict[str, str] = {"empt": "empty"}
+
+# The functions a game defines itself; their required shapes.
+ENTRY_POINTS: dict[str, tuple[str | None, bool]] = {
+    # name: (result type, required in a game)
+    "isMoveLegal": ("bool", True),
+    "end": ("bool", True),
+    "moves": (None, False),
+    "setup": (None, False),
+}
+
+GAME_PARAMETERS: dict[str, str] = {
+    "name": "The game's name, one word (defaults to the first file's name without `.gdef`).",
+    "players": "The number of players, 1 to 64. Players are numbered from 0.",
+    "size": "The board size `W x H` (`3x3` or `3 x 3`); each side 1 to 1000, at most 1,000,000 squares.",
+}
+
+KEYWORDS = ("int", "float", "bool", "obj", "true", "false", "if", "else", "while", "define",
+            "return", "start", "use")
+
+
+def lookup(name: str) -> Builtin | None:
+    """The built-in called `name` (aliases included), or None."""
+    return BUILTINS.get(ALIASES.get(name, name))

@@ -1,0 +1,1 @@
+"""Names, types and game structure -> diagnostics and a Program. Never runs user code."""

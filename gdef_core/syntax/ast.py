@@ -1,0 +1,324 @@
+"""The abstract syntax tree: one node class per construct, every node with a Span.
+
+Nodes compare by identity (`eq=False`) so later passes can key dictionaries on them
+(resolved symbols, inferred types). A node the parser had to invent while recovering from a
+syntax error has `recovered=True` on the relevant Name (empty text); later passes stay silent
+about it because the syntax error was already reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+from gdef_core.span import Span
+
+TYPE_NAMES = ("int", "float", "bool", "obj")
+
+
+@dataclass(eq=False, slots=True)
+class Name:
+    """An identifier as written, with its own span (used for go-to-definition and rename)."""
+
+    text: str
+    span: Span
+    recovered: bool = False
+
+
+@dataclass(eq=False, slots=True)
+class TypeRef:
+    """A type keyword: one of TYPE_NAMES."""
+
+    name: str
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(eq=False, slots=True)
+class IntLit:
+    value: int
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class FloatLit:
+    value: float
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class BoolLit:
+    value: bool
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class NameRef:
+    """A bare name in an expression: a local, parameter, game variable, object or `empty`."""
+
+    name: Name
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Call:
+    callee: Name
+    args: list["Expr"]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Index:
+    """`base[i][j]`: CurrentPosition, NextPosition or OperationList (checked later)."""
+
+    base: Name
+    indexes: list["Expr"]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Unary:
+    op: str  # "-" or "!"
+    operand: "Expr"
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Binary:
+    op: str  # || && == != < <= > >= + - * / %
+    left: "Expr"
+    right: "Expr"
+    span: Span
+    op_span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ErrorExpr:
+    """Stands where the parser could not read an expression."""
+
+    span: Span
+
+
+Expr = Union[IntLit, FloatLit, BoolLit, NameRef, Call, Index, Unary, Binary, ErrorExpr]
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(eq=False, slots=True)
+class Block:
+    stmts: list["Stmt"]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class VarDecl:
+    """`TYPE name = init;` inside a function."""
+
+    type: TypeRef
+    name: Name
+    init: Expr
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Assign:
+    """`target = value;`. The target is any expression so that the checker, not the parser,
+    can explain why `CurrentPosition[0][0] = X;` is not allowed."""
+
+    target: Expr
+    value: Expr
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ExprStmt:
+    expr: Expr
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Return:
+    value: Expr | None
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class If:
+    cond: Expr
+    then: Block
+    otherwise: Union[Block, "If", None]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class While:
+    cond: Expr
+    body: Block
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ErrorStmt:
+    """Stands where the parser skipped text it could not read as a statement."""
+
+    span: Span
+
+
+Stmt = Union[VarDecl, Assign, ExprStmt, Return, If, While, Block, ErrorStmt]
+
+# ---------------------------------------------------------------- top level
+
+
+@dataclass(eq=False, slots=True)
+class GameParam:
+    """`name: WORD`, `players: INT`, `size: W x H` (or an unknown key, reported later).
+
+    `value` is a Name for a word, an IntLit for a number, a (IntLit, IntLit) pair for a size.
+    """
+
+    key: Name
+    value: Union[Name, IntLit, tuple[IntLit, IntLit], None]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class UseDecl:
+    """`use "file.gdef"`; `path` is the text between the quotes, relative to this file."""
+
+    path: str
+    path_span: Span
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ObjDecl:
+    name: Name
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class StartEntry:
+    x: IntLit
+    y: IntLit
+    obj: Name
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class StartDecl:
+    entries: list[StartEntry]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class GameVar:
+    """A top-level `TYPE name = CONSTANT;`: a game variable (part of the game state)."""
+
+    type: TypeRef
+    name: Name
+    init: Expr
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Param:
+    type: TypeRef
+    name: Name
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class FunctionDef:
+    name: Name
+    params: list[Param]
+    return_type: TypeRef | None
+    body: Block
+    span: Span
+    doc: str | None = None  # the comment right above `define`, for hover
+
+
+@dataclass(eq=False, slots=True)
+class ErrorItem:
+    """Stands where the parser skipped top-level text it could not read."""
+
+    span: Span
+
+
+Item = Union[GameParam, UseDecl, ObjDecl, StartDecl, GameVar, FunctionDef, ErrorItem]
+
+
+@dataclass(eq=False, slots=True)
+class Comment:
+    text: str
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Module:
+    """One parsed file."""
+
+    path: str
+    text: str
+    items: list[Item]
+    comments: list[Comment] = field(default_factory=list)
+
+    @property
+    def is_library(self) -> bool:
+        """A file that declares no game parameters is a library (spec section 1)."""
+        return not any(isinstance(item, GameParam) for item in self.items)
+
+    def functions(self) -> Iterator[FunctionDef]:
+        return (item for item in self.items if isinstance(item, FunctionDef))
+
+
+# ---------------------------------------------------------------- traversal
+
+
+def children(node) -> Iterator:
+    """The direct child nodes of any node, in source order (for generic walks)."""
+    match node:
+        case Module(items=items):
+            yield from items
+        case FunctionDef(params=params, body=body):
+            yield from params
+            yield body
+        case Block(stmts=stmts):
+            yield from stmts
+        case VarDecl(init=init) | GameVar(init=init):
+            yield init
+        case Assign(target=target, value=value):
+            yield target
+            yield value
+        case ExprStmt(expr=expr):
+            yield expr
+        case Return(value=value) if value is not None:
+            yield value
+        case If(cond=cond, then=then, otherwise=otherwise):
+            yield cond
+            yield then
+            if otherwise is not None:
+                yield otherwise
+        case While(cond=cond, body=body):
+            yield cond
+            yield body
+        case Call(args=args):
+            yield from args
+        case Index(indexes=indexes):
+            yield from indexes
+        case Unary(operand=operand):
+            yield operand
+        case Binary(left=left, right=right):
+            yield left
+            yield right
+        case StartDecl(entries=entries):
+            yield from entries
+
+
+def walk(node) -> Iterator:
+    """Every node below `node` (included), depth first, in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(children(current))))
