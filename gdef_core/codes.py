@@ -72,6 +72,217 @@ _code("G106", E, "not a statement",
       "Assign the value (`x = ...;`), return it, or use it in a condition.")
 
 
+# ------------------------------------------------------------------ G2xx: names
+_code("G201", E, "undefined name",
+      "The name is not a local declared earlier in the function, a parameter, a game variable, "
+      "an object or `empty`. A local is visible only from its declaration on. When a declared "
+      "name is close, the message suggests it.",
+      "obj X\ndefine end() -> bool {\n  return CurrentPosition[0][0] == Y;\n}",
+      "Declare the name (`obj Y`, `int count = 0;`), move its declaration before the use, or fix "
+      "the spelling.")
+_code("G202", E, "undefined function",
+      "No function of the game (in any of its files) and no built-in function has this name.",
+      "define end() -> bool {\n  return isWiner(X);\n}",
+      "Define the function, add the file that defines it (`use \"helpers.gdef\"`), or fix the "
+      "spelling.")
+_code("G203", E, "duplicate definition",
+      "Objects, functions and game variables share one namespace across all files of a game; "
+      "each name may be defined once. The related location shows the other definition.",
+      "obj X\nobj X",
+      "Remove one of the definitions or rename one of them.")
+_code("G204", E, "built-in name redefined",
+      "Built-in names (`empty`, `CurrentPosition`, `onTurn`, ...) are not keywords but cannot "
+      "be defined again as an object, function or game variable.",
+      "define onTurn() -> int { return 0; }",
+      "Choose another name.")
+_code("G205", E, "duplicate local",
+      "A function declares the same local or parameter name twice. Locals have function scope: "
+      "a declaration inside a branch or a loop still counts for the whole function.",
+      "define end() -> bool {\n  int n = 0;\n  int n = 1;\n  return n == 1;\n}",
+      "Assign the existing local (`n = 1;`) or use a different name.")
+_code("G206", E, "local hides a global name",
+      "A local or parameter may not take the name of an object, a function, a game variable or a "
+      "built-in: the same name would mean two things.",
+      "obj X\ndefine end() -> bool {\n  int X = 1;\n  return X == 1;\n}",
+      "Rename the local or parameter.")
+_code("G207", E, "local used in its own initialiser",
+      "The value of a local declaration cannot use the local itself: it has no value yet.",
+      "define end() -> bool {\n  int n = n + 1;\n  return n > 0;\n}",
+      "Initialise the local from other values.")
+_code("G208", E, "not a function",
+      "Only functions can be called. The name is a variable, an object or a board.",
+      "define end() -> bool {\n  int n = 0;\n  return n() == 0;\n}",
+      "Remove the parentheses, or index a board with `[x][y]` instead of calling it.")
+_code("G209", E, "not a board",
+      "Only `CurrentPosition`, `NextPosition` and `OperationList` can be indexed with `[i][j]`.",
+      "define end() -> bool {\n  int n = 0;\n  return n[0][0] == 0;\n}",
+      "Index one of the boards, or use the name without brackets.")
+_code("G210", E, "not a value",
+      "A function or a board was used as a value without calling or indexing it.",
+      "define end() -> bool {\n  return onTurn == 0;\n}",
+      "Call the function (`onTurn()`) or index the board (`CurrentPosition[x][y]`).")
+_code("G211", E, "cannot assign",
+      "Only locals, parameters and game variables can be assigned. Objects, functions, `empty`, "
+      "the boards (`CurrentPosition[x][y] = X;`) and other expressions cannot; a move changes "
+      "the board through its operations, `setup()` through `addPlace`/`addClear`.",
+      "define end() -> bool {\n  CurrentPosition[0][0] = X;\n  return false;\n}",
+      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()`.")
+
+# ------------------------------------------------------------------ G3xx: types
+_code("G301", E, "operand types do not match",
+      "An operator got values it does not accept: `==` and `!=` compare values of the same type "
+      "(int and float compare numerically; an obj or a bool never equals a number), `<` `<=` "
+      "`>` `>=` and `+ - * / %` take numbers, `&&` `||` `!` take bools.",
+      "obj placedObj = OperationList[0][2];\nif (placedObj != 0) { return false; }",
+      "Compare with a value of the same type (here the object `O`, not the number `0`).")
+_code("G302", E, "condition is not bool",
+      "The condition of `if` and `while` must be a bool; numbers and objects are not true or "
+      "false by themselves.",
+      "int n = operationsNum();\nif (n) { return true; }",
+      "Write the comparison you mean (`if (n != 0)`).")
+_code("G303", E, "argument type does not match",
+      "An argument's type cannot be passed to the parameter's type. An int may be passed to a "
+      "float parameter, nothing else converts.",
+      "define isWinner(obj o) -> bool { return o == X; }\ndefine end() -> bool { return isWinner(1); }",
+      "Pass a value of the parameter's type.")
+_code("G304", E, "value type does not match the variable",
+      "The value of an assignment or declaration cannot be stored in the variable's type. An int "
+      "may be stored in a float variable, never the reverse.",
+      "define end() -> bool {\n  int n = 1.5;\n  return n > 0;\n}",
+      "Store it in a variable of the right type, or compute a value of the variable's type.")
+_code("G305", E, "returned type does not match",
+      "`return expr;` gives a value that the function's declared result type cannot hold.",
+      "define end() -> bool {\n  return 1;\n}",
+      "Return a value of the declared type (`return moveNumber() == 9;`) or change the type.")
+_code("G306", E, "value returned from a function without result",
+      "The function has no `-> TYPE`, so `return` must not give a value.",
+      "define moves() {\n  return 1;\n}",
+      "Write `return;`, or declare a result type if the function is not an entry point.")
+_code("G307", E, "return without a value",
+      "The function declares `-> TYPE`, so every `return` must give a value of that type.",
+      "define end() -> bool {\n  return;\n}",
+      "Return a value (`return false;`).")
+_code("G308", E, "wrong number of arguments",
+      "A call passes more or fewer arguments than the function (or built-in) declares.",
+      "define end() -> bool {\n  setWinner();\n  return true;\n}",
+      "Pass exactly the declared parameters (`setWinner(0)`).")
+_code("G309", E, "wrong number of indexes",
+      "A board takes exactly two indexes: `CurrentPosition[x][y]`, `OperationList[i][j]`.",
+      "obj o = CurrentPosition[0];",
+      "Give both indexes.")
+_code("G310", E, "function has no result",
+      "The value of a call is used, but the function returns nothing (it has no `-> TYPE`).",
+      "define end() -> bool {\n  return setWinner(0);\n}",
+      "Call it as a statement (`setWinner(0);`) and use another value, or give the function a "
+      "result type.")
+_code("G311", E, "index is not an int",
+      "Board indexes are square coordinates or operation numbers: ints.",
+      "obj o = CurrentPosition[1.5][0];",
+      "Index with an int.")
+
+# ------------------------------------------------------------------ G4xx: game structure
+_code("G401", E, "missing game parameter",
+      "A game (a set of files of which at least one declares game parameters) needs `players` "
+      "and `size`, each in one of its files.",
+      "name: tictactoe\nsize: 3 x 3",
+      "Add the missing parameter (`players: 2`).")
+_code("G402", E, "duplicate game parameter",
+      "Each game parameter may be given once across all files of the game. The related location "
+      "shows the other one.",
+      "players: 2\nplayers: 3",
+      "Remove one of them.")
+_code("G403", E, "unknown game parameter",
+      "Only `name`, `players` and `size` are game parameters.",
+      "player: 2",
+      "Use one of `name`, `players`, `size` (here `players: 2`).")
+_code("G404", E, "invalid game parameter value",
+      "`name` takes a word, `players` an int from 1 to 64, `size` `W x H` with each side from 1 "
+      "to 1000 and at most 1,000,000 squares (a larger board is refused rather than exhausting "
+      "memory).",
+      "players: 0\nsize: 2000 x 2000",
+      "Give a value in range.")
+_code("G405", E, "missing required function",
+      "A game must define `isMoveLegal()` (judges a proposed move) and `end()` (says whether the "
+      "game is over). Library files (no game parameters) checked alone need neither.",
+      "name: tictactoe\nplayers: 2\nsize: 3 x 3\ndefine end() -> bool { return false; }",
+      "Define the missing function: `define isMoveLegal() -> bool { ... }`.")
+_code("G406", E, "entry point has the wrong shape",
+      "`isMoveLegal()` and `end()` take no parameters and return bool; `moves()` and `setup()` "
+      "take no parameters and return nothing. The runtime calls them that way.",
+      "define end(int p) -> int { return p; }",
+      "Declare it exactly as `define end() -> bool { ... }` (`define moves() { ... }`).")
+_code("G407", E, "second start",
+      "A game has at most one `start` block across all its files. The related location shows the "
+      "first one.",
+      "start { (0,0: X) }\nstart { (1,1: O) }",
+      "Merge the two blocks into one.")
+_code("G408", E, "start square off the board",
+      "A square of `start` lies outside the board: x must be in 0..W-1 and y in 0..H-1 for a "
+      "board of `size: W x H`.",
+      "size: 3 x 3\nstart { (3,0: X) }",
+      "Use coordinates on the board, or make the board larger.")
+_code("G409", E, "start names something that is not an object",
+      "A `start` square must hold a declared object or `empty`; the name is a function or a game "
+      "variable.",
+      "int count = 0;\nstart { (0,0: count) }",
+      "Name an object (`obj X` ... `(0,0: X)`).")
+_code("G410", E, "game variable initialiser is not constant",
+      "A game variable's initial value is computed before anything runs, so it may use only "
+      "literals, objects, `empty`, unary `-` and `+ - * / %`; no calls, boards, comparisons or "
+      "other variables.",
+      "int limit = boardWidth() * 2;",
+      "Write the value as a constant, or assign it in `setup()`.")
+_code("G411", E, "built-in not allowed here",
+      "Some built-ins work only in some entry points (and the functions they call): "
+      "`addPlace`/`addClear` in `moves()` and `setup()`, `addMove` in `moves()`, `hasLegalMove` "
+      "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
+      "from the entry point that reaches the call.",
+      "define isMoveLegal() -> bool {\n  addMove();\n  return true;\n}",
+      "Move the call into a function reached only from an entry point that allows it.")
+_code("G412", E, "game variable assigned while judging or proposing a move",
+      "Game variables may be assigned only in `end()`, `setup()` and the functions reached only "
+      "from them: `isMoveLegal()` and `moves()` judge and propose moves and must not change the "
+      "game. The message names the call path that reaches the assignment.",
+      "int captures = 0;\ndefine isMoveLegal() -> bool {\n  captures = captures + 1;\n  return true;\n}",
+      "Do the assignment in `end()`, which runs once the move is applied.")
+
+# ------------------------------------------------------------------ G5xx: warnings
+_code("G501", W, "unused local",
+      "A local is declared but its value is never read.",
+      "define end() -> bool {\n  int n = 0;\n  return false;\n}",
+      "Remove the declaration, or use the value.")
+_code("G502", W, "unused function",
+      "No function of the game calls this function and it is not an entry point. (Library files "
+      "checked alone do not get this warning: their functions are for other files.)",
+      "define helper() -> bool { return true; }",
+      "Call it, or remove it.")
+_code("G503", W, "unreachable code",
+      "The statements follow a `return` (or an `if` whose every branch returns, or a "
+      "`while (true)`) and can never run.",
+      "define end() -> bool {\n  return false;\n  setWinner(0);\n}",
+      "Remove the statements or move them before the `return`.")
+_code("G504", W, "missing return",
+      "The function declares a result type, but some path reaches the end of its body without "
+      "`return`; that is a run-time error when it happens.",
+      "define end() -> bool {\n  if (moveNumber() == 9) { return true; }\n}",
+      "Add a `return` at the end of the function (`return false;`).")
+_code("G505", W, "square listed twice in start",
+      "The same square appears twice in `start`; the later entry wins. The related location "
+      "shows the first one.",
+      "start { (0,0: X), (0,0: O) }",
+      "Remove one of the entries.")
+_code("G506", W, "`empt` is an old spelling of `empty`",
+      "The original language text once writes `empt`; it is accepted as `empty`, but new files "
+      "should write `empty`.",
+      "start { (0,0: empt) }",
+      "Write `empty` (the editor's quick fix does it).")
+_code("G107", E, "cannot read a used file",
+      "A `use \"file\"` line names a file that does not exist or cannot be read. The path is "
+      "relative to the file that contains the `use` line.",
+      'use "helpres.gdef"',
+      "Correct the path, or create the file.")
+
+
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
                suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> Diagnostic:
     """Build a diagnostic whose severity comes from the table."""

@@ -1,0 +1,32 @@
+"""The checker: parsed modules -> a Program with its tables and every diagnostic.
+
+It runs small passes in a fixed order over one shared Program (collect declarations, game
+parameters, start, names, ...). It never runs user code and never raises on an AST the parser
+produces; names and expressions the parser had to invent are left alone (their syntax error is
+already reported).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from gdef_core.diagnostics import Diagnostic, sort_key
+from gdef_core.semantics.collect import collect
+from gdef_core.semantics.names import resolve_names
+from gdef_core.semantics.params import check_params
+from gdef_core.semantics.program import Program
+from gdef_core.semantics.report import Report
+from gdef_core.semantics.skipped import skipped_words
+from gdef_core.semantics.start import check_start
+from gdef_core.syntax import ast
+
+
+def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()) -> Program:
+    program = Program(modules=list(modules))
+    report = Report(skipped_words(program.modules))
+    collect(program, report)
+    check_params(program, report)
+    check_start(program, report)
+    resolve_names(program, report)
+    everything = sorted([*load_diagnostics, *report.diagnostics], key=sort_key)
+    program.diagnostics = list(dict.fromkeys(everything))
+    return program

@@ -1,0 +1,92 @@
+"""Game parameters (`name`, `players`, `size`): each once across the game, values in range.
+
+The limits keep a rules file from asking for a board that would exhaust memory.
+"""
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from gdef_core.builtins import GAME_PARAMETERS
+from gdef_core.diagnostics import Related
+from gdef_core.semantics.program import Program
+from gdef_core.semantics.report import Report, where
+from gdef_core.semantics.suggest import did_you_mean, hint
+from gdef_core.syntax import ast
+
+MAX_PLAYERS = 64
+MAX_SIDE = 1000
+MAX_SQUARES = 1_000_000
+REQUIRED = ("players", "size")
+
+
+def check_params(program: Program, report: Report) -> None:
+    program.is_library = all(module.is_library for module in program.modules)
+    if program.modules:
+        program.name = PurePath(program.modules[0].path).stem
+    seen: dict[str, ast.GameParam] = {}
+    first: ast.GameParam | None = None
+    for module in program.modules:
+        for item in module.items:
+            if not isinstance(item, ast.GameParam) or item.key.recovered:
+                continue
+            first = first or item
+            key = item.key
+            if key.text not in GAME_PARAMETERS:
+                suggestions = did_you_mean(key, GAME_PARAMETERS)
+                report.add("G403", key.span, f"unknown game parameter '{key.text}' (the game "
+                           f"parameters are name, players and size){hint(suggestions)}",
+                           suggestions=suggestions)
+                continue
+            if key.text in seen:
+                other = seen[key.text].key.span
+                report.add("G402", key.span, f"'{key.text}' is already given ({where(other, key.span)})",
+                           related=(Related(other, f"the other '{key.text}'"),))
+                continue
+            seen[key.text] = item
+            _value(program, report, item)
+    if first is not None:
+        for key in REQUIRED:
+            if key not in seen and key not in report.skipped:
+                report.add("G401", first.key.span, f"the game has no '{key}' parameter; add "
+                           f"{'`players: 2`' if key == 'players' else '`size: 3 x 3`'} "
+                           "(with your values)")
+
+
+def _value(program: Program, report: Report, param: ast.GameParam) -> None:
+    key, value = param.key.text, param.value
+    if value is None:  # the parser reported what is missing
+        return
+    if key == "name":
+        if isinstance(value, ast.Name):
+            if not value.recovered:
+                program.name = value.text
+        else:
+            report.add("G404", value.span, "'name' takes one word, e.g. `name: tictactoe`")
+    elif key == "players":
+        if not isinstance(value, ast.IntLit):
+            report.add("G404", value.span, "'players' takes a number from 1 to 64")
+        elif not 1 <= value.value <= MAX_PLAYERS:
+            report.add("G404", value.span, f"'players' must be from 1 to {MAX_PLAYERS}, not {value.value}")
+        else:
+            program.players = value.value
+    elif key == "size":
+        _size(program, report, value)
+
+
+def _size(program: Program, report: Report, value) -> None:
+    if not isinstance(value, tuple):
+        report.add("G404", value.span, "'size' takes the board's width and height, e.g. `size: 3 x 3`")
+        return
+    width, height = value
+    ok = True
+    for side, word in ((width, "width"), (height, "height")):
+        if not 1 <= side.value <= MAX_SIDE:
+            report.add("G404", side.span, f"the board's {word} must be from 1 to {MAX_SIDE}, not {side.value}")
+            ok = False
+    if ok and width.value * height.value > MAX_SQUARES:
+        report.add("G404", width.span.to(height.span), f"the board may have at most {MAX_SQUARES:,} "
+                   f"squares; {width.value} x {height.value} has {width.value * height.value:,}")
+        ok = False
+    if ok:
+        program.width, program.height = width.value, height.value
+

@@ -1,0 +1,27 @@
+"""Where the passes of the checker put their diagnostics."""
+from __future__ import annotations
+
+from gdef_core import codes
+from gdef_core.diagnostics import Diagnostic, Related, Suggestion, Tag
+from gdef_core.span import Span
+
+
+class Report:
+    """Collects diagnostics. `skipped` are the words of text the parser skipped (see
+    skipped.py): passes consult it before reporting a name as undefined, missing or unused."""
+
+    def __init__(self, skipped: frozenset[str] = frozenset()) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self.skipped = skipped
+
+    def add(self, code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
+            suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> None:
+        self.diagnostics.append(codes.diagnostic(code, span, message, related=related,
+                                                 suggestions=suggestions, tags=tags))
+
+
+def where(span: Span, here: Span) -> str:
+    """`span` in words for a message shown at `here`: "line 3", or "rules.gdef:3" in another file."""
+    if span.file == here.file:
+        return f"line {span.line + 1}"
+    return f"{span.file.replace(chr(92), '/').rsplit('/', 1)[-1]}:{span.line + 1}"
