@@ -283,6 +283,74 @@ _code("G107", E, "cannot read a used file",
       "Correct the path, or create the file.")
 
 
+# ------------------------------------------------------------------ G6xx: run time
+# Reported by the runtime (gdef-run, the game API) when a rule fails while it runs; the
+# move being judged or applied is rejected and the game stays as it was.
+_code("G601", E, "division by zero",
+      "An integer or float `/` or `%` had zero on its right. (Integer division truncates toward "
+      "zero as in C; `%` has the sign of the dividend.)",
+      "define end() -> bool {\n  int n = 0;\n  return 10 / n == 1;\n}",
+      "Check the divisor before dividing (`if (n != 0) { ... }`).")
+_code("G602", E, "integer overflow",
+      "An int result fell outside the signed 64-bit range (-9223372036854775808 to "
+      "9223372036854775807). gdef never wraps around silently and never grows numbers without "
+      "bound.",
+      "define end() -> bool {\n  int n = 2;\n  while (true) { n = n * n; }\n  return false;\n}",
+      "Keep the numbers small, or use a float where large magnitudes are expected.")
+_code("G603", E, "square off the board",
+      "`CurrentPosition[x][y]` or `NextPosition[x][y]` read a square outside the board, or "
+      "`addPlace`/`addClear` in `setup()` named one. (In `moves()` a candidate naming a square "
+      "off the board is silently dropped instead.)",
+      "define end() -> bool {\n  return CurrentPosition[boardWidth()][0] == empty;\n}",
+      "Check `0 <= x && x < boardWidth() && 0 <= y && y < boardHeight()` first.")
+_code("G604", E, "operation index out of range",
+      "`OperationList[i][j]` or `isPlaceOperation(i)` used an operation number i outside "
+      "0 .. operationsNum()-1, or a j other than 0 (x), 1 (y) or 2 (object).",
+      "define isMoveLegal() -> bool {\n  return OperationList[0][0] == 1;\n}",
+      "Check `operationsNum()` before reading operations (a pass has none).")
+_code("G605", E, "player out of range",
+      "`setWinner(p)` or `setNextPlayer(p)` named a player outside 0 .. players-1. Players "
+      "are numbered from 0.",
+      "players: 2\n...\nsetWinner(2);",
+      "Use `onTurn()` or a number from 0 to `playersNum() - 1`.")
+_code("G606", E, "function ended without return",
+      "A function that declares a result type reached the end of its body without `return` "
+      "(the checker warns about such paths with G504).",
+      "define end() -> bool {\n  if (moveNumber() == 9) { return true; }\n}",
+      "Add a `return` on every path (`return false;` at the end).")
+_code("G607", E, "step limit exceeded",
+      "One call of `isMoveLegal()`, `end()`, `moves()` or `setup()` ran more loop iterations "
+      "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
+      "--max-steps N`). Usually a loop whose condition never becomes false.",
+      "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
+      "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
+_code("G608", E, "recursion too deep",
+      "Function calls nested deeper than the depth limit (500 by default; `gdef-run "
+      "--max-depth N`). Usually a recursive function without a base case.",
+      "define f(int n) -> int { return f(n + 1); }",
+      "Give the recursion a case that returns without calling itself.")
+_code("G609", E, "local read before its declaration ran",
+      "A local declared inside a branch (or a loop) that did not run was read afterwards. "
+      "Locals are visible to the end of the function, but only hold a value once their "
+      "declaration has run.",
+      "define end() -> bool {\n  if (moveNumber() > 1) { int n = 1; }\n  return n == 1;\n}",
+      "Declare the local before the branch, with a default value.")
+_code("G610", E, "value of the wrong type",
+      "A value whose type could only be known when the rules ran had the wrong type, for "
+      "example `OperationList[i][j]` with a computed j gave an obj where an int was needed.",
+      "int j = 2;\nint x = OperationList[0][j];",
+      "Use a literal j (0 and 1 give ints, 2 an obj), or compare with a value of the right "
+      "type.")
+_code("G611", E, "not allowed while running here",
+      "A built-in or an assignment ran in an entry point that does not allow it: a game "
+      "variable assigned, or `setNextPlayer` called, while `isMoveLegal()` or `moves()` ran; "
+      "`addPlace`/`addClear` outside `moves()` and `setup()`; `addMove` outside `moves()`; "
+      "`hasLegalMove` outside `end()`. (The checker reports these with G411/G412 when it can "
+      "see the call path.)",
+      "define isMoveLegal() -> bool {\n  helper();\n  return true;\n}",
+      "Call the built-in only from the entry points that allow it.")
+
+
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
                suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> Diagnostic:
     """Build a diagnostic whose severity comes from the table."""
