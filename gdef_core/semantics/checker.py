@@ -17,6 +17,7 @@ from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
 from gdef_core.semantics.skipped import skipped_words
 from gdef_core.semantics.start import check_start
+from gdef_core.semantics.types import check_types
 from gdef_core.syntax import ast
 
 
@@ -27,6 +28,7 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_params(program, report)
     check_start(program, report)
     resolve_names(program, report)
+    check_types(program, report)
     everything = sorted([*load_diagnostics, *report.diagnostics], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))
     return program

@@ -1,0 +1,253 @@
+"""Static types: every expression the checker can type goes into Program.expr_types, and
+values that cannot match are reported (spec sections 5, 7, 8).
+
+A type is "int", "float", "bool", "obj" or None (unknown until run time, or already reported).
+Unknown types never cause a second error: every rule below is silent when a side is None.
+"""
+from __future__ import annotations
+
+from gdef_core.builtins import Kind
+from gdef_core.semantics.names import VARIABLE_KINDS
+from gdef_core.semantics.program import Program, Symbol, SymbolKind
+from gdef_core.semantics.report import Report
+from gdef_core.syntax import ast
+
+NUMBERS = ("int", "float")
+_LOGICAL = ("&&", "||")
+_EQUALITY = ("==", "!=")
+_ORDER = ("<", "<=", ">", ">=")
+_VALUE_KINDS = (*VARIABLE_KINDS, SymbolKind.OBJECT)
+
+
+def assignable(target: str | None, value: str | None) -> bool:
+    """Whether a value of type `value` can be stored where `target` is expected (int widens to
+    float, never the reverse). Unknown types are given the benefit of the doubt."""
+    return target is None or value is None or target == value or (target == "float" and value == "int")
+
+
+def check_types(program: Program, report: Report) -> None:
+    typer = Typer(program, report)
+    for module in program.modules:
+        for item in module.items:
+            if isinstance(item, ast.FunctionDef):
+                typer.block(item.body, item)
+            elif isinstance(item, ast.GameVar):
+                typer.store(item.type.name, item.init, f"game variable '{item.name.text}'")
+
+
+class Typer:
+    def __init__(self, program: Program, report: Report) -> None:
+        self.program = program
+        self.report = report
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, block: ast.Block, function: ast.FunctionDef) -> None:
+        for stmt in block.stmts:
+            self.stmt(stmt, function)
+
+    def stmt(self, stmt, function: ast.FunctionDef) -> None:
+        match stmt:
+            case ast.VarDecl(type=type_ref, name=name, init=init):
+                self.store(type_ref.name, init, f"'{name.text}'")
+            case ast.Assign(target=target, value=value):
+                self.assign(target, value)
+            case ast.ExprStmt(expr=expr):
+                self.type_of(expr, used=not isinstance(expr, ast.Call))
+            case ast.Return():
+                self.returned(stmt, function)
+            case ast.If(cond=cond, then=then, otherwise=otherwise):
+                self.condition(cond, "if")
+                self.block(then, function)
+                if otherwise is not None:
+                    self.stmt(otherwise, function)
+            case ast.While(cond=cond, body=body):
+                self.condition(cond, "while")
+                self.block(body, function)
+            case ast.Block():
+                self.block(stmt, function)
+
+    def store(self, type_name: str, value, what: str) -> None:
+        value_type = self.type_of(value)
+        if not assignable(type_name, value_type):
+            self.report.add("G304", value.span, f"cannot store {_a(value_type)} value in {type_name} "
+                            f"{what}{_widening_note(type_name, value_type)}")
+
+    def assign(self, target, value) -> None:
+        symbol = self.program.references.get(target.name) if isinstance(target, ast.NameRef) else None
+        if symbol is not None and symbol.kind in VARIABLE_KINDS:
+            self.store(symbol.type, value, f"variable '{symbol.name}'")
+            return
+        if not isinstance(target, ast.NameRef):
+            self.type_of(target)
+        self.type_of(value)
+
+    def returned(self, ret: ast.Return, function: ast.FunctionDef) -> None:
+        result = function.return_type.name if function.return_type else None
+        name = function.name.text
+        if ret.value is None:
+            if result is not None:
+                self.report.add("G307", ret.span, f"'{name}' returns {result}; give "
+                                f"'return' a value")
+            return
+        value_type = self.type_of(ret.value)
+        if result is None:
+            if not isinstance(ret.value, ast.ErrorExpr):
+                self.report.add("G306", ret.value.span, f"'{name}' has no result type, so 'return' "
+                                "cannot give a value; write 'return;'")
+        elif not assignable(result, value_type):
+            self.report.add("G305", ret.value.span, f"'{name}' returns {result}, but this value is "
+                            f"{value_type}{_widening_note(result, value_type)}")
+
+    def condition(self, cond, keyword: str) -> None:
+        cond_type = self.type_of(cond)
+        if cond_type is not None and cond_type != "bool":
+            self.report.add("G302", cond.span, f"the condition of '{keyword}' must be bool, not "
+                            f"{cond_type}")
+
+    # ------------------------------------------------------------ expressions
+
+    def type_of(self, expr, used: bool = True) -> str | None:
+        result = self._infer(expr, used)
+        if result is not None:
+            self.program.expr_types[expr] = result
+        return result
+
+    def _infer(self, expr, used: bool) -> str | None:
+        match expr:
+            case ast.IntLit():
+                return "int"
+            case ast.FloatLit():
+                return "float"
+            case ast.BoolLit():
+                return "bool"
+            case ast.NameRef(name=name):
+                symbol = self.program.references.get(name)
+                return symbol.type if symbol is not None and _is_value(symbol) else None
+            case ast.Call():
+                return self.call(expr, used)
+            case ast.Index():
+                return self.index(expr)
+            case ast.Unary():
+                return self.unary(expr)
+            case ast.Binary():
+                return self.binary(expr)
+        return None
+
+    def call(self, call: ast.Call, used: bool) -> str | None:
+        arg_types = [self.type_of(arg) for arg in call.args]
+        symbol = self.program.references.get(call.callee)
+        signature = _signature(symbol)
+        if signature is None:
+            return None
+        params, result = signature
+        name = call.callee.text
+        if len(call.args) != len(params):
+            self._arity(call, len(params))
+        for arg, arg_type, (param_name, param_type) in zip(call.args, arg_types, params):
+            if not assignable(param_type, arg_type):
+                self.report.add("G303", arg.span, f"'{name}' expects {param_type} for '{param_name}', "
+                                f"got {arg_type}{_widening_note(param_type, arg_type)}")
+        if result is None and used:
+            self.report.add("G310", call.span, f"'{name}' returns nothing, so its call has no value")
+        return result
+
+    def _arity(self, call: ast.Call, expected: int) -> None:
+        name, given = call.callee.text, len(call.args)
+        words = f"'{name}' takes {expected} argument{'s' if expected != 1 else ''}, got {given}"
+        span = call.args[expected].span.to(call.args[-1].span) if given > expected else call.span
+        self.report.add("G308", span, words)
+
+    def index(self, index: ast.Index) -> str | None:
+        for position in index.indexes:
+            index_type = self.type_of(position)
+            if index_type is not None and index_type != "int":
+                self.report.add("G311", position.span, f"a board index must be int, not {index_type}")
+        symbol = self.program.references.get(index.base)
+        if symbol is None or symbol.builtin is None or symbol.builtin.kind is not Kind.BOARD:
+            return None
+        if len(index.indexes) != 2:
+            self.report.add("G309", index.span, f"'{index.base.text}' takes two indexes "
+                            f"('{index.base.text}[x][y]'), got {len(index.indexes)}")
+            return None
+        result = symbol.builtin.result
+        if result in ast.TYPE_NAMES:
+            return result
+        return _operation_field(index.indexes[1])
+
+    def unary(self, unary: ast.Unary) -> str | None:
+        operand = self.type_of(unary.operand)
+        if unary.op == "!":
+            if operand is not None and operand != "bool":
+                self.report.add("G301", unary.span, f"'!' takes a bool, not {operand}")
+            return "bool"
+        if operand is not None and operand not in NUMBERS:
+            self.report.add("G301", unary.span, f"'-' takes a number, not {operand}")
+            return None
+        return operand
+
+    def binary(self, binary: ast.Binary) -> str | None:
+        left, right = self.type_of(binary.left), self.type_of(binary.right)
+        op = binary.op
+        known = [t for t in (left, right) if t is not None]
+        if op in _LOGICAL:
+            if any(t != "bool" for t in known):
+                self._operands(binary, left, right, "takes two bools")
+            return "bool"
+        if op in _EQUALITY:
+            if len(known) == 2 and not (left == right or (left in NUMBERS and right in NUMBERS)):
+                self._operands(binary, left, right, "compares two values of the same type (int and "
+                               "float compare with each other)", compare=True)
+            return "bool"
+        if any(t not in NUMBERS for t in known):
+            self._operands(binary, left, right, "takes two numbers", compare=op in _ORDER)
+            return "bool" if op in _ORDER else None
+        if op in _ORDER:
+            return "bool"
+        if "float" in known:
+            return "float"
+        return "int" if len(known) == 2 else None
+
+    def _operands(self, binary: ast.Binary, left, right, rule: str, compare: bool = False) -> None:
+        sides = f"{left or 'unknown'} with {right or 'unknown'}" if compare else \
+            f"{left or 'unknown'} and {right or 'unknown'}"
+        verb = "cannot compare" if compare else "cannot apply"
+        head = f"{verb} {sides}" if compare else f"{verb} '{binary.op}' to {sides}"
+        self.report.add("G301", binary.span, f"{head}: '{binary.op}' {rule}")
+
+
+def _is_value(symbol: Symbol) -> bool:
+    if symbol.kind in _VALUE_KINDS:
+        return True
+    return symbol.builtin is not None and symbol.builtin.kind is Kind.VALUE
+
+
+def _signature(symbol: Symbol | None) -> tuple[list[tuple[str, str]], str | None] | None:
+    """(parameters as (name, type), result type) of a callable symbol, or None."""
+    if symbol is None:
+        return None
+    if symbol.builtin is not None:
+        if symbol.builtin.kind is not Kind.FUNCTION:
+            return None
+        return [(p.name, p.type) for p in symbol.builtin.params], symbol.builtin.result
+    if symbol.kind is SymbolKind.FUNCTION:
+        decl: ast.FunctionDef = symbol.decl
+        return [(p.name.text, p.type.name) for p in decl.params], symbol.type
+    return None
+
+
+def _operation_field(field) -> str | None:
+    """OperationList[i][j]: j = 0 or 1 is a coordinate (int), 2 the object; else unknown."""
+    if isinstance(field, ast.IntLit):
+        return {0: "int", 1: "int", 2: "obj"}.get(field.value)
+    return None
+
+
+def _a(type_name: str | None) -> str:
+    return "an int" if type_name == "int" else f"a {type_name}"
+
+
+def _widening_note(target: str | None, value: str | None) -> str:
+    if target == "int" and value == "float":
+        return " (a float never converts to int implicitly)"
+    return ""

@@ -1,0 +1,236 @@
+"""Builds AST nodes directly from LALR reductions (lark's embedded transformer), so a parse
+makes no intermediate parse tree. Each method receives the children of one grammar rule."""
+from __future__ import annotations
+
+from lark import Token, Transformer
+
+from gdef_core.codes import diagnostic
+from gdef_core.diagnostics import Diagnostic
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+INT64_MAX = 2**63 - 1
+_ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
+               ast.ErrorItem)
+
+
+class AstBuilder(Transformer):
+    """One instance per parser; `reset(path)` before each parse (callers hold a lock)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reset("")
+
+    def reset(self, path: str) -> None:
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self.big_ints: dict[int, ast.IntLit] = {}  # literals above INT64_MAX, by id
+
+    def finish(self) -> list[Diagnostic]:
+        """Diagnostics the rules found, including integer literals out of range."""
+        for literal in self.big_ints.values():
+            self.diagnostics.append(diagnostic(
+                "G104", literal.span,
+                f"integer {literal.value} is too large: ints are signed 64-bit (at most {INT64_MAX})"))
+        self.big_ints = {}
+        return self.diagnostics
+
+    # ------------------------------------------------------------ helpers
+
+    def span(self, first, last=None) -> Span:
+        start = first if isinstance(first, Token) else first.span
+        line, column = start.line, start.column
+        end = last if last is not None else first
+        if isinstance(end, Token):
+            return Span(self.path, line, column, end.end_line, end.end_column)
+        end_span = end.span
+        return Span(self.path, line, column, end_span.end_line, end_span.end_column)
+
+    def name(self, token: Token) -> ast.Name:
+        return ast.Name(token.value, self.span(token), recovered=token.value == "")
+
+    def int_lit(self, children) -> ast.IntLit:
+        (token,) = children
+        literal = ast.IntLit(int(token.value or 0), self.span(token))
+        if literal.value > INT64_MAX:
+            self.big_ints[id(literal)] = literal
+        return literal
+
+    # ------------------------------------------------------------ top level
+
+    def module(self, children) -> list:
+        return [child for child in children if isinstance(child, _ITEM_TYPES)]
+
+    def param(self, children) -> ast.GameParam:
+        key, _colon, value = children
+        if value.type == "DIMS":
+            width_text, height_text = (part.strip() for part in value.value.split("x"))
+            width_end = value.column + len(value.value.split("x")[0].rstrip())
+            height_start = value.end_column - len(height_text)
+            width = ast.IntLit(int(width_text), Span(self.path, value.line, value.column, value.line, width_end))
+            height = ast.IntLit(int(height_text),
+                                Span(self.path, value.line, height_start, value.line, value.end_column))
+            parsed = (width, height)
+        elif value.type == "INT":
+            parsed = self.int_lit([value])
+        else:
+            parsed = self.name(value)
+        return ast.GameParam(self.name(key), parsed, self.span(key, value))
+
+    def use_decl(self, children) -> ast.UseDecl:
+        keyword, string = children
+        return ast.UseDecl(string.value[1:-1], self.span(string), self.span(keyword, string))
+
+    def obj_decl(self, children) -> ast.ObjDecl:
+        keyword, name = children
+        return ast.ObjDecl(self.name(name), self.span(keyword, name))
+
+    def start_decl(self, children) -> ast.StartDecl:
+        entries = children[2] if len(children) == 4 else []
+        return ast.StartDecl(entries, self.span(children[0], children[-1]))
+
+    def start_entries(self, children) -> list[ast.StartEntry]:
+        return [child for child in children if isinstance(child, ast.StartEntry)]
+
+    def start_entry(self, children) -> ast.StartEntry:
+        lpar, x, _comma, y, _colon, obj, rpar = children
+        return ast.StartEntry(x, y, self.name(obj), self.span(lpar, rpar))
+
+    def coord(self, children) -> ast.IntLit:
+        literal = self.int_lit([children[-1]])
+        if len(children) == 2:
+            self.big_ints.pop(id(literal), None)
+            return ast.IntLit(-literal.value, self.span(children[0], children[1]))
+        return literal
+
+    def game_var(self, children) -> ast.GameVar:
+        type_token, name, _eq, init, semicolon = children
+        return ast.GameVar(self.type_ref(type_token), self.name(name), init, self.span(type_token, semicolon))
+
+    def function(self, children) -> ast.FunctionDef:
+        define, name, _lpar, *rest = children
+        params: list[ast.Param] = []
+        if isinstance(rest[0], list):
+            params = rest.pop(0)
+        rest.pop(0)  # RPAR
+        return_type = None
+        if isinstance(rest[0], Token) and rest[0].type == "ARROW":
+            return_type = rest[1]
+        body = rest[-1]
+        return ast.FunctionDef(self.name(name), params, return_type, body, self.span(define, body))
+
+    def params(self, children) -> list[ast.Param]:
+        return [child for child in children if isinstance(child, ast.Param)]
+
+    def param_decl(self, children) -> ast.Param:
+        type_ref, name = children
+        return ast.Param(type_ref, self.name(name), self.span(type_ref, name))
+
+    def type(self, children) -> ast.TypeRef:
+        return self.type_ref(children[0])
+
+    def type_ref(self, token: Token) -> ast.TypeRef:
+        return ast.TypeRef(token.value or "int", self.span(token))
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, children) -> ast.Block:
+        stmts = [child for child in children[1:-1]]
+        return ast.Block(stmts, self.span(children[0], children[-1]))
+
+    def var_decl(self, children) -> ast.VarDecl:
+        type_token, name, _eq, init, semicolon = children
+        return ast.VarDecl(self.type_ref(type_token), self.name(name), init, self.span(type_token, semicolon))
+
+    def assign(self, children) -> ast.Assign:
+        target, _eq, value, semicolon = children
+        return ast.Assign(target, value, self.span(target, semicolon))
+
+    def expr_stmt(self, children) -> ast.ExprStmt:
+        expr, semicolon = children
+        if not isinstance(expr, ast.Call) and not _has_recovered_parts(expr):
+            self.diagnostics.append(diagnostic(
+                "G106", expr.span,
+                "this expression is not a statement: only a call can stand alone "
+                "(did you mean an assignment, `x = ...;`?)"))
+        return ast.ExprStmt(expr, self.span(expr, semicolon))
+
+    def return_stmt(self, children) -> ast.Return:
+        value = children[1] if len(children) == 3 else None
+        return ast.Return(value, self.span(children[0], children[-1]))
+
+    def if_stmt(self, children) -> ast.If:
+        keyword, _lpar, cond, _rpar, then, *rest = children
+        otherwise = rest[1] if rest else None
+        return ast.If(cond, then, otherwise, self.span(keyword, children[-1]))
+
+    def while_stmt(self, children) -> ast.While:
+        keyword, _lpar, cond, _rpar, body = children
+        return ast.While(cond, body, self.span(keyword, body))
+
+    # ------------------------------------------------------------ expressions
+
+    def binary(self, children) -> ast.Binary:
+        left, op, right = children
+        return ast.Binary(op.value, left, right, self.span(left, right), self.span(op))
+
+    def unary_op(self, children):
+        op, operand = children
+        if op.value == "-" and isinstance(operand, ast.IntLit) and id(operand) in self.big_ints \
+                and operand.value == INT64_MAX + 1:
+            del self.big_ints[id(operand)]
+            return ast.IntLit(-operand.value, self.span(op, operand))
+        return ast.Unary(op.value or "-", operand, self.span(op, operand))
+
+    def float_lit(self, children) -> ast.FloatLit:
+        (token,) = children
+        return ast.FloatLit(float(token.value), self.span(token))
+
+    def true_lit(self, children) -> ast.BoolLit:
+        return ast.BoolLit(True, self.span(children[0]))
+
+    def false_lit(self, children) -> ast.BoolLit:
+        return ast.BoolLit(False, self.span(children[0]))
+
+    def paren(self, children):
+        return children[1]
+
+    def name_ref(self, children) -> ast.NameRef:
+        name = self.name(children[0])
+        return ast.NameRef(name, name.span)
+
+    def call(self, children) -> ast.Call:
+        args = children[2] if len(children) == 4 else []
+        return ast.Call(self.name(children[0]), args, self.span(children[0], children[-1]))
+
+    def args(self, children) -> list:
+        return [child for child in children if not isinstance(child, Token)]
+
+    def index(self, children) -> ast.Index:
+        base, *subscripts = children
+        return ast.Index(self.name(base), [sub.expr for sub in subscripts],
+                         self.span(base, subscripts[-1].rbracket))
+
+    def subscript(self, children):
+        lbracket, expr, rbracket = children
+        return _Subscript(expr, rbracket)
+
+
+class _Subscript:
+    """`[expr]`: the expression plus the closing bracket, so Index spans end at the `]`."""
+
+    __slots__ = ("expr", "rbracket")
+
+    def __init__(self, expr, rbracket: Token) -> None:
+        self.expr = expr
+        self.rbracket = rbracket
+
+
+def _has_recovered_parts(expr) -> bool:
+    return any(isinstance(node, ast.ErrorExpr) or (isinstance(node, ast.Name) and node.recovered)
+               or (isinstance(node, (ast.NameRef, ast.Call, ast.Index)) and node_name(node).recovered)
+               for node in ast.walk(expr))
+
+
+def node_name(node) -> ast.Name:
+    return node.name if isinstance(node, ast.NameRef) else node.callee if isinstance(node, ast.Call) else node.base

@@ -1,0 +1,121 @@
+"""Syntax error wording in the user's terms, not lark's token names."""
+from __future__ import annotations
+
+from lark import Token, Tree
+
+from gdef_core.syntax import ast
+
+_PUNCTUATION = {
+    "ARROW": "->", "OROR": "||", "ANDAND": "&&", "EQEQ": "==", "NEQ": "!=", "LE": "<=", "GE": ">=",
+    "LT": "<", "GT": ">", "EQUAL": "=", "PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/",
+    "PERCENT": "%", "BANG": "!", "LPAR": "(", "RPAR": ")", "LBRACE": "{", "RBRACE": "}",
+    "LSQB": "[", "RSQB": "]", "COMMA": ",", "COLON": ":", "SEMICOLON": ";",
+}
+_KEYWORDS = {"DEFINE": "define", "RETURN": "return", "IF": "if", "ELSE": "else", "WHILE": "while",
+             "START": "start", "USE": "use", "TRUE": "true", "FALSE": "false", "OBJ": "obj",
+             "TYPE": "int"}
+_WORDS = {"NAME": "a name", "INT": "a number", "FLOAT": "a number", "DIMS": "a size like 3 x 3",
+          "STRING": "a file name in quotes", "$END": "end of file"}
+
+_EXPRESSION_STARTS = {"NAME", "INT", "FLOAT", "TRUE", "FALSE", "LPAR", "MINUS", "BANG"}
+_STATEMENT_STARTS = {"RETURN", "IF", "WHILE"}
+_ITEM_STARTS = {"DEFINE", "START", "USE"}
+_BINARY_OPERATORS = {"OROR", "ANDAND", "EQEQ", "NEQ", "LE", "GE", "LT", "GT", "PLUS", "MINUS",
+                     "STAR", "SLASH", "PERCENT"}
+
+
+def describe_token(token_type: str, value: str | None = None) -> str:
+    """`';'`, `keyword 'int'`, `name 'xCord'`, `number 07`, `end of file`."""
+    if token_type in _PUNCTUATION:
+        return f"'{_PUNCTUATION[token_type]}'"
+    if token_type in _KEYWORDS:
+        return f"keyword '{value or _KEYWORDS[token_type]}'" if value or token_type != "TYPE" else "a type"
+    if value:
+        if token_type == "NAME":
+            return f"name '{value}'"
+        if token_type in ("INT", "FLOAT", "DIMS"):
+            return f"number {value}"
+        if token_type == "STRING":
+            return f"string {value}"
+    return _WORDS.get(token_type, token_type.lower())
+
+
+def describe_expected(expected: set[str]) -> str:
+    """Summarise what would fit: 'a statement', 'an expression', or a short list of tokens."""
+    parts: list[str] = []
+    rest = set(expected)
+    if _ITEM_STARTS <= rest:
+        parts.append("a definition (define, obj, start, use, or a game parameter such as 'players:')")
+        rest -= _ITEM_STARTS | {"OBJ", "TYPE", "NAME", "$END"}
+    if _STATEMENT_STARTS <= rest:
+        parts.append("a statement")
+        rest -= _STATEMENT_STARTS | _EXPRESSION_STARTS | {"TYPE", "OBJ"}
+    elif {"NAME", "INT", "LPAR"} <= rest:
+        parts.append("an expression")
+        rest -= _EXPRESSION_STARTS
+    if _BINARY_OPERATORS <= rest:
+        parts.append("an operator")
+        rest -= _BINARY_OPERATORS
+    if {"TYPE", "OBJ"} <= rest:
+        parts.append("a type (int, float, bool or obj)")
+        rest -= {"TYPE", "OBJ"}
+    parts.extend(sorted(describe_token(t) for t in rest if t != "$END"))
+    if "$END" in rest and not parts:
+        parts.append("end of file")
+    if not parts:
+        return "something else"
+    if len(parts) > 5:
+        parts = parts[:5] + ["..."]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+_BOUNDARY_NODES = (ast.VarDecl, ast.Assign, ast.ExprStmt, ast.Return, ast.If, ast.While, ast.Block,
+                   ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef)
+
+
+def describe_context(value_stack: list) -> str | None:
+    """What construct the parser was reading, from the values it holds: "the declaration of
+    'xCord'", "the return statement", ... None when it cannot tell."""
+    start = len(value_stack)
+    for index in range(len(value_stack) - 1, -1, -1):
+        value = value_stack[index]
+        if isinstance(value, Token) and value.type in ("SEMICOLON", "LBRACE", "RBRACE"):
+            break
+        if isinstance(value, _BOUNDARY_NODES) or isinstance(value, Tree):  # Tree: finished statements
+            break
+        start = index
+    parts = value_stack[start:]
+    if not parts:
+        return None
+    first = parts[0]
+    second = parts[1] if len(parts) > 1 else None
+    if isinstance(first, Token):
+        if first.type in ("TYPE", "OBJ") and isinstance(second, Token) and second.type == "NAME":
+            return f"the declaration of '{second.value}'"
+        if first.type == "OBJ":
+            return "the object declaration"
+        if first.type == "RETURN":
+            return "the return statement"
+        if first.type == "NAME" and isinstance(second, Token) and second.type == "COLON":
+            return f"the game parameter '{first.value}'"
+        if first.type == "USE":
+            return "the 'use' line"
+        return None
+    if isinstance(second, Token) and second.type == "EQUAL":
+        if isinstance(first, ast.NameRef):
+            return f"the assignment to '{first.name.text}'"
+        return "the assignment"
+    if isinstance(first, ast.Call) and len(parts) == 1:
+        return f"the call of '{first.callee.text}'"
+    if len(parts) == 1 and not isinstance(first, list):
+        return "this expression"
+    return None
+
+
+def unclosed(value_stack: list, opener: str) -> Token | None:
+    """The innermost opening bracket of type `opener` (e.g. "LPAR") still waiting for its
+    closer, to say where it was opened."""
+    for value in reversed(value_stack):
+        if isinstance(value, Token) and value.type == opener:
+            return value
+    return None
