@@ -11,12 +11,16 @@ from typing import Sequence
 
 from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.semantics.collect import collect
+from gdef_core.semantics.constants import check_game_var_inits
+from gdef_core.semantics.contexts import check_contexts, check_unused_functions
+from gdef_core.semantics.flow import check_flow
 from gdef_core.semantics.names import resolve_names
 from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
 from gdef_core.semantics.skipped import skipped_words
 from gdef_core.semantics.start import check_start
+from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import check_types
 from gdef_core.syntax import ast
 
@@ -29,6 +33,11 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_start(program, report)
     resolve_names(program, report)
     check_types(program, report)
+    check_game_var_inits(program, report)
+    check_entry_points(program, report)
+    check_flow(program, report)
+    check_contexts(program, report)
+    check_unused_functions(program, report)
     everything = sorted([*load_diagnostics, *report.diagnostics], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))
     return program

@@ -24,12 +24,10 @@ def check_params(program: Program, report: Report) -> None:
     if program.modules:
         program.name = PurePath(program.modules[0].path).stem
     seen: dict[str, ast.GameParam] = {}
-    first: ast.GameParam | None = None
     for module in program.modules:
         for item in module.items:
             if not isinstance(item, ast.GameParam) or item.key.recovered:
                 continue
-            first = first or item
             key = item.key
             if key.text not in GAME_PARAMETERS:
                 suggestions = did_you_mean(key, GAME_PARAMETERS)
@@ -44,6 +42,7 @@ def check_params(program: Program, report: Report) -> None:
                 continue
             seen[key.text] = item
             _value(program, report, item)
+    first = first_param(program)
     if first is not None:
         for key in REQUIRED:
             if key not in seen and key not in report.skipped:
@@ -90,3 +89,13 @@ def _size(program: Program, report: Report, value) -> None:
     if ok:
         program.width, program.height = width.value, height.value
 
+
+
+def first_param(program: Program) -> ast.GameParam | None:
+    """Where game-wide complaints (a missing parameter or function) go: the first game
+    parameter, the game's header."""
+    for module in program.modules:
+        for item in module.items:
+            if isinstance(item, ast.GameParam) and not item.key.recovered:
+                return item
+    return None

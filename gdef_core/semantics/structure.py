@@ -3,13 +3,14 @@ four (with moves() and setup()) must have the shape the runtime calls them with.
 from __future__ import annotations
 
 from gdef_core.builtins import ENTRY_POINTS
+from gdef_core.semantics.params import first_param
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
 from gdef_core.syntax import ast
 
 
 def check_entry_points(program: Program, report: Report) -> None:
-    anchor = _first_param(program)
+    anchor = first_param(program)
     for name, (result, required) in ENTRY_POINTS.items():
         function = program.functions.get(name)
         if function is None:
@@ -35,11 +36,3 @@ def _shape(report: Report, function: ast.FunctionDef, result: str | None) -> Non
         report.add("G406", returned.span, f"'{name}()' must return {result}, not {returned.name}; "
                    f"declare it as {wanted}")
 
-
-def _first_param(program: Program) -> ast.GameParam | None:
-    """Where game-wide complaints go: the first game parameter (the game's header)."""
-    for module in program.modules:
-        for item in module.items:
-            if isinstance(item, ast.GameParam) and not item.key.recovered:
-                return item
-    return None

@@ -6,7 +6,7 @@ Unknown types never cause a second error: every rule below is silent when a side
 """
 from __future__ import annotations
 
-from gdef_core.builtins import Kind
+from gdef_core.builtins import ENTRY_POINTS, Kind
 from gdef_core.semantics.names import VARIABLE_KINDS
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report
@@ -83,8 +83,8 @@ class Typer:
         self.type_of(value)
 
     def returned(self, ret: ast.Return, function: ast.FunctionDef) -> None:
-        result = function.return_type.name if function.return_type else None
         name = function.name.text
+        result = _declared_result(function)
         if ret.value is None:
             if result is not None:
                 self.report.add("G307", ret.span, f"'{name}' returns {result}; give "
@@ -214,6 +214,14 @@ class Typer:
         verb = "cannot compare" if compare else "cannot apply"
         head = f"{verb} {sides}" if compare else f"{verb} '{binary.op}' to {sides}"
         self.report.add("G301", binary.span, f"{head}: '{binary.op}' {rule}")
+
+
+def _declared_result(function: ast.FunctionDef) -> str | None:
+    """The result type `return` must give. An entry point's is fixed by the runtime (a wrong
+    declaration is reported once, as G406, not again at every `return`)."""
+    if function.name.text in ENTRY_POINTS:
+        return ENTRY_POINTS[function.name.text][0]
+    return function.return_type.name if function.return_type else None
 
 
 def _is_value(symbol: Symbol) -> bool:

@@ -1,0 +1,101 @@
+"""Who calls whom: entry-point context rules and unused functions.
+
+Some built-ins work only under some entry points (builtins.Builtin.contexts), and game
+variables may change only under end() and setup() (spec sections 12-14). A rule is broken
+when a forbidden call or assignment is reachable from an entry point through user functions;
+the message names the call path, e.g. "isMoveLegal() -> helper() -> addMove()".
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from gdef_core.builtins import ENTRY_POINTS, Context
+from gdef_core.diagnostics import Tag
+from gdef_core.semantics.program import Program, SymbolKind
+from gdef_core.semantics.report import Report
+from gdef_core.syntax import ast
+
+# Entry points that judge or propose a move and must not change the game.
+_READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES)
+
+
+@dataclass(eq=False)
+class Sites:
+    """What one function does that the rules care about."""
+
+    calls: list[str] = field(default_factory=list)  # user functions called, in order
+    builtin_calls: list[ast.Call] = field(default_factory=list)
+    game_var_assigns: list[ast.Assign] = field(default_factory=list)
+
+
+def check_contexts(program: Program, report: Report) -> None:
+    sites = {name: _sites(program, function) for name, function in program.functions.items()}
+    reported: set[int] = set()
+    for context in Context:
+        if context.value not in program.functions:
+            continue
+        for function, path in _reachable(context.value, sites).items():
+            for call in sites[function].builtin_calls:
+                builtin = program.references[call.callee].builtin
+                if context not in builtin.contexts and id(call) not in reported:
+                    reported.add(id(call))
+                    allowed = " and ".join(f"{c.value}()" for c in Context if c in builtin.contexts)
+                    report.add("G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
+                               f"and the functions they call; here it is reached from "
+                               f"{context.value}(): {_path(path, builtin.name)}")
+            if context in _READ_ONLY:
+                for assign in sites[function].game_var_assigns:
+                    if id(assign) not in reported:
+                        reported.add(id(assign))
+                        name = assign.target.name.text
+                        report.add("G412", assign.target.span, f"game variable '{name}' is assigned "
+                                   f"while {context.value}() runs ({_path(path)}); only end() and "
+                                   "setup() may change game variables")
+
+
+def check_unused_functions(program: Program, report: Report) -> None:
+    if program.is_library:
+        return
+    called = {program.references[node.callee].name
+              for module in program.modules for node in ast.walk(module)
+              if isinstance(node, ast.Call) and node.callee in program.references}
+    for name, function in program.functions.items():
+        if name not in called and name not in ENTRY_POINTS and name not in report.skipped:
+            report.add("G502", function.name.span, f"function '{name}' is never called",
+                       tags=frozenset({Tag.UNNECESSARY}))
+
+
+def _sites(program: Program, function: ast.FunctionDef) -> Sites:
+    sites = Sites()
+    for node in ast.walk(function.body):
+        if isinstance(node, ast.Call):
+            symbol = program.references.get(node.callee)
+            if symbol is None:
+                continue
+            if symbol.kind is SymbolKind.FUNCTION and symbol.name in program.functions:
+                sites.calls.append(symbol.name)
+            elif symbol.builtin is not None:
+                sites.builtin_calls.append(node)
+        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.NameRef):
+            symbol = program.references.get(node.target.name)
+            if symbol is not None and symbol.kind is SymbolKind.GAME_VAR:
+                sites.game_var_assigns.append(node)
+    return sites
+
+
+def _reachable(entry: str, sites: dict[str, Sites]) -> dict[str, list[str]]:
+    """Every function reachable from `entry`, with the shortest call path to it."""
+    paths = {entry: [entry]}
+    queue = deque([entry])
+    while queue:
+        current = queue.popleft()
+        for callee in sites[current].calls:
+            if callee not in paths:
+                paths[callee] = paths[current] + [callee]
+                queue.append(callee)
+    return paths
+
+
+def _path(path: list[str], last: str | None = None) -> str:
+    return " -> ".join(f"{name}()" for name in (path + [last] if last else path))
