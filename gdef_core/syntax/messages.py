@@ -81,7 +81,7 @@ def describe_context(value_stack: list) -> str | None:
         value = value_stack[index]
         if isinstance(value, Token) and value.type in ("SEMICOLON", "LBRACE", "RBRACE"):
             break
-        if isinstance(value, _BOUNDARY_NODES) or isinstance(value, Tree):  # Tree: finished statements
+        if isinstance(value, _BOUNDARY_NODES) or _is_statement_list(value):
             break
         start = index
     parts = value_stack[start:]
@@ -110,6 +110,11 @@ def describe_context(value_stack: list) -> str | None:
     if len(parts) == 1 and not isinstance(first, list):
         return "this expression"
     return None
+
+
+def _is_statement_list(value) -> bool:
+    """lark keeps the statements (or items) read so far as a `__block_star_N` Tree."""
+    return isinstance(value, Tree) and value.data.startswith(("__block", "__module"))
 
 
 def unclosed(value_stack: list, opener: str) -> Token | None:

@@ -32,7 +32,7 @@ from gdef_core.syntax.messages import describe_context, describe_expected, descr
 from gdef_core.syntax.scanner import Scanner
 
 GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammar.lark")
-MAX_RECOVERIES = 500  # past this a file is junk: stop parsing, keep what was read
+MAX_RECOVERIES = 2000  # past this a file is junk: stop parsing, keep what was read
 
 # Tokens tried by repair 1, in order of how often they are the one missing.
 _INSERTABLE = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA")

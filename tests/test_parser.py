@@ -1,0 +1,232 @@
+"""The parser: every construct, spans, recovery, and that it never raises."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gdef_core import parse
+from gdef_core.syntax import ast
+
+DATA = Path(__file__).parent / "data" / "syntax"
+
+EVERYTHING = """\
+// a line comment
+/* a block
+   comment */
+name: demo_game
+players: 2
+size: 8x6
+use "helpers.gdef"
+obj X
+obj O_2
+int counter = 0;
+float ratio = -1.5 * 2;
+obj last = X;
+bool flag = true;
+start { (0,0: X), (7, 5: O_2), }
+/* Says whether the proposed move is legal. */
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  float f = 2.5;
+  x = x + 1;
+  if (x > 2 && !flag || x % 2 == 0) { return false; }
+  else if (x <= -3) { return true; }
+  else { x = x / 2; }
+  while (x >= 0) { x = x - 1; }
+  helper(x, X);
+  return CurrentPosition[x][0] != empty;
+}
+define helper(int a, obj b) {
+  return;
+}
+define end() -> bool { return moveNumber() == 9; }
+define moves() { addPlace(0, 0, X); addMove(); }
+define setup() { setNextPlayer(1); }
+"""
+
+
+def parsed(text: str, path: str = "t.gdef") -> ast.Module:
+    result = parse(text, path)
+    assert result.diagnostics == [], [str(d) for d in result.diagnostics]
+    return result.module
+
+
+def kinds(module: ast.Module) -> list[str]:
+    return [type(item).__name__ for item in module.items]
+
+
+def test_every_top_level_construct():
+    module = parsed(EVERYTHING)
+    assert kinds(module) == [
+        "GameParam", "GameParam", "GameParam", "UseDecl", "ObjDecl", "ObjDecl",
+        "GameVar", "GameVar", "GameVar", "GameVar", "StartDecl",
+        "FunctionDef", "FunctionDef", "FunctionDef", "FunctionDef", "FunctionDef"]
+    name, players, size = module.items[:3]
+    assert (name.key.text, name.value.text) == ("name", "demo_game")
+    assert (players.key.text, players.value.value) == ("players", 2)
+    assert [side.value for side in size.value] == [8, 6]
+    use = module.items[3]
+    assert use.path == "helpers.gdef"
+    assert module.items[5].name.text == "O_2"
+    counter, ratio, last, flag = module.items[6:10]
+    assert (counter.type.name, counter.name.text) == ("int", "counter")
+    assert ratio.type.name == "float" and isinstance(ratio.init, ast.Binary)
+    assert last.type.name == "obj" and isinstance(last.init, ast.NameRef)
+    assert isinstance(flag.init, ast.BoolLit)
+    start = module.items[10]
+    assert [(e.x.value, e.y.value, e.obj.text) for e in start.entries] == [(0, 0, "X"), (7, 5, "O_2")]
+    is_legal, helper, end, moves, setup = module.items[11:]
+    assert is_legal.return_type.name == "bool" and is_legal.params == []
+    assert is_legal.doc == "Says whether the proposed move is legal."
+    assert [(p.type.name, p.name.text) for p in helper.params] == [("int", "a"), ("obj", "b")]
+    assert helper.return_type is None
+    assert isinstance(helper.body.stmts[0], ast.Return) and helper.body.stmts[0].value is None
+    assert [type(s).__name__ for s in is_legal.body.stmts] == [
+        "VarDecl", "VarDecl", "Assign", "If", "While", "ExprStmt", "Return"]
+    assert isinstance(is_legal.body.stmts[3].otherwise, ast.If)
+    assert isinstance(is_legal.body.stmts[3].otherwise.otherwise, ast.Block)
+    assert [m.name.text for m in (moves, setup)] == ["moves", "setup"]
+    assert [c.text.split()[0] for c in module.comments] == ["//", "/*", "/*"]
+
+
+def test_size_forms():
+    for text in ("size: 3x3", "size: 3 x 3", "size:3\tx 3", "size: 10x12"):
+        (param,) = parsed(text).items
+        assert isinstance(param.value, tuple)
+    width, height = parsed("size: 10 x 12").items[0].value
+    assert (width.value, width.span.column, width.span.end_column) == (10, 6, 8)
+    assert (height.value, height.span.column, height.span.end_column) == (12, 11, 13)
+
+
+def test_x_stays_a_name():
+    body = parsed("define f() -> int { int x = 3; x = x * 2; return x; }").items[0].body
+    assert body.stmts[0].name.text == "x"
+
+
+def test_precedence_and_associativity():
+    (function,) = parsed("define f() -> bool { return -a * b + c < d == !e || f && g; }").items
+    expr = function.body.stmts[0].value
+    assert expr.op == "||"
+    assert expr.left.op == "=="
+    assert expr.left.left.op == "<"
+    assert expr.left.left.left.op == "+"
+    assert expr.left.left.left.left.op == "*"
+    assert isinstance(expr.left.left.left.left.left, ast.Unary)
+    assert isinstance(expr.left.right, ast.Unary) and expr.left.right.op == "!"
+    assert expr.right.op == "&&"
+    left_assoc = parsed("define f() -> int { return 1 - 2 - 3; }").items[0].body.stmts[0].value
+    assert left_assoc.left.op == "-" and isinstance(left_assoc.right, ast.IntLit)
+
+
+@pytest.mark.parametrize("text", ["a == b == c", "a < b < c", "a != b == c"])
+def test_comparisons_do_not_associate(text):
+    result = parse(f"define f() -> bool {{ return {text}; }}", "t.gdef")
+    assert [d.code for d in result.diagnostics] == ["G101"]
+
+
+def test_spans_are_zero_based_and_exact():
+    module = parsed("obj X\ndefine f() -> int {\n  return 1 + 23;\n}\n")
+    obj, function = module.items
+    assert (obj.span.line, obj.span.column, obj.span.end_line, obj.span.end_column) == (0, 0, 0, 5)
+    assert (function.name.span.line, function.name.span.column) == (1, 7)
+    ret = function.body.stmts[0]
+    assert (ret.span.line, ret.span.column, ret.span.end_column) == (2, 2, 16)
+    binary = ret.value
+    assert (binary.span.column, binary.span.end_column) == (9, 15)
+    assert (binary.op_span.column, binary.op_span.end_column) == (11, 12)
+    assert (function.span.end_line, function.span.end_column) == (3, 1)
+    assert obj.span.file == "t.gdef"
+
+
+def test_every_node_has_a_span():
+    module = parsed(EVERYTHING)
+    for node in ast.walk(module):
+        if not isinstance(node, ast.Module):
+            assert node.span.file == "t.gdef", node
+
+
+def test_int64_limits():
+    function = parsed("define f() -> int { return -9223372036854775808; }").items[0]
+    assert function.body.stmts[0].value.value == -(2**63)
+    for text, column in (("9223372036854775808", 27), ("1 - 9223372036854775808", 31)):
+        result = parse(f"define f() -> int {{ return {text}; }}", "t.gdef")
+        assert [(d.code, d.span.column) for d in result.diagnostics] == [("G104", column)]
+
+
+def test_leading_zero_is_an_error():
+    result = parse("define f() -> int { return 07; }", "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("G104", 0, 27)]
+
+
+def test_lexical_errors():
+    result = parse('obj X @@\n/* never closed\nobj Y', "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [
+        ("G103", 0, 6), ("G102", 1, 0)]
+    result = parse('use "helpers.gdef\nobj X', "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("G105", 0, 4)]
+    assert [type(i).__name__ for i in result.module.items] == ["UseDecl", "ObjDecl"]
+
+
+def test_expression_statement_must_be_a_call():
+    result = parse("define f() { x == 1; g(); }", "t.gdef")
+    assert [(d.code, d.span.column, d.span.end_column) for d in result.diagnostics] == [("G106", 13, 19)]
+
+
+def test_missing_semicolon_message_names_the_declaration():
+    text = "define isMoveLegal() -> bool {\n  int xCord = OperationList[0][0]\n  return true;\n}\n"
+    (error,) = parse(text, "t.gdef").diagnostics
+    assert error.code == "G101"
+    assert error.message == "expected ';' after the declaration of 'xCord'"
+    assert (error.span.line, error.span.column) == (1, 33)
+
+
+def test_three_independent_errors_keep_the_later_functions():
+    text = (DATA / "three_errors.gdef").read_text()
+    result = parse(text, "three_errors.gdef")
+    assert [(d.code, d.span.line + 1, d.span.column + 1) for d in result.diagnostics] == [
+        ("G101", 6, 15), ("G101", 10, 12), ("G101", 13, 40)]
+    names = [item.name.text for item in result.module.functions()]
+    assert names == ["isMoveLegal", "broken1", "broken2", "broken3", "end"]
+
+
+def test_unclosed_block_before_define_keeps_next_function():
+    text = "define a() -> int {\n  if (true) {\n    return 1;\n\ndefine b() -> int { return 2; }\n"
+    result = parse(text, "t.gdef")
+    (error,) = result.diagnostics
+    assert (error.span.line, error.span.column) == (4, 0)
+    assert "line 2, column 13 is not closed" in error.message
+    assert [f.name.text for f in result.module.functions()] == ["a", "b"]
+
+
+def test_missing_paren_names_the_opening_one():
+    (error,) = parse("define f() -> int { return g(1, 2; }", "t.gdef").diagnostics
+    assert error.message == "expected ')' before ';', to close the '(' at line 1, column 29"
+
+
+def test_recovered_names_are_marked():
+    module = parse("define f() -> int { int a = 1 + ; return a; }", "t.gdef").module
+    refs = [node for node in ast.walk(module) if isinstance(node, ast.NameRef)]
+    assert [(ref.name.text, ref.name.recovered) for ref in refs] == [("", True), ("a", False)]
+
+
+@pytest.mark.parametrize("text", ["", " \n\t", "\x00\xff\xfe", "/*", "}", "{{{{", "define",
+                                  "(((((((((((", "use", '"', "start {", "size: 3 x", "-",
+                                  "define f() -> int { return 1 +"])
+def test_degenerate_inputs_never_raise(text):
+    result = parse(text, "t.gdef")
+    assert isinstance(result.module, ast.Module)
+    assert (text.strip() == "") == (result.diagnostics == [])
+
+
+def test_file_cut_at_every_character_never_raises():
+    text = (DATA / "original_tictactoe.gdef").read_text()
+    for cut in range(0, len(text), 3):
+        parse(text[:cut], "cut.gdef")
+
+
+def test_every_broken_function_of_a_large_file_is_reported():
+    text = "define f() -> int { int a = ; return (; }\n" * 400
+    result = parse(text, "big.gdef")
+    assert len(result.diagnostics) == 800
+    assert len(list(result.module.functions())) == 400
