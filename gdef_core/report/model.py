@@ -11,18 +11,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from gdef_core.diagnostics import Diagnostic, Severity
+from gdef_core.project import InputProblem
 from gdef_core.span import Span
-
-
-@dataclass(frozen=True, slots=True)
-class InputProblem:
-    """An input that could not be checked at all (missing, unreadable): exit code 2."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 @dataclass(slots=True)

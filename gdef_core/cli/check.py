@@ -1,0 +1,245 @@
+"""gdef-check: the linter for CI, pre-commit and editor tasks.
+
+Thin on purpose: parse the arguments, let gdef_core.project find the files and group them into
+games, check each game, filter, and hand one Report to a format. Exit codes: 0 clean (warnings
+allowed unless --strict), 1 problems found, 2 usage error or unreadable input, 3 internal error
+(a bug: please report it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from gdef_core.codes import CODES, render_entry
+
+EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+PROG = "gdef-check"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gdef_core.report import FORMATS
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Check .gdef game rules: syntax, names, types and game structure.",
+        epilog="Exit codes: 0 clean (warnings allowed unless --strict), 1 problems found, "
+               "2 usage error or unreadable input. Docs: docs/gdef-check.md.")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="files and directories (searched recursively for *.gdef)")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--select", action="append", default=[], metavar="CODE[,CODE]",
+                        help="report only these codes (prefixes allowed: G5)")
+    parser.add_argument("--ignore", action="append", default=[], metavar="CODE[,CODE]",
+                        help="never report these codes (prefixes allowed: G5)")
+    parser.add_argument("--strict", action="store_true", help="warnings fail the run too (exit 1)")
+    parser.add_argument("--game", action="store_true",
+                        help="all the files form one game (as `gdef-run a.gdef b.gdef`)")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                        help="skip files and directories whose name or path matches (repeatable)")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print how many times each code occurs instead of each diagnostic")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="text format: one line per diagnostic, no source, no summary")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the text format (auto: on a terminal unless NO_COLOR is set)")
+    parser.add_argument("--explain", metavar="CODE", help="print the documentation of a code")
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns (and exits with) the exit code."""
+    _tolerant_output()
+    try:
+        code = run(argv)
+    except SystemExit as exit_:  # argparse: usage errors (2), --help and --version (0)
+        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        code = 130
+    except BrokenPipeError:  # `gdef-check ... | head`: the reader left, nothing to say
+        _silence_stdout()
+        code = EXIT_PROBLEMS
+    except Exception as error:  # noqa: BLE001 - the promise is: never a traceback
+        sys.stderr.write(f"{PROG}: internal error: {type(error).__name__}: {error}\n"
+                         "This is a bug in gdef-check; please report it with the input that "
+                         "caused it.\n")
+        code = EXIT_INTERNAL
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def run(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.explain is not None:
+        return explain(args.explain)
+    select = _codes_option(parser, "--select", args.select)
+    ignore = _codes_option(parser, "--ignore", args.ignore)
+    if not args.paths:
+        parser.error("no PATH given: name the .gdef files or directories to check "
+                     "(e.g. `gdef-check .`)")
+    if args.statistics and args.format not in ("text", "json"):
+        parser.error("--statistics works with --format text or json")
+
+    from gdef_core.project import discover
+
+    found = discover(args.paths, args.exclude)
+    report = check(found.files, one_game=args.game, select=select, ignore=ignore)
+    report.problems[:0] = found.problems
+    for problem in report.problems:
+        sys.stderr.write(f"{PROG}: error: {problem}\n")
+    if not found.files and not found.problems and not args.quiet:
+        sys.stderr.write(_nothing_found(found.empty_directories))
+    sys.stdout.write(render(report, args, [entry for entry in CODES.values()
+                                           if _wanted(entry.code, select, ignore)]))
+    sys.stdout.flush()
+    if report.problems:
+        return EXIT_USAGE
+    if report.errors or (args.strict and report.warnings):
+        return EXIT_PROBLEMS
+    return EXIT_CLEAN
+
+
+def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str] = (),
+          ignore: Sequence[str] = ()):
+    """Check the files (grouped into games by gdef_core.project) into one Report."""
+    from gdef_core.loader import GdefFileError
+    from gdef_core.project import InputProblem, Workspace, plan
+    from gdef_core.report import Report
+
+    workspace = Workspace()
+    shown: dict[str, None] = dict.fromkeys(files)  # files in output order, run's files first
+    sources: dict[str, str] = {}
+    diagnostics: dict = {}  # ordered set: a helper's diagnostic met in two games counts once
+    problems: list[InputProblem] = []
+    for unit in plan(files, workspace, one_game=one_game):
+        try:
+            program = workspace.program(unit.paths)
+        except GdefFileError as error:
+            problems.append(InputProblem(error.path, f"cannot read file: {error.reason}"))
+            shown.pop(error.path, None)
+            continue
+        belongs = _belongs_to(unit.report_only)
+        for module in program.modules:
+            if belongs(module.path):
+                shown[module.path] = None
+                sources[module.path] = module.text
+        for diagnostic in program.diagnostics:
+            if belongs(diagnostic.span.file) and _wanted(diagnostic.code, select, ignore):
+                diagnostics[diagnostic] = None
+    rank = {path: index for index, path in enumerate(shown)}
+    ordered = sorted(diagnostics, key=lambda d: (rank.get(d.span.file, len(rank)), d.span.file,
+                                                 d.span.line, d.span.column, d.code, d.message))
+    return Report(ordered, list(shown), sources, problems)
+
+
+def render(report, args, rules) -> str:
+    from gdef_core import report as formats
+
+    if args.statistics:
+        if args.format == "json":
+            return formats.render_statistics_json(report)
+        return formats.render_statistics(report, color=_use_color(args.color), quiet=args.quiet)
+    if args.format == "json":
+        return formats.render_json(report)
+    if args.format == "sarif":
+        return formats.render_sarif(report, codes=rules, tool_version=_version())
+    if args.format == "github":
+        return formats.render_github(report)
+    return formats.render_text(report, color=_use_color(args.color), quiet=args.quiet)
+
+
+def explain(code: str) -> int:
+    """Print a code's entry of docs/diagnostics.md; a prefix (`G2`) lists its codes."""
+    wanted = code.strip().upper()
+    if wanted in CODES:
+        sys.stdout.write(render_entry(CODES[wanted]) + "\n")
+        return EXIT_CLEAN
+    matches = [entry for entry in CODES.values() if entry.code.startswith(wanted)] if wanted else []
+    if matches:
+        sys.stdout.writelines(f"{entry.code}  {str(entry.severity):<7}  {entry.title}\n" for entry in matches)
+        return EXIT_CLEAN
+    sys.stderr.write(f"{PROG}: error: unknown code '{code}': codes look like G201; "
+                     f"`{PROG} --explain G` lists them all\n")
+    return EXIT_USAGE
+
+
+def _codes_option(parser: argparse.ArgumentParser, option: str, values: list[str]) -> list[str]:
+    """`--select G2,G301 --select G5` -> ["G2", "G301", "G5"]; every entry must name at least
+    one known code, so that a typo does not silently select nothing."""
+    codes = []
+    for value in values:
+        for part in value.split(","):
+            part = part.strip().upper()
+            if not part:
+                continue
+            if not any(known.startswith(part) for known in CODES):
+                parser.error(f"{option}: no diagnostic code starts with '{part}' "
+                             f"(see `{PROG} --explain G`)")
+            codes.append(part)
+    return codes
+
+
+def _wanted(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
+    if select and not any(code.startswith(prefix) for prefix in select):
+        return False
+    return not any(code.startswith(prefix) for prefix in ignore)
+
+
+def _belongs_to(report_only: frozenset[str] | None):
+    if report_only is None:
+        return lambda path: True
+    real: dict[str, bool] = {}
+
+    def belongs(path: str) -> bool:
+        if path not in real:
+            real[path] = os.path.realpath(path) in report_only
+        return real[path]
+    return belongs
+
+
+def _nothing_found(empty_directories: list[str]) -> str:
+    if empty_directories:
+        where = ", ".join(empty_directories)
+        return f"{PROG}: warning: no .gdef files found in {where}: nothing was checked\n"
+    return f"{PROG}: warning: every path given is excluded: nothing was checked\n"
+
+
+def _use_color(choice: str) -> bool:
+    """--color always/never win; auto colours a terminal unless NO_COLOR is set (no-color.org)."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _version() -> str:
+    from gdef_core import __version__
+
+    return __version__
+
+
+def _tolerant_output() -> None:
+    """Paths and messages may hold characters the terminal's encoding lacks (or undecodable
+    file names): escape them rather than fail."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    main()
