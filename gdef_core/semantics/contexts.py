@@ -42,8 +42,8 @@ def check_contexts(program: Program, report: Report) -> None:
                     reported.add(id(call))
                     allowed = " and ".join(f"{c.value}()" for c in Context if c in builtin.contexts)
                     report.add("G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
-                               f"and the functions they call; here it is reached from "
-                               f"{context.value}(): {_path(path, builtin.name)}")
+                               f"(and functions called from there), but {context.value}() reaches "
+                               f"it: {_path(path, builtin.name)}")
             if context in _READ_ONLY:
                 for assign in sites[function].game_var_assigns:
                     if id(assign) not in reported:

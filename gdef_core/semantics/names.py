@@ -137,8 +137,11 @@ class Resolver:
             case ast.Assign(target=target, value=value):
                 self.expr(value, scope)
                 self.target(target, scope)
-            case ast.ExprStmt(expr=expr):
-                self.expr(expr, scope)
+            case ast.ExprStmt(expr=ast.Call() as call):
+                self.expr(call, scope)
+            case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
+                with self.report.muted():
+                    self.expr(expr, scope)
             case ast.Return(value=value) if value is not None:
                 self.expr(value, scope)
             case ast.If(cond=cond, then=then, otherwise=otherwise):

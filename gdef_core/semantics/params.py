@@ -10,12 +10,12 @@ from gdef_core.builtins import GAME_PARAMETERS
 from gdef_core.diagnostics import Related
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report, where
+from gdef_core.span import Span
 from gdef_core.semantics.suggest import did_you_mean, hint
 from gdef_core.syntax import ast
 
 MAX_PLAYERS = 64
 MAX_SIDE = 1000
-MAX_SQUARES = 1_000_000
 REQUIRED = ("players", "size")
 
 
@@ -60,10 +60,10 @@ def _value(program: Program, report: Report, param: ast.GameParam) -> None:
             if not value.recovered:
                 program.name = value.text
         else:
-            report.add("G404", value.span, "'name' takes one word, e.g. `name: tictactoe`")
+            report.add("G404", _span(value), "'name' takes one word, e.g. `name: tictactoe`")
     elif key == "players":
         if not isinstance(value, ast.IntLit):
-            report.add("G404", value.span, "'players' takes a number from 1 to 64")
+            report.add("G404", _span(value), "'players' takes a number from 1 to 64")
         elif not 1 <= value.value <= MAX_PLAYERS:
             report.add("G404", value.span, f"'players' must be from 1 to {MAX_PLAYERS}, not {value.value}")
         else:
@@ -82,13 +82,15 @@ def _size(program: Program, report: Report, value) -> None:
         if not 1 <= side.value <= MAX_SIDE:
             report.add("G404", side.span, f"the board's {word} must be from 1 to {MAX_SIDE}, not {side.value}")
             ok = False
-    if ok and width.value * height.value > MAX_SQUARES:
-        report.add("G404", width.span.to(height.span), f"the board may have at most {MAX_SQUARES:,} "
-                   f"squares; {width.value} x {height.value} has {width.value * height.value:,}")
-        ok = False
-    if ok:
+    if ok:  # sides of at most 1000 keep the board within 1,000,000 squares (spec section 4)
         program.width, program.height = width.value, height.value
 
+
+def _span(value) -> Span:
+    """The span of a parameter value: a word, a number, or a `W x H` pair."""
+    if isinstance(value, tuple):
+        return value[0].span.to(value[1].span)
+    return value.span
 
 
 def first_param(program: Program) -> ast.GameParam | None:

@@ -1,6 +1,9 @@
 """Where the passes of the checker put their diagnostics."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Iterator
+
 from gdef_core import codes
 from gdef_core.diagnostics import Diagnostic, Related, Suggestion, Tag
 from gdef_core.span import Span
@@ -13,9 +16,22 @@ class Report:
     def __init__(self, skipped: frozenset[str] = frozenset()) -> None:
         self.diagnostics: list[Diagnostic] = []
         self.skipped = skipped
+        self._muted = 0
+
+    @contextmanager
+    def muted(self) -> Iterator[None]:
+        """Drop what is reported inside: for code a syntax error already explains (a lone
+        expression the parser reported as "not a statement")."""
+        self._muted += 1
+        try:
+            yield
+        finally:
+            self._muted -= 1
 
     def add(self, code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
             suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> None:
+        if self._muted:
+            return
         self.diagnostics.append(codes.diagnostic(code, span, message, related=related,
                                                  suggestions=suggestions, tags=tags))
 

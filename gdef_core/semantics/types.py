@@ -52,8 +52,11 @@ class Typer:
                 self.store(type_ref.name, init, f"'{name.text}'")
             case ast.Assign(target=target, value=value):
                 self.assign(target, value)
-            case ast.ExprStmt(expr=expr):
-                self.type_of(expr, used=not isinstance(expr, ast.Call))
+            case ast.ExprStmt(expr=ast.Call() as call):
+                self.type_of(call, used=False)
+            case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
+                with self.report.muted():
+                    self.type_of(expr)
             case ast.Return():
                 self.returned(stmt, function)
             case ast.If(cond=cond, then=then, otherwise=otherwise):
@@ -84,7 +87,11 @@ class Typer:
 
     def returned(self, ret: ast.Return, function: ast.FunctionDef) -> None:
         name = function.name.text
-        result = _declared_result(function)
+        if _misdeclared_entry_point(function):  # reported once, as G406
+            if ret.value is not None:
+                self.type_of(ret.value)
+            return
+        result = function.return_type.name if function.return_type else None
         if ret.value is None:
             if result is not None:
                 self.report.add("G307", ret.span, f"'{name}' returns {result}; give "
@@ -216,12 +223,11 @@ class Typer:
         self.report.add("G301", binary.span, f"{head}: '{binary.op}' {rule}")
 
 
-def _declared_result(function: ast.FunctionDef) -> str | None:
-    """The result type `return` must give. An entry point's is fixed by the runtime (a wrong
-    declaration is reported once, as G406, not again at every `return`)."""
-    if function.name.text in ENTRY_POINTS:
-        return ENTRY_POINTS[function.name.text][0]
-    return function.return_type.name if function.return_type else None
+def _misdeclared_entry_point(function: ast.FunctionDef) -> bool:
+    if function.name.text not in ENTRY_POINTS:
+        return False
+    declared = function.return_type.name if function.return_type else None
+    return declared != ENTRY_POINTS[function.name.text][0]
 
 
 def _is_value(symbol: Symbol) -> bool:
@@ -252,7 +258,7 @@ def _operation_field(field) -> str | None:
 
 
 def _a(type_name: str | None) -> str:
-    return "an int" if type_name == "int" else f"a {type_name}"
+    return f"an {type_name}" if type_name in ("int", "obj") else f"a {type_name}"
 
 
 def _widening_note(target: str | None, value: str | None) -> str:
