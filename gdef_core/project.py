@@ -18,7 +18,7 @@ through `games_using`. Nothing here prints or exits: the CLI decides what to do 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePath
@@ -27,7 +27,7 @@ from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.loader import GdefFileError, read_source
 from gdef_core.semantics.program import Program
-from gdef_core.syntax import ast, parse
+from gdef_core.syntax import ParseResult, ast, parse
 
 GDEF_SUFFIX = ".gdef"
 # Never searched when walking a directory (named explicitly, they are searched).
@@ -137,10 +137,14 @@ class SourceFile:
 class Workspace:
     """Reads and parses each file once, however many games of a run include it.
 
-    `overlay` maps absolute paths to the text of unsaved editor buffers (as the loader's)."""
+    `overlay` maps absolute paths to the text of unsaved editor buffers (as the loader's).
+    `parse` is gdef_core.parse or anything with its contract (the language server passes
+    one that re-parses only the definitions an edit touched)."""
 
-    def __init__(self, overlay: Mapping[str, str] | None = None) -> None:
+    def __init__(self, overlay: Mapping[str, str] | None = None,
+                 parse: Callable[[str, str], ParseResult] = parse) -> None:
         self.overlay = overlay
+        self._parse = parse
         self._files: dict[str, SourceFile] = {}
 
     def source(self, path: str) -> SourceFile:
@@ -149,7 +153,7 @@ class Workspace:
         cached = self._files.get(key)
         if cached is None:
             text, read_diagnostics = read_source(path, self.overlay)
-            result = parse(text, path)
+            result = self._parse(text, path)
             uses = [(_used_path(path, item), item) for item in result.module.items
                     if isinstance(item, ast.UseDecl) and item.path]
             cached = SourceFile(result.module, [*read_diagnostics, *result.diagnostics], uses)
