@@ -1,33 +1,36 @@
 """The editor's view of the files: open buffers override the disk, and every game is
 analysed once per change of anything it could read.
 
-Each change of a buffer (or a file on disk) starts a new generation; analyses of the older
-generation are dropped, and the next request that needs one recomputes it. Parsing goes
-through a per-definition cache (`ParseCache`), so a keystroke re-parses only the
-definitions it touched.
+Each change of a buffer (or of the disk) starts a new generation: the files read, the
+games found and the analyses of the older one are dropped, and the next request that needs
+them recomputes them. Parsing goes through a per-definition cache (ParseCache), so a
+keystroke re-parses only the definitions it touched. Which files make a game is decided by
+gdef_core.project, as for gdef-check.
 """
 from __future__ import annotations
 
 import os
 
+from gdef_core import project
 from gdef_core.diagnostics import Diagnostic, sort_key
-from gdef_core.ide import games
-from gdef_core.ide.analysis import Analysis, analyse
+from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.parse_cache import ParseCache
+from gdef_core.loader import GdefFileError
+from gdef_core.semantics.program import Program
 
 
 def normalise(path: str) -> str:
     """The one spelling of a path used as a key everywhere (absolute, normalised)."""
-    return os.path.normpath(os.path.abspath(path))
+    return os.path.abspath(path)
 
 
 class Session:
     def __init__(self) -> None:
         self._buffers: dict[str, str] = {}
-        self._disk: dict[str, str | None] = {}  # files read this generation (None: unreadable)
+        self.parse_cache = ParseCache()
+        self._workspace: project.Workspace | None = None
         self._analyses: dict[tuple[str, ...], Analysis] = {}
         self._games: dict[str, list[tuple[str, ...]]] = {}
-        self.parse_cache = ParseCache()
 
     # ------------------------------------------------------------ text
 
@@ -36,22 +39,26 @@ class Session:
         path = normalise(path)
         if self._buffers.get(path) != text:
             self._buffers[path] = text
-            self._invalidate(disk=False)
+            self.disk_changed()
 
     def close_buffer(self, path: str) -> None:
-        path = normalise(path)
-        if self._buffers.pop(path, None) is not None:
-            self._invalidate()
+        if self._buffers.pop(normalise(path), None) is not None:
+            self.disk_changed()
 
     def disk_changed(self) -> None:
-        """Files on disk changed (saved, created, deleted): forget what was read."""
-        self._invalidate()
-
-    def is_open(self, path: str) -> bool:
-        return normalise(path) in self._buffers
+        """Something any game could read changed: forget everything read or computed."""
+        self._workspace = None
+        self._analyses.clear()
+        self._games.clear()
 
     def open_paths(self) -> list[str]:
         return list(self._buffers)
+
+    @property
+    def workspace(self) -> project.Workspace:
+        if self._workspace is None:
+            self._workspace = project.Workspace(dict(self._buffers), parse=self.parse_cache.parse)
+        return self._workspace
 
     def source(self, path: str) -> str | None:
         """The text of `path`: the open buffer, else the file on disk, else None."""
@@ -59,32 +66,26 @@ class Session:
         text = self._buffers.get(path)
         if text is not None:
             return text
-        if path not in self._disk:
-            try:
-                with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-                    self._disk[path] = handle.read()
-            except OSError:
-                self._disk[path] = None
-        return self._disk[path]
-
-    def overlay(self) -> dict[str, str]:
-        return dict(self._buffers)
-
-    def _invalidate(self, disk: bool = True) -> None:
-        if disk:  # a buffer change cannot change the disk; a close or a save can
-            self._disk.clear()
-        self._analyses.clear()
-        self._games.clear()
+        try:
+            return self.workspace.source(path).module.text
+        except OSError:
+            return None
 
     # ------------------------------------------------------------ games
 
     def games(self, path: str) -> list[tuple[str, ...]]:
-        """The games `path` belongs to, each as the files to load (see games.py)."""
+        """The games `path` belongs to, each as the files to load: the file itself if it
+        declares a game (or no game uses it), else each game of its folder that uses it."""
         path = normalise(path)
-        if path not in self._games:
-            self._games[path] = games.games_containing(path, self.source, self.parse_cache.module,
-                                                           tuple(self._buffers))
-        return self._games[path]
+        found = self._games.get(path)
+        if found is None:
+            try:
+                is_game = self.workspace.source(path).declares_game
+            except OSError:
+                is_game = True
+            users = [] if is_game else project.games_using(path, self.workspace)
+            found = self._games[path] = [(normalise(user),) for user in users] or [(path,)]
+        return found
 
     def analyses(self, path: str) -> list[Analysis]:
         """One analysis per game that contains `path` (a library can be in several)."""
@@ -97,7 +98,11 @@ class Session:
     def _analysis_of(self, entry: tuple[str, ...]) -> Analysis:
         found = self._analyses.get(entry)
         if found is None:
-            found = self._analyses[entry] = analyse(entry, self.overlay(), self.parse_cache)
+            try:
+                program = self.workspace.program(entry)
+            except GdefFileError:  # deleted since the games were listed
+                program = Program(modules=[])
+            found = self._analyses[entry] = Analysis(program, entry)
         return found
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
