@@ -1,0 +1,66 @@
+/**
+ * Entry point: wires the language client, the commands and the task type together.
+ * All language knowledge is in the gdef language server; this file only connects VS Code to it.
+ */
+import * as vscode from 'vscode';
+import { Middleware } from 'vscode-languageclient/node';
+import { GameRunner, SERVER_RUN_COMMAND } from './runGame';
+import { GdefServer } from './server';
+import { onPythonChange } from './serverCommand';
+import { GdefTaskProvider, TASK_TYPE } from './tasks';
+
+let active: GdefServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('GDef', { log: true });
+  const runner: GameRunner = new GameRunner(() => server.ready());
+  const server: GdefServer = new GdefServer(output, runGameMiddleware(runner));
+  active = server;
+  const restart = () => void server.restart();
+
+  context.subscriptions.push(
+    output,
+    server,
+    runner,
+    vscode.commands.registerCommand('gdef.run', (uri?: unknown) => runner.run(uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand('gdef.restartServer', restart),
+    vscode.commands.registerCommand('gdef.showOutput', () => output.show()),
+    vscode.tasks.registerTaskProvider(TASK_TYPE, new GdefTaskProvider(server)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('gdef.server.command')) {
+        restart();
+      }
+    }),
+  );
+  const pythonWatch = await onPythonChange(() => {
+    if (!vscode.workspace.getConfiguration('gdef').get<string[]>('server.command')?.length) {
+      restart();
+    }
+  });
+  if (pythonWatch) {
+    context.subscriptions.push(pythonWatch);
+  }
+  void server.start();
+}
+
+/**
+ * The server's "Run game" code lens names the server command gdef.runGame; clicking it must
+ * open a terminal, not just hand the command line back to nobody.
+ */
+function runGameMiddleware(runner: GameRunner): Middleware {
+  return {
+    executeCommand: async (command: string, args: unknown[], next): Promise<unknown> => {
+      if (command === SERVER_RUN_COMMAND) {
+        const target = typeof args[0] === 'string' ? vscode.Uri.parse(args[0]) : undefined;
+        await runner.run(target);
+        return undefined;
+      }
+      return (await next(command, args)) as unknown;
+    },
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await active?.stop();
+  active = undefined;
+}
