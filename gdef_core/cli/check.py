@@ -16,6 +16,7 @@ from gdef_core.codes import CODES, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 PROG = "gdef-check"
+RUN_TIME_CODES = "G6"  # reported only while a game runs (gdef-run): not rules of this linter
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,8 +95,9 @@ def run(argv: Sequence[str] | None) -> int:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
     if not found.files and not found.problems and not args.quiet:
         sys.stderr.write(_nothing_found(found.empty_directories))
-    sys.stdout.write(render(report, args, [entry for entry in CODES.values()
-                                           if _wanted(entry.code, select, ignore)]))
+    rules = [entry for entry in CODES.values()
+             if _wanted(entry.code, select, ignore) and not entry.code.startswith(RUN_TIME_CODES)]
+    sys.stdout.write(render(report, args, rules))
     sys.stdout.flush()
     if report.problems:
         return EXIT_USAGE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.report.model import Report, one_based
+from gdef_core.report.text import printable
 
 
 def render_github(report: Report) -> str:
@@ -18,7 +19,7 @@ def command(diagnostic: Diagnostic) -> str:
         f"endLine={where['endLine']}", f"endColumn={where['endColumn']}",
         f"title={_property(diagnostic.code)}",
     ])
-    return f"::{diagnostic.severity} {properties}::{_data(diagnostic.message)}"
+    return f"::{diagnostic.severity} {properties}::{printable(_data(diagnostic.message))}"
 
 
 def _data(text: str) -> str:
