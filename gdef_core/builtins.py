@@ -119,6 +119,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "run-time error.", (_X, _S), extension=True),
 ]}
 
+# What `OperationList[i][j]` gives for each j (completion offers these after `OperationList[i][`).
+OPERATION_FIELDS: tuple[tuple[str, str], ...] = (
+    ("int", "x: the column of the square operation i changes"),
+    ("int", "y: the row of the square operation i changes"),
+    ("obj", "the object operation i places (`empty` for a clear)"),
+)
+
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}
 
