@@ -1,27 +1,22 @@
-"""Builds AST nodes directly from LALR reductions (lark's embedded transformer), so a parse
-makes no intermediate parse tree. Each method receives the children of one grammar rule."""
+"""Builds AST nodes directly from LALR reductions, so a parse makes no intermediate parse
+tree. Each method receives the children of one grammar rule."""
 from __future__ import annotations
-
-from lark import Token, Transformer
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.span import Span
 from gdef_core.syntax import ast
+from gdef_core.syntax.scanner import Token
 
 INT64_MAX = 2**63 - 1
 _ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
                ast.ErrorItem)
 
 
-class AstBuilder(Transformer):
-    """One instance per parser; `reset(path)` before each parse (callers hold a lock)."""
+class AstBuilder:
+    """One instance per parse: its methods are called with the children of each rule."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.reset("")
-
-    def reset(self, path: str) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
         self.diagnostics: list[Diagnostic] = []
         self.big_ints: dict[int, ast.IntLit] = {}  # literals above INT64_MAX, by id
@@ -38,13 +33,11 @@ class AstBuilder(Transformer):
     # ------------------------------------------------------------ helpers
 
     def span(self, first, last=None) -> Span:
-        start = first if isinstance(first, Token) else first.span
-        line, column = start.line, start.column
-        end = last if last is not None else first
-        if isinstance(end, Token):
-            return Span(self.path, line, column, end.end_line, end.end_column)
-        end_span = end.span
-        return Span(self.path, line, column, end_span.end_line, end_span.end_column)
+        """From the start of `first` to the end of `last` (tokens or nodes: both carry
+        line/column/end_line/end_column, a node through its span)."""
+        start = first if type(first) is Token else first.span
+        end = start if last is None else last if type(last) is Token else last.span
+        return Span(self.path, start.line, start.column, end.end_line, end.end_column)
 
     def name(self, token: Token) -> ast.Name:
         return ast.Name(token.value, self.span(token), recovered=token.value == "")

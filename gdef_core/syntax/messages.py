@@ -1,9 +1,8 @@
 """Syntax error wording in the user's terms, not lark's token names."""
 from __future__ import annotations
 
-from lark import Token, Tree
-
 from gdef_core.syntax import ast
+from gdef_core.syntax.scanner import Token
 
 _PUNCTUATION = {
     "ARROW": "->", "OROR": "||", "ANDAND": "&&", "EQEQ": "==", "NEQ": "!=", "LE": "<=", "GE": ">=",
@@ -113,8 +112,8 @@ def describe_context(value_stack: list) -> str | None:
 
 
 def _is_statement_list(value) -> bool:
-    """lark keeps the statements (or items) read so far as a `__block_star_N` Tree."""
-    return isinstance(value, Tree) and value.data.startswith(("__block", "__module"))
+    """The statements (or items) read so far are kept as one list on the stack."""
+    return isinstance(value, list) and bool(value) and isinstance(value[0], _BOUNDARY_NODES)
 
 
 def unclosed(value_stack: list, opener: str) -> Token | None:

@@ -19,8 +19,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedToken
+from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from gdef_core.codes import diagnostic
@@ -29,7 +28,7 @@ from gdef_core.span import Span
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
 from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, unclosed
-from gdef_core.syntax.scanner import Scanner
+from gdef_core.syntax.scanner import ScanResult, Scanner, Token
 
 GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammar.lark")
 MAX_RECOVERIES = 2000  # past this a file is junk: stop parsing, keep what was read
@@ -56,60 +55,131 @@ class ParseResult:
         return not self.diagnostics
 
 
-class _Parser:
-    def __init__(self) -> None:
-        self.builder = AstBuilder()
-        with open(GRAMMAR_PATH, encoding="utf-8") as grammar:
-            self.lark = Lark(grammar.read(), parser="lalr", lexer="basic", start="module",
-                             maybe_placeholders=False, transformer=self.builder, cache=True)
-        self.scanner = Scanner(self.lark.terminals)
-        self.lock = threading.Lock()
-        probe = self.lark.parse_interactive("")
-        self.states = probe.parser_state.parse_conf.states
-        self.end_state = probe.parser_state.parse_conf.end_state
+class _Splice(list):
+    """The children of a `__x_star_N` helper rule of lark's EBNF expansion: spliced into the
+    parent rule's children, as lark does for rules whose name starts with `_`."""
 
-    def parse(self, text: str, path: str) -> ParseResult:
-        scanned = self.scanner.scan(text, path)
-        with self.lock:
-            self.builder.reset(path)
-            items, syntax_errors = _Recovering(self, scanned.tokens, text, path).run()
-            builder_diagnostics = self.builder.finish()
-        module = ast.Module(path, text, items, scanned.comments)
-        _attach_doc_comments(module)
-        diagnostics = sorted(scanned.diagnostics + syntax_errors + builder_diagnostics, key=sort_key)
-        return ParseResult(module, diagnostics)
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    size: int  # symbols on the right-hand side
+    origin: str  # the nonterminal it reduces to
+    method: str  # the AstBuilder method (alias or rule name)
+    expand_single: bool  # `?rule`: one child is passed up as it is
+    splice: bool  # a helper rule: its children go to the parent
+    has_splices: bool  # some child comes from a helper rule
+
+
+class _Grammar:
+    """The grammar, built once: scanner, LALR tables (cached on disk by lark), rule shapes."""
+
+    def __init__(self) -> None:
+        with open(GRAMMAR_PATH, encoding="utf-8") as grammar:
+            lark = Lark(grammar.read(), parser="lalr", lexer="basic", start="module",
+                        maybe_placeholders=False, cache=True)
+        self.scanner = Scanner(lark.terminals)
+        conf = lark.parse_interactive("").parser_state.parse_conf
+        self.start_state, self.end_state = conf.start_state, conf.end_state
+        rule_ids: dict = {}
+        self.rules: list[_Rule] = []
+        for rule in lark.rules:
+            rule_ids[rule] = len(self.rules)
+            self.rules.append(_Rule(
+                len(rule.expansion), rule.origin.name, rule.alias or rule.origin.name,
+                bool(rule.options.expand1) and not rule.alias, rule.origin.name.startswith("_"),
+                any(symbol.name.startswith("_") and not symbol.is_term for symbol in rule.expansion)))
+        # (True, next state) for a shift, (False, rule index) for a reduction.
+        self.states = {
+            state: {symbol: (action is Shift, arg if action is Shift else rule_ids[arg])
+                    for symbol, (action, arg) in row.items()}
+            for state, row in conf.states.items()}
+
+    def callbacks(self, builder: AstBuilder) -> list:
+        """One function per rule, turning the rule's children into its value."""
+        return [_callback(rule, getattr(builder, rule.method, None)) for rule in self.rules]
 
     def can_feed(self, state_stack: list, token_type: str) -> bool:
         """Whether the parser in `state_stack` accepts `token_type`, without side effects."""
-        states = self.states
+        states, rules = self.states, self.rules
         stack = list(state_stack)
         while True:
-            row = states[stack[-1]]
-            if token_type not in row:
+            entry = states[stack[-1]].get(token_type)
+            if entry is None:
                 return False
-            action, arg = row[token_type]
-            if action is Shift:
+            shift, arg = entry
+            if shift:
                 return True
-            size = len(arg.expansion)
-            if size:
-                del stack[-size:]
-            stack.append(states[stack[-1]][arg.origin.name][1])
+            rule = rules[arg]
+            if rule.size:
+                del stack[-rule.size:]
+            stack.append(states[stack[-1]][rule.origin][1])
             if token_type == "$END" and stack[-1] == self.end_state:
                 return True
+
+    def advance(self, stack: list, token_type: str) -> None:
+        """Apply `token_type` to a bare state stack (reductions, then the shift)."""
+        states, rules = self.states, self.rules
+        while True:
+            shift, arg = states[stack[-1]][token_type]
+            if shift:
+                stack.append(arg)
+                return
+            rule = rules[arg]
+            if rule.size:
+                del stack[-rule.size:]
+            stack.append(states[stack[-1]][rule.origin][1])
 
     def expected(self, state_stack: list) -> set[str]:
         return {t for t in self.states[state_stack[-1]] if t.isupper() and self.can_feed(state_stack, t)}
 
+    def parse(self, text: str, path: str) -> ParseResult:
+        scanned = self.scanner.scan(text, path)
+        builder = AstBuilder(path)
+        items, syntax_errors = _Parse(self, builder, scanned.tokens, text, path).run()
+        module = ast.Module(path, text, items, scanned.comments)
+        _attach_doc_comments(module)
+        diagnostics = sorted(scanned.diagnostics + syntax_errors + builder.finish(), key=sort_key)
+        return ParseResult(module, diagnostics)
 
-class _Recovering:
+
+def _callback(rule: _Rule, method):
+    flatten = rule.has_splices
+    if rule.splice:
+        return (lambda children: _Splice(_flatten(children))) if flatten else _Splice
+    if rule.expand_single:
+        def expand_or_build(children):
+            if flatten:
+                children = _flatten(children)
+            return children[0] if len(children) == 1 else method(children)
+        return expand_or_build
+    if flatten:
+        return lambda children: method(_flatten(children))
+    return method
+
+
+def _flatten(children: list) -> list:
+    flat: list = []
+    for child in children:
+        if type(child) is _Splice:
+            flat.extend(child)
+        else:
+            flat.append(child)
+    return flat
+
+
+class _Parse:
     """One parse of one token list, with error recovery."""
 
-    def __init__(self, parser: _Parser, tokens: list[Token], text: str, path: str) -> None:
-        self.parser = parser
+    def __init__(self, grammar: _Grammar, builder: AstBuilder, tokens: list[Token], text: str,
+                 path: str) -> None:
+        self.parser = grammar
+        self.callbacks = grammar.callbacks(builder)
         self.path = path
         end = _end_position(text)
         self.tokens = tokens + [Token("$END", "", len(text), end[0], end[1], end[0], end[1], len(text))]
-        self.state = parser.lark.parse_interactive("").parser_state
+        self.state_stack: list = [grammar.start_state]
+        self.value_stack: list = []
+        self.result: list | None = None
         self.errors: list[Diagnostic] = []
         self.depth = 0  # brace depth of what the parser has consumed
         self.anchor = self.tokens[0]  # the token being recovered from
@@ -120,9 +190,7 @@ class _Recovering:
         recoveries = 0
         while i < len(tokens):
             token = tokens[i]
-            try:
-                result = self.state.feed_token(token, token.type == "$END")
-            except UnexpectedToken:
+            if not self.step(token):
                 recoveries += 1
                 if recoveries > MAX_RECOVERIES:
                     self.error(token, f"too many syntax errors: stopped reading here")
@@ -130,7 +198,7 @@ class _Recovering:
                 i = self.recover(i)
                 continue
             if token.type == "$END":
-                return result, self.errors
+                return self.result, self.errors
             self.track_depth(token)
             self.shifted_since_error = True
             i += 1
@@ -141,12 +209,12 @@ class _Recovering:
     def recover(self, i: int) -> int:
         """Report the error at tokens[i], repair, and return where to continue."""
         token = self.anchor = self.tokens[i]
-        stack = self.state.state_stack
+        stack = self.state_stack
         expected = self.parser.expected(stack)
         following = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
 
         if token.type in _TOP_LEVEL_ONLY and self.depth:
-            opener = unclosed(self.state.value_stack, "LBRACE")
+            opener = unclosed(self.value_stack, "LBRACE")
             where = f" the '{{' at line {opener.line + 1}, column {opener.column + 1} is not closed" \
                 if opener is not None else ""
             self.report(self.token_span(token),
@@ -172,11 +240,11 @@ class _Recovering:
     def missing_message(self, missing: str, token: Token) -> str:
         what = describe_token(missing)
         if missing in _CLOSERS:
-            opener = unclosed(self.state.value_stack, _CLOSERS[missing])
+            opener = unclosed(self.value_stack, _CLOSERS[missing])
             if opener is not None:
                 return (f"expected {what} before {describe_token(token.type, token.value)}, to close the "
                         f"'{opener.value}' at line {opener.line + 1}, column {opener.column + 1}")
-        context = describe_context(self.state.value_stack)
+        context = describe_context(self.value_stack)
         if context:
             return f"expected {what} after {context}"
         return f"expected {what} before {describe_token(token.type, token.value)}"
@@ -195,7 +263,7 @@ class _Recovering:
                 continue
             if token.type == "SEMICOLON":
                 if self.complete_until("SEMICOLON"):
-                    if self.parser.can_feed(self.state.state_stack, "SEMICOLON"):
+                    if self.parser.can_feed(self.state_stack, "SEMICOLON"):
                         self.feed(token)
                     return j + 1
             elif self.complete_until(token.type if self.depth or token.type == "$END" else "DEFINE"):
@@ -219,7 +287,7 @@ class _Recovering:
         also counts as reached at a statement start, where the `;` is then dropped.
         """
         parser = self.parser
-        stack = list(self.state.state_stack)
+        stack = list(self.state_stack)
         path: list[str] = []
         order = _COMPLETION_ORDER if target != "SEMICOLON" else _COMPLETION_ORDER_IN_STATEMENT
         for _ in range(40):
@@ -230,7 +298,7 @@ class _Recovering:
             for candidate in order:
                 if parser.can_feed(stack, candidate):
                     path.append(candidate)
-                    _advance(parser, stack, candidate)
+                    parser.advance(stack, candidate)
                     break
             else:
                 return False
@@ -243,12 +311,42 @@ class _Recovering:
     # ------------------------------------------------------------ helpers
 
     def fits_after(self, inserted: str, token_type: str) -> bool:
-        stack = list(self.state.state_stack)
-        _advance(self.parser, stack, inserted)
+        stack = list(self.state_stack)
+        self.parser.advance(stack, inserted)
         return self.parser.can_feed(stack, token_type)
 
+    def step(self, token: Token) -> bool:
+        """Feed one token to the LALR automaton; False (after any reductions) if it does not fit.
+        At `$END`, a True return means the parse is complete and `self.result` is set."""
+        states, rules, callbacks = self.parser.states, self.parser.rules, self.callbacks
+        state_stack, value_stack = self.state_stack, self.value_stack
+        token_type = token.type
+        while True:
+            entry = states[state_stack[-1]].get(token_type)
+            if entry is None:
+                return False
+            shift, arg = entry
+            if shift:
+                state_stack.append(arg)
+                value_stack.append(token)
+                return True
+            rule = rules[arg]
+            size = rule.size
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(callbacks[arg](children))
+            state_stack.append(states[state_stack[-1]][rule.origin][1])
+            if token_type == "$END" and state_stack[-1] == self.parser.end_state:
+                self.result = value_stack[-1]
+                return True
+
     def feed(self, token: Token) -> None:
-        self.state.feed_token(token)
+        """Feed a token known to fit (checked with can_feed)."""
+        self.step(token)
         self.track_depth(token)
 
     def feed_placeholder(self, token_type: str) -> None:
@@ -278,8 +376,8 @@ class _Recovering:
     def salvage(self) -> list:
         """The items already built, when the parse could not be finished."""
         items: list = []
-        for value in self.state.value_stack:
-            if isinstance(value, list):
+        for value in self.value_stack:
+            if isinstance(value, _Splice):
                 items.extend(v for v in value if isinstance(v, _ITEMS))
             elif isinstance(value, _ITEMS):
                 items.append(value)
@@ -287,20 +385,6 @@ class _Recovering:
 
 
 _ITEMS = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef)
-
-
-def _advance(parser: _Parser, stack: list, token_type: str) -> None:
-    """Apply `token_type` to a bare state stack (reductions, then the shift)."""
-    states = parser.states
-    while True:
-        action, arg = states[stack[-1]][token_type]
-        if action is Shift:
-            stack.append(arg)
-            return
-        size = len(arg.expansion)
-        if size:
-            del stack[-size:]
-        stack.append(states[stack[-1]][arg.origin.name][1])
 
 
 def _end_position(text: str) -> tuple[int, int]:
@@ -329,19 +413,28 @@ def _comment_text(raw: str) -> str:
     return "\n".join(line.strip().lstrip("*").strip() for line in body.splitlines()).strip()
 
 
-_PARSER: _Parser | None = None
+_PARSER: _Grammar | None = None
 _PARSER_LOCK = threading.Lock()
 
 
-def _parser() -> _Parser:
+def _parser() -> _Grammar:
     global _PARSER
     if _PARSER is None:
         with _PARSER_LOCK:
             if _PARSER is None:
-                _PARSER = _Parser()
+                _PARSER = _Grammar()
     return _PARSER
 
 
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text. Never raises: syntax errors come back as diagnostics."""
     return _parser().parse(text, path)
+
+
+def scan(text: str, path: str = "<text>") -> ScanResult:
+    """Tokens, comments and lexical diagnostics of one file's text (for editor features that
+    must read broken text token by token). Never raises."""
+    return _parser().scanner.scan(text, path)
+
+
+attach_doc_comments = _attach_doc_comments

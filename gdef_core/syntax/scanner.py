@@ -10,14 +10,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lark import Token
-
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.span import Span
 from gdef_core.syntax.ast import Comment
 
 _WORD_TERMINALS = ("DIMS", "FLOAT", "INT", "NAME", "STRING")
+
+
+class Token:
+    """One token: its terminal name (`type`), text, and 0-based position."""
+
+    __slots__ = ("type", "value", "start_pos", "line", "column", "end_line", "end_column", "end_pos")
+
+    def __init__(self, type: str, value: str, start_pos: int, line: int, column: int, end_line: int,
+                 end_column: int, end_pos: int) -> None:
+        self.type = type
+        self.value = value
+        self.start_pos = start_pos
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.end_pos = end_pos
+
+    def __repr__(self) -> str:
+        return f"Token({self.type}, {self.value!r}, {self.line}:{self.column})"
 
 
 @dataclass(slots=True)
