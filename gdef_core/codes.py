@@ -349,6 +349,11 @@ _code("G611", E, "not allowed while running here",
       "see the call path.)",
       "define isMoveLegal() -> bool {\n  helper();\n  return true;\n}",
       "Call the built-in only from the entry points that allow it.")
+_code("G612", E, "rules too deeply nested to run",
+      "The rules compile to Python, which limits how deeply blocks can nest (about 20 nested "
+      "`while` loops, about 100 nested blocks). The checker accepts the file, but it cannot run.",
+      "define end() -> bool {\n  while (a) { while (b) { while (c) { ... 21 levels ... } } }\n}",
+      "Move inner loops into functions of their own.")
 
 
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
