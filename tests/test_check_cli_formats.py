@@ -140,3 +140,30 @@ def test_every_format_reports_the_same_diagnostics(capsys, monkeypatch, paths):
         seen[fmt] = (code, read(out))
     assert seen["text"][1], "the fixture must produce diagnostics"
     assert all(result == seen["text"] for result in seen.values()), seen
+
+
+# ------------------------------------------------------------------ editors read the text format
+
+
+def _documented_problem_pattern() -> re.Pattern:
+    docs = (Path(__file__).parent.parent / "docs" / "gdef-check.md").read_text(encoding="utf-8")
+    matcher = docs[docs.index("## VS Code problem matcher"):]
+    block = matcher[matcher.index("```json") + len("```json"):]
+    return re.compile(json.loads(block[:block.index("```")])["pattern"]["regexp"], re.M)
+
+
+def _extension_problem_patterns() -> list[re.Pattern]:
+    manifest = Path(__file__).parent.parent / "vscode-extension" / "package.json"
+    if not manifest.exists():
+        return []
+    patterns = json.loads(manifest.read_text(encoding="utf-8")).get("contributes", {}).get(
+        "problemPatterns", [])
+    return [re.compile(p["regexp"], re.M) for p in patterns if p.get("name") == "gdef"]
+
+
+def test_problem_matchers_read_every_headline_of_the_text_format():
+    golden = (GOLDEN / "broken.txt").read_text(encoding="utf-8")
+    expected = from_text(golden)
+    for pattern in [_documented_problem_pattern(), *_extension_problem_patterns()]:
+        found = [(m[1], int(m[2]), int(m[3]), m[4], m[5]) for m in pattern.finditer(golden)]
+        assert found == expected, pattern.pattern
