@@ -1,0 +1,170 @@
+"""gdef-sim: play many games between computer players and count the results.
+
+    gdef-sim examples/connect4.gdef --games 1000 --player 0=random --player 1=mcts:iterations=200
+
+Thin: parse the arguments, load the game, hand the work to gdef_core.play.simulate, print
+the table (and --json). Exit codes: 0 done; 1 the rules have errors or a game failed at run
+time (the located error is printed); 2 bad arguments or unreadable files; 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from gdef_core.play.errors import AgentSpecError
+from gdef_core.play.spec import AgentSpec, agent_help, parse_player
+
+PROG = "gdef-sim"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+DEFAULT_AGENT = "random"
+DEFAULT_MAX_MOVES = 10_000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play many games of a .gdef game between computer players and print wins, "
+                    "draws and game lengths.",
+        epilog=f"Agents: {agent_help()}. Players without --player are '{DEFAULT_AGENT}'. "
+               "The same --seed gives the same results whatever --jobs is (except for "
+               "mcts with a time= budget).")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the .gdef files of the game")
+    parser.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
+                        help="how many games to play (default 100)")
+    parser.add_argument("--player", "-p", action="append", default=[], metavar="N=AGENT",
+                        help="who plays player N, e.g. 0=random or 1=mcts:iterations=500 "
+                             "(repeatable)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="the seed every game's agents are seeded from (default 0)")
+    parser.add_argument("--jobs", "-j", type=_non_negative, default=1, metavar="J",
+                        help="processes to play in (0: one per core; default 1)")
+    parser.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES, metavar="M",
+                        help="stop a game after M moves and count it as capped "
+                             f"(default {DEFAULT_MAX_MOVES})")
+    parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
+    parser.add_argument("--no-progress", action="store_true", help="do not show progress")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = run(argv)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        code = EXIT_INTERRUPTED
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def run(argv: Sequence[str] | None) -> int:
+    from gdef_core.play.progress import Progress
+    from gdef_core.play.simulate import SimulationError, simulate
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    chosen: dict[int, AgentSpec] = {}
+    for text in args.player:
+        try:
+            player, spec = parse_player(text)
+        except AgentSpecError as error:
+            parser.error(f"--player {text}: {error}")
+        if player in chosen:
+            parser.error(f"--player {text}: player {player} is given twice")
+        chosen[player] = spec
+
+    game, code = _load(args.files)
+    if game is None:
+        return code
+    players = game.players
+    extra = sorted(p for p in chosen if p >= players)
+    if extra:
+        parser.error(f"--player {extra[0]}=...: {game.name} has {players} players, "
+                     f"numbered 0 to {players - 1}")
+    specs = [chosen.get(p, AgentSpec(DEFAULT_AGENT)) for p in range(players)]
+    jobs = args.jobs or os.cpu_count() or 1
+
+    progress = None if args.no_progress else Progress(sys.stderr, terminal=sys.stderr.isatty())
+    try:
+        summary = simulate(game, specs, args.games, seed=args.seed, jobs=jobs,
+                           max_moves=args.max_moves, paths=args.files, on_progress=progress)
+    except SimulationError as error:
+        if progress is not None:
+            progress.finish()
+        sys.stderr.write(f"{PROG}: {error}\n")
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.finish()
+        raise
+    sys.stdout.write(render_table(game.name, specs, summary, args, jobs))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(summary.to_json(), out, indent=2)
+                out.write("\n")
+        except OSError as error:
+            sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
+            return EXIT_USAGE
+    return EXIT_OK
+
+
+def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int) -> str:
+    """The results as a small table; every game is in exactly one of the counted rows."""
+    games = summary.games
+    rate = games / summary.seconds if summary.seconds > 0 else 0.0
+
+    def share(count: int) -> str:
+        return f"{100 * count / games:5.1f}%" if games else "    -"
+
+    rows = [(f"player {p} ({spec})", wins) for p, (spec, wins) in enumerate(zip(specs, summary.wins))]
+    rows.append(("draws", summary.draws))
+    rows.append((f"capped at {args.max_moves} moves", summary.capped))
+    width = max(len(label) for label, _ in rows)
+    lines = [f"{name}: {games} games, seed {args.seed}, {jobs} job{'s' if jobs != 1 else ''}, "
+             f"{summary.seconds:.1f} s ({rate:.1f} games/s)", "",
+             f"{'':{width}}  {'games':>7}  {'share':>6}"]
+    lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]
+    lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}"]
+    return "\n".join(lines) + "\n"
+
+
+def _load(files: Sequence[str]):
+    """(game, EXIT_OK), or (None, exit code) after saying why the files make no game."""
+    from gdef_core.loader import GdefFileError
+    from gdef_core.runtime.errors import GameLoadError
+    from gdef_core.runtime.game import load_game
+
+    try:
+        return load_game(list(files)), EXIT_OK
+    except GdefFileError as error:
+        sys.stderr.write(f"{PROG}: error: {error}\n")
+        return None, EXIT_USAGE
+    except GameLoadError as error:
+        sys.stderr.write(f"{error}\n")
+        return None, EXIT_FAILED
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value}: must be at least 1")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: must be 0 (all cores) or more")
+    return value

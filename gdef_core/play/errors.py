@@ -1,0 +1,19 @@
+"""What can stop a computer player or a simulation, in words a game author can act on."""
+from __future__ import annotations
+
+
+class NoLegalMoveError(Exception):
+    """The player on turn has no legal move, yet `end()` did not end the game (spec section 12:
+    that is not automatically the end, so a tool that needs a move must say so)."""
+
+    def __init__(self, player: int, move_number: int) -> None:
+        super().__init__(
+            f"player {player} has no legal move after {move_number} moves, but end() did not "
+            "end the game; make end() handle it, e.g. "
+            "`if (!hasLegalMove()) { setWinner(onTurn()); return true; }`")
+        self.player = player
+        self.move_number = move_number
+
+
+class AgentSpecError(ValueError):
+    """An agent description such as `mcts:iterations=abc` that cannot be read."""

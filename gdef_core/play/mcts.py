@@ -1,0 +1,118 @@
+"""`mcts`: Monte Carlo tree search with the UCT selection rule and uniformly random playouts.
+
+Each iteration walks down the tree choosing the child with the best upper confidence bound,
+adds one untried move as a new leaf, plays the game out at random from there, and credits the
+result to every node on the way back: 1 to the player who made the node's move if that player
+won, 1/2 for a draw (or a playout stopped by the length cap), 0 otherwise. Players are scored
+independently, so games with more than two players work too. The move played is the root's
+most visited child.
+
+The budget is either `iterations` (the same moves for the same seed, whatever the machine) or
+`time` in seconds (depends on the machine's speed, so not reproducible).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from gdef_core.play.agents import legal_moves
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = math.sqrt(2)
+DEFAULT_PLAYOUT_CAP = 1000  # moves; a playout longer than this counts as a draw
+
+
+class _Node:
+    __slots__ = ("move", "mover", "parent", "children", "untried", "visits", "reward")
+
+    def __init__(self, move, mover: int | None, parent: "_Node | None") -> None:
+        self.move = move
+        self.mover = mover          # the player who made `move`
+        self.parent = parent
+        self.children: list[_Node] = []
+        self.untried: list | None = None   # filled the first time the node is reached
+        self.visits = 0
+        self.reward = 0.0
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, *, iterations: int | None = None,
+                 time_limit: float | None = None, exploration: float = DEFAULT_EXPLORATION,
+                 playout_cap: int = DEFAULT_PLAYOUT_CAP) -> None:
+        if iterations is None and time_limit is None:
+            iterations = DEFAULT_ITERATIONS
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = exploration
+        self.playout_cap = playout_cap
+
+    def choose(self, state):
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        root = _Node(None, None, None)
+        root.untried = moves
+        self.rng.shuffle(root.untried)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.clone())
+            done += 1
+        return max(root.children, key=lambda child: child.visits).move
+
+    def _iterate(self, root: _Node, state) -> None:
+        node = root
+        # Selection: down through fully expanded nodes.
+        while not node.untried and node.children:
+            node = self._select(node)
+            state.apply(node.move)
+        # Expansion: one new child, unless the game is over here.
+        if not state.is_over:
+            if node.untried is None:
+                node.untried = state.legal_moves()
+                self.rng.shuffle(node.untried)
+            if node.untried:
+                move = node.untried.pop()
+                child = _Node(move, state.current_player, node)
+                node.children.append(child)
+                state.apply(move)
+                node = child
+        winner = self._playout(state)
+        # Backpropagation.
+        while node is not None:
+            node.visits += 1
+            if winner is None:
+                node.reward += 0.5
+            elif winner == node.mover:
+                node.reward += 1.0
+            node = node.parent
+
+    def _select(self, node: _Node) -> _Node:
+        log_visits = math.log(node.visits)
+        c = self.exploration
+        best, best_score = None, -1.0
+        for child in node.children:
+            score = child.reward / child.visits + c * math.sqrt(log_visits / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _playout(self, state) -> int | None:
+        """Random moves to the end; the winner, or None for a draw, a cap or a stuck player."""
+        rng = self.rng
+        for _ in range(self.playout_cap):
+            if state.is_over:
+                return state.winner
+            moves = state.legal_moves()
+            if not moves:
+                return None
+            state.apply(moves[rng.randrange(len(moves))])
+        return state.winner if state.is_over else None

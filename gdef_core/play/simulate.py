@@ -1,0 +1,176 @@
+"""The simulation engine behind gdef-sim: play many games between agents, count the results.
+
+Reproducibility: every agent of every game gets its own seed derived from (seed, game index,
+player), so game k is the same game whichever process plays it and however many processes
+there are; the totals are sums, so they do not depend on the order games finish in either.
+(An mcts agent with a `time=` budget is the exception: how far it searches depends on the
+machine.)
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gdef_core.play.errors import NoLegalMoveError
+from gdef_core.play.spec import AgentSpec
+
+
+def game_seed(seed: int, index: int, player: int) -> int:
+    """The seed of `player`'s agent in game number `index` of a run seeded with `seed`."""
+    digest = hashlib.blake2b(f"gdef-sim/{seed}/{index}/{player}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    index: int
+    winner: int | None   # None: a draw, or a game stopped by the length cap
+    length: int          # moves played
+    capped: bool         # stopped by --max-moves before end() ended it
+
+
+class SimulationError(Exception):
+    """A game could not go on: a run-time error in the rules, or a player without a legal move."""
+
+    def __init__(self, index: int, seed: int, message: str) -> None:
+        super().__init__(f"game {index + 1} (run seed {seed}): {message}")
+        self.index = index
+        self.message = message
+
+
+@dataclass(slots=True)
+class Summary:
+    """The running totals of a simulation; `to_json()` is the --json document."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)
+    draws: int = 0
+    capped: int = 0
+    total_length: int = 0
+    max_length: int = 0
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.wins:
+            self.wins = [0] * self.players
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.games += 1
+        if outcome.capped:
+            self.capped += 1
+        elif outcome.winner is None:
+            self.draws += 1
+        else:
+            self.wins[outcome.winner] += 1
+        self.total_length += outcome.length
+        self.max_length = max(self.max_length, outcome.length)
+
+    @property
+    def avg_length(self) -> float:
+        return self.total_length / self.games if self.games else 0.0
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "wins": list(self.wins), "draws": self.draws,
+                "capped": self.capped, "avg_length": self.avg_length,
+                "max_length": self.max_length, "seconds": self.seconds}
+
+
+def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
+              max_moves: int | None = None) -> GameOutcome:
+    """Play game number `index` of a run seeded with `seed`; specs[p] plays player p."""
+    agents = [spec.build(game_seed(seed, index, player)) for player, spec in enumerate(specs)]
+    state = game.new_state()
+    length = 0
+    while not state.is_over:
+        if max_moves is not None and length >= max_moves:
+            return GameOutcome(index, None, length, True)
+        state.apply(agents[state.current_player].choose(state))
+        length += 1
+    return GameOutcome(index, state.winner, length, False)
+
+
+ProgressCallback = Callable[[int, int, float], None]   # (games done, games in all, seconds)
+
+
+def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, jobs: int = 1,
+             max_moves: int | None = None, paths: Sequence[str] = (),
+             on_progress: ProgressCallback | None = None) -> Summary:
+    """Play `games` games and return the totals; raises SimulationError when a game fails.
+
+    With jobs > 1 the games are spread over that many processes, each loading the game from
+    `paths` itself (compiled rules do not cross process boundaries).
+    """
+    summary = Summary(players=len(specs))
+    started = time.perf_counter()
+    outcomes = (_local(game, specs, games, seed, max_moves) if jobs <= 1 or games <= 1
+                else _parallel(paths, specs, games, seed, max_moves, jobs))
+    try:
+        for result in outcomes:
+            if isinstance(result, _Failure):
+                raise SimulationError(result.index, seed, result.message)
+            summary.add(result)
+            summary.seconds = time.perf_counter() - started
+            if on_progress is not None:
+                on_progress(summary.games, games, summary.seconds)
+    finally:
+        outcomes.close()
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    index: int
+    message: str
+
+
+def _play_or_fail(game, specs, seed, index, max_moves) -> GameOutcome | _Failure:
+    """The outcome, or what stopped the game as text (exceptions do not all cross processes)."""
+    from gdef_core.runtime.errors import GdefRuntimeError
+    from gdef_core.runtime.game import IllegalMoveError
+
+    try:
+        return play_game(game, specs, seed, index, max_moves)
+    except (GdefRuntimeError, NoLegalMoveError) as error:
+        return _Failure(index, str(error))
+    except IllegalMoveError as error:   # a legal move whose end() failed
+        verdict = error.verdict
+        return _Failure(index, f"end() failed:\n{verdict.error}" if verdict.error else verdict.reason)
+
+
+def _local(game, specs, games, seed, max_moves):
+    for index in range(games):
+        yield _play_or_fail(game, specs, seed, index, max_moves)
+
+
+_worker: dict = {}
+
+
+def _init_worker(paths, specs, seed, max_moves) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
+    from gdef_core.runtime.game import load_game
+
+    _worker.update(game=load_game(list(paths)), specs=specs, seed=seed, max_moves=max_moves)
+
+
+def _work(index: int) -> GameOutcome | _Failure:
+    return _play_or_fail(_worker["game"], _worker["specs"], _worker["seed"], index,
+                         _worker["max_moves"])
+
+
+def _parallel(paths, specs, games, seed, max_moves, jobs):
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(jobs, _init_worker, (tuple(paths), tuple(specs), seed, max_moves))
+    try:
+        chunk = max(1, min(32, games // (jobs * 16)))
+        yield from pool.imap_unordered(_work, range(games), chunksize=chunk)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
