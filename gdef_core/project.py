@@ -302,3 +302,18 @@ def games_using(path: str, workspace: Workspace | None = None) -> list[str]:
         if key in workspace.closure(candidate):
             users.append(candidate)
     return users
+
+
+def top_level_names(workspace: Workspace, paths: Sequence[str]) -> dict[str, str]:
+    """Each function, object and game variable that `paths` define -> the first file defining
+    it (unreadable files are skipped)."""
+    defined: dict[str, str] = {}
+    for path in paths:
+        try:
+            module = workspace.source(path).module
+        except OSError:
+            continue
+        for item in module.items:
+            if isinstance(item, (ast.FunctionDef, ast.ObjDecl, ast.GameVar)) and item.name.text:
+                defined.setdefault(item.name.text, module.path)
+    return defined

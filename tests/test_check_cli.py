@@ -285,6 +285,11 @@ def test_game_option_joins_files_without_use(capsys, in_lint):
     code, out, _ = run(capsys, "together/game.gdef", "together/helpers.gdef", "-q")
     assert code == 1
     assert headlines(out) == [("together/game.gdef", 8, 63, "G202")]
+    _, out, _ = run(capsys, "together/game.gdef", "together/helpers.gdef", "--format", "json")
+    [hint] = json.loads(out)["diagnostics"][0]["suggestions"]
+    assert hint["message"].startswith("'isFree' is defined in together/helpers.gdef: add "
+                                      "`use \"helpers.gdef\"`")
+    assert "--game" in hint["message"]
     code, out, _ = run(capsys, "--game", "together/game.gdef", "together/helpers.gdef")
     assert code == 0 and out.strip() == "0 errors, 0 warnings in 2 files"
     assert run(capsys, "--game", "together")[0] == 0

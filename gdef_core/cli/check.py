@@ -16,6 +16,7 @@ from gdef_core.codes import CODES, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 PROG = "gdef-check"
+UNDEFINED_CODES = ("G201", "G202")  # undefined name, undefined function
 RUN_TIME_CODES = "G6"  # reported only while a game runs (gdef-run): not rules of this linter
 
 
@@ -110,7 +111,7 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
           ignore: Sequence[str] = ()):
     """Check the files (grouped into games by gdef_core.project) into one Report."""
     from gdef_core.loader import GdefFileError
-    from gdef_core.project import InputProblem, Workspace, plan
+    from gdef_core.project import InputProblem, Workspace, plan, top_level_names
     from gdef_core.report import Report
 
     workspace = Workspace()
@@ -136,7 +137,32 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
     rank = {path: index for index, path in enumerate(shown)}
     ordered = sorted(diagnostics, key=lambda d: (rank.get(d.span.file, len(rank)), d.span.file,
                                                  d.span.line, d.span.column, d.code, d.message))
+    if not one_game:
+        ordered = _point_to_defining_files(ordered, top_level_names(workspace, files), sources)
     return Report(ordered, list(shown), sources, problems)
+
+
+def _point_to_defining_files(diagnostics, defined_in: dict[str, str], sources: dict[str, str]):
+    """An undefined name that another file of the run defines: the files were meant to be one
+    game. Say how to join them (`use`, or --game) instead of leaving the user to guess."""
+    from dataclasses import replace
+
+    from gdef_core.diagnostics import Suggestion
+
+    result = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if diagnostic.code in UNDEFINED_CODES and span.line == span.end_line:
+            lines = sources.get(span.file, "").splitlines()
+            name = lines[span.line][span.column:span.end_column] if span.line < len(lines) else ""
+            where = defined_in.get(name)
+            if where is not None and where != span.file:
+                relative = os.path.relpath(where, os.path.dirname(span.file) or ".")
+                hint = Suggestion(f"'{name}' is defined in {where}: add `use \"{relative}\"` to "
+                                  "this file, or check the files as one game with --game")
+                diagnostic = replace(diagnostic, suggestions=(*diagnostic.suggestions, hint))
+        result.append(diagnostic)
+    return result
 
 
 def render(report, args, rules) -> str:
