@@ -40,6 +40,7 @@ class Analysis:
         self._modules = {os.path.abspath(m.path): m for m in program.modules}
         self._by_file: dict[str, list[Occurrence]] | None = None
         self._by_symbol: dict[Symbol, list[Occurrence]] | None = None
+        self._assigned: set[ast.Name] | None = None
 
     @property
     def files(self) -> list[str]:
@@ -66,6 +67,13 @@ class Analysis:
         if index and found[index - 1].span.contains(line, column):
             return found[index - 1]
         return None
+
+    def assigned_names(self) -> set[ast.Name]:
+        """The names written on the left of `=` anywhere in the game."""
+        if self._assigned is None:
+            self._assigned = {node.target.name for module in self.program.modules for node in ast.walk(module)
+                              if isinstance(node, ast.Assign) and isinstance(node.target, ast.NameRef)}
+        return self._assigned
 
     def _index(self) -> None:
         if self._by_file is not None:

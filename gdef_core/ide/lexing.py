@@ -76,3 +76,17 @@ def _moved(token: Token, lines: int) -> Token:
         return token
     return Token(token.type, token.value, token.start_pos, token.line + lines, token.column,
                  token.end_line + lines, token.end_column, token.end_pos)
+
+
+def token_at(text: str, line: int, column: int) -> Token | None:
+    """The token under the cursor (or ending at it; a word wins over punctuation), None in
+    comments and between tokens."""
+    first_line, piece = _piece_at(text, line)
+    touching = []
+    for token in scan(piece).tokens:
+        if (token.line + first_line, token.column) > (line, column):
+            break
+        if (line, column) <= (token.end_line + first_line, token.end_column):
+            touching.append(_moved(token, first_line))
+    words = [t for t in touching if t.type in WORD_TYPES]
+    return (words or touching or [None])[-1]

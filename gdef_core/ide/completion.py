@@ -1,0 +1,346 @@
+"""Completion candidates by the context of the cursor.
+
+The context comes from the tokens of the definition being edited, up to the cursor (see
+lexing.py), so completion works while that definition is still broken; what the names mean
+comes from the last analysis of the game (functions, objects, game variables of every file)
+and from the built-in table. Locals and parameters are read from the tokens too: a local is
+visible from its declaration to the end of its function (spec section 6).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import Enum
+
+from lark import Token
+
+from gdef_core.builtins import BUILTINS, GAME_PARAMETERS, OPERATION_FIELDS, Kind
+from gdef_core.ide.analysis import Analysis
+from gdef_core.ide.describe import builtin_markdown, function_signature, game_parameter_markdown, symbol_markdown
+from gdef_core.ide.lexing import before_cursor
+from gdef_core.semantics.program import SymbolKind
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+
+class CandidateKind(str, Enum):
+    LOCAL = "local"
+    PARAMETER = "parameter"
+    GAME_VAR = "game variable"
+    OBJECT = "object"
+    FUNCTION = "function"
+    BUILTIN_FUNCTION = "built-in function"
+    BOARD = "built-in board"
+    VALUE = "value"  # true, false, empty
+    KEYWORD = "keyword"
+    TYPE = "type"
+    GAME_PARAMETER = "game parameter"
+    FILE = "file"
+    INDEX = "index"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    label: str
+    kind: CandidateKind
+    detail: str | None = None  # a signature or a type
+    documentation: str | None = None  # markdown
+    insert_text: str | None = None  # what to insert (default: the label)
+    snippet: str | None = None  # the same with ${1:placeholders}, for clients that take snippets
+    replace: Span | None = None  # the text the insertion replaces (default: the word before the cursor)
+    sort_group: int = 5  # lower first
+
+
+TYPE_NAMES = ("int", "float", "bool", "obj")
+_STATEMENT_KEYWORDS = {
+    "if": "if (${1:condition}) {\n\t$0\n}",
+    "while": "while (${1:condition}) {\n\t$0\n}",
+    "return": None,
+}
+_TOP_LEVEL_KEYWORDS = {
+    "define": "define ${1:name}($2) -> ${3:bool} {\n\t$0\n}",
+    "obj": None,
+    "start": "start {\n\t($1, $2: ${3:empty}),\n}",
+    "use": 'use "$1"',
+}
+_STATEMENT_STARTS = ("LBRACE", "SEMICOLON", "RBRACE")
+_OPERAND_ENDS = ("NAME", "INT", "FLOAT", "TRUE", "FALSE", "RPAR", "RSQB", "STRING", "DIMS")
+_CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE"}
+
+
+@dataclass(slots=True)
+class _Open:
+    """An unclosed bracket before the cursor."""
+
+    index: int  # of the bracket token
+    kind: str  # LPAR, LSQB, LBRACE
+    owner: str | None = None  # for `{`: "start", "if", "else", "while", "function"
+
+
+def complete(analyses: list[Analysis], text: str, path: str, line: int, column: int) -> list[Candidate]:
+    """The candidates at the cursor, best first (clients filter them by the word typed)."""
+    before = before_cursor(text, line, column)
+    if before.in_comment:
+        return []
+    tokens = before.tokens
+    if before.open_string is not None:
+        inside = _after_quote(path, before.open_string)
+        return _files(path, inside) if tokens and tokens[-1].type == "USE" else []
+    stack, closed_owner = _brackets(tokens)
+    last = tokens[-1] if tokens else None
+    last_type = last.type if last else None
+    top = stack[-1] if stack else None
+    if top and top.kind == "LSQB" and _is_operation_field(tokens, top):
+        return _operation_fields()
+    if before.word[:1].isdigit() or last_type in ("DEFINE", "TYPE", "OBJ", "IF", "WHILE"):
+        return []
+    if last_type == "ARROW":
+        return _types()
+    if top and top.kind == "LPAR" and _is_parameter_list(tokens, top.index):
+        return _types() if last_type in ("LPAR", "COMMA") else []
+    body = next((o for o in reversed(stack) if o.kind == "LBRACE"), None)
+    if body is None:
+        return _top_level(analyses, path, tokens, last_type)
+    if body.owner == "start":
+        return _object_values(analyses) if last_type == "COLON" else []
+    if last_type == "ELSE":
+        return [_keyword("if", _STATEMENT_KEYWORDS["if"])]
+    if last_type in _OPERAND_ENDS:
+        return []
+    candidates = _expression(analyses, tokens)
+    if top is body and last_type in _STATEMENT_STARTS:
+        candidates += [_keyword(word, snippet) for word, snippet in _STATEMENT_KEYWORDS.items()]
+        candidates += _types()
+        if last_type == "RBRACE" and closed_owner == "if":
+            candidates.append(_keyword("else", "else {\n\t$0\n}"))
+    return candidates
+
+
+# ---------------------------------------------------------------- contexts
+
+
+def _brackets(tokens: list[Token]) -> tuple[list[_Open], str | None]:
+    """The unclosed brackets, and the owner of the `{` the last token closed (if it did)."""
+    stack: list[_Open] = []
+    closed_owner = None
+    for i, token in enumerate(tokens):
+        kind = token.type
+        closed_owner = None
+        if kind in ("LPAR", "LSQB", "LBRACE"):
+            stack.append(_Open(i, kind, _block_owner(tokens, i) if kind == "LBRACE" else None))
+        elif kind in _CLOSERS:
+            while stack:
+                top = stack.pop()
+                if top.kind == _CLOSERS[kind]:
+                    closed_owner = top.owner
+                    break
+    return stack, closed_owner
+
+
+def _block_owner(tokens: list[Token], i: int) -> str:
+    previous = tokens[i - 1].type if i else None
+    if previous == "START":
+        return "start"
+    if previous == "ELSE":
+        return "else"
+    if previous == "RPAR":
+        depth, j = 0, i - 1
+        while j >= 0:
+            kind = tokens[j].type
+            depth += kind == "RPAR"
+            depth -= kind == "LPAR"
+            if depth == 0:
+                break
+            j -= 1
+        before = tokens[j - 1].type if j > 0 else None
+        if before == "IF":
+            return "if"
+        if before == "WHILE":
+            return "while"
+    return "function"
+
+
+def _is_parameter_list(tokens: list[Token], i: int) -> bool:
+    return i >= 2 and tokens[i - 1].type == "NAME" and tokens[i - 2].type == "DEFINE"
+
+
+def _is_operation_field(tokens: list[Token], open_: _Open) -> bool:
+    """`OperationList[i][` with the cursor in the second brackets."""
+    i = open_.index
+    if i < 1 or tokens[i - 1].type != "RSQB":
+        return False
+    depth, j = 0, i - 1
+    while j >= 0:
+        kind = tokens[j].type
+        depth += kind == "RSQB"
+        depth -= kind == "LSQB"
+        if depth == 0:
+            break
+        j -= 1
+    return j >= 1 and tokens[j - 1].type == "NAME" and tokens[j - 1].value == "OperationList"
+
+
+def _after_quote(path: str, string: Token) -> Span:
+    """What was typed of an unclosed string, from its quote to the cursor."""
+    return Span(path, string.line, string.column + 1, string.end_line, string.end_column)
+
+
+# ---------------------------------------------------------------- candidate sets
+
+
+def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_type: str | None) -> list[Candidate]:
+    if last_type == "USE":
+        return [Candidate(f'"{c.label}"', CandidateKind.FILE, detail=c.detail, sort_group=c.sort_group)
+                for c in _files(path, None)]
+    if last_type == "COLON":
+        return []  # the value of a game parameter: a word or a number the author chooses
+    if _in_game_var_init(tokens):
+        return _object_values(analyses) + _booleans()
+    declared = _declared_parameters(analyses)
+    candidates = [Candidate(f"{key}:", CandidateKind.GAME_PARAMETER, documentation=game_parameter_markdown(key),
+                            insert_text=f"{key}: ", sort_group=1)
+                  for key in GAME_PARAMETERS if key not in declared]
+    has_start = any(a.program.start is not None for a in analyses)
+    candidates += [_keyword(word, snippet) for word, snippet in _TOP_LEVEL_KEYWORDS.items()
+                   if not (word == "start" and has_start)]
+    candidates += [Candidate(t, CandidateKind.TYPE, detail="game variable type", sort_group=6)
+                   for t in ("int", "float", "bool")]
+    return candidates
+
+
+def _in_game_var_init(tokens: list[Token]) -> bool:
+    for token in reversed(tokens):
+        if token.type == "SEMICOLON" or token.type in ("RBRACE", "DEFINE"):
+            return False
+        if token.type == "EQUAL":
+            return True
+    return False
+
+
+def _declared_parameters(analyses: list[Analysis]) -> set[str]:
+    return {item.key.text for a in analyses for m in a.program.modules for item in m.items
+            if isinstance(item, ast.GameParam)}
+
+
+def _expression(analyses: list[Analysis], tokens: list[Token]) -> list[Candidate]:
+    candidates = _locals(tokens)
+    program = analyses[0].program if analyses else None
+    seen = {c.label for c in candidates}
+    if program is not None:
+        for name, symbol in program.symbols.items():
+            if name in seen or symbol.kind is SymbolKind.BUILTIN:
+                continue
+            match symbol.kind:
+                case SymbolKind.GAME_VAR:
+                    candidates.append(Candidate(name, CandidateKind.GAME_VAR, detail=symbol.type,
+                                                documentation=symbol_markdown(symbol), sort_group=1))
+                case SymbolKind.OBJECT:
+                    candidates.append(Candidate(name, CandidateKind.OBJECT, detail="obj",
+                                                documentation=symbol_markdown(symbol), sort_group=1))
+                case SymbolKind.FUNCTION:
+                    candidates.append(_function(symbol.decl, symbol_markdown(symbol)))
+    for builtin in BUILTINS.values():
+        candidates.append(_builtin(builtin))
+    return candidates + _booleans()
+
+
+def _locals(tokens: list[Token]) -> list[Candidate]:
+    """Parameters and locals declared before the cursor in the function being edited."""
+    start = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].type == "DEFINE"), None)
+    if start is None:
+        return []
+    found: dict[str, Candidate] = {}
+    i = start + 3  # define NAME ( ...
+    while i + 1 < len(tokens) and tokens[i].type != "RPAR":
+        if tokens[i].type in ("TYPE", "OBJ") and tokens[i + 1].type == "NAME":
+            name = tokens[i + 1].value
+            found.setdefault(name, Candidate(name, CandidateKind.PARAMETER, detail=tokens[i].value,
+                                             documentation=f"Parameter ({tokens[i].value}).", sort_group=0))
+        i += 1
+    for j in range(i, len(tokens) - 2):
+        typ, name, equal = tokens[j], tokens[j + 1], tokens[j + 2]
+        if typ.type in ("TYPE", "OBJ") and name.type == "NAME" and equal.type == "EQUAL" \
+                and tokens[j - 1].type in _STATEMENT_STARTS and _finished(tokens, j + 3):
+            found.setdefault(name.value, Candidate(name.value, CandidateKind.LOCAL, detail=typ.value,
+                                                   documentation=f"Local ({typ.value}).", sort_group=0))
+    return list(found.values())
+
+
+def _finished(tokens: list[Token], i: int) -> bool:
+    """Whether the statement going on at tokens[i] ended before the cursor (a local is not
+    visible in its own initialiser)."""
+    return any(t.type in _STATEMENT_STARTS for t in tokens[i:])
+
+
+def _function(function: ast.FunctionDef, documentation: str) -> Candidate:
+    names = [p.name.text for p in function.params]
+    return Candidate(function.name.text, CandidateKind.FUNCTION, detail=function_signature(function),
+                     documentation=documentation, insert_text=_call_text(function.name.text, names),
+                     snippet=_call_snippet(function.name.text, names), sort_group=2)
+
+
+def _builtin(builtin) -> Candidate:
+    names = [p.name for p in builtin.params]
+    if builtin.kind is Kind.BOARD:
+        snippet = builtin.name + "".join(f"[${{{k + 1}:{n}}}]" for k, n in enumerate(names))
+        return Candidate(builtin.name, CandidateKind.BOARD, detail=builtin.signature,
+                         documentation=builtin_markdown(builtin), snippet=snippet, sort_group=3)
+    if builtin.kind is Kind.VALUE:
+        return Candidate(builtin.name, CandidateKind.VALUE, detail=builtin.signature,
+                         documentation=builtin_markdown(builtin), sort_group=1)
+    return Candidate(builtin.name, CandidateKind.BUILTIN_FUNCTION, detail=builtin.signature,
+                     documentation=builtin_markdown(builtin), insert_text=_call_text(builtin.name, names),
+                     snippet=_call_snippet(builtin.name, names), sort_group=3)
+
+
+def _call_text(name: str, params: list[str]) -> str:
+    return f"{name}()" if not params else name
+
+
+def _call_snippet(name: str, params: list[str]) -> str:
+    inside = ", ".join(f"${{{k + 1}:{p}}}" for k, p in enumerate(params))
+    return f"{name}({inside})"
+
+
+def _object_values(analyses: list[Analysis]) -> list[Candidate]:
+    objects = analyses[0].program.objects if analyses else {}
+    found = [Candidate(name, CandidateKind.OBJECT, detail="obj",
+                       documentation=symbol_markdown(analyses[0].program.symbols[name]), sort_group=1)
+             for name in objects if name in analyses[0].program.symbols]
+    return found + [_builtin(BUILTINS["empty"])]
+
+
+def _booleans() -> list[Candidate]:
+    return [Candidate(word, CandidateKind.VALUE, detail="bool", sort_group=4) for word in ("true", "false")]
+
+
+def _types() -> list[Candidate]:
+    return [Candidate(t, CandidateKind.TYPE, sort_group=4) for t in TYPE_NAMES]
+
+
+def _keyword(word: str, snippet: str | None) -> Candidate:
+    return Candidate(word, CandidateKind.KEYWORD, insert_text=word, snippet=snippet, sort_group=5)
+
+
+def _operation_fields() -> list[Candidate]:
+    return [Candidate(str(j), CandidateKind.INDEX, detail=type_, documentation=f"`OperationList[i][{j}]`: {meaning}",
+                      sort_group=0)
+            for j, (type_, meaning) in enumerate(OPERATION_FIELDS)]
+
+
+def _files(path: str, replace: Span | None) -> list[Candidate]:
+    """The .gdef files a `use` in `path` can name (relative to its folder, two levels deep)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    me = os.path.abspath(path)
+    found = []
+    for root, dirs, names in os.walk(folder):
+        depth = os.path.relpath(root, folder).count(os.sep) + (root != folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and depth < 2)
+        for name in sorted(names):
+            full = os.path.join(root, name)
+            if name.endswith(".gdef") and full != me:
+                relative = os.path.relpath(full, folder).replace(os.sep, "/")
+                found.append(Candidate(relative, CandidateKind.FILE, detail="gdef file",
+                                       replace=replace, sort_group=0 if root == folder else 1))
+    return found
+

@@ -1,0 +1,41 @@
+"""Hover: what the name under the cursor is (built-ins from the built-in table, functions
+with their leading comment, variables with their type, objects with where they are
+declared, game parameters with their meaning)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gdef_core.builtins import GAME_PARAMETERS
+from gdef_core.ide.analysis import Analysis
+from gdef_core.ide.describe import game_parameter_markdown, span_text, symbol_markdown
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+
+@dataclass(frozen=True, slots=True)
+class HoverInfo:
+    markdown: str
+    span: Span
+
+
+def hover(analyses: list[Analysis], path: str, line: int, column: int) -> HoverInfo | None:
+    for analysis in analyses:
+        occurrence = analysis.occurrence_at(path, line, column)
+        if occurrence is not None:
+            return HoverInfo(symbol_markdown(occurrence.symbol, _source_of(analysis)), occurrence.span)
+    return _game_parameter(analyses, path, line, column)
+
+
+def _game_parameter(analyses: list[Analysis], path: str, line: int, column: int) -> HoverInfo | None:
+    module = analyses[0].module(path) if analyses else None
+    for item in module.items if module else ():
+        if isinstance(item, ast.GameParam) and item.key.text in GAME_PARAMETERS and item.key.span.contains(line, column):
+            return HoverInfo(game_parameter_markdown(item.key.text), item.key.span)
+    return None
+
+
+def _source_of(analysis: Analysis):
+    def source_of(span: Span) -> str | None:
+        module = analysis.module(span.file)
+        return span_text(module.text, span) if module else None
+    return source_of

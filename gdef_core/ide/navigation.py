@@ -1,0 +1,61 @@
+"""Go to definition, find references, document highlight.
+
+A library can belong to several games, each with its own Program; a question about a name
+in it is answered in every one of them and the answers merged (by position, since the
+Symbol objects differ between Programs).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from gdef_core.ide.analysis import Analysis, Occurrence
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    span: Span
+    is_declaration: bool
+    is_write: bool = False  # assigned or declared with a value (document highlight "write")
+
+
+def definitions(analyses: list[Analysis], path: str, line: int, column: int) -> list[Span]:
+    """Where the name under the cursor is declared (nothing for built-ins)."""
+    found: dict[tuple, Span] = {}
+    for analysis in analyses:
+        occurrence = analysis.occurrence_at(path, line, column)
+        if occurrence is not None and occurrence.symbol.name_span is not None:
+            span = occurrence.symbol.name_span
+            found.setdefault((span.file, span.start), span)
+    return list(found.values())
+
+
+def references(analyses: list[Analysis], path: str, line: int, column: int,
+               include_declaration: bool = True) -> list[Reference]:
+    """Every use (and, if asked, the declaration) of the name under the cursor, across the
+    files of its game(s), in file and source order."""
+    found: dict[tuple, Reference] = {}
+    for analysis in analyses:
+        occurrence = analysis.occurrence_at(path, line, column)
+        if occurrence is None:
+            continue
+        writes = analysis.assigned_names()
+        for other in analysis.occurrences_of(occurrence.symbol):
+            if other.is_declaration and not include_declaration:
+                continue
+            span = other.span
+            found.setdefault((span.file, span.start),
+                             Reference(span, other.is_declaration, other.name in writes or _declares_value(other)))
+    return sorted(found.values(), key=lambda r: (r.span.file, r.span.start))
+
+
+def highlights(analyses: list[Analysis], path: str, line: int, column: int) -> list[Reference]:
+    """The occurrences of the name under the cursor in this file."""
+    here = os.path.abspath(path)
+    return [r for r in references(analyses, path, line, column) if os.path.abspath(r.span.file) == here]
+
+
+def _declares_value(occurrence: Occurrence) -> bool:
+    return occurrence.is_declaration and isinstance(occurrence.symbol.decl, (ast.VarDecl, ast.GameVar))
