@@ -332,3 +332,48 @@ def test_console_script_exit_codes(tmp_path):
     assert missing.returncode == 2
     assert f"{tmp_path / 'missing.gdef'}: no such file or directory" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+# ------------------------------------------------------------------------------ project API
+# The language server reuses gdef_core.project to find the games that give a library meaning.
+
+
+def test_games_using_finds_the_games_of_a_librarys_folder(in_lint):
+    from gdef_core.project import Workspace, games_using
+
+    workspace = Workspace()
+    assert games_using("broken/split/helpers.gdef", workspace) == ["broken/split/game.gdef"]
+    assert games_using("broken/lib/shared.gdef", workspace) == []
+    assert games_using("broken/split/game.gdef", workspace) == []  # nothing uses the game
+
+
+def test_plan_groups_files_into_games(in_lint):
+    from gdef_core.project import Unit, Workspace, discover, plan
+
+    files = discover(["broken"]).files
+    assert plan(files, Workspace()) == [Unit(("broken/typo.gdef",)), Unit(("broken/split/game.gdef",)),
+                                        Unit(("broken/lib/shared.gdef",))]
+    helpers = os.path.realpath("broken/split/helpers.gdef")
+    assert plan(["broken/split/helpers.gdef"], Workspace()) == [
+        Unit(("broken/split/game.gdef",), frozenset({helpers}))]
+    assert plan(files, Workspace(), one_game=True) == [Unit(tuple(files))]
+
+
+def test_libraries_that_use_each_other_are_checked_from_the_top(tmp_path):
+    from gdef_core.project import Unit, Workspace, plan
+
+    (tmp_path / "top.gdef").write_text('use "base.gdef"\ndefine two() -> int { return one() + 1; }\n')
+    (tmp_path / "base.gdef").write_text("define one() -> int { return 1; }\n")
+    (tmp_path / "a.gdef").write_text('use "b.gdef"\ndefine fa() -> int { return fb(); }\n')
+    (tmp_path / "b.gdef").write_text('use "a.gdef"\ndefine fb() -> int { return 1; }\n')
+    files = [str(tmp_path / name) for name in ("base.gdef", "top.gdef", "a.gdef", "b.gdef")]
+    assert plan(files, Workspace()) == [Unit((files[1],)), Unit((files[2],)), Unit((files[3],))]
+
+
+def test_overlay_text_wins_over_the_disk(in_lint):
+    from gdef_core.project import Workspace
+
+    path = os.path.abspath("broken/lib/shared.gdef")
+    workspace = Workspace(overlay={path: "define other() -> int { return 1; }\n"})
+    program = workspace.program(["broken/lib/shared.gdef"])
+    assert list(program.functions) == ["other"] and program.is_library
