@@ -140,3 +140,9 @@ def test_sarif_with_odd_paths_fixes_and_problems_is_valid():
     changes = results[0]["fixes"][0]["artifactChanges"]
     assert [c["artifactLocation"]["uri"] for c in changes] == ["dir%20with%20space/a%231.gdef",
                                                               "file:///abs/other.gdef"]
+
+
+def test_lines_are_counted_as_the_scanner_counts_them():
+    # A form feed is no line break for gdef, and a CRLF file shows no stray '\r'.
+    out = text_of([diag(line=1, column=4, end_column=5)], "obj A\x0c obj B\r\nobj X\r\n")
+    assert out.splitlines()[2] == "2 | obj X"

@@ -61,8 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
         code = 130
-    except BrokenPipeError:  # `gdef-check ... | head`: the reader left, nothing to say
-        _silence_stdout()
+    except BrokenPipeError:  # `gdef-check ... | head`: the reader left; the output was cut,
+        _silence_stdout()    # so the run cannot claim to be clean
         code = EXIT_PROBLEMS
     except Exception as error:  # noqa: BLE001 - the promise is: never a traceback
         sys.stderr.write(f"{PROG}: internal error: {type(error).__name__}: {error}\n"
@@ -148,13 +148,14 @@ def _point_to_defining_files(diagnostics, defined_in: dict[str, str], sources: d
     from dataclasses import replace
 
     from gdef_core.diagnostics import Suggestion
+    from gdef_core.report.text import SourceLines
 
+    lines = SourceLines(sources)
     result = []
     for diagnostic in diagnostics:
         span = diagnostic.span
         if diagnostic.code in UNDEFINED_CODES and span.line == span.end_line:
-            lines = sources.get(span.file, "").splitlines()
-            name = lines[span.line][span.column:span.end_column] if span.line < len(lines) else ""
+            name = (lines.line(span.file, span.line) or "")[span.column:span.end_column]
             where = defined_in.get(name)
             if where is not None and where != span.file:
                 relative = os.path.relpath(where, os.path.dirname(span.file) or ".")

@@ -12,6 +12,7 @@ line, the underline, the notes for related places and the `help:` lines follow.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 
 from gdef_core.diagnostics import Diagnostic, Severity
 from gdef_core.report.model import Report
@@ -47,15 +48,35 @@ class Style:
         return self._wrap(text, "1;36")
 
 
+class SourceLines:
+    """The lines of each file, split once, as the scanner counts them (on `\\n` only)."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self._sources = sources
+        self._lines: dict[str, list[str]] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        """Line `number` (0-based) of the file without its line break; "" just past the end;
+        None when the file's text is not at hand."""
+        lines = self._lines.get(path)
+        if lines is None:
+            text = self._sources.get(path)
+            if text is None:
+                return None
+            lines = self._lines[path] = [line.removesuffix("\r") for line in text.split("\n")]
+        return lines[number] if number < len(lines) else ""
+
+
 def render_text(report: Report, *, color: bool = False, quiet: bool = False) -> str:
     """The whole text output: every diagnostic, then the summary (quiet: headlines only)."""
     style = Style(color)
+    sources = SourceLines(report.sources)
     parts = []
     for diagnostic in report.diagnostics:
         if quiet:
             parts.append(headline(diagnostic, style) + "\n")
         else:
-            parts.append(render_diagnostic(diagnostic, report.sources, style) + "\n")
+            parts.append(render_diagnostic(diagnostic, sources, style) + "\n")
     if not quiet:
         parts.append(summary_line(report, style) + "\n")
     return "".join(parts)
@@ -85,7 +106,7 @@ def headline(diagnostic: Diagnostic, style: Style) -> str:
     return f"{location} {label}: {style.bold(printable(diagnostic.message))}"
 
 
-def render_diagnostic(diagnostic: Diagnostic, sources, style: Style) -> str:
+def render_diagnostic(diagnostic: Diagnostic, sources: SourceLines, style: Style) -> str:
     spans = [diagnostic.span] + [related.span for related in diagnostic.related]
     width = max(len(str(span.line + 1)) for span in spans)
     lines = [headline(diagnostic, style)]
@@ -116,17 +137,13 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _snippet(span: Span, sources, width: int, mark: str, severity: Severity | None,
+def _snippet(span: Span, sources: SourceLines, width: int, mark: str, severity: Severity | None,
              style: Style) -> list[str]:
     """The gutter, the span's first source line and the underline below it; nothing when the
     source is not at hand."""
-    text = sources.get(span.file)
-    if text is None:
+    line = sources.line(span.file, span.line)
+    if line is None:
         return []
-    source_lines = text.splitlines() or [""]
-    if span.line >= len(source_lines):
-        source_lines += [""] * (span.line - len(source_lines) + 1)
-    line = source_lines[span.line]
     end_column = span.end_column if span.end_line == span.line else max(len(line), span.column + 1)
     shown, offset, underline_width = display_line(line, span.column, end_column)
     paint = (lambda t: style.severity(severity, t)) if severity else style.note
