@@ -88,6 +88,7 @@ export class GdefServer implements vscode.Disposable {
     const resolution = await resolveServerCommand(resource);
     if ('problem' in resolution) {
       this.output.error(resolution.problem.message);
+      this.output.info(`PATH searched: ${process.env.PATH ?? ''}`);
       void this.report(resolution.problem);
       return undefined;
     }

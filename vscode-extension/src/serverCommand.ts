@@ -60,11 +60,17 @@ export async function resolveServerCommand(resource: vscode.Uri | undefined): Pr
         },
       };
     }
+    if (args.length === 2 && args[0] === '-m' && args[1] === 'gdef_lsp') {
+      // a Python: check that gdef is installed there, to say so plainly if it is not
+      const problem = await checkGdefInstalled(command, 'or correct the setting gdef.server.command.');
+      return problem ? { problem: { ...problem, remedies: ['openSettings'] } }
+        : { command: { command, args, source: 'setting', python: command } };
+    }
     return { command: { command, args, source: 'setting' } };
   }
   const python = await selectedPython(resource);
   if (python) {
-    const problem = await checkGdefInstalled(python);
+    const problem = await checkGdefInstalled(python, 'or select the interpreter of the environment where gdef is installed.');
     if (!problem) {
       return { command: { command: python, args: ['-m', 'gdef_lsp'], source: 'python', python } };
     }
@@ -115,20 +121,19 @@ export async function onPythonChange(listener: () => void): Promise<vscode.Dispo
 }
 
 /** Runs `python -c "import gdef_lsp"`; a problem to show if that fails, else undefined. */
-export function checkGdefInstalled(python: string): Promise<StartProblem | undefined> {
+export function checkGdefInstalled(python: string, otherwise: string): Promise<StartProblem | undefined> {
   return new Promise((resolve) => {
     execFile(python, ['-c', 'import gdef_lsp'], { timeout: 60_000 }, (error, _stdout, stderr) => {
       if (!error) {
         resolve(undefined);
       } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         resolve({
-          message: `The selected Python interpreter does not exist: ${python}. Select another interpreter.`,
+          message: `The Python interpreter ${python} does not exist: install gdef in a Python environment, ${otherwise}`,
           remedies: ['selectInterpreter', 'openSettings'],
         });
       } else if (/No module named '?gdef/.test(stderr)) {
         resolve({
-          message: `gdef is not installed in ${python}: run "${python} -m pip install gdef", ` +
-            'or select the interpreter of the environment where gdef is installed.',
+          message: `gdef is not installed in ${python}: run "${python} -m pip install gdef", ${otherwise}`,
           remedies: ['selectInterpreter', 'openSettings'],
         });
       } else {
