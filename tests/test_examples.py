@@ -160,39 +160,90 @@ def test_every_example_has_wins_for_each_side_draws_and_rejections(example: str)
 
 
 def _runtime():
-    """The runtime's game API, or a skip naming what is missing."""
-    import gdef_core
+    """The runtime's module, or a skip naming what is missing."""
+    try:
+        import gdef_core.runtime as runtime
+        runtime.load_game, runtime.IllegalMoveError, runtime.VerdictKind  # noqa: B018
+    except (ImportError, AttributeError):
+        pytest.skip("gdef_core.runtime.load_game (the runtime, issue 3) has not landed yet")
+    return runtime
 
-    if not hasattr(gdef_core, "load_game"):
-        pytest.skip("gdef_core.load_game (the runtime, issue 3) has not landed yet")
-    from gdef_core.runtime.moves import Move, MoveSyntaxError
 
-    return gdef_core.load_game, Move, MoveSyntaxError
+def play(runtime, script: Script):
+    """Plays a script as gdef-run does: returns the final state, the rejected lines with their
+    verdicts, and the line whose move ended the game."""
+    state = runtime.load_game(game_files(script.path)).new_state()
+    rejected, ended_at = {}, None
+    for number, text in script.moves:
+        if state.is_over:
+            break
+        before = state.to_json()
+        verdict = state.check(text)
+        if verdict:
+            try:
+                state.apply(text)
+            except runtime.IllegalMoveError as error:  # end() failed: rejected as well
+                verdict = error.verdict
+        if not verdict:
+            rejected[number] = verdict
+            assert state.to_json() == before, f"line {number}: a rejected move changed the game"
+            continue
+        if state.is_over:
+            ended_at = number
+    return state, rejected, ended_at
 
 
 @pytest.mark.parametrize("path", all_scripts(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_scripted_game_reaches_the_expected_end(path: Path) -> None:
-    load_game, Move, MoveSyntaxError = _runtime()
+    runtime = _runtime()
     script = read_script(path)
-    state = load_game(game_files(path)).new_state()
-    rejected, ended_at = set(), None
-    for number, text in script.moves:
-        if state.is_over:
-            break
-        player = state.current_player
-        try:
-            move = Move.parse(text)
-        except MoveSyntaxError:
-            rejected.add(number)
-            continue
-        if not state.check(move):
-            rejected.add(number)
-            assert state.current_player == player
-            continue
-        state.apply(move)
-        if state.is_over:
-            ended_at = number
-    assert sorted(rejected) == sorted(script.rejected)
+    state, rejected, ended_at = play(runtime, script)
+    assert sorted(rejected) == sorted(script.rejected), {n: v.reason for n, v in rejected.items()}
     assert ended_at == script.last_move_line
-    if script.outcome != "unfinished":
+    assert state.is_over == (script.outcome != "unfinished")
+    if state.is_over:
         assert state.winner == script.winner
+
+
+def test_rejections_say_why() -> None:
+    """The kinds of rejection in the hand-written tic-tac-toe script, line by line."""
+    runtime = _runtime()
+    kind = runtime.VerdictKind
+    _, rejected, _ = play(runtime, read_script(GAMES / "tictactoe" / "rules-x-wins.moves"))
+    assert {number: verdict.kind for number, verdict in rejected.items()} == {
+        7: kind.REJECTED, 8: kind.REJECTED, 9: kind.REJECTED, 11: kind.REJECTED,
+        12: kind.REJECTED, 13: kind.OFF_BOARD, 14: kind.OFF_BOARD, 15: kind.UNKNOWN_OBJECT,
+        16: kind.REJECTED, 17: kind.MALFORMED, 18: kind.MALFORMED, 19: kind.MALFORMED}
+
+
+def _documented_game() -> str:
+    """The complete small game of docs/language.md."""
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    games = [block for block in re.findall(r"```gdef\n(.*?)```", text, re.S) if "\nname: race" in block]
+    assert len(games) == 1
+    return games[0]
+
+
+def test_documented_complete_game_checks_clean(tmp_path: Path) -> None:
+    path = tmp_path / "race.gdef"
+    path.write_text(_documented_game(), encoding="utf-8")
+    assert [str(d) for d in check_files([str(path)])] == []
+
+
+def test_documented_complete_game_plays_to_the_end(tmp_path: Path) -> None:
+    """Both runners run until one is stuck at the far end: the other player wins."""
+    runtime = _runtime()
+    path = tmp_path / "race.gdef"
+    path.write_text(_documented_game(), encoding="utf-8")
+    state = runtime.load_game([str(path)]).new_state()
+    for text in ["clear(0,0); place(2,0,A)", "clear(9,0); place(7,0,B)",
+                 "clear(2,0); place(4,0,A)", "clear(7,0); place(5,0,B)",
+                 "clear(4,0); place(6,0,A)", "clear(5,0); place(3,0,B)",
+                 "clear(6,0); place(8,0,A)", "clear(3,0); place(1,0,B)"]:
+        assert state.check(text), text
+        state.apply(text)
+    assert not state.is_over and not state.check("clear(8,0); place(10,0,A)")
+    state.apply("clear(8,0); place(9,0,A)")
+    assert not state.is_over
+    state.apply("clear(1,0); place(0,0,B)")   # A on (9,0) cannot move: B's player wins
+    assert state.is_over and state.winner == 1
