@@ -276,10 +276,10 @@ def test_setup_and_end_may_change_game_variables_and_the_turn() -> None:
 
 
 def test_passed_in_diagnostics_are_kept_sorted_and_deduplicated() -> None:
-    parsed = parse("define f() -> bool { return missing; }\n", "a.gdef")
-    loader_error = Diagnostic("G107", Severity.ERROR, "cannot read 'x.gdef'", Span("a.gdef", 0, 0, 0, 3))
+    parsed = parse('use "x.gdef"\ndefine f() -> bool { return missing; }\n', "a.gdef")
+    loader_error = Diagnostic("G107", Severity.ERROR, "cannot read 'x.gdef'", Span("a.gdef", 0, 4, 0, 12))
     program = check([parsed.module], [loader_error, loader_error, *parsed.diagnostics])
-    assert [(d.code, d.span.start) for d in program.diagnostics] == [("G107", (0, 0)), ("G201", (0, 28))]
+    assert [(d.code, d.span.start) for d in program.diagnostics] == [("G107", (0, 4)), ("G201", (1, 28))]
 
 
 def test_no_modules_gives_an_empty_program() -> None:

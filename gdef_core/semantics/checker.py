@@ -18,7 +18,7 @@ from gdef_core.semantics.names import resolve_names
 from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
-from gdef_core.semantics.skipped import skipped_words
+from gdef_core.semantics.recovery import recovery
 from gdef_core.semantics.start import check_start
 from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import check_types
@@ -27,7 +27,7 @@ from gdef_core.syntax import ast
 
 def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()) -> Program:
     program = Program(modules=list(modules))
-    report = Report(skipped_words(program.modules))
+    report = Report(recovery(program.modules, load_diagnostics))
     collect(program, report)
     check_params(program, report)
     check_start(program, report)
@@ -38,6 +38,6 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_flow(program, report)
     check_contexts(program, report)
     check_unused_functions(program, report)
-    everything = sorted([*load_diagnostics, *report.diagnostics], key=sort_key)
+    everything = sorted([*load_diagnostics, *report.kept()], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))
     return program

@@ -29,12 +29,12 @@ def collect(program: Program, report: Report) -> None:
     for module in program.modules:
         for item in module.items:
             match item:
-                case ast.ObjDecl(name=name):
+                case ast.ObjDecl(name=name) if not report.recovery.distrusts(item):
                     _declare(program, report, name, SymbolKind.OBJECT, "obj", item, program.objects)
                 case ast.FunctionDef(name=name, return_type=result):
                     _declare(program, report, name, SymbolKind.FUNCTION,
                              result.name if result else None, item, program.functions)
-                case ast.GameVar(name=name, type=type_ref):
+                case ast.GameVar(name=name, type=type_ref) if not report.recovery.distrusts(item):
                     _declare(program, report, name, SymbolKind.GAME_VAR, type_ref.name, item,
                              program.game_vars)
                 case ast.StartDecl():

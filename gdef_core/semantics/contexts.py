@@ -55,13 +55,13 @@ def check_contexts(program: Program, report: Report) -> None:
 
 
 def check_unused_functions(program: Program, report: Report) -> None:
-    if program.is_library:
+    if program.is_library or report.recovery.syntax_errors:  # a caller may be in broken text
         return
     called = {program.references[node.callee].name
               for module in program.modules for node in ast.walk(module)
               if isinstance(node, ast.Call) and node.callee in program.references}
     for name, function in program.functions.items():
-        if name not in called and name not in ENTRY_POINTS and name not in report.skipped:
+        if name not in called and name not in ENTRY_POINTS:
             report.add("G502", function.name.span, f"function '{name}' is never called",
                        tags=frozenset({Tag.UNNECESSARY}))
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from gdef_core.diagnostics import Tag
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
-from gdef_core.semantics.skipped import has_error_nodes
 from gdef_core.syntax import ast
 
 
@@ -17,7 +16,7 @@ def check_flow(program: Program, report: Report) -> None:
         for function in module.functions():
             _unreachable(function.body, report)
             if function.return_type is not None and not never_completes(function.body) \
-                    and not has_error_nodes(function.body) and not function.name.recovered:
+                    and not function.name.recovered:
                 name = function.name.text
                 report.add("G504", function.name.span, f"'{name}' returns "
                            f"{function.return_type.name}, but some path reaches the end of its body "

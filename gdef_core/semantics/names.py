@@ -66,7 +66,7 @@ class Resolver:
             self.param(scope, param)
         self.block(function.body, scope)
         for symbol in scope.declared:
-            if symbol not in scope.reads and symbol.name not in self.report.skipped:
+            if symbol not in scope.reads:
                 self.report.add("G501", symbol.name_span, f"local '{symbol.name}' is never read",
                                 tags=frozenset({Tag.UNNECESSARY}))
 
@@ -225,7 +225,7 @@ class Resolver:
             return
         symbol = self.lookup(name, scope)
         if symbol is None:
-            if name.text in self.report.skipped:
+            if name.text in self.report.recovery.words:
                 return
             suggestions = did_you_mean(name, list(self.program.functions) + _FUNCTION_NAMES)
             self.report.add("G202", name.span, f"no function named '{name.text}'{hint(suggestions)}",
@@ -243,7 +243,7 @@ class Resolver:
             return
         symbol = self.lookup(name, scope)
         if symbol is None:
-            if name.text in self.report.skipped:
+            if name.text in self.report.recovery.words:
                 return
             suggestions = did_you_mean(name, _BOARD_NAMES)
             self.report.add("G201", name.span, f"no board named '{name.text}' (the boards are "
@@ -265,7 +265,7 @@ class Resolver:
         return self.program.symbols.get(ALIASES.get(name.text, name.text))
 
     def undefined(self, name: ast.Name, scope: Scope, assigned: bool = False) -> None:
-        if name.recovered or not name.text or name.text in self.report.skipped:
+        if name.recovered or not name.text or name.text in self.report.recovery.words:
             return
         later = scope.later.get(name.text)
         if later is not None:

@@ -43,9 +43,9 @@ def check_params(program: Program, report: Report) -> None:
             seen[key.text] = item
             _value(program, report, item)
     first = first_param(program)
-    if first is not None:
+    if first is not None and not report.recovery.syntax_errors:  # it may be in broken text
         for key in REQUIRED:
-            if key not in seen and key not in report.skipped:
+            if key not in seen:
                 report.add("G401", first.key.span, f"the game has no '{key}' parameter; add "
                            f"{'`players: 2`' if key == 'players' else '`size: 3 x 3`'} "
                            "(with your values)")

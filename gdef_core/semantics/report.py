@@ -6,16 +6,17 @@ from typing import Iterator
 
 from gdef_core import codes
 from gdef_core.diagnostics import Diagnostic, Related, Suggestion, Tag
+from gdef_core.semantics.recovery import Recovery
 from gdef_core.span import Span
 
 
 class Report:
-    """Collects diagnostics. `skipped` are the words of text the parser skipped (see
-    skipped.py): passes consult it before reporting a name as undefined, missing or unused."""
+    """Collects diagnostics. `recovery` tells the passes what syntax errors left behind
+    (see recovery.py); what falls inside a damaged definition is dropped at the end."""
 
-    def __init__(self, skipped: frozenset[str] = frozenset()) -> None:
+    def __init__(self, recovery: Recovery = Recovery()) -> None:
         self.diagnostics: list[Diagnostic] = []
-        self.skipped = skipped
+        self.recovery = recovery
         self._muted = 0
 
     @contextmanager
@@ -27,6 +28,10 @@ class Report:
             yield
         finally:
             self._muted -= 1
+
+    def kept(self) -> list[Diagnostic]:
+        """The diagnostics that do not fall inside a definition with a syntax error."""
+        return [d for d in self.diagnostics if not self.recovery.covers(d.span)]
 
     def add(self, code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
             suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> None:

@@ -55,7 +55,7 @@ def _object(program: Program, report: Report, name: ast.Name) -> None:
         return
     symbol = program.symbols.get(name.text)
     if symbol is None:
-        if name.text in report.skipped:
+        if name.text in report.recovery.words:
             return
         candidates = list(program.objects) + ["empty"]
         suggestions = did_you_mean(name, candidates)

@@ -14,7 +14,8 @@ def check_entry_points(program: Program, report: Report) -> None:
     for name, (result, required) in ENTRY_POINTS.items():
         function = program.functions.get(name)
         if function is None:
-            if required and anchor is not None and not program.is_library and name not in report.skipped:
+            if required and anchor is not None and not program.is_library \
+                    and not report.recovery.syntax_errors:  # it may be in broken text
                 report.add("G405", anchor.key.span, f"the game has no '{name}()'; define it: "
                            f"`define {name}() -> bool {{ ... }}`")
             continue

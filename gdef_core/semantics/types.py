@@ -148,6 +148,8 @@ class Typer:
         if signature is None:
             return None
         params, result = signature
+        if symbol.kind is SymbolKind.FUNCTION and self.report.recovery.header_damaged(symbol.decl):
+            return None  # its signature is the parser's guess
         name = call.callee.text
         if len(call.args) != len(params):
             self._arity(call, len(params))

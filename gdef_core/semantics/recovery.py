@@ -1,0 +1,152 @@
+"""What syntax errors leave behind, so that the checker does not pile errors on them.
+
+The parser recovers by skipping text and inventing tokens, so the tree around a syntax error
+is a guess. The checker therefore
+- drops its own diagnostics inside a top-level item (a definition, a declaration) that
+  contains a syntax error: fix the syntax first, then the checker looks again;
+- does not check calls against a function whose header contains a syntax error;
+- skips the whole-game checks (missing parameters or functions, unused functions) while any
+  syntax error remains: the missing piece may be in the broken text;
+- stays silent about undefined names that appear in text the parser skipped (ErrorItem,
+  ErrorStmt, ErrorExpr): the skipped text may have declared them;
+- stays silent, while any syntax error remains, about undefined names that look declared in
+  the raw text (`define f`, `obj X`, `int n`) or appear in a damaged item or on a line with a
+  syntax error: the parser may have lost their declaration;
+- distrusts the declarations between two functions when a syntax error lies among them: a
+  lost `{` or an extra `}` turns a function's statements into top-level "game variables"
+  (`int x = OperationList[0][0];`), a broken header turns `obj piece` into an object, and a
+  broken comment turns prose into "parameters". Such game variables and objects are not
+  declared (their names count as skipped text) and nothing is
+  reported inside that stretch, nor in the function before it (an early `}` may have cut it
+  short).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from gdef_core.diagnostics import Diagnostic
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DECLARED = re.compile(r"\b(?:define|obj|int|float|bool)\s+([A-Za-z_][A-Za-z0-9_]*)")
+_ERROR_NODES = (ast.ErrorItem, ast.ErrorStmt, ast.ErrorExpr)
+
+
+@dataclass(frozen=True)
+class Recovery:
+    words: frozenset[str] = frozenset()  # identifiers in skipped text
+    syntax_errors: bool = False  # any error among the parser's and loader's diagnostics
+    damaged: tuple[Span, ...] = ()  # top-level items that contain a syntax error (or are distrusted)
+    distrusted: frozenset[int] = frozenset()  # id() of game variables and objects not to declare
+    _errors: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+    def covers(self, span: Span) -> bool:
+        """Whether `span` starts inside a damaged item."""
+        return any(item.file == span.file and item.contains(span.line, span.column) for item in self.damaged)
+
+    def distrusts(self, item) -> bool:
+        return id(item) in self.distrusted
+
+    def header_damaged(self, function: ast.FunctionDef) -> bool:
+        """Whether a syntax error lies in `define name(...) -> TYPE`: the signature is a guess."""
+        start, end = function.span.start, function.body.span.start
+        return any(start <= position <= end for position in self._errors.get(function.span.file, ()))
+
+
+def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic]) -> Recovery:
+    errors: dict[str, list[tuple[int, int]]] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.is_error:
+            errors.setdefault(diagnostic.span.file, []).append(diagnostic.span.start)
+    damaged: list[Span] = []
+    distrusted: list[ast.GameVar | ast.ObjDecl] = []
+    for module in modules:
+        positions = errors.get(module.path, ())
+        for run, (before, (after, until)) in _runs_between_functions(module.items):
+            if any(isinstance(item, ast.ErrorItem) for item in run) \
+                    or any(after <= p <= until for p in positions):
+                damaged += [item.span for item in run]
+                distrusted += [item for item in run if isinstance(item, (ast.GameVar, ast.ObjDecl))]
+                if before is not None:  # an early `}` may have cut it short
+                    damaged.append(before.span)
+        for item, following in zip(module.items, [*module.items[1:], None]):
+            if not isinstance(item, ast.FunctionDef):
+                continue
+            until = following.span.start if following is not None else (float("inf"), 0)
+            # inside it, or in skipped text right after it (an early `}` may have cut it short)
+            if any(item.span.start <= p < until for p in positions):
+                damaged.append(item.span)
+    words = _skipped_words(modules) | {var.name.text for var in distrusted}
+    if errors:
+        words |= _declared_in_text(modules) | _words_near_errors(modules, errors, damaged)
+    return Recovery(words, bool(errors), tuple(damaged), frozenset(id(var) for var in distrusted),
+                    {file: tuple(positions) for file, positions in errors.items()})
+
+
+def _runs_between_functions(items: list) -> list[tuple[list, tuple]]:
+    """The maximal stretches of consecutive top-level items that are not functions, each with
+    the function before it (or None) and the region it lies in: from the end of that function
+    to the start of the next one."""
+    runs: list[tuple[list, tuple]] = []
+    current: list = []
+    before = None
+    for item in items:
+        if isinstance(item, ast.FunctionDef):
+            if current:
+                runs.append((current, (before, (_end(before), item.span.start))))
+            current, before = [], item
+        else:
+            current.append(item)
+    if current:
+        runs.append((current, (before, (_end(before), (float("inf"), 0)))))
+    return runs
+
+
+def _end(function) -> tuple:
+    return function.span.end if function is not None else (0, 0)
+
+
+def _words_near_errors(modules: list[ast.Module], errors: dict, damaged: list[Span]) -> set[str]:
+    """The identifiers of damaged items and of the lines holding a syntax error: whatever they
+    declared is uncertain."""
+    words: set[str] = set()
+    for module in modules:
+        lines = module.text.splitlines()
+        for span in damaged:
+            if span.file == module.path:
+                words.update(_WORD.findall(_slice(lines, span)))
+        for line, _column in errors.get(module.path, ()):
+            if line < len(lines):
+                words.update(_WORD.findall(lines[line]))
+    return words
+
+
+def _declared_in_text(modules: list[ast.Module]) -> set[str]:
+    """Names that look declared somewhere in the raw text (`define f`, `obj X`, `int n`): with
+    a syntax error around, the parser may have lost the declaration."""
+    return {match for module in modules for match in _DECLARED.findall(module.text)}
+
+
+def _skipped_words(modules: list[ast.Module]) -> frozenset[str]:
+    words: set[str] = set()
+    for module in modules:
+        lines = module.text.splitlines()
+        for node in ast.walk(module):
+            if isinstance(node, _ERROR_NODES):
+                words.update(_WORD.findall(_slice(lines, node.span)))
+    return frozenset(words)
+
+
+def _slice(lines: list[str], span: Span) -> str:
+    if span.line >= len(lines) or span.line > span.end_line:
+        return ""
+    if span.line == span.end_line:
+        return lines[span.line][span.column:span.end_column]
+    parts = [lines[span.line][span.column:]]
+    parts += lines[span.line + 1:span.end_line]
+    if span.end_line < len(lines):
+        parts.append(lines[span.end_line][:span.end_column])
+    return "\n".join(parts)
