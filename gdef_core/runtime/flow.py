@@ -1,0 +1,157 @@
+"""Control-flow facts the compiler needs, computed on the AST of one function.
+
+- `maybe_unset_reads`: reads of a local that may happen before its declaration ran (spec 13:
+  a run-time error); only those reads get a run-time check, every other read is a plain load.
+- `completes`: whether a statement list can reach its end (a typed function that can is
+  compiled with a "no return" error there).
+"""
+from __future__ import annotations
+
+from gdef_core.syntax import ast
+
+
+class _Everything(frozenset):
+    """The 'assigned' set after a return: every name counts as assigned (unreachable code)."""
+
+    def __contains__(self, item) -> bool:
+        return True
+
+    def __and__(self, other):
+        return other
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return self
+
+
+EVERYTHING = _Everything()
+
+
+def maybe_unset_reads(function: ast.FunctionDef, locals_: set[str]) -> set[ast.NameRef]:
+    """The NameRef nodes reading a local that is not definitely assigned at that point."""
+    found: set[ast.NameRef] = set()
+    assigned = frozenset(p.name.text for p in function.params)
+    _block(function.body.stmts, assigned, locals_, found)
+    return found
+
+
+def _reads(expr, assigned, locals_, found) -> None:
+    for node in ast.walk(expr):
+        if isinstance(node, ast.NameRef) and node.name.text in locals_ and node.name.text not in assigned:
+            found.add(node)
+
+
+def _block(stmts, assigned, locals_, found):
+    for stmt in stmts:
+        assigned = _stmt(stmt, assigned, locals_, found)
+    return assigned
+
+
+def _stmt(stmt, assigned, locals_, found):
+    match stmt:
+        case ast.VarDecl(name=name, init=init):
+            _reads(init, assigned, locals_, found)
+            return assigned | {name.text}
+        case ast.Assign(target=target, value=value):
+            _reads(value, assigned, locals_, found)
+            if isinstance(target, ast.NameRef):
+                return assigned | {target.name.text}
+            _reads(target, assigned, locals_, found)
+            return assigned
+        case ast.ExprStmt(expr=expr):
+            _reads(expr, assigned, locals_, found)
+            return assigned
+        case ast.Return(value=value):
+            if value is not None:
+                _reads(value, assigned, locals_, found)
+            return EVERYTHING
+        case ast.If(cond=cond, then=then, otherwise=otherwise):
+            _reads(cond, assigned, locals_, found)
+            after_then = _block(then.stmts, assigned, locals_, found)
+            after_else = _stmt(otherwise, assigned, locals_, found) if otherwise is not None else assigned
+            if after_then is EVERYTHING:
+                return after_else
+            if after_else is EVERYTHING:
+                return after_then
+            return after_then & after_else
+        case ast.While(cond=cond, body=body):
+            _reads(cond, assigned, locals_, found)
+            _block(body.stmts, assigned, locals_, found)
+            return EVERYTHING if _is_true(cond) else assigned
+        case ast.Block(stmts=stmts):
+            return _block(stmts, assigned, locals_, found)
+    return assigned
+
+
+def _is_true(expr) -> bool:
+    return isinstance(expr, ast.BoolLit) and expr.value is True
+
+
+def completes(stmts) -> bool:
+    """Whether running the statements can reach their end (no return on some path)."""
+    return all(_stmt_completes(stmt) for stmt in stmts)
+
+
+def _stmt_completes(stmt) -> bool:
+    match stmt:
+        case ast.Return():
+            return False
+        case ast.If(then=then, otherwise=otherwise):
+            if otherwise is None:
+                return True
+            return completes(then.stmts) or _stmt_completes(otherwise)
+        case ast.While(cond=cond):
+            return not _is_true(cond)
+        case ast.Block(stmts=stmts):
+            return completes(stmts)
+    return True
+
+
+def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:
+    """The functions that can call themselves, directly or through others (those on a cycle
+    of the call graph): only they need the recursion-depth check."""
+    calls = {name: [node.callee.text for node in ast.walk(function.body)
+                    if isinstance(node, ast.Call) and node.callee.text in functions]
+             for name, function in functions.items()}
+    # Tarjan's strongly connected components, iteratively (no Python recursion on deep graphs).
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    result: set[str] = set()
+    counter = 0
+    for root in functions:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            name, position = work.pop()
+            if position == 0:
+                index[name] = low[name] = counter
+                counter += 1
+                stack.append(name)
+                on_stack.add(name)
+            callees = calls[name]
+            if position < len(callees):
+                work.append((name, position + 1))
+                callee = callees[position]
+                if callee not in index:
+                    work.append((callee, 0))
+                elif callee in on_stack:
+                    low[name] = min(low[name], index[callee])
+                continue
+            if low[name] == index[name]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == name:
+                        break
+                if len(component) > 1 or name in calls[name]:
+                    result.update(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[name])
+    return result

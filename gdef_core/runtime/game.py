@@ -1,0 +1,459 @@
+"""The game API: a loaded game, its states, and the turn cycle of spec section 2.
+
+    game = gdef_core.load_game(["examples/tictactoe.gdef"])
+    state = game.new_state()
+    verdict = state.check("place(1,1,X)")     # Verdict: legal or why not
+    state.apply(Move.parse("place(1,1,X)"))   # raises IllegalMoveError when not legal
+    state.is_over, state.winner
+
+A State is the whole game position: the board, the player on turn, the move number, the game
+variables and the result. Applying a move is transactional: the move and the `end()` that
+follows run on the state's board with an undo log and a copy of the variables, and only a fully
+successful step is committed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Sequence
+
+from gdef_core.builtins import ALIASES
+from gdef_core.runtime.codegen import CompileError
+from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
+from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
+from gdef_core.runtime.rules import Rules
+from gdef_core.runtime.values import Obj
+from gdef_core.semantics.program import Program
+
+DEFAULT_MAX_STEPS = 5_000_000
+DEFAULT_MAX_DEPTH = 500
+_MOVE_CACHE_SIZE = 100_000
+
+
+class VerdictKind(str, Enum):
+    LEGAL = "legal"
+    MALFORMED = "malformed"  # the text is not a move
+    OFF_BOARD = "off board"  # an operation names a square off the board
+    UNKNOWN_OBJECT = "unknown object"  # a place names an object never declared
+    REJECTED = "rejected"  # isMoveLegal() returned false
+    RUNTIME_ERROR = "runtime error"  # isMoveLegal() or end() failed while running
+    GAME_OVER = "game over"  # the game has ended: no more moves
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a move is legal in a state and, if not, why (`reason`, for people)."""
+
+    kind: VerdictKind
+    reason: str = ""
+    error: GdefRuntimeError | None = None
+    ops: tuple | None = None  # the resolved operations (internal)
+
+    @property
+    def legal(self) -> bool:
+        return self.kind is VerdictKind.LEGAL
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+class IllegalMoveError(Exception):
+    """`State.apply` refused a move; `verdict` says why. The state is unchanged."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.reason)
+        self.verdict = verdict
+
+
+class Game:
+    """A checked, compiled game: parameters, objects, rules. Make states with `new_state()`."""
+
+    def __init__(self, program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
+                 max_depth: int = DEFAULT_MAX_DEPTH) -> None:
+        if max_steps < 1 or max_depth < 1:
+            raise ValueError("max_steps and max_depth must be at least 1")
+        self.program = program
+        self.name: str = program.name
+        self.files: list[str] = [module.path for module in program.modules]
+        self.players: int = program.players
+        self.width: int = program.width
+        self.height: int = program.height
+        self.max_steps = max_steps
+        self.max_depth = max_depth
+        self.empty = Obj("empty")
+        self.objects: dict[str, Obj] = {name: Obj(name) for name in program.objects}
+        self._by_name = {"empty": self.empty, **self.objects}
+        for alias, target in ALIASES.items():
+            self._by_name.setdefault(alias, self._by_name[target])
+        self.rules = Rules(program, (self.empty, *self.objects.values()), max_steps, max_depth)
+        self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
+        self.variable_names: list[str] = list(program.game_vars)
+        self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
+        self._start_board = self._start()
+        self._start_vars = self.rules.init_vars()
+        self._initial: State | None = None
+        self._moves: dict[tuple, Move] = {}
+        self._place_candidates = [((x, y, obj, True),) for x in range(self.width)
+                                  for y in range(self.height) for obj in self.objects.values()]
+
+    def _start(self) -> list:
+        board = [self.empty] * (self.width * self.height)
+        if self.program.start is not None:
+            for entry in self.program.start.entries:
+                board[entry.x.value * self.height + entry.y.value] = self._by_name[entry.obj.text]
+        return board
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {self.players} players, {self.width}x{self.height}>"
+
+    # ------------------------------------------------------------ states
+
+    def new_state(self) -> "State":
+        """The start position after `setup()`, player 0 (or setup's choice) on turn.
+        Raises GdefRuntimeError when setup() fails."""
+        if self._initial is None:
+            board = self._start_board.copy()
+            variables = self._start_vars.copy()
+            player = 0
+            if self.rules.raw_setup is not None:
+                chosen = self.rules.setup(board, variables)
+                if chosen is not None:
+                    player = chosen
+            self._initial = State(self, board, player, 0, variables)
+        return self._initial.clone()
+
+    def state_from_json(self, data: dict) -> "State":
+        return State.from_json(self, data)
+
+    def obj(self, name: str) -> Obj | None:
+        """The object called `name` (`empty` included), or None."""
+        return self._by_name.get(name)
+
+    # ------------------------------------------------------------ moves (internal)
+
+    def resolve(self, move: Move) -> Verdict:
+        """Check a move's shape against the game: squares on the board, objects declared."""
+        ops = []
+        width, height = self.width, self.height
+        for number, op in enumerate(move.ops, 1):
+            if not (0 <= op.x < width and 0 <= op.y < height):
+                return Verdict(VerdictKind.OFF_BOARD,
+                               f"{_nth(number, move)}{op} names square ({op.x}, {op.y}), which is off "
+                               f"the {width}x{height} board (x from 0 to {width - 1}, y from 0 to {height - 1})")
+            if op.obj is None:
+                ops.append((op.x, op.y, self.empty, False))
+                continue
+            obj = self._by_name.get(op.obj)
+            if obj is None:
+                names = ", ".join([*self.objects, "empty"])
+                return Verdict(VerdictKind.UNKNOWN_OBJECT,
+                               f"{_nth(number, move)}{op} names '{op.obj}', which is not an object of "
+                               f"this game (objects: {names})")
+            ops.append((op.x, op.y, obj, True))
+        return Verdict(VerdictKind.LEGAL, ops=tuple(ops))
+
+    def to_move(self, ops) -> Move:
+        """The Move of resolved operations, shared between states (Moves are immutable)."""
+        move = self._moves.get(ops)
+        if move is None:
+            if len(self._moves) >= _MOVE_CACHE_SIZE:
+                self._moves.clear()
+            move = self._moves[ops] = Move(tuple(Op(x, y, obj if place else None) for x, y, obj, place in ops))
+        return move
+
+    def candidates(self, board, player, move_number, variables) -> list:
+        """Candidate moves (spec section 12) as operation tuples; may raise Fail (moves())."""
+        if self.rules.raw_moves is not None:
+            return list(dict.fromkeys(self.rules.raw_moves(board, player, move_number, variables)))
+        empty, height = self.empty, self.height
+        clears = [((i // height, i % height, empty, False),) for i, obj in enumerate(board) if obj is not empty]
+        return [*self._place_candidates, *clears, ()]
+
+    def legal_ops(self, board, player, move_number, variables, first_only: bool = False) -> list:
+        """The legal candidates, in order; a candidate whose isMoveLegal() fails is illegal.
+        May raise Fail when moves() fails."""
+        candidates = self.candidates(board, player, move_number, variables)
+        return self.rules.raw_filter(board, candidates, player, move_number, variables, first_only)
+
+    def _has_legal_move_hook(self, board, player, move_number, variables) -> bool:
+        return bool(self.legal_ops(board, player, move_number, variables, first_only=True))
+
+
+class BoardView:
+    """A read-only view of a board: `view[x, y]` is the object's name ('empty' for none)."""
+
+    __slots__ = ("_squares", "width", "height")
+
+    def __init__(self, squares: list, width: int, height: int) -> None:
+        self._squares = squares
+        self.width = width
+        self.height = height
+
+    def __getitem__(self, xy: tuple[int, int]) -> str:
+        x, y = xy
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise IndexError(f"square ({x}, {y}) is off the {self.width}x{self.height} board")
+        return self._squares[x * self.height + y]
+
+    def occupied(self) -> list[tuple[int, int, str]]:
+        """(x, y, name) of every square that is not empty."""
+        height = self.height
+        return [(i // height, i % height, obj) for i, obj in enumerate(self._squares) if obj != "empty"]
+
+    def rows(self) -> list[list[str]]:
+        """The board as rows, row y = 0 first: rows()[y][x]."""
+        return [[self._squares[x * self.height + y] for x in range(self.width)] for y in range(self.height)]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, BoardView) and self._squares == other._squares
+
+    def __repr__(self) -> str:
+        return f"<BoardView {self.width}x{self.height}: {self.occupied()}>"
+
+
+class State:
+    """One position of a game. Mutable through `apply` only; `clone()` makes an independent copy."""
+
+    __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal")
+
+    def __init__(self, game: Game, board: list, player: int, move_number: int, variables: list,
+                 over: bool = False, winner: int | None = None) -> None:
+        self.game = game
+        self._board = board
+        self.player = player
+        self.move_number = move_number
+        self._vars = variables
+        self.over = over
+        self.winner = winner
+        # The moves legal_moves() returned here, by id: applying one of them needs no second
+        # isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones share it.
+        self._legal: dict[int, tuple[Move, tuple]] | None = None
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def current_player(self) -> int:
+        """The player on turn (after the end: the player who made the last move)."""
+        return self.player
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def board(self) -> BoardView:
+        return BoardView(self._board, self.game.width, self.game.height)
+
+    @property
+    def variables(self) -> dict[str, object]:
+        """The game variables (section 14), by name."""
+        return dict(zip(self.game.variable_names, self._vars))
+
+    def clone(self) -> "State":
+        copy = State(self.game, self._board.copy(), self.player, self.move_number, self._vars.copy(),
+                     self.over, self.winner)
+        copy._legal = self._legal
+        return copy
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, State) and other.game is self.game and other._board == self._board
+                and (other.player, other.move_number, other._vars, other.over, other.winner)
+                == (self.player, self.move_number, self._vars, self.over, self.winner))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        status = (f"over, winner {self.winner}" if self.over else f"player {self.player} on turn")
+        return f"<State {self.game.name} move {self.move_number}: {status}>"
+
+    # ------------------------------------------------------------ moves
+
+    def check(self, move: Move | str) -> Verdict:
+        """Whether `move` is legal here (isMoveLegal() runs; end() does not), and why not."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except MoveSyntaxError as error:
+                return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
+        if self.over:
+            return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
+        verdict = self.game.resolve(move)
+        if not verdict:
+            return verdict
+        try:
+            legal = self.game.rules.is_move_legal(self._board, verdict.ops, self.player,
+                                                  self.move_number, self._vars)
+        except GdefRuntimeError as error:
+            return Verdict(VerdictKind.RUNTIME_ERROR, f"isMoveLegal() failed: {error.headline()}", error)
+        if not legal:
+            return Verdict(VerdictKind.REJECTED, "the rules do not allow this move (isMoveLegal() returned false)")
+        return verdict
+
+    def apply(self, move: Move | str) -> None:
+        """Play `move`: check it, apply it, run end(). Raises IllegalMoveError (state unchanged)
+        when the move is not legal or end() fails."""
+        if self._legal is not None:
+            known = self._legal.get(id(move))
+            if known is not None and known[0] is move:
+                self._play(known[1])
+                return
+        verdict = self.check(move)
+        if not verdict:
+            raise IllegalMoveError(verdict)
+        self._play(verdict.ops)
+
+    def _play(self, ops) -> None:
+        game = self.game
+        board = self._board
+        height = game.height
+        undo = []
+        for x, y, obj, _ in ops:
+            index = x * height + y
+            undo.append((index, board[index]))
+            board[index] = obj
+        variables = self._vars.copy()
+        try:
+            over, winner, chosen = game.rules.end(board, ops, self.player, self.move_number + 1, variables)
+        except BaseException as error:
+            for index, old in reversed(undo):
+                board[index] = old
+            if isinstance(error, GdefRuntimeError):
+                raise IllegalMoveError(Verdict(VerdictKind.RUNTIME_ERROR,
+                                               f"end() failed after this move: {error.headline()}",
+                                               error)) from None
+            raise
+        self.move_number += 1
+        self._vars = variables
+        self._legal = None
+        if over:
+            self.over = True
+            self.winner = winner
+        else:
+            self.player = chosen if chosen is not None else (self.player + 1) % game.players
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move here, in the order generated (spec section 12); [] once over.
+        Raises GdefRuntimeError when moves() fails."""
+        if self.over:
+            return []
+        game = self.game
+        try:
+            found = game.legal_ops(self._board, self.player, self.move_number, self._vars)
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+        moves = [game.to_move(ops) for ops in found]
+        self._legal = {id(move): (move, ops) for move, ops in zip(moves, found)}
+        return moves
+
+    def has_legal_move(self) -> bool:
+        if self.over:
+            return False
+        game = self.game
+        try:
+            return bool(game.legal_ops(self._board, self.player, self.move_number, self._vars, first_only=True))
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+
+    # ------------------------------------------------------------ serialisation
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict of the whole state (board squares that are not empty)."""
+        return {
+            "game": self.game.name,
+            "width": self.game.width,
+            "height": self.game.height,
+            "player": self.player,
+            "move_number": self.move_number,
+            "over": self.over,
+            "winner": self.winner,
+            "vars": self.variables,
+            "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
+        }
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict) -> "State":
+        """The state `to_json()` described; ValueError saying what does not fit this game."""
+        try:
+            return _state_from_json(game, data)
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a state of {game.name}: {error!r}") from None
+
+
+def _state_from_json(game: Game, data: dict) -> State:
+    if (data["width"], data["height"]) != (game.width, game.height):
+        raise ValueError(f"the state is for a {data['width']}x{data['height']} board, "
+                         f"not {game.width}x{game.height}")
+    player = data["player"]
+    if type(player) is not int or not 0 <= player < game.players:
+        raise ValueError(f"player {player!r} is out of range")
+    board = [game.empty] * (game.width * game.height)
+    for x, y, name in data["board"]:
+        obj = game.obj(name)
+        if obj is None or type(x) is not int or type(y) is not int \
+                or not (0 <= x < game.width and 0 <= y < game.height):
+            raise ValueError(f"square [{x!r}, {y!r}, {name!r}] does not fit this game")
+        board[x * game.height + y] = obj
+    variables = [_variable(game, name, data["vars"][name]) for name in game.variable_names]
+    winner = data["winner"]
+    if winner is not None and (type(winner) is not int or not 0 <= winner < game.players):
+        raise ValueError(f"winner {winner!r} is out of range")
+    move_number = data["move_number"]
+    if type(move_number) is not int or move_number < 0:
+        raise ValueError(f"move number {move_number!r} is not a count")
+    return State(game, board, player, move_number, variables, bool(data["over"]), winner)
+
+
+def _variable(game: Game, name: str, value):
+    kind = game.variable_types[name]
+    if kind == "obj":
+        obj = game.obj(value) if isinstance(value, str) else None
+        if obj is None:
+            raise ValueError(f"game variable '{name}': {value!r} is not an object")
+        return obj
+    if kind == "bool" and type(value) is bool:
+        return value
+    if kind == "int" and type(value) is int:
+        return value
+    if kind == "float" and type(value) in (int, float):
+        return float(value)
+    raise ValueError(f"game variable '{name}': {value!r} is not {kind}")
+
+
+def _nth(number: int, move: Move) -> str:
+    return f"operation {number} " if len(move.ops) > 1 else ""
+
+
+def load_game(paths: Sequence[str] | str, *, max_steps: int = DEFAULT_MAX_STEPS,
+              max_depth: int = DEFAULT_MAX_DEPTH) -> Game:
+    """Load, check and compile the game made of `paths` (a rules file and its helpers).
+
+    Raises GameLoadError (with every diagnostic) when the files have errors or make a library
+    rather than a game, or when the game variables' initial values fail; GdefFileError when a
+    named file cannot be read.
+    """
+    from gdef_core.loader import load_program
+
+    if isinstance(paths, str):
+        paths = [paths]
+    program = load_program(list(paths))
+    return game_from_program(program, max_steps=max_steps, max_depth=max_depth)
+
+
+def game_from_program(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
+                      max_depth: int = DEFAULT_MAX_DEPTH) -> Game:
+    if not program.ok:
+        count = len(program.errors)
+        raise GameLoadError(program.diagnostics, f"the game has {count} error{'s' if count > 1 else ''}:")
+    if program.is_library or program.players is None or program.width is None:
+        raise GameLoadError(program.diagnostics, "these files make a library, not a game: "
+                                                 "no 'players:' and 'size:' parameters")
+    try:
+        return Game(program, max_steps=max_steps, max_depth=max_depth)
+    except CompileError as error:
+        from gdef_core.codes import diagnostic
+        raise GameLoadError([*program.diagnostics, diagnostic("G612", error.span, str(error))],
+                            "the rules cannot be compiled:") from None
+    except GdefRuntimeError as error:
+        raise GameLoadError([*program.diagnostics, error.as_diagnostic()],
+                            "a game variable's initial value fails:") from None
+

@@ -1,0 +1,153 @@
+"""Compiled rules: the generated Python made callable, and its failures made gdef errors.
+
+`Rules` offers each entry point twice: `raw_*` (fast; raises the internal Fail, used inside
+loops such as legal-move enumeration and by nested calls) and a checked method that turns any
+failure into a GdefRuntimeError with the gdef location and call stack.
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+
+from gdef_core.runtime import ops as value_ops
+from gdef_core.runtime.codegen import CompileError, Compiler
+from gdef_core.runtime.errors import CALL_SITE, Fail, GdefRuntimeError, StackFrame
+from gdef_core.runtime.values import Obj
+from gdef_core.semantics.program import Program
+from gdef_core.span import Span
+
+_UNSET = object()
+_ids = itertools.count(1)
+
+# The names the generated source may use besides its own: the value operations.
+_GLOBALS = {
+    "Fail": Fail, "CALL_SITE": CALL_SITE, "_U": _UNSET,
+    "_overflow": value_ops.overflow, "_int_div": value_ops.int_div, "_int_mod": value_ops.int_mod,
+    "_float_div": value_ops.float_div, "_float_mod": value_ops.float_mod,
+    "_no_return": value_ops.no_return, "_unset_local": value_ops.unset_local,
+    "_loop_limit": value_ops.loop_limit,
+    "_as_int": value_ops.as_int, "_as_float": value_ops.as_float, "_as_obj": value_ops.as_obj,
+    "_as_bool": value_ops.as_bool, "_dyn_equal": value_ops.dyn_equal,
+    "_dyn_order": value_ops.dyn_order, "_dyn_arith": value_ops.dyn_arith,
+    "_dyn_negate": value_ops.dyn_negate,
+}
+
+# Python frames a gdef call needs at most (its own, plus hoisted expression helpers and the
+# nested hasLegalMove() machinery), used to size Python's recursion limit.
+_FRAMES_PER_CALL = 3
+
+
+class Rules:
+    def __init__(self, program: Program, objects: tuple[Obj, ...], max_steps: int, max_depth: int) -> None:
+        self.filename = f"<gdef rules #{next(_ids)}: {program.name}>"
+        self.height = program.height
+        compiled = Compiler(program, max_steps, max_depth, self.filename).compile()
+        self.compiled = compiled
+        namespace = dict(_GLOBALS)
+        try:
+            code = compile(compiled.source, self.filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
+            raise CompileError(f"the rules are too deeply nested to run ({error})",
+                               _first_span(program)) from None
+        exec(code, namespace)
+        entries = namespace["_factory"](objects)
+        self.raw_init_vars = entries["_init_vars"]
+        self.set_has_legal_move_hook = entries["_set_hook"]
+        self.raw_legal = entries.get("_e_isMoveLegal")
+        self.raw_end = entries.get("_e_end")
+        self.raw_moves = entries.get("_e_moves")
+        self.raw_setup = entries.get("_e_setup")
+        self.raw_filter = entries.get("_e_filter")
+        self.uses_next_position = compiled.uses_next_position
+        needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
+        if sys.getrecursionlimit() < needed:
+            sys.setrecursionlimit(needed)
+
+    # ------------------------------------------------------------ checked entry points
+
+    def next_board(self, board: list, ops) -> list:
+        if not ops:
+            return board
+        after = board.copy()
+        height = self.height
+        for x, y, obj, _ in ops:
+            after[x * height + y] = obj
+        return after
+
+    def is_move_legal(self, board, ops, player, move_number, variables) -> bool:
+        after = self.next_board(board, ops) if self.uses_next_position else board
+        try:
+            return self.raw_legal(board, after, ops, player, move_number, variables)
+        except (Fail, RecursionError) as error:
+            raise self.error(error) from None
+
+    def end(self, board, ops, player, move_number, variables):
+        """-> (over, winner or None, next player or None)."""
+        try:
+            return self.raw_end(board, ops, player, move_number, variables)
+        except (Fail, RecursionError) as error:
+            raise self.error(error) from None
+
+    def setup(self, board, variables):
+        """Runs setup() on the board (changed in place); -> the first player or None."""
+        try:
+            return self.raw_setup(board, variables)
+        except (Fail, RecursionError) as error:
+            raise self.error(error) from None
+
+    def init_vars(self) -> list:
+        try:
+            return self.raw_init_vars()
+        except Fail as error:
+            raise self.error(error) from None
+
+    # ------------------------------------------------------------ errors
+
+    def error(self, error: BaseException) -> GdefRuntimeError:
+        """The gdef error for a failure of compiled code, located, with its call stack."""
+        compiled = self.compiled
+        frames: list[tuple[str, int]] = []
+        tb = error.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == self.filename and code.co_name.startswith("u_"):
+                frames.append((code.co_name[2:], tb.tb_lineno))
+            tb = tb.tb_next
+
+        def where(frame: tuple[str, int]) -> Span:
+            span = compiled.line_spans.get(frame[1])
+            return span if span is not None else compiled.function_spans[frame[0]]
+
+        if isinstance(error, Fail):
+            code, message = error.code, error.message
+            if error.loc == CALL_SITE:
+                callee = frames.pop() if frames else None
+                if frames:
+                    span = where(frames[-1])
+                elif callee is not None:
+                    span = compiled.function_spans[callee[0]]
+                else:
+                    span = _first_span_of(compiled)
+            else:
+                span = compiled.spans[error.loc]
+        else:
+            code = "G608"
+            message = "recursion too deep for Python's stack; lower the depth of the recursion"
+            span = where(frames[-1]) if frames else _first_span_of(compiled)
+        stack = [StackFrame(name, where((name, line))) for name, line in reversed(frames)]
+        if stack:
+            stack[0] = StackFrame(stack[0].function, span)
+        return GdefRuntimeError(code, message, span, tuple(stack))
+
+
+def _first_span(program: Program) -> Span:
+    for function in program.functions.values():
+        return function.name.span
+    module = program.modules[0]
+    return Span(module.path, 0, 0, 0, 0)
+
+
+def _first_span_of(compiled) -> Span:
+    for span in compiled.function_spans.values():
+        return span
+    return Span("<rules>", 0, 0, 0, 0)
