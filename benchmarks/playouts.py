@@ -1,0 +1,126 @@
+"""Random playouts per second on tic-tac-toe and connect four, measured in one run for:
+
+  gdef        examples/*.gdef through the public game API (state.legal_moves(), state.apply())
+  hand        the same game written by hand in plain Python (benchmarks/handwritten_*.py)
+  openspiel   OpenSpiel's C++ implementation driven from Python (pyspiel)
+
+Each engine plays complete games, choosing uniformly among the legal moves with a seeded
+`random.Random`, for about --seconds seconds (after a short warm-up). Printed: the rates and the
+two ratios the project's targets are stated in (issue 7): hand / gdef (target <= 3) and
+gdef / openspiel (target >= 0.1).
+
+    python benchmarks/playouts.py [--seconds 3] [--json OUT]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from handwritten_connect4 import ConnectFour  # noqa: E402
+from handwritten_tictactoe import TicTacToe  # noqa: E402
+
+GAMES = {
+    # name: (example, hand-written class, OpenSpiel name)
+    "tic-tac-toe": ("tictactoe.gdef", TicTacToe, "tic_tac_toe"),
+    "connect four": ("connect4.gdef", ConnectFour, "connect_four"),
+}
+TARGET_HAND = 3.0
+TARGET_SPIEL = 0.1
+
+
+def gdef_playouts(example: str):
+    from gdef_core.runtime.game import load_game
+
+    game = load_game([str(ROOT / "examples" / example)])
+
+    def playout(rng: random.Random) -> None:
+        state = game.new_state()
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_moves()))
+    return playout
+
+
+def hand_playouts(cls):
+    def playout(rng: random.Random) -> None:
+        state = cls()
+        while not state.over:
+            state.apply(rng.choice(state.legal_moves()))
+    return playout
+
+
+def spiel_playouts(name: str):
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+
+    def playout(rng: random.Random) -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    return playout
+
+
+def rate(playout, seconds: float) -> float:
+    """Playouts per second over about `seconds` seconds, after a warm-up of a tenth of that."""
+    rng = random.Random(12345)
+    for deadline in (time.perf_counter() + seconds / 10, None):
+        if deadline is not None:
+            while time.perf_counter() < deadline:
+                playout(rng)
+            continue
+        count, start = 0, time.perf_counter()
+        end = start + seconds
+        while True:
+            for _ in range(10):
+                playout(rng)
+            count += 10
+            now = time.perf_counter()
+            if now >= end:
+                return count / (now - start)
+    raise AssertionError("unreachable")
+
+
+def measure(seconds: float) -> dict:
+    results = {}
+    for name, (example, cls, spiel_name) in GAMES.items():
+        ours = rate(gdef_playouts(example), seconds)
+        hand = rate(hand_playouts(cls), seconds)
+        spiel = rate(spiel_playouts(spiel_name), seconds)
+        results[name] = {"gdef": ours, "hand": hand, "openspiel": spiel,
+                         "hand_over_gdef": hand / ours, "gdef_over_openspiel": ours / spiel}
+    return results
+
+
+def report(results: dict) -> str:
+    lines = [f"{'random playouts/s':<14} {'gdef':>9} {'hand':>9} {'openspiel':>10}   "
+             f"{'hand/gdef':>9} {'gdef/openspiel':>14}"]
+    for name, r in results.items():
+        ok_hand = "ok" if r["hand_over_gdef"] <= TARGET_HAND else "MISSED"
+        ok_spiel = "ok" if r["gdef_over_openspiel"] >= TARGET_SPIEL else "MISSED"
+        lines.append(f"{name:<14} {r['gdef']:>9.0f} {r['hand']:>9.0f} {r['openspiel']:>10.0f}   "
+                     f"{r['hand_over_gdef']:>6.2f} {ok_hand:<2} {r['gdef_over_openspiel']:>11.3f} {ok_spiel}")
+    lines.append(f"targets: hand/gdef <= {TARGET_HAND:g}, gdef/openspiel >= {TARGET_SPIEL:g}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per engine and game")
+    parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    args = parser.parse_args()
+    results = measure(args.seconds)
+    print(report(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

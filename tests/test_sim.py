@@ -1,0 +1,170 @@
+"""gdef-sim and the simulation engine: correct totals, reproducible from the seed whatever
+--jobs is, the length cap reported, bad input explained."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gdef_core.cli.sim import main
+from gdef_core.play.progress import Progress
+from gdef_core.play.simulate import game_seed, play_game, simulate
+from gdef_core.play.spec import parse_agent
+from gdef_core.runtime.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
+TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
+STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
+JSON_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "seconds"}
+
+
+def run_sim(*args: str, capsys) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def without_time(summary: dict) -> dict:
+    return {key: value for key, value in summary.items() if key != "seconds"}
+
+
+@pytest.fixture(scope="module")
+def connect4():
+    return load_game([CONNECT4])
+
+
+def test_game_seeds_differ_per_game_and_player_and_are_stable():
+    seeds = {game_seed(7, index, player) for index in range(100) for player in range(2)}
+    assert len(seeds) == 200
+    assert game_seed(7, 3, 1) == game_seed(7, 3, 1) != game_seed(8, 3, 1)
+
+
+def test_results_do_not_depend_on_jobs(connect4):
+    specs = [parse_agent("random"), parse_agent("greedy")]
+    one = simulate(connect4, specs, 40, seed=11, jobs=1, paths=[CONNECT4])
+    two = simulate(connect4, specs, 40, seed=11, jobs=2, paths=[CONNECT4])
+    assert without_time(one.to_json()) == without_time(two.to_json())
+    other = simulate(connect4, specs, 40, seed=12, jobs=1, paths=[CONNECT4])
+    assert without_time(other.to_json()) != without_time(one.to_json())
+
+
+def test_each_game_is_the_same_game_wherever_it_is_played(connect4):
+    specs = [parse_agent("random"), parse_agent("random")]
+    assert play_game(connect4, specs, 5, 17) == play_game(connect4, specs, 5, 17)
+    assert play_game(connect4, specs, 5, 17) != play_game(connect4, specs, 5, 18)
+
+
+def test_totals_add_up(connect4):
+    summary = simulate(connect4, [parse_agent("random")] * 2, 60, seed=3)
+    data = summary.to_json()
+    assert set(data) == JSON_KEYS
+    assert sum(data["wins"]) + data["draws"] + data["capped"] == data["games"] == 60
+    assert 7 <= data["avg_length"] <= data["max_length"] <= 42
+    assert data["capped"] == 0
+
+
+def test_cli_table_and_json(tmp_path, capsys):
+    out_file = tmp_path / "result.json"
+    code, out, err = run_sim(CONNECT4, "--games", "30", "--player", "1=greedy", "--seed", "4",
+                             "--json", str(out_file), "--no-progress", capsys=capsys)
+    assert code == 0, err
+    data = json.loads(out_file.read_text())
+    assert set(data) == JSON_KEYS
+    assert data["games"] == 30 and len(data["wins"]) == 2
+    lines = out.splitlines()
+    assert lines[0].startswith("connect4: 30 games, seed 4, 1 job,")
+    rows = {line.split("  ")[0].strip(): line.split() for line in lines[3:7]}
+    assert rows["player 0 (random)"][-2] == str(data["wins"][0])
+    assert rows["player 1 (greedy)"][-2] == str(data["wins"][1])
+    assert rows["draws"][-2] == str(data["draws"])
+    assert rows["capped at 10000 moves"][-2] == "0"
+    assert f"average {data['avg_length']:.1f} moves, max {data['max_length']}" in out
+    assert err == ""
+
+
+def test_cli_is_reproducible_across_jobs(tmp_path, capsys):
+    results = []
+    for jobs in ("1", "2"):
+        out_file = tmp_path / f"jobs{jobs}.json"
+        code, _, err = run_sim(TICTACTOE, "-n", "80", "--seed", "9", "--jobs", jobs,
+                               "--player", "0=greedy", "--json", str(out_file), "--no-progress",
+                               capsys=capsys)
+        assert code == 0, err
+        results.append(without_time(json.loads(out_file.read_text())))
+    assert results[0] == results[1]
+
+
+def test_length_cap_is_counted_and_shown(tmp_path, capsys):
+    out_file = tmp_path / "capped.json"
+    code, out, _ = run_sim(CONNECT4, "--games", "10", "--max-moves", "5", "--json", str(out_file),
+                           "--no-progress", capsys=capsys)
+    assert code == 0
+    data = json.loads(out_file.read_text())
+    assert data["capped"] == 10 and data["wins"] == [0, 0] and data["draws"] == 0
+    assert data["max_length"] == 5
+    assert "capped at 5 moves" in out and "100.0%" in out
+
+
+def test_a_player_without_a_legal_move_stops_the_run_with_a_clear_message(capsys):
+    code, out, err = run_sim(STUCK, "--games", "3", "--no-progress", capsys=capsys)
+    assert code == 1
+    assert "game 1 (run seed 0): player 1 has no legal move after 1 moves" in err
+    assert out == ""
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--player", "2=random"], "tictactoe has 2 players, numbered 0 to 1"),
+    (["--player", "0=chess"], "unknown agent 'chess'"),
+    (["--player", "0=random", "--player", "0=greedy"], "player 0 is given twice"),
+    (["--games", "0"], "must be at least 1"),
+    (["--jobs", "-1"], "0 (all cores) or more"),
+])
+def test_bad_arguments_exit_2_with_a_reason(args, words, capsys):
+    code, _, err = run_sim(TICTACTOE, *args, capsys=capsys)
+    assert code == 2
+    assert words in err
+
+
+def test_unreadable_file_and_rules_with_errors(tmp_path, capsys):
+    code, _, err = run_sim(str(tmp_path / "missing.gdef"), capsys=capsys)
+    assert code == 2 and "missing.gdef" in err and "cannot read" in err
+    broken = tmp_path / "broken.gdef"
+    broken.write_text("players: 2\nsize: 3 x 3\ndefine isMoveLegal() -> bool { return 1; }\n")
+    code, _, err = run_sim(str(broken), capsys=capsys)
+    assert code == 1 and "broken.gdef:" in err
+
+
+def test_progress_bar_on_a_terminal_and_lines_otherwise():
+    screen = io.StringIO()
+    bar = Progress(screen, terminal=True)
+    bar(1, 4, 0.5)
+    bar(4, 4, 1.0)
+    text = screen.getvalue()
+    assert text.startswith("\r[#######-----------------------] 1/4  2.0 games/s  ETA 2 s")
+    assert text.endswith("\r[##############################] 4/4  4.0 games/s\x1b[K\n")
+    log = io.StringIO()
+    lines = Progress(log, terminal=False)
+    lines(1, 4, 0.5)
+    lines(2, 4, 0.6)   # too soon after the last line: not printed
+    lines(4, 4, 1.0)
+    assert log.getvalue() == "1/4 games, 2.0 games/s\n4/4 games, 4.0 games/s\n"
+
+
+def test_console_script_end_to_end(tmp_path):
+    """The installed `gdef-sim` (or the module) in a subprocess: stderr is not a terminal, so
+    progress comes as plain lines."""
+    out_file = tmp_path / "r.json"
+    command = [sys.executable, "-c", "from gdef_core.cli.sim import main; main()",
+               TICTACTOE, "--games", "20", "--jobs", "2", "--json", str(out_file)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    assert "20/20 games" in done.stderr
+    assert "tictactoe: 20 games, seed 0, 2 jobs" in done.stdout
+    assert json.loads(out_file.read_text())["games"] == 20
