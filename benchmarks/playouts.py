@@ -37,7 +37,7 @@ TARGET_SPIEL = 0.1
 
 
 def gdef_playouts(example: str):
-    from gdef_core.runtime.game import load_game
+    from gdef_core import load_game
 
     game = load_game([str(ROOT / "examples" / example)])
 

@@ -16,7 +16,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from gdef_core.runtime.game import load_game  # noqa: E402
+from gdef_core import load_game  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gdef_core.play.perft import perft
-from gdef_core.runtime.game import load_game
+from gdef_core import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

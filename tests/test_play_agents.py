@@ -12,7 +12,7 @@ from gdef_core.play.errors import NoLegalMoveError
 from gdef_core.play.mcts import MctsAgent
 from gdef_core.play.simulate import simulate
 from gdef_core.play.spec import parse_agent
-from gdef_core.runtime.game import load_game
+from gdef_core import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")

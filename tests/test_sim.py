@@ -15,7 +15,7 @@ from gdef_core.cli.sim import main
 from gdef_core.play.progress import Progress
 from gdef_core.play.simulate import game_seed, play_game, simulate
 from gdef_core.play.spec import parse_agent
-from gdef_core.runtime.game import load_game
+from gdef_core import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")

@@ -137,8 +137,7 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
 def _load(files: Sequence[str]):
     """(game, EXIT_OK), or (None, exit code) after saying why the files make no game."""
     from gdef_core.loader import GdefFileError
-    from gdef_core.runtime.errors import GameLoadError
-    from gdef_core.runtime.game import load_game
+    from gdef_core.runtime import GameLoadError, load_game
 
     try:
         return load_game(list(files)), EXIT_OK

@@ -131,8 +131,7 @@ class _Failure:
 
 def _play_or_fail(game, specs, seed, index, max_moves) -> GameOutcome | _Failure:
     """The outcome, or what stopped the game as text (exceptions do not all cross processes)."""
-    from gdef_core.runtime.errors import GdefRuntimeError
-    from gdef_core.runtime.game import IllegalMoveError
+    from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
 
     try:
         return play_game(game, specs, seed, index, max_moves)
@@ -153,7 +152,7 @@ _worker: dict = {}
 
 def _init_worker(paths, specs, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
-    from gdef_core.runtime.game import load_game
+    from gdef_core.runtime import load_game
 
     _worker.update(game=load_game(list(paths)), specs=specs, seed=seed, max_moves=max_moves)
 
