@@ -146,10 +146,20 @@ class Workspace:
         self.overlay = overlay
         self._parse = parse
         self._files: dict[str, SourceFile] = {}
+        self._keys: dict[str, str] = {}
+        self._closures: dict[str, frozenset[str]] = {}
+        self._folder_games: dict[str, list[str]] = {}
+
+    def key(self, path: str) -> str:
+        """The identity of a file, whatever path reached it (its real path, looked up once)."""
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = os.path.realpath(path)
+        return key
 
     def source(self, path: str) -> SourceFile:
         """The file, parsed. Raises OSError if it cannot be read."""
-        key = os.path.realpath(path)
+        key = self.key(path)
         cached = self._files.get(key)
         if cached is None:
             text, read_diagnostics = read_source(path, self.overlay)
@@ -169,7 +179,7 @@ class Workspace:
         queue: list[tuple[str, ast.UseDecl | None]] = [(path, None) for path in paths]
         while queue:
             path, used_by = queue.pop(0)
-            key = os.path.realpath(path)
+            key = self.key(path)
             if key in seen:
                 continue
             try:
@@ -191,24 +201,49 @@ class Workspace:
 
         return check(*self.load(paths))
 
-    def closure(self, path: str) -> list[str]:
-        """The real paths of `path` and every file it uses, transitively (readable ones)."""
-        order: list[str] = []
-        seen: set[str] = set()
-        queue = [path]
-        while queue:
-            current = queue.pop(0)
-            key = os.path.realpath(current)
-            if key in seen:
-                continue
-            seen.add(key)
+    def closure(self, path: str) -> frozenset[str]:
+        """The keys of `path` and of every file it uses, transitively (readable ones)."""
+        start = self.key(path)
+        cached = self._closures.get(start)
+        if cached is None:
+            found: set[str] = set()
+            seen: set[str] = set()
+            queue = [path]
+            while queue:
+                current = queue.pop()
+                key = self.key(current)
+                if key in seen:
+                    continue
+                seen.add(key)
+                try:
+                    source = self.source(current)
+                except OSError:
+                    continue
+                found.add(key)
+                queue.extend(used for used, _ in source.uses)
+            cached = self._closures[start] = frozenset(found)
+        return cached
+
+    def games_in(self, folder: str) -> list[str]:
+        """The readable game files (not libraries) directly in `folder`, sorted by name."""
+        cached = self._folder_games.get(folder)
+        if cached is None:
             try:
-                source = self.source(current)
+                names = sorted(os.listdir(folder))
             except OSError:
-                continue
-            order.append(key)
-            queue.extend(used for used, _ in source.uses)
-        return order
+                names = []
+            cached = []
+            for name in names:
+                candidate = _join(folder, name)
+                if not name.endswith(GDEF_SUFFIX):
+                    continue
+                try:
+                    if self.source(candidate).declares_game:
+                        cached.append(candidate)
+                except OSError:
+                    continue
+            self._folder_games[folder] = cached
+        return cached
 
 
 def _used_path(path: str, use: ast.UseDecl) -> str:
@@ -250,13 +285,13 @@ def plan(files: Sequence[str], workspace: Workspace, *, one_game: bool = False) 
             unreadable.append(path)
     units = [Unit((game,)) for game in games]
     covered = {key for game in games for key in workspace.closure(game)}
-    loose = [lib for lib in libraries if os.path.realpath(lib) not in covered]
+    loose = [lib for lib in libraries if workspace.key(lib) not in covered]
     context: dict[str, set[str]] = {}  # a game of the folder -> the loose libraries it explains
     alone = []
     for library in loose:
         users = games_using(library, workspace)
         for user in users:
-            context.setdefault(user, set()).add(os.path.realpath(library))
+            context.setdefault(user, set()).add(workspace.key(library))
         if not users:
             alone.append(library)
     units += [Unit((game,), frozenset(keys)) for game, keys in context.items()]
@@ -268,13 +303,16 @@ def plan(files: Sequence[str], workspace: Workspace, *, one_game: bool = False) 
 def _library_roots(libraries: list[str], workspace: Workspace) -> list[str]:
     """The libraries that no other one of the list uses (both, when two use each other):
     checking those checks the rest through `use`."""
-    closures = {lib: set(workspace.closure(lib)) for lib in libraries}
+    keys = {workspace.key(lib) for lib in libraries}
+    used_by: dict[str, list[str]] = {}  # a library's key -> the other libraries of the list using it
+    for lib in libraries:
+        for key in workspace.closure(lib) & keys:
+            if key != workspace.key(lib):
+                used_by.setdefault(key, []).append(lib)
     roots = []
     for lib in libraries:
-        key = os.path.realpath(lib)
-        used_by_other = any(key in closures[other] and os.path.realpath(other) not in closures[lib]
-                            for other in libraries if other is not lib)
-        if not used_by_other:
+        key = workspace.key(lib)
+        if not any(workspace.key(other) not in workspace.closure(lib) for other in used_by.get(key, ())):
             roots.append(lib)
     return roots
 
@@ -283,25 +321,9 @@ def games_using(path: str, workspace: Workspace | None = None) -> list[str]:
     """The game files in `path`'s folder whose `use` closure includes `path`, sorted by name:
     the games that give a library file its meaning. Unreadable files are skipped."""
     workspace = workspace or Workspace()
-    key = os.path.realpath(path)
-    folder = os.path.dirname(path) or "."
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    users = []
-    for name in names:
-        candidate = _join(folder, name)
-        if not name.endswith(GDEF_SUFFIX) or os.path.realpath(candidate) == key:
-            continue
-        try:
-            if not workspace.source(candidate).declares_game:
-                continue
-        except OSError:
-            continue
-        if key in workspace.closure(candidate):
-            users.append(candidate)
-    return users
+    key = workspace.key(path)
+    games = workspace.games_in(os.path.dirname(path) or ".")
+    return [game for game in games if workspace.key(game) != key and key in workspace.closure(game)]
 
 
 def top_level_names(workspace: Workspace, paths: Sequence[str]) -> dict[str, str]:
