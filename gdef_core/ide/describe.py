@@ -6,7 +6,9 @@ same way; built-ins are described from gdef_core.builtins only.
 from __future__ import annotations
 
 import os
+import re
 
+from gdef_core.codes import CODES
 from gdef_core.builtins import Builtin, Context, GAME_PARAMETERS, Kind
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
@@ -80,6 +82,14 @@ def symbol_markdown(symbol: Symbol, source_of=None) -> str:
             owner = symbol.function.name.text if symbol.function else "?"
             return f"{code_block(f'{symbol.type} {symbol.name}')}\n\n{symbol.kind.value.capitalize()} of `{owner}()`."
     return code_block(symbol.name)
+
+
+def docs_anchor(code: str) -> str:
+    """The anchor of a code's heading in docs/diagnostics.md (`### G101: syntax error`, as
+    Markdown renderers slug it: `g101-syntax-error`)."""
+    entry = CODES.get(code)
+    heading = f"{code}: {entry.title}" if entry else code
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
 def span_text(text: str, span: Span) -> str:

@@ -1,0 +1,465 @@
+"""The gdef language server: one small handler per LSP feature, each asking gdef_core.ide
+and converting the answer to LSP types (convert.py). No language knowledge lives here.
+
+An exception in a handler is logged to the client and answered with an error for that
+request only (pygls does the answering; ClientLogHandler the logging). Requests a user
+cannot fulfil (renaming a keyword, running a library) are answered with a RequestFailed
+error whose message says why.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from gdef_core.diagnostics import Diagnostic
+from gdef_core.ide import completion, fixes, folding, highlight, hover, navigation, outline, rename, run, signature
+from gdef_core.ide.completion import CandidateKind
+from gdef_core.ide.describe import docs_anchor
+from gdef_core.ide.outline import OutlineKind
+from gdef_core.ide.rename import Refusal
+from gdef_core.ide.session import Session, normalise
+from gdef_core.project import discover
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+from gdef_lsp import __version__
+from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
+from gdef_lsp.logs import ClientLogHandler
+
+log = logging.getLogger("gdef_lsp")
+
+RUN_COMMAND = "gdef.runGame"
+DIAGNOSTICS_DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
+
+_COMPLETION_KINDS = {
+    CandidateKind.LOCAL: types.CompletionItemKind.Variable,
+    CandidateKind.PARAMETER: types.CompletionItemKind.Variable,
+    CandidateKind.GAME_VAR: types.CompletionItemKind.Variable,
+    CandidateKind.OBJECT: types.CompletionItemKind.EnumMember,
+    CandidateKind.FUNCTION: types.CompletionItemKind.Function,
+    CandidateKind.BUILTIN_FUNCTION: types.CompletionItemKind.Function,
+    CandidateKind.BOARD: types.CompletionItemKind.Field,
+    CandidateKind.VALUE: types.CompletionItemKind.Constant,
+    CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
+    CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
+    CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
+    CandidateKind.FILE: types.CompletionItemKind.File,
+    CandidateKind.INDEX: types.CompletionItemKind.Value,
+}
+_SYMBOL_KINDS = {
+    OutlineKind.GAME_PARAMETER: types.SymbolKind.Property,
+    OutlineKind.USE: types.SymbolKind.File,
+    OutlineKind.OBJECT: types.SymbolKind.EnumMember,
+    OutlineKind.START: types.SymbolKind.Namespace,
+    OutlineKind.GAME_VAR: types.SymbolKind.Variable,
+    OutlineKind.FUNCTION: types.SymbolKind.Function,
+    OutlineKind.PARAMETER: types.SymbolKind.Variable,
+    OutlineKind.LOCAL: types.SymbolKind.Variable,
+}
+SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=list(highlight.TOKEN_TYPES),
+                                             token_modifiers=list(highlight.TOKEN_MODIFIERS))
+
+
+class Settings:
+    """What the client may set in initializationOptions."""
+
+    def __init__(self, options: object) -> None:
+        options = options if isinstance(options, dict) else {}
+        delay = options.get("diagnosticDelay")  # milliseconds; None: adapt to the check's cost
+        self.fixed_delay = delay / 1000 if isinstance(delay, (int, float)) and delay >= 0 else None
+        docs = options.get("diagnosticsDocs")
+        self.docs = docs if isinstance(docs, str) and docs else (
+            DIAGNOSTICS_DOCS.as_uri() if DIAGNOSTICS_DOCS.exists() else None)
+
+
+class GdefServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("gdef-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.session = Session()
+        self.settings = Settings(None)
+        self.pending: dict[str, asyncio.Task] = {}  # per file: diagnostics waiting for quiet
+        self.check_seconds: dict[str, float] = {}  # per file: how long its last check took
+        self.uris: dict[str, str] = {}  # path -> the URI the client uses for it
+        self.roots: list[str] = []
+
+    # ------------------------------------------------------------ positions
+
+    def path_of(self, uri: str) -> str:
+        path = to_fs_path(uri) or uri
+        path = normalise(path)
+        self.uris.setdefault(path, uri)
+        return path
+
+    def uri_of(self, path: str) -> str:
+        path = normalise(path)
+        return self.uris.get(path) or from_fs_path(path) or path
+
+    def index(self, path: str) -> LineIndex:
+        return LineIndex(self.session.source(path) or "", self.workspace.position_codec)
+
+    def location(self, span: Span) -> types.Location:
+        return types.Location(self.uri_of(span.file), self.index(span.file).range(span))
+
+    def at(self, params) -> tuple[str, str, int, int]:
+        """(path, text, line, column in code points) of a text-document-position request."""
+        path = self.path_of(params.text_document.uri)
+        text = self.session.source(path) or ""
+        line, column = LineIndex(text, self.workspace.position_codec).core_position(params.position)
+        return path, text, line, column
+
+    def docs_url(self, code: str) -> str | None:
+        return f"{self.settings.docs}#{docs_anchor(code)}" if self.settings.docs else None
+
+    # ------------------------------------------------------------ diagnostics
+
+    def schedule_diagnostics(self, path: str) -> None:
+        """Publish `path`'s diagnostics (and those of the other open files of its games) once
+        the edits pause: a burst of keystrokes is checked once, after its last key."""
+        old = self.pending.pop(path, None)
+        if old is not None:
+            old.cancel()
+        self.pending[path] = asyncio.get_running_loop().create_task(self._publish_later(path))
+
+    def delay(self, path: str) -> float:
+        """Wait as long as the last check of this file took (10-250 ms): a quick check shows
+        at once, a slow one is not repeated for every key of a burst."""
+        if self.settings.fixed_delay is not None:
+            return self.settings.fixed_delay
+        return min(max(self.check_seconds.get(path, 0.0), 0.010), 0.250)
+
+    async def _publish_later(self, path: str) -> None:
+        await asyncio.sleep(self.delay(path))
+        if self.pending.get(path) is asyncio.current_task():
+            del self.pending[path]
+        started = time.perf_counter()
+        self.publish(path)
+        self.check_seconds[path] = time.perf_counter() - started
+        for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
+            if other not in self.pending:
+                self.publish(other)
+
+    def publish(self, path: str) -> None:
+        """Send the diagnostics of the current text of an open file, with its version (all
+        synchronous: no edit can arrive between reading the text and sending the result)."""
+        uri = self.uri_of(path)
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return
+        index = self.index(path)
+        found = [convert_diagnostic(d, index, self.location, self.docs_url) for d in self.session.diagnostics(path)]
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version=document.version))
+
+    def clear(self, path: str) -> None:
+        task = self.pending.pop(path, None)
+        if task is not None:
+            task.cancel()
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(self.uri_of(path), []))
+
+    def refresh_open_files(self) -> None:
+        for path in self.session.open_paths():
+            self.schedule_diagnostics(path)
+
+
+server = GdefServer()
+
+
+def refuse(reason: str) -> JsonRpcException:
+    return JsonRpcException(message=reason, code=types.LSPErrorCodes.RequestFailed)
+
+
+# ---------------------------------------------------------------- lifecycle and documents
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
+    ls.settings = Settings(params.initialization_options)
+    folders = params.workspace_folders or []
+    roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
+    ls.roots = [normalise(r) for r in roots if r]
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: GdefServer, params: types.DidOpenTextDocumentParams) -> None:
+    path = ls.path_of(params.text_document.uri)
+    ls.uris[path] = params.text_document.uri
+    ls.session.set_buffer(path, params.text_document.text)
+    ls.schedule_diagnostics(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> None:
+    # pygls has already applied the changes to its copy of the document.
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    path = ls.path_of(document.uri)
+    ls.session.set_buffer(path, document.source)
+    ls.schedule_diagnostics(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: GdefServer, params: types.DidCloseTextDocumentParams) -> None:
+    path = ls.path_of(params.text_document.uri)
+    ls.session.close_buffer(path)
+    ls.clear(path)
+    ls.refresh_open_files()  # they may have read the closed buffer's unsaved text
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: GdefServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.session.disk_changed()
+    ls.refresh_open_files()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: GdefServer, params: types.DidChangeWatchedFilesParams) -> None:
+    ls.session.disk_changed()
+    ls.refresh_open_files()
+
+
+# ---------------------------------------------------------------- language features
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=["[", '"', "/", ":", "("]))
+def complete(ls: GdefServer, params: types.CompletionParams) -> types.CompletionList:
+    path, text, line, column = ls.at(params)
+    candidates = completion.complete(ls.session.analyses(path), text, path, line, column)
+    snippets = _client_takes_snippets(ls)
+    index = LineIndex(text, ls.workspace.position_codec)
+    items = [_completion_item(c, snippets, index) for c in candidates]
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _client_takes_snippets(ls: GdefServer) -> bool:
+    document = ls.client_capabilities.text_document
+    item = document and document.completion and document.completion.completion_item
+    return bool(item and item.snippet_support)
+
+
+def _completion_item(candidate: completion.Candidate, snippets: bool, index: LineIndex) -> types.CompletionItem:
+    use_snippet = snippets and candidate.snippet is not None
+    text = candidate.snippet if use_snippet else (candidate.insert_text or candidate.label)
+    edit = None
+    if candidate.replace is not None:
+        edit = types.TextEdit(index.range(candidate.replace), text)
+    return types.CompletionItem(
+        label=candidate.label,
+        kind=_COMPLETION_KINDS[candidate.kind],
+        detail=candidate.detail,
+        documentation=types.MarkupContent(types.MarkupKind.Markdown, candidate.documentation)
+        if candidate.documentation else None,
+        sort_text=f"{candidate.sort_group}{candidate.label}",
+        insert_text=None if edit else text,
+        text_edit=edit,
+        insert_text_format=types.InsertTextFormat.Snippet if use_snippet else types.InsertTextFormat.PlainText,
+    )
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: GdefServer, params: types.HoverParams) -> types.Hover | None:
+    path, text, line, column = ls.at(params)
+    found = hover.hover(ls.session.analyses(path), path, line, column)
+    if found is None:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, found.markdown),
+                       LineIndex(text, ls.workspace.position_codec).range(found.span))
+
+
+@server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP,
+                types.SignatureHelpOptions(trigger_characters=["(", ",", "["], retrigger_characters=[")", "]"]))
+def signature_help(ls: GdefServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    path, text, line, column = ls.at(params)
+    found = signature.signature_help(ls.session.analyses(path), text, line, column)
+    if found is None:
+        return None
+    offsets, start = [], 0
+    for parameter in found.parameters:
+        begin = found.label.find(parameter, start)
+        offsets.append((begin, begin + len(parameter)))
+        start = begin + len(parameter)
+    information = types.SignatureInformation(
+        label=found.label,
+        documentation=types.MarkupContent(types.MarkupKind.Markdown, found.documentation)
+        if found.documentation else None,
+        parameters=[types.ParameterInformation(label=o) for o in offsets],
+    )
+    return types.SignatureHelp([information], active_signature=0,
+                               active_parameter=found.active_parameter if found.parameters else None)
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: GdefServer, params: types.DefinitionParams) -> list[types.Location]:
+    path, _, line, column = ls.at(params)
+    return [ls.location(span) for span in navigation.definitions(ls.session.analyses(path), path, line, column)]
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def references(ls: GdefServer, params: types.ReferenceParams) -> list[types.Location]:
+    await asyncio.sleep(0)  # a point where a cancelled request stops
+    path, _, line, column = ls.at(params)
+    found = navigation.references(ls.session.analyses(path), path, line, column,
+                                  include_declaration=params.context.include_declaration)
+    return [ls.location(r.span) for r in found]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+def document_highlight(ls: GdefServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+    path, text, line, column = ls.at(params)
+    index = LineIndex(text, ls.workspace.position_codec)
+    return [types.DocumentHighlight(index.range(r.span), types.DocumentHighlightKind.Write if r.is_write
+                                    else types.DocumentHighlightKind.Read)
+            for r in navigation.highlights(ls.session.analyses(path), path, line, column)]
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(ls: GdefServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
+    path, text, line, column = ls.at(params)
+    found = rename.prepare_rename(ls.session.analyses(path), text, path, line, column)
+    if isinstance(found, Refusal):
+        raise refuse(found.reason)
+    return types.PrepareRenamePlaceholder(LineIndex(text, ls.workspace.position_codec).range(found.span), found.name)
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+def do_rename(ls: GdefServer, params: types.RenameParams) -> types.WorkspaceEdit:
+    path, text, line, column = ls.at(params)
+    found = rename.rename(ls.session.analyses(path), text, path, line, column, params.new_name)
+    if isinstance(found, Refusal):
+        raise refuse(found.reason)
+    return _workspace_edit(ls, found)
+
+
+def _workspace_edit(ls: GdefServer, edits) -> types.WorkspaceEdit:
+    changes: dict[str, list[types.TextEdit]] = {}
+    for edit in edits:
+        changes.setdefault(ls.uri_of(edit.span.file), []).append(
+            types.TextEdit(ls.index(edit.span.file).range(edit.span), edit.new_text))
+    return types.WorkspaceEdit(changes=changes)
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: GdefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    path = ls.path_of(params.text_document.uri)
+    module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
+    index = ls.index(path)
+    return [_document_symbol(entry, index) for entry in outline.document_outline(module)]
+
+
+def _document_symbol(entry: outline.OutlineItem, index: LineIndex) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=entry.name, kind=_SYMBOL_KINDS[entry.kind], detail=entry.detail,
+        range=index.range(entry.span), selection_range=index.range(entry.selection),
+        children=[_document_symbol(child, index) for child in entry.children] or None)
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+async def workspace_symbol(ls: GdefServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    await asyncio.sleep(0)
+    paths = list(dict.fromkeys([*discover(ls.roots).files, *ls.session.open_paths()]))
+
+    def module_of(path: str):
+        text = ls.session.source(path)
+        return None if text is None else ls.session.parse_cache.module(normalise(path), text)
+
+    found = outline.workspace_symbols(params.query, paths, module_of)
+    return [types.SymbolInformation(name=e.name, kind=_SYMBOL_KINDS[e.kind], location=ls.location(e.selection),
+                                    container_name=os.path.basename(e.span.file)) for e in found]
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+def semantic_tokens(ls: GdefServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    path = ls.path_of(params.text_document.uri)
+    text = ls.session.source(path) or ""
+    analyses = ls.session.analyses(path)
+    found = highlight.semantic_tokens(analyses[0] if analyses else None, text, path)
+    index = LineIndex(text, ls.workspace.position_codec)
+    types_, modifiers = highlight.TOKEN_TYPES, highlight.TOKEN_MODIFIERS
+    data: list[int] = []
+    last_line = last_start = 0
+    for token in found:
+        start = index.position(token.line, token.column)
+        end = index.position(token.line, token.column + token.length)
+        delta_line = start.line - last_line
+        data += [delta_line, start.character - (last_start if delta_line == 0 else 0), end.character - start.character,
+                 types_.index(token.type), sum(1 << modifiers.index(m) for m in token.modifiers)]
+        last_line, last_start = start.line, start.character
+    return types.SemanticTokens(data=data)
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+def folding_range(ls: GdefServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    path = ls.path_of(params.text_document.uri)
+    kinds = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
+    return [types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=kinds[f.kind])
+            for f in folding.folding_ranges(ls.session.source(path) or "")]
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: GdefServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    path = ls.path_of(params.text_document.uri)
+    text = ls.session.source(path) or ""
+    index = LineIndex(text, ls.workspace.position_codec)
+    wanted = {(d.range.start.line, d.range.start.character, d.code) for d in params.context.diagnostics}
+    selected: list[Diagnostic] = []
+    for diag in ls.session.diagnostics(path):
+        start = index.range(diag.span).start
+        if (start.line, start.character, diag.code) in wanted or _overlaps(index.range(diag.span), params.range):
+            selected.append(diag)
+    actions = []
+    for analysis in ls.session.analyses(path)[:1]:
+        for fix in fixes.fixes(analysis, text, path, selected):
+            actions.append(types.CodeAction(
+                title=fix.title, kind=types.CodeActionKind.QuickFix,
+                diagnostics=[convert_diagnostic(fix.diagnostic, index, ls.location, ls.docs_url)],
+                is_preferred=fix.preferred or None, edit=_workspace_edit(ls, fix.edits)))
+    return actions
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and \
+        (b.start.line, b.start.character) <= (a.end.line, a.end.character)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    path = ls.path_of(params.text_document.uri)
+    module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
+    header = next((item for item in module.items if not module.is_library and _is_parameter(item)), None)
+    if header is None:
+        return []
+    return [types.CodeLens(ls.index(path).range(header.span),
+                           types.Command("▶ Run game", RUN_COMMAND, [params.text_document.uri]))]
+
+
+def _is_parameter(item) -> bool:
+    return isinstance(item, ast.GameParam)
+
+
+@server.command(RUN_COMMAND)
+def run_game(ls: GdefServer, uri: str) -> list[str]:
+    """The argv that runs the game of `uri` (the client starts it in a terminal)."""
+    if not isinstance(uri, str):
+        raise refuse("gdef.runGame takes one argument: the URI of a .gdef file")
+    path = ls.path_of(uri)
+    found = run.run_argv(ls.session.analyses(path), path)
+    if isinstance(found, Refusal):
+        raise refuse(found.reason)
+    return found
+
+
+def make_server(log_level: int = logging.INFO) -> GdefServer:
+    """The server with logging sent to the client (never to stdout)."""
+    handler = ClientLogHandler(server)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(log_level)
+    if log_level > logging.DEBUG:
+        logging.getLogger("pygls").setLevel(logging.WARNING)
+    return server
