@@ -9,6 +9,7 @@ from gdef_core.builtins import BUILTINS, Kind, lookup
 from gdef_core.diagnostics import Related
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report, where
+from gdef_core.span import Span
 from gdef_core.syntax import ast
 
 KIND_WORDS = {SymbolKind.FUNCTION: "function", SymbolKind.OBJECT: "object",
@@ -72,16 +73,16 @@ def _start(program: Program, report: Report, start: ast.StartDecl) -> None:
         program.start = start
         return
     first = program.start.span
-    keyword = ast_keyword_span(start)
+    keyword = _keyword_span(start)
     report.add("G407", keyword, "a game has at most one 'start'; the first one is at "
                f"{where(first, keyword)}",
                related=(Related(first, "the first 'start'"),))
 
 
-def ast_keyword_span(start: ast.StartDecl):
+def _keyword_span(start: ast.StartDecl) -> Span:
     """The span of the `start` keyword (five characters at the beginning of the block)."""
     span = start.span
-    return type(span)(span.file, span.line, span.column, span.line, span.column + len("start"))
+    return Span(span.file, span.line, span.column, span.line, span.column + len("start"))
 
 
 def _article(word: str) -> str:
