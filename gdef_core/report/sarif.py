@@ -32,7 +32,6 @@ def render_sarif(report: Report, *, codes: list[Code] | None = None, tool_versio
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     driver = {
         "name": "gdef-check",
-        "informationUri": "https://pypi.org/project/gdef/",
         "rules": [rule_json(rule) for rule in rules],
     }
     if tool_version:
