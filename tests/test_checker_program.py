@@ -63,6 +63,13 @@ def test_original_tictactoe_gives_exactly_the_type_error_on_placedObj_ne_0() -> 
     assert error.span == Span(str(ORIGINAL), 16, 26, 16, 40)
     line = text.splitlines()[16]
     assert line[26:40] == "placedObj != 0"
+    # the zero was meant as the letter O: the fix replaces just the literal
+    assert error.suggestions[0].edits == (Edit(Span(str(ORIGINAL), 16, 39, 16, 40), "O"),)
+
+
+def test_no_letter_suggestion_without_an_object_named_O() -> None:
+    error = only(check_text("obj X\ndefine f(obj o) -> bool { return o != 0; }\n"), "G301")
+    assert error.suggestions == ()
 
 
 def test_original_tictactoe_tables() -> None:

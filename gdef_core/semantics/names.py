@@ -114,6 +114,7 @@ class Resolver:
 
     def clash_with_global(self, name: ast.Name, kind: SymbolKind) -> None:
         word = "local" if kind is SymbolKind.LOCAL else "parameter"
+        related: tuple[Related, ...] = ()
         if name.text in BUILTINS or name.text in ALIASES:
             what = f"the {describe_builtin(name.text)}"
         else:
@@ -121,8 +122,9 @@ class Resolver:
             if symbol is None:
                 return
             what = f"the {symbol.kind.value} defined at {where(symbol.name_span, name.span)}"
+            related = (Related(symbol.name_span, f"the {symbol.kind.value} '{name.text}'"),)
         self.report.add("G206", name.span, f"a {word} cannot be named '{name.text}': that is {what}; "
-                        "rename it")
+                        "rename it", related=related)
 
     # ------------------------------------------------------------ statements
 

@@ -7,9 +7,11 @@ Unknown types never cause a second error: every rule below is silent when a side
 from __future__ import annotations
 
 from gdef_core.builtins import ENTRY_POINTS, Kind
+from gdef_core.diagnostics import Edit, Suggestion
 from gdef_core.semantics.names import VARIABLE_KINDS
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report
+from gdef_core.semantics.suggest import hint
 from gdef_core.syntax import ast
 
 NUMBERS = ("int", "float")
@@ -201,15 +203,17 @@ class Typer:
         known = [t for t in (left, right) if t is not None]
         if op in _LOGICAL:
             if any(t != "bool" for t in known):
-                self._operands(binary, left, right, "takes two bools")
+                self._wrong_sides(binary, left, right, "bool", "two bools")
             return "bool"
         if op in _EQUALITY:
             if len(known) == 2 and not (left == right or (left in NUMBERS and right in NUMBERS)):
-                self._operands(binary, left, right, "compares two values of the same type (int and "
-                               "float compare with each other)", compare=True)
+                suggestions = self._object_for_zero(binary, left, right)
+                self.report.add("G301", binary.span, f"cannot compare {left} with {right}: '{op}' "
+                                "compares values of the same type (int and float compare with each "
+                                f"other){hint(suggestions)}", suggestions=suggestions)
             return "bool"
         if any(t not in NUMBERS for t in known):
-            self._operands(binary, left, right, "takes two numbers", compare=op in _ORDER)
+            self._wrong_sides(binary, left, right, NUMBERS, "two numbers")
             return "bool" if op in _ORDER else None
         if op in _ORDER:
             return "bool"
@@ -217,12 +221,22 @@ class Typer:
             return "float"
         return "int" if len(known) == 2 else None
 
-    def _operands(self, binary: ast.Binary, left, right, rule: str, compare: bool = False) -> None:
-        sides = f"{left or 'unknown'} with {right or 'unknown'}" if compare else \
-            f"{left or 'unknown'} and {right or 'unknown'}"
-        verb = "cannot compare" if compare else "cannot apply"
-        head = f"{verb} {sides}" if compare else f"{verb} '{binary.op}' to {sides}"
-        self.report.add("G301", binary.span, f"{head}: '{binary.op}' {rule}")
+    def _wrong_sides(self, binary: ast.Binary, left, right, accepted, words: str) -> None:
+        wrong = [(side, t) for side, t in (("left", left), ("right", right))
+                 if t is not None and t not in accepted]
+        if len(wrong) == 2:
+            detail = f"the sides are {left} and {right}"
+        else:
+            detail = f"the {wrong[0][0]} side is {_a(wrong[0][1])}"
+        self.report.add("G301", binary.span, f"'{binary.op}' takes {words}, but {detail}")
+
+    def _object_for_zero(self, binary: ast.Binary, left, right) -> tuple[Suggestion, ...]:
+        """`placedObj != 0` where the object `O` exists: the digit was meant as the letter."""
+        literal = binary.right if right == "int" else binary.left
+        if "obj" in (left, right) and isinstance(literal, ast.IntLit) and literal.value == 0 \
+                and "O" in self.program.objects:
+            return (Suggestion("did you mean the object 'O'?", (Edit(literal.span, "O"),)),)
+        return ()
 
 
 def _misdeclared_entry_point(function: ast.FunctionDef) -> bool:
