@@ -61,12 +61,31 @@ class GdefRuntimeError(Exception):
         return f"{self.span}: error[{self.code}]: {self.message}"
 
     def __str__(self) -> str:
-        return "\n".join([self.headline(), *(f"  {frame}" for frame in self.stack)])
+        return "\n".join([self.headline(), *(f"  {line}" for line in format_stack(self.stack))])
 
     def as_diagnostic(self) -> Diagnostic:
         related = tuple(Related(frame.span, f"called from {frame.function}()")
                         for frame in self.stack[1:])
         return diagnostic(self.code, self.span, self.message, related=related)
+
+
+def format_stack(stack: tuple[StackFrame, ...], keep: int = 12) -> list[str]:
+    """The call stack for people: runs of the same frame (deep recursion) shown once with a
+    count, and a long stack cut in the middle."""
+    lines: list[str] = []
+    i = 0
+    while i < len(stack):
+        j = i
+        while j + 1 < len(stack) and stack[j + 1] == stack[i]:
+            j += 1
+        repeated = j - i
+        lines.append(str(stack[i]) + (f" (and {repeated} more time{'s' if repeated > 1 else ''})"
+                                      if repeated else ""))
+        i = j + 1
+    if len(lines) > keep:
+        hidden = len(lines) - keep + 1
+        lines = [*lines[:keep - 4], f"... {hidden} more calls ...", *lines[-3:]]
+    return lines
 
 
 class GameLoadError(Exception):

@@ -1,0 +1,363 @@
+"""gdef-run: play a game defined in .gdef files, in the terminal or from a move script.
+
+Thin on purpose: the game API (gdef_core.runtime) does the work; this module parses arguments,
+reads lines, prints. Exit codes: 0 the game reached its end; 1 the definition has errors (or
+setup() failed); 2 bad arguments, unreadable files or a record that does not replay; 3 the
+moves ran out before the end (the record is saved); 4 an internal error (a bug in gdef).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
+PROG = "gdef-run"
+MAX_DEPTH_LIMIT = 100_000
+
+HELP = """\
+Moves: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it; several operations
+are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+Commands: help (this text), undo (take back the last move), save FILE (write the game
+record), quit (save the record and stop)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Play a game defined in .gdef files: interactively, or from a move script.",
+        epilog="Exit codes: 0 the game ended; 1 the definition has errors; 2 bad arguments or "
+               "unreadable files; 3 the moves ran out before the end (the record is saved). "
+               "Docs: docs/runtime.md.")
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="the game's .gdef files (with --resume: default the record's files)")
+    parser.add_argument("--moves", metavar="FILE",
+                        help="play the moves of FILE ('-' for stdin), one per line; '#' starts a comment")
+    parser.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
+    parser.add_argument("--no-color", action="store_true", help="never colour the board")
+    parser.add_argument("--y-down", action="store_true",
+                        help="draw row y = 0 at the top (default: at the bottom)")
+    parser.add_argument("--max-steps", type=_positive, default=None, metavar="N",
+                        help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
+    parser.add_argument("--max-depth", type=_positive, default=None, metavar="N",
+                        help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns (and exits with) the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    try:
+        code = run(argv)
+    except SystemExit as exit_:  # argparse: usage errors (2), --help (0)
+        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    except BrokenPipeError:
+        code = EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("\nInterrupted.\n")
+        code = EXIT_UNFINISHED
+    except Exception as error:  # a bug in gdef itself: say so plainly, without a traceback
+        sys.stderr.write(f"{PROG}: internal error: {type(error).__name__}: {error}\n"
+                         "This is a bug in gdef, not in your game; please report it.\n")
+        code = EXIT_INTERNAL
+    sys.exit(code)
+
+
+def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+        stderr: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    runner = Runner(args, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    return runner.run()
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+        self.args = args
+        self.stdin, self.out, self.err = stdin, stdout, stderr
+        self.color = not args.no_color and _is_terminal(stdout) and not os.environ.get("NO_COLOR")
+        self.session = None
+        self.input_line = 0
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def complain(self, text: str) -> None:
+        self.err.write(text + "\n")
+        self.err.flush()
+
+    # ------------------------------------------------------------ starting
+
+    def run(self) -> int:
+        args = self.args
+        if args.max_depth is not None and args.max_depth > MAX_DEPTH_LIMIT:
+            self.complain(f"{PROG}: error: --max-depth {args.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
+            return EXIT_USAGE
+        record = None
+        if args.resume:
+            from gdef_core.runtime.session import RecordError, load_record
+            try:
+                record = load_record(args.resume)
+            except RecordError as error:
+                self.complain(f"{PROG}: error: {error}")
+                return EXIT_USAGE
+        files = list(args.files) or (record["files"] if record else [])
+        if not files:
+            self.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
+            return EXIT_USAGE
+        loaded = self.load(files)
+        if isinstance(loaded, int):
+            return loaded
+        game = loaded
+        from gdef_core.runtime.errors import GdefRuntimeError
+        from gdef_core.runtime.session import RecordError, Session
+        try:
+            state = game.new_state()
+        except GdefRuntimeError as error:
+            self.complain("setup() failed, so the game cannot start:")
+            self.show_error(error, game)
+            return EXIT_DEFINITION
+        self.session = Session(game, files, state)
+        if record is not None:
+            if record.get("game") != game.name:
+                self.complain(f"{PROG}: warning: the record is of '{record.get('game')}', these files define '{game.name}'")
+            try:
+                self.session.resume(record)
+            except RecordError as error:
+                self.complain(f"{PROG}: error: {args.resume}: {error}")
+                return EXIT_USAGE
+        try:
+            if args.moves is not None:
+                return self.scripted(args.moves)
+            return self.interactive()
+        except KeyboardInterrupt:
+            self.say()
+            return self.stop("interrupted")
+
+    def load(self, files: list[str]):
+        """The Game, or an exit code after printing why there is none."""
+        from gdef_core.loader import GdefFileError, load_program
+        from gdef_core.runtime.errors import GameLoadError
+        from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
+
+        try:
+            program = load_program(files)
+        except GdefFileError as error:
+            self.complain(f"{PROG}: error: {error}")
+            return EXIT_USAGE
+        try:
+            return game_from_program(program, max_steps=self.args.max_steps or DEFAULT_MAX_STEPS,
+                                     max_depth=self.args.max_depth or DEFAULT_MAX_DEPTH)
+        except GameLoadError as error:
+            self.report_definition(program, error)
+            return EXIT_DEFINITION
+
+    def report_definition(self, program, error) -> None:
+        """The definition's problems, printed as gdef-check prints them."""
+        from gdef_core.report import Report, render_text
+
+        diagnostics = error.diagnostics
+        if not any(d.is_error for d in diagnostics):
+            self.complain(f"{PROG}: error: {error}")
+        sources = {module.path: module.text for module in program.modules}
+        report = Report(diagnostics, [module.path for module in program.modules], sources)
+        self.err.write(render_text(report, color=self.color and _is_terminal(self.err)))
+        self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
+
+    def show_error(self, error, game) -> None:
+        """A run-time error as gdef-check shows a diagnostic: location, source line, caret."""
+        from gdef_core.report.text import SourceLines, Style, render_diagnostic
+
+        sources = {module.path: module.text for module in game.program.modules}
+        style = Style(self.color and _is_terminal(self.err))
+        self.err.write(render_diagnostic(error.as_diagnostic(), SourceLines(sources), style) + "\n")
+
+    # ------------------------------------------------------------ scripted
+
+    def scripted(self, path: str) -> int:
+        if path == "-":
+            lines, name = self.stdin, "<stdin>"
+        else:
+            try:
+                handle = open(path, encoding="utf-8", errors="replace")
+            except OSError as error:
+                self.complain(f"{PROG}: error: {path}: cannot read the moves: {error.strerror or error}")
+                return EXIT_USAGE
+            lines, name = handle, path
+        session = self.session
+        try:
+            for number, line in enumerate(lines, 1):
+                text = line.split("#", 1)[0].strip()
+                if not text:
+                    continue
+                if session.state.is_over:
+                    self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
+                    break
+                played = session.play(text, number)
+                if played.accepted:
+                    self.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+                else:
+                    self.complain(f"{name}:{number}: rejected '{text}' (player {played.player}): "
+                                  f"{played.verdict.reason}")
+                    self.show_stack(played.verdict)
+                self.autosave()
+        finally:
+            if lines is not self.stdin:
+                lines.close()
+        return self.finish()
+
+    # ------------------------------------------------------------ interactive
+
+    def interactive(self) -> int:
+        session = self.session
+        game = session.game
+        self.say(f"{game.name}: {game.players} player{'s' if game.players > 1 else ''}, "
+                 f"{game.width}x{game.height} board; x runs left to right, y "
+                 f"{'top to bottom' if self.args.y_down else 'bottom to top'}. Type 'help' for help.")
+        self.draw()
+        while not session.state.is_over:
+            player = session.state.current_player
+            used = session.objects_used(player)
+            played_with = (f"has played {', '.join(used)}" if used else
+                           f"has not placed anything yet; objects: {', '.join(game.objects)}")
+            self.say(f"Player {player} to move ({played_with}).")
+            line = self.read_line(f"player {player}> ")
+            if line is None:
+                self.say()
+                return self.stop("end of input")
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            word, _, rest = text.partition(" ")
+            if word == "help":
+                self.say(HELP)
+            elif word == "quit":
+                return self.stop("quit")
+            elif word == "undo":
+                if session.undo():
+                    self.say("Took back the last move.")
+                    self.autosave()
+                    self.draw()
+                else:
+                    self.say("There is no move to take back.")
+            elif word == "save":
+                self.save_command(rest.strip())
+            else:
+                self.move(text)
+        return self.finish()
+
+    def read_line(self, prompt: str) -> str | None:
+        if _is_terminal(self.stdin) and self.stdin is sys.stdin and self.out is sys.stdout:
+            try:
+                line = input(prompt)
+            except EOFError:
+                return None
+        else:
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.stdin.readline()
+            if not line:
+                return None
+            self.out.write(line if line.endswith("\n") else line + "\n")  # a readable transcript
+        self.input_line += 1
+        return line
+
+    def move(self, text: str) -> None:
+        played = self.session.play(text, self.input_line)
+        if played.accepted:
+            self.autosave()
+            self.draw()
+        else:
+            self.say(f"Rejected: {played.verdict.reason}")
+            self.show_stack(played.verdict, self.out)
+            self.say("Try another move ('help' explains how to write one).")
+
+    def save_command(self, path: str) -> None:
+        if not path:
+            self.say("Usage: save FILE")
+            return
+        try:
+            self.session.save(path)
+        except OSError as error:
+            self.say(f"Cannot save to {path}: {error.strerror or error}")
+            return
+        self.say(f"Saved the game record to {path}.")
+
+    # ------------------------------------------------------------ output and endings
+
+    def draw(self) -> None:
+        from gdef_core.runtime.render import render_board
+
+        game = self.session.game
+        self.say(render_board(self.session.state.board, list(game.objects), color=self.color,
+                              y_down=self.args.y_down))
+
+    def show_stack(self, verdict, stream: TextIO | None = None) -> None:
+        error = verdict.error
+        if error is not None and len(error.stack) > 1:
+            stream = stream or self.err
+            for line in str(error).split("\n")[1:]:
+                stream.write(line + "\n")
+            stream.flush()
+
+    def finish(self) -> int:
+        state = self.session.state
+        if not state.is_over:
+            return self.stop("the moves ran out")
+        if self.args.moves is not None:
+            self.draw()
+        self.say("Draw." if state.winner is None else f"Player {state.winner} wins.")
+        if self.args.record:
+            self.save_to(self.args.record)
+        return EXIT_OVER
+
+    def stop(self, why: str) -> int:
+        """The game stops before its end: keep the record (nothing is lost) and exit 3."""
+        session = self.session
+        path = self.args.record
+        if path is None and (session.moves or session.rejected):
+            path = f"gdef-run-{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        message = f"Stopped ({why}) before the game ended, after {len(session.moves)} move(s)."
+        if path is not None and self.save_to(path):
+            message += f" The record is in {path}; continue with: {PROG} --resume {path}"
+        self.complain(message)
+        return EXIT_UNFINISHED
+
+    def save_to(self, path: str) -> bool:
+        try:
+            self.session.save(path)
+            return True
+        except OSError as error:
+            self.complain(f"{PROG}: error: cannot write the record to {path}: {error.strerror or error}")
+            return False
+
+    def autosave(self) -> None:
+        if self.args.record:
+            self.save_to(self.args.record)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+if __name__ == "__main__":
+    main()
