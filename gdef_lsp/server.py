@@ -303,7 +303,7 @@ def definition(ls: GdefServer, params: types.DefinitionParams) -> list[types.Loc
 async def references(ls: GdefServer, params: types.ReferenceParams) -> list[types.Location]:
     await asyncio.sleep(0)  # a point where a cancelled request stops
     path, _, line, column = ls.at(params)
-    found = navigation.references(ls.session.analyses(path), path, line, column,
+    found = navigation.references(ls.session.analyses, path, line, column,
                                   include_declaration=params.context.include_declaration)
     return [ls.location(r.span) for r in found]
 
@@ -329,7 +329,7 @@ def prepare_rename(ls: GdefServer, params: types.PrepareRenameParams) -> types.P
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
 def do_rename(ls: GdefServer, params: types.RenameParams) -> types.WorkspaceEdit:
     path, text, line, column = ls.at(params)
-    found = rename.rename(ls.session.analyses(path), text, path, line, column, params.new_name)
+    found = rename.rename(ls.session.analyses, text, path, line, column, params.new_name)
     if isinstance(found, Refusal):
         raise refuse(found.reason)
     return _workspace_edit(ls, found)
@@ -435,7 +435,8 @@ def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLe
     if header is None:
         return []
     return [types.CodeLens(ls.index(path).range(header.span),
-                           types.Command("▶ Run game", RUN_COMMAND, [params.text_document.uri]))]
+                           types.Command(title="▶ Run game", command=RUN_COMMAND,
+                                         arguments=[params.text_document.uri]))]
 
 
 def _is_parameter(item) -> bool:

@@ -47,6 +47,7 @@ def lsp_fixture(initialization_options=None):
             initialization_options=initialization_options,
         ))
         # Neovim offers UTF-8 first and pygls takes it; VS Code speaks UTF-16.
+        lsp_client.server_capabilities = result.capabilities
         lsp_client.encoding = str(result.capabilities.position_encoding or "utf-16").replace("-", "")
         yield
         await lsp_client.shutdown_session()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 from gdef_core.ide.analysis import Analysis, Occurrence
 from gdef_core.span import Span
@@ -32,15 +33,14 @@ def definitions(analyses: list[Analysis], path: str, line: int, column: int) -> 
     return list(found.values())
 
 
-def references(analyses: list[Analysis], path: str, line: int, column: int,
+def references(analyses_of: Callable[[str], list[Analysis]], path: str, line: int, column: int,
                include_declaration: bool = True) -> list[Reference]:
-    """Every use (and, if asked, the declaration) of the name under the cursor, across the
-    files of its game(s), in file and source order."""
+    """Every use (and, if asked, the declaration) of the name under the cursor, in file and
+    source order. `analyses_of(path)` gives the analyses of the games containing a file:
+    the search runs in every game that contains the symbol's declaration, so renaming a
+    library function from one game's file also finds the other games' calls."""
     found: dict[tuple, Reference] = {}
-    for analysis in analyses:
-        occurrence = analysis.occurrence_at(path, line, column)
-        if occurrence is None:
-            continue
+    for analysis, occurrence in occurrences_everywhere(analyses_of, path, line, column):
         writes = analysis.assigned_names()
         for other in analysis.occurrences_of(occurrence.symbol):
             if other.is_declaration and not include_declaration:
@@ -51,10 +51,33 @@ def references(analyses: list[Analysis], path: str, line: int, column: int,
     return sorted(found.values(), key=lambda r: (r.span.file, r.span.start))
 
 
+def occurrences_everywhere(analyses_of: Callable[[str], list[Analysis]], path: str, line: int, column: int
+                           ) -> list[tuple[Analysis, Occurrence]]:
+    """The symbol under the cursor as each game that sees its declaration resolves it."""
+    found = []
+    seen_games = set()
+    for analysis in analyses_of(path):
+        occurrence = analysis.occurrence_at(path, line, column)
+        if occurrence is None:
+            continue
+        declared = occurrence.symbol.name_span
+        if declared is None:  # a built-in: only this game's uses
+            found.append((analysis, occurrence))
+            continue
+        for other in analyses_of(declared.file):
+            if other.entry in seen_games:
+                continue
+            at = other.occurrence_at(declared.file, declared.line, declared.column)
+            if at is not None:
+                seen_games.add(other.entry)
+                found.append((other, at))
+    return found
+
+
 def highlights(analyses: list[Analysis], path: str, line: int, column: int) -> list[Reference]:
     """The occurrences of the name under the cursor in this file."""
     here = os.path.abspath(path)
-    return [r for r in references(analyses, path, line, column) if os.path.abspath(r.span.file) == here]
+    return [r for r in references(lambda _: analyses, path, line, column) if os.path.abspath(r.span.file) == here]
 
 
 def _declares_value(occurrence: Occurrence) -> bool:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from gdef_core.builtins import ALIASES, BUILTINS, GAME_PARAMETERS, KEYWORDS
 from gdef_core.diagnostics import Edit
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.lexing import token_at
+from gdef_core.ide.navigation import occurrences_everywhere
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 
@@ -46,10 +48,11 @@ def prepare_rename(analyses: list[Analysis], text: str, path: str, line: int, co
     return RenameTarget(span, symbol.name)
 
 
-def rename(analyses: list[Analysis], text: str, path: str, line: int, column: int, new_name: str
-           ) -> list[Edit] | Refusal:
-    """The edits that rename the symbol at the cursor to `new_name` everywhere, or why not."""
-    target = prepare_rename(analyses, text, path, line, column)
+def rename(analyses_of: Callable[[str], list[Analysis]], text: str, path: str, line: int, column: int,
+           new_name: str) -> list[Edit] | Refusal:
+    """The edits that rename the symbol at the cursor to `new_name` in every game that can
+    see it (see navigation.references), or why not."""
+    target = prepare_rename(analyses_of(path), text, path, line, column)
     if isinstance(target, Refusal):
         return target
     if new_name == target.name:
@@ -58,10 +61,7 @@ def rename(analyses: list[Analysis], text: str, path: str, line: int, column: in
     if problem:
         return Refusal(problem)
     edits: dict[tuple, Edit] = {}
-    for analysis in analyses:
-        occurrence = analysis.occurrence_at(path, line, column)
-        if occurrence is None:
-            continue
+    for analysis, occurrence in occurrences_everywhere(analyses_of, path, line, column):
         clash = _clash(analysis, occurrence.symbol, new_name)
         if clash:
             return Refusal(clash)
