@@ -247,3 +247,56 @@ def test_documented_complete_game_plays_to_the_end(tmp_path: Path) -> None:
     assert not state.is_over
     state.apply("clear(1,0); place(0,0,B)")   # A on (9,0) cannot move: B's player wins
     assert state.is_over and state.winner == 1
+
+
+# ------------------------------------------------------------------ checkers' rarer captures
+
+
+def _checkers_position(runtime, pieces: dict[tuple[int, int], str], player: int = 0):
+    game = runtime.load_game([str(ROOT / EXAMPLES["checkers"])])
+    return game.state_from_json({
+        "game": "checkers", "width": 8, "height": 8, "player": player, "move_number": 10,
+        "over": False, "winner": None, "vars": {"movesWithoutCapture": 0},
+        "board": [[x, y, piece] for (x, y), piece in pieces.items()]})
+
+
+def _effects(state) -> set[frozenset]:
+    """Each legal move as the position it leads to."""
+    positions = set()
+    for move in state.legal_moves():
+        after = state.clone()
+        after.apply(move)
+        positions.add(frozenset(after.board.occupied()))
+    return positions
+
+
+def test_checkers_king_round_trip_is_written_as_its_captures() -> None:
+    """A white king on (2,2) jumps the four men around it and lands where it started: the
+    move changes only the four captured squares, in any order."""
+    runtime = _runtime()
+    men = [(3, 3), (5, 3), (5, 1), (3, 1)]
+    state = _checkers_position(runtime, {(2, 2): "WK", **{m: "B" for m in men}, (7, 7): "B"})
+    assert _effects(state) == {frozenset({(2, 2, "WK"), (7, 7, "B")})}
+    assert not state.check("clear(3,3); clear(5,3); clear(5,1)")        # stops early
+    assert not state.check("clear(2,2); clear(3,3); clear(5,3); clear(5,1); clear(3,1); place(2,2,WK)")
+    state.apply("clear(5,3); clear(3,1); clear(3,3); clear(5,1)")
+    assert not state.is_over and state.current_player == 1
+
+
+def test_checkers_crowning_ends_the_capture() -> None:
+    """A white man jumping onto the far row is crowned there and stops, though a king could
+    jump on."""
+    runtime = _runtime()
+    state = _checkers_position(runtime, {(1, 5): "W", (2, 6): "B", (4, 6): "B", (6, 6): "B"})
+    assert _effects(state) == {frozenset({(3, 7, "WK"), (4, 6, "B"), (6, 6, "B")})}
+    assert not state.check("clear(1,5); clear(2,6); place(3,7,W)")      # not crowned
+    assert not state.check("clear(1,5); clear(2,6); clear(4,6); place(5,5,WK)")
+    assert state.check("place(3,7,WK); clear(2,6); clear(1,5)")
+
+
+def test_checkers_capture_goes_on_while_it_can() -> None:
+    runtime = _runtime()
+    state = _checkers_position(runtime, {(0, 2): "W", (1, 3): "B", (3, 5): "B", (7, 7): "B"})
+    assert not state.check("clear(0,2); clear(1,3); place(2,4,W)")
+    assert state.check("clear(0,2); clear(1,3); clear(3,5); place(4,6,W)")
+    assert _effects(state) == {frozenset({(4, 6, "W"), (7, 7, "B")})}
