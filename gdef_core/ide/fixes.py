@@ -48,7 +48,10 @@ def fixes(analysis: Analysis, text: str, path: str, diagnostics: list[Diagnostic
                 found += _entry_point_stubs(analysis, module, text, diag)
             case "G501":
                 found += _remove_unused_local(analysis, module, text, diag)
-    return found
+    unique: dict[tuple, Fix] = {}  # two missing entry points offer the same stubs twice
+    for fix in found:
+        unique.setdefault((fix.title, fix.edits), fix)
+    return list(unique.values())
 
 
 def _capitalised(message: str) -> str:
