@@ -25,6 +25,7 @@ by hand, each aimed at particular rules.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,6 +248,40 @@ def test_documented_complete_game_plays_to_the_end(tmp_path: Path) -> None:
     assert not state.is_over
     state.apply("clear(1,0); place(0,0,B)")   # A on (9,0) cannot move: B's player wins
     assert state.is_over and state.winner == 1
+
+
+def _gdef_run():
+    try:
+        from gdef_core.cli.run import main
+    except ImportError:
+        pytest.skip("gdef_core.cli.run (gdef-run, issue 3) has not landed yet")
+    return main
+
+
+@pytest.mark.parametrize("path", all_scripts(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_gdef_run_plays_the_script(path: Path, tmp_path: Path, capsys) -> None:
+    """`gdef-run GAME --moves SCRIPT`: the exit code, the rejected lines it reports and the
+    result in its record all match the script's expectations."""
+    main = _gdef_run()
+    script = read_script(path)
+    record = tmp_path / "record.json"
+    with pytest.raises(SystemExit) as exited:  # main() exits with the exit code
+        main([*game_files(path), "--moves", str(path), "--record", str(record), "--no-color"])
+    code = exited.value.code
+    err = capsys.readouterr().err
+    assert code == (3 if script.outcome == "unfinished" else 0), err
+    reported = {int(n) for n in re.findall(rf"^{re.escape(str(path))}:(\d+): rejected", err, re.M)}
+    assert reported == script.rejected
+    result = json.loads(record.read_text(encoding="utf-8"))
+    assert {entry["line"] for entry in result["rejected"]} == script.rejected
+    assert result["result"] == {"over": script.outcome != "unfinished", "winner": script.winner}
+    assert len(result["moves"]) == sum(
+        1 for number, _ in script.moves
+        if number not in script.rejected and (script.last_move_line is None or number <= script.last_move_line))
+    ignored = [number for number, _ in script.moves
+               if script.last_move_line is not None and number > script.last_move_line]
+    if ignored:
+        assert f"{path}:{ignored[0]}: the game is over" in err
 
 
 # ------------------------------------------------------------------ checkers' rarer captures
