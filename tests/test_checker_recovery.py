@@ -115,3 +115,22 @@ def test_the_checker_never_raises_on_any_prefix_of_the_original() -> None:
     text = ORIGINAL.read_text(encoding="utf-8")
     for end in range(0, len(text), 3):
         check_text(text[:end])
+
+
+DEEP = 3000
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("define f() -> int { " + "if (true) { " * DEEP + "return 1;" + " }" * DEEP + " return 0; }", []),
+    ("define f() -> int { if (true) { return 1; } " + "else if (true) { return 2; } " * DEEP + "}", ["G504"]),
+    ("define f() -> int { " + "while (true) { " * DEEP + "return 1;" + " }" * DEEP + " return 0; }", ["G503"]),
+    ("define f() -> int { return " + " + ".join(["1"] * DEEP) + " + true; }", ["G301"]),
+    ("define f() -> bool { return " + "(" * DEEP + "1" + ")" * DEEP + "; }", ["G305"]),
+    ("define f() -> bool { return " + "!" * DEEP + "1; }", ["G301"]),
+    ("obj X\nint v = " + "-" * DEEP + "X;", ["G301"]),
+    ("int v = " + " - ".join(["1"] * DEEP) + " - onTurn();", ["G410"]),
+], ids=["nested ifs", "else-if chain", "nested whiles", "operator chain", "parentheses", "negations",
+        "unary minus", "constant chain"])
+def test_deep_nesting_is_checked_without_exhausting_the_stack(text: str, codes: list[str]) -> None:
+    program = check_text(text)
+    assert [d.code for d in program.diagnostics] == codes

@@ -14,6 +14,7 @@ from gdef_core.diagnostics import Edit, Related, Suggestion, Tag
 from gdef_core.semantics.collect import describe_builtin
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report, where
+from gdef_core.semantics.statements import statements
 from gdef_core.semantics.suggest import did_you_mean, hint
 from gdef_core.syntax import ast
 
@@ -129,33 +130,22 @@ class Resolver:
     # ------------------------------------------------------------ statements
 
     def block(self, block: ast.Block, scope: Scope) -> None:
-        for stmt in block.stmts:
-            self.stmt(stmt, scope)
-
-    def stmt(self, stmt, scope: Scope) -> None:
-        match stmt:
-            case ast.VarDecl():
-                self.local(scope, stmt)
-            case ast.Assign(target=target, value=value):
-                self.expr(value, scope)
-                self.target(target, scope)
-            case ast.ExprStmt(expr=ast.Call() as call):
-                self.expr(call, scope)
-            case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
-                with self.report.muted():
-                    self.expr(expr, scope)
-            case ast.Return(value=value) if value is not None:
-                self.expr(value, scope)
-            case ast.If(cond=cond, then=then, otherwise=otherwise):
-                self.expr(cond, scope)
-                self.block(then, scope)
-                if otherwise is not None:
-                    self.stmt(otherwise, scope)
-            case ast.While(cond=cond, body=body):
-                self.expr(cond, scope)
-                self.block(body, scope)
-            case ast.Block():
-                self.block(stmt, scope)
+        for stmt in statements(block):
+            match stmt:
+                case ast.VarDecl():
+                    self.local(scope, stmt)
+                case ast.Assign(target=target, value=value):
+                    self.expr(value, scope)
+                    self.target(target, scope)
+                case ast.ExprStmt(expr=ast.Call() as call):
+                    self.expr(call, scope)
+                case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
+                    with self.report.muted():
+                        self.expr(expr, scope)
+                case ast.Return(value=value) if value is not None:
+                    self.expr(value, scope)
+                case ast.If(cond=cond) | ast.While(cond=cond):
+                    self.expr(cond, scope)
 
     def target(self, target, scope: Scope) -> None:
         """The left side of `=`: it must name a variable."""
@@ -181,22 +171,14 @@ class Resolver:
     # ------------------------------------------------------------ expressions
 
     def expr(self, expr, scope: Scope) -> None:
-        match expr:
-            case ast.NameRef(name=name):
-                self.value_name(name, scope)
-            case ast.Call(callee=callee, args=args):
-                self.callee(callee, scope)
-                for arg in args:
-                    self.expr(arg, scope)
-            case ast.Index(base=base, indexes=indexes):
-                self.board(base, scope)
-                for index in indexes:
-                    self.expr(index, scope)
-            case ast.Unary(operand=operand):
-                self.expr(operand, scope)
-            case ast.Binary(left=left, right=right):
-                self.expr(left, scope)
-                self.expr(right, scope)
+        for node in ast.walk(expr):
+            match node:
+                case ast.NameRef(name=name):
+                    self.value_name(name, scope)
+                case ast.Call(callee=callee):
+                    self.callee(callee, scope)
+                case ast.Index(base=base):
+                    self.board(base, scope)
 
     def value_name(self, name: ast.Name, scope: Scope) -> None:
         if name.recovered or not name.text:

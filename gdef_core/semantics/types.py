@@ -11,6 +11,7 @@ from gdef_core.diagnostics import Edit, Suggestion
 from gdef_core.semantics.names import VARIABLE_KINDS
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report
+from gdef_core.semantics.statements import statements
 from gdef_core.semantics.suggest import hint
 from gdef_core.syntax import ast
 
@@ -45,32 +46,23 @@ class Typer:
     # ------------------------------------------------------------ statements
 
     def block(self, block: ast.Block, function: ast.FunctionDef) -> None:
-        for stmt in block.stmts:
-            self.stmt(stmt, function)
-
-    def stmt(self, stmt, function: ast.FunctionDef) -> None:
-        match stmt:
-            case ast.VarDecl(type=type_ref, name=name, init=init):
-                self.store(type_ref.name, init, f"'{name.text}'")
-            case ast.Assign(target=target, value=value):
-                self.assign(target, value)
-            case ast.ExprStmt(expr=ast.Call() as call):
-                self.type_of(call, used=False)
-            case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
-                with self.report.muted():
-                    self.type_of(expr)
-            case ast.Return():
-                self.returned(stmt, function)
-            case ast.If(cond=cond, then=then, otherwise=otherwise):
-                self.condition(cond, "if")
-                self.block(then, function)
-                if otherwise is not None:
-                    self.stmt(otherwise, function)
-            case ast.While(cond=cond, body=body):
-                self.condition(cond, "while")
-                self.block(body, function)
-            case ast.Block():
-                self.block(stmt, function)
+        for stmt in statements(block):
+            match stmt:
+                case ast.VarDecl(type=type_ref, name=name, init=init):
+                    self.store(type_ref.name, init, f"'{name.text}'")
+                case ast.Assign(target=target, value=value):
+                    self.assign(target, value)
+                case ast.ExprStmt(expr=ast.Call() as call):
+                    self.type_of(call, used=False)
+                case ast.ExprStmt(expr=expr):  # not a statement: the parser reported it (G106)
+                    with self.report.muted():
+                        self.type_of(expr)
+                case ast.Return():
+                    self.returned(stmt, function)
+                case ast.If(cond=cond):
+                    self.condition(cond, "if")
+                case ast.While(cond=cond):
+                    self.condition(cond, "while")
 
     def store(self, type_name: str, value, what: str) -> None:
         value_type = self.type_of(value)
@@ -117,10 +109,18 @@ class Typer:
     # ------------------------------------------------------------ expressions
 
     def type_of(self, expr, used: bool = True) -> str | None:
-        result = self._infer(expr, used)
-        if result is not None:
-            self.program.expr_types[expr] = result
-        return result
+        """The type of `expr` (None: unknown), recording it and the types of its parts.
+        Computed bottom-up without recursion (operator chains can be thousands long).
+        `used=False` for a call whose value is discarded."""
+        for node in reversed(list(ast.walk(expr))):  # every part before the whole
+            result = self._infer(node, used or node is not expr)
+            if result is not None:
+                self.program.expr_types[node] = result
+        return self.program.expr_types.get(expr)
+
+    def _known(self, expr) -> str | None:
+        """The type of a part already typed by type_of."""
+        return self.program.expr_types.get(expr)
 
     def _infer(self, expr, used: bool) -> str | None:
         match expr:
@@ -144,7 +144,7 @@ class Typer:
         return None
 
     def call(self, call: ast.Call, used: bool) -> str | None:
-        arg_types = [self.type_of(arg) for arg in call.args]
+        arg_types = [self._known(arg) for arg in call.args]
         symbol = self.program.references.get(call.callee)
         signature = _signature(symbol)
         if signature is None:
@@ -171,7 +171,7 @@ class Typer:
 
     def index(self, index: ast.Index) -> str | None:
         for position in index.indexes:
-            index_type = self.type_of(position)
+            index_type = self._known(position)
             if index_type is not None and index_type != "int":
                 self.report.add("G311", position.span, f"a board index must be int, not {index_type}")
         symbol = self.program.references.get(index.base)
@@ -187,7 +187,7 @@ class Typer:
         return _operation_field(index.indexes[1])
 
     def unary(self, unary: ast.Unary) -> str | None:
-        operand = self.type_of(unary.operand)
+        operand = self._known(unary.operand)
         if unary.op == "!":
             if operand is not None and operand != "bool":
                 self.report.add("G301", unary.span, f"'!' takes a bool, not {operand}")
@@ -198,7 +198,7 @@ class Typer:
         return operand
 
     def binary(self, binary: ast.Binary) -> str | None:
-        left, right = self.type_of(binary.left), self.type_of(binary.right)
+        left, right = self._known(binary.left), self._known(binary.right)
         op = binary.op
         known = [t for t in (left, right) if t is not None]
         if op in _LOGICAL:
