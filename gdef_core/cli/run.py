@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from typing import TextIO
@@ -45,7 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
                         help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
     parser.add_argument("--max-depth", type=_positive, default=None, metavar="N",
                         help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
+    parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
+                        help="let the computer play player N: random, greedy, mcts, "
+                             "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="seed of the computer players (default: a random one, printed)")
+    parser.add_argument("--perft", type=_non_negative, default=None, metavar="DEPTH",
+                        help="print the number of move sequences to each depth, then stop")
     return parser
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must be 0 or more")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -93,6 +111,7 @@ class Runner:
         self.color = not args.no_color and _is_terminal(stdout) and not os.environ.get("NO_COLOR")
         self.session = None
         self.input_line = 0
+        self.computers = None  # gdef_core.play.opponents.ComputerPlayers
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -142,6 +161,18 @@ class Runner:
             except RecordError as error:
                 self.complain(f"{PROG}: error: {args.resume}: {error}")
                 return EXIT_USAGE
+        if args.perft is not None:
+            return self.perft(args.perft)
+        from gdef_core.play.errors import AgentSpecError
+        from gdef_core.play.opponents import computer_players
+        try:
+            self.computers = computer_players(args.player, game.players, args.seed)
+        except AgentSpecError as error:
+            self.complain(f"{PROG}: error: --player {error}")
+            return EXIT_USAGE
+        if self.computers:
+            self.say(f"Computer players: {', '.join(f'{p} = {self.computers.label(p)}' for p in sorted(self.computers.specs))} "
+                     f"(seed {self.computers.seed}).")
         try:
             if args.moves is not None:
                 return self.scripted(args.moves)
@@ -206,6 +237,8 @@ class Runner:
                 text = line.split("#", 1)[0].strip()
                 if not text:
                     continue
+                if not self.computer_turns():
+                    return self.stop("the computer player could not move")
                 if session.state.is_over:
                     self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
                     break
@@ -217,6 +250,8 @@ class Runner:
                                   f"{played.verdict.reason}")
                     self.show_stack(played.verdict)
                 self.autosave()
+            if not self.computer_turns():
+                return self.stop("the computer player could not move")
         finally:
             if lines is not self.stdin:
                 lines.close()
@@ -233,6 +268,11 @@ class Runner:
         self.draw()
         while not session.state.is_over:
             player = session.state.current_player
+            if self.computers.plays(player):
+                if not self.computer_move():
+                    return self.stop("the computer player could not move")
+                self.draw()
+                continue
             used = session.objects_used(player)
             played_with = (f"has played {', '.join(used)}" if used else
                            f"has not placed anything yet; objects: {', '.join(game.objects)}")
@@ -250,7 +290,7 @@ class Runner:
             elif word == "quit":
                 return self.stop("quit")
             elif word == "undo":
-                if session.undo():
+                if self.take_back():
                     self.say("Took back the last move.")
                     self.autosave()
                     self.draw()
@@ -299,6 +339,73 @@ class Runner:
             return
         self.say(f"Saved the game record to {path}.")
 
+    # ------------------------------------------------------------ computer players and perft
+
+    def computer_turns(self) -> bool:
+        """The computer moves while one of its players is on turn; False when it cannot."""
+        while not self.session.state.is_over and self.computers.plays(self.session.state.current_player):
+            if not self.computer_move():
+                return False
+        return True
+
+    def computer_move(self) -> bool:
+        """One move of the computer for the player on turn; False (after saying why) when it
+        has no legal move or its move fails at run time."""
+        from gdef_core.play.errors import NoLegalMoveError
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        session = self.session
+        player = session.state.current_player
+        try:
+            move = self.computers.choose(session.state)
+        except NoLegalMoveError as error:
+            self.complain(f"Player {player} ({self.computers.label(player)}): {error}")
+            return False
+        except GdefRuntimeError as error:  # moves() failed
+            self.complain(f"Player {player} ({self.computers.label(player)}) cannot choose a move:")
+            self.show_error(error, session.game)
+            return False
+        played = session.play(str(move), self.input_line)
+        if not played.accepted:
+            self.complain(f"Player {player} ({self.computers.label(player)}) played {move}, "
+                          f"which was rejected: {played.verdict.reason}")
+            self.show_stack(played.verdict)
+            return False
+        self.say(f"{len(session.moves)}. player {player} ({self.computers.label(player)}): {move}")
+        self.autosave()
+        return True
+
+    def take_back(self) -> bool:
+        """Undo the last move, and the computer's moves before it, so that a person is on turn
+        again (against the computer, `undo` takes back the person's last move)."""
+        session = self.session
+        if not session.undo():
+            return False
+        while self.computers.plays(session.state.current_player) and session.moves:
+            if not self.computers.everyone(session.game.players):
+                session.undo()
+            else:
+                break
+        return True
+
+    def perft(self, depth: int) -> int:
+        """`--perft DEPTH`: the number of move sequences of each length from the position."""
+        from gdef_core.play.perft import perft
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        started = time.perf_counter()
+        try:
+            counts = perft(self.session.state, depth)
+        except GdefRuntimeError as error:
+            self.complain("moves() failed while counting:")
+            self.show_error(error, self.session.game)
+            return EXIT_DEFINITION
+        for level, count in enumerate(counts, 1):
+            self.say(f"depth {level}: {count}")
+        seconds = time.perf_counter() - started
+        self.complain(f"perft {depth}: {sum(counts)} moves in {seconds:.2f} s")
+        return EXIT_OVER
+
     # ------------------------------------------------------------ output and endings
 
     def draw(self) -> None:
@@ -332,7 +439,9 @@ class Runner:
         session = self.session
         path = self.args.record
         if path is None and (session.moves or session.rejected):
-            path = f"gdef-run-{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+            # Without --record the record goes to the temporary folder, never into the project.
+            path = os.path.join(tempfile.gettempdir(),
+                                f"gdef-run-{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
         message = f"Stopped ({why}) before the game ended, after {len(session.moves)} move(s)."
         if path is not None and self.save_to(path):
             message += f" The record is in {path}; continue with: {PROG} --resume {path}"

@@ -1,0 +1,55 @@
+"""Computer players inside gdef-run: `--player 1=mcts:iterations=2000 --seed 7` lets a person
+play against the computer, and `--player 0=random --player 1=greedy` plays a game with no
+person at all. Players without --player are people.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from gdef_core.play.errors import AgentSpecError
+from gdef_core.play.simulate import game_seed
+from gdef_core.play.spec import AgentSpec, parse_player
+
+
+class ComputerPlayers:
+    """The agents of the players the computer plays, seeded from one seed."""
+
+    def __init__(self, specs: dict[int, AgentSpec], seed: int) -> None:
+        self.specs = {p: spec for p, spec in specs.items() if not spec.is_human}
+        self.seed = seed
+        self.agents = {p: spec.build(game_seed(seed, 0, p)) for p, spec in self.specs.items()}
+
+    def __bool__(self) -> bool:
+        return bool(self.agents)
+
+    def plays(self, player: int) -> bool:
+        return player in self.agents
+
+    def label(self, player: int) -> str:
+        return str(self.specs[player])
+
+    def everyone(self, players: int) -> bool:
+        """Whether no person plays at all."""
+        return all(p in self.agents for p in range(players))
+
+    def choose(self, state):
+        """The computer's move for the player on turn (NoLegalMoveError when it has none)."""
+        return self.agents[state.current_player].choose(state)
+
+
+def computer_players(texts: Iterable[str], players: int, seed: int | None) -> ComputerPlayers:
+    """From `--player N=SPEC` options; AgentSpecError says what is wrong. Without a seed one is
+    drawn at random (and can be read back from `.seed` to replay the game)."""
+    specs: dict[int, AgentSpec] = {}
+    for text in texts:
+        player, spec = parse_player(text, allow_human=True)
+        if player >= players:
+            raise AgentSpecError(f"'{text}': the game has {players} player{'s' if players != 1 else ''}, "
+                                 f"numbered 0 to {players - 1}")
+        if player in specs:
+            raise AgentSpecError(f"'{text}': player {player} is given twice")
+        specs[player] = spec
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)
+    return ComputerPlayers(specs, seed)
