@@ -18,10 +18,12 @@ result, machine-readably:
 Exactly one of winner / draw / unfinished must be given. A rejected line may be malformed
 text, a square off the board, an undeclared object, or a move the rules refuse.
 
-Most scripts are random games played by OpenSpiel and converted by
-tests/data/games/from_openspiel.py (which can also re-check any script against OpenSpiel:
-`python tests/data/games/from_openspiel.py --verify`); the `rules-*.moves` ones are written
-by hand, each aimed at particular rules.
+Every script is played twice: through the game API (`gdef_core.runtime`) and through
+`gdef-run GAME --moves SCRIPT`. The `openspiel-*.moves` scripts are random games played by
+OpenSpiel, converted (with illegal lines slipped in) by tests/data/games/from_openspiel.py,
+which also writes gomoku's full-board draw and can re-check every script, the hand-written
+`rules-*.moves` ones included, against OpenSpiel:
+`python tests/data/games/from_openspiel.py --verify`.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from pathlib import Path
 
 import pytest
 
-from gdef_core import check_files
+from gdef_core import check_files, runtime
+from gdef_core.cli.run import main as gdef_run
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path(__file__).resolve().parent / "data" / "games"
@@ -160,17 +163,7 @@ def test_every_example_has_wins_for_each_side_draws_and_rejections(example: str)
 # ------------------------------------------------------------------ playing the scripts
 
 
-def _runtime():
-    """The runtime's module, or a skip naming what is missing."""
-    try:
-        import gdef_core.runtime as runtime
-        runtime.load_game, runtime.IllegalMoveError, runtime.VerdictKind  # noqa: B018
-    except (ImportError, AttributeError):
-        pytest.skip("gdef_core.runtime.load_game (the runtime, issue 3) has not landed yet")
-    return runtime
-
-
-def play(runtime, script: Script):
+def play(script: Script):
     """Plays a script as gdef-run does: returns the final state, the rejected lines with their
     verdicts, and the line whose move ended the game."""
     state = runtime.load_game(game_files(script.path)).new_state()
@@ -196,9 +189,8 @@ def play(runtime, script: Script):
 
 @pytest.mark.parametrize("path", all_scripts(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_scripted_game_reaches_the_expected_end(path: Path) -> None:
-    runtime = _runtime()
     script = read_script(path)
-    state, rejected, ended_at = play(runtime, script)
+    state, rejected, ended_at = play(script)
     assert sorted(rejected) == sorted(script.rejected), {n: v.reason for n, v in rejected.items()}
     assert ended_at == script.last_move_line
     assert state.is_over == (script.outcome != "unfinished")
@@ -208,9 +200,8 @@ def test_scripted_game_reaches_the_expected_end(path: Path) -> None:
 
 def test_rejections_say_why() -> None:
     """The kinds of rejection in the hand-written tic-tac-toe script, line by line."""
-    runtime = _runtime()
     kind = runtime.VerdictKind
-    _, rejected, _ = play(runtime, read_script(GAMES / "tictactoe" / "rules-x-wins.moves"))
+    _, rejected, _ = play(read_script(GAMES / "tictactoe" / "rules-x-wins.moves"))
     assert {number: verdict.kind for number, verdict in rejected.items()} == {
         7: kind.REJECTED, 8: kind.REJECTED, 9: kind.REJECTED, 11: kind.REJECTED,
         12: kind.REJECTED, 13: kind.OFF_BOARD, 14: kind.OFF_BOARD, 15: kind.UNKNOWN_OBJECT,
@@ -220,7 +211,7 @@ def test_rejections_say_why() -> None:
 def _documented_game() -> str:
     """The complete small game of docs/language.md."""
     text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
-    games = [block for block in re.findall(r"```gdef\n(.*?)```", text, re.S) if "\nname: race" in block]
+    games = [block for block in re.findall(r"```gdef\n(.*?)```", text, re.DOTALL) if "\nname: race" in block]
     assert len(games) == 1
     return games[0]
 
@@ -233,7 +224,6 @@ def test_documented_complete_game_checks_clean(tmp_path: Path) -> None:
 
 def test_documented_complete_game_plays_to_the_end(tmp_path: Path) -> None:
     """Both runners run until one is stuck at the far end: the other player wins."""
-    runtime = _runtime()
     path = tmp_path / "race.gdef"
     path.write_text(_documented_game(), encoding="utf-8")
     state = runtime.load_game([str(path)]).new_state()
@@ -250,36 +240,26 @@ def test_documented_complete_game_plays_to_the_end(tmp_path: Path) -> None:
     assert state.is_over and state.winner == 1
 
 
-def _gdef_run():
-    try:
-        from gdef_core.cli.run import main
-    except ImportError:
-        pytest.skip("gdef_core.cli.run (gdef-run, issue 3) has not landed yet")
-    return main
-
-
 @pytest.mark.parametrize("path", all_scripts(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_gdef_run_plays_the_script(path: Path, tmp_path: Path, capsys) -> None:
     """`gdef-run GAME --moves SCRIPT`: the exit code, the rejected lines it reports and the
     result in its record all match the script's expectations."""
-    main = _gdef_run()
     script = read_script(path)
     record = tmp_path / "record.json"
-    with pytest.raises(SystemExit) as exited:  # main() exits with the exit code
-        main([*game_files(path), "--moves", str(path), "--record", str(record), "--no-color"])
+    with pytest.raises(SystemExit) as exited:  # gdef-run's main() exits with the exit code
+        gdef_run([*game_files(path), "--moves", str(path), "--record", str(record), "--no-color"])
     code = exited.value.code
     err = capsys.readouterr().err
     assert code == (3 if script.outcome == "unfinished" else 0), err
-    reported = {int(n) for n in re.findall(rf"^{re.escape(str(path))}:(\d+): rejected", err, re.M)}
+    reported = {int(n) for n in re.findall(rf"^{re.escape(str(path))}:(\d+): rejected", err, re.MULTILINE)}
     assert reported == script.rejected
     result = json.loads(record.read_text(encoding="utf-8"))
     assert {entry["line"] for entry in result["rejected"]} == script.rejected
     assert result["result"] == {"over": script.outcome != "unfinished", "winner": script.winner}
-    assert len(result["moves"]) == sum(
-        1 for number, _ in script.moves
-        if number not in script.rejected and (script.last_move_line is None or number <= script.last_move_line))
-    ignored = [number for number, _ in script.moves
-               if script.last_move_line is not None and number > script.last_move_line]
+    last = script.last_move_line
+    played = [n for n, _ in script.moves if n not in script.rejected and (last is None or n <= last)]
+    assert len(result["moves"]) == len(played)
+    ignored = [n for n, _ in script.moves if last is not None and n > last]
     if ignored:
         assert f"{path}:{ignored[0]}: the game is over" in err
 
@@ -287,7 +267,7 @@ def test_gdef_run_plays_the_script(path: Path, tmp_path: Path, capsys) -> None:
 # ------------------------------------------------------------------ checkers' rarer captures
 
 
-def _checkers_position(runtime, pieces: dict[tuple[int, int], str], player: int = 0):
+def _checkers_position(pieces: dict[tuple[int, int], str], player: int = 0):
     game = runtime.load_game([str(ROOT / EXAMPLES["checkers"])])
     return game.state_from_json({
         "game": "checkers", "width": 8, "height": 8, "player": player, "move_number": 10,
@@ -308,9 +288,8 @@ def _effects(state) -> set[frozenset]:
 def test_checkers_king_round_trip_is_written_as_its_captures() -> None:
     """A white king on (2,2) jumps the four men around it and lands where it started: the
     move changes only the four captured squares, in any order."""
-    runtime = _runtime()
     men = [(3, 3), (5, 3), (5, 1), (3, 1)]
-    state = _checkers_position(runtime, {(2, 2): "WK", **{m: "B" for m in men}, (7, 7): "B"})
+    state = _checkers_position({(2, 2): "WK", **{m: "B" for m in men}, (7, 7): "B"})
     assert _effects(state) == {frozenset({(2, 2, "WK"), (7, 7, "B")})}
     assert not state.check("clear(3,3); clear(5,3); clear(5,1)")        # stops early
     assert not state.check("clear(2,2); clear(3,3); clear(5,3); clear(5,1); clear(3,1); place(2,2,WK)")
@@ -321,8 +300,7 @@ def test_checkers_king_round_trip_is_written_as_its_captures() -> None:
 def test_checkers_crowning_ends_the_capture() -> None:
     """A white man jumping onto the far row is crowned there and stops, though a king could
     jump on."""
-    runtime = _runtime()
-    state = _checkers_position(runtime, {(1, 5): "W", (2, 6): "B", (4, 6): "B", (6, 6): "B"})
+    state = _checkers_position({(1, 5): "W", (2, 6): "B", (4, 6): "B", (6, 6): "B"})
     assert _effects(state) == {frozenset({(3, 7, "WK"), (4, 6, "B"), (6, 6, "B")})}
     assert not state.check("clear(1,5); clear(2,6); place(3,7,W)")      # not crowned
     assert not state.check("clear(1,5); clear(2,6); clear(4,6); place(5,5,WK)")
@@ -330,8 +308,7 @@ def test_checkers_crowning_ends_the_capture() -> None:
 
 
 def test_checkers_capture_goes_on_while_it_can() -> None:
-    runtime = _runtime()
-    state = _checkers_position(runtime, {(0, 2): "W", (1, 3): "B", (3, 5): "B", (7, 7): "B"})
+    state = _checkers_position({(0, 2): "W", (1, 3): "B", (3, 5): "B", (7, 7): "B"})
     assert not state.check("clear(0,2); clear(1,3); place(2,4,W)")
     assert state.check("clear(0,2); clear(1,3); clear(3,5); place(4,6,W)")
     assert _effects(state) == {frozenset({(4, 6, "W"), (7, 7, "B")})}
