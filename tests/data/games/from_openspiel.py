@@ -1,5 +1,6 @@
 """Writes the scripted games `*/openspiel-*.moves` from seeded random games played by OpenSpiel
-(and gomoku/full-board-draw.moves, a constructed draw).
+(and gomoku/full-board-draw.moves, a constructed draw, and checkers/openspiel-traps-*.moves,
+a game with illegal lines aimed at checkers' rules).
 
 Why: a game played by OpenSpiel's own implementation, converted square by square into our
 move text, has an outcome we did not compute ourselves, so replaying it through the runtime
@@ -23,8 +24,8 @@ import pyspiel
 HERE = Path(__file__).resolve().parent
 
 # Per game: how OpenSpiel's printed board maps to our squares and objects.
-#   rows: the printed lines of the board (after `skip` header lines), top first
-#   square(line, col) -> our (x, y)
+#   skip: the header lines printed before the board; size: our (width, height)
+#   square(line, col) -> our (x, y), for the board's printed lines counted from the top
 #   cell(text, col) -> the character of column col in a printed line
 #   objects: OpenSpiel character -> our object name (anything else is empty)
 #   swap: our object -> the opponent's equivalent (for the wrong-piece illegal lines)
