@@ -3,13 +3,14 @@ bad content (only on a named file that cannot be read at all: GdefFileError)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
-from gdef_core.syntax import ast, parse
+from gdef_core.syntax import ParseResult, ast, parse
 
 
 class GdefFileError(Exception):
@@ -48,43 +49,92 @@ def read_source(path: str, overlay: Mapping[str, str] | None = None) -> tuple[st
             "save it as UTF-8")]
 
 
+@dataclass(slots=True)
+class SourceFile:
+    """One file, read and parsed once per Sources."""
+
+    module: ast.Module
+    diagnostics: list[Diagnostic]  # reading (G100) and syntax
+    uses: list[tuple[str, ast.UseDecl]]  # (the used file's path, the `use` line)
+
+    @property
+    def declares_game(self) -> bool:
+        return not self.module.is_library
+
+
+class Sources:
+    """Reads and parses each file once, however many games include it.
+
+    `overlay` maps absolute paths to the text of unsaved editor buffers. `parse` is
+    gdef_core.parse or anything with its contract (the language server passes one that
+    re-parses only the definitions an edit touched)."""
+
+    def __init__(self, overlay: Mapping[str, str] | None = None,
+                 parse: Callable[[str, str], ParseResult] = parse) -> None:
+        self.overlay = overlay
+        self._parse = parse
+        self._files: dict[str, SourceFile] = {}
+        self._keys: dict[str, str] = {}
+
+    def key(self, path: str) -> str:
+        """The identity of a file, whatever path reached it (its real path, looked up once)."""
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = os.path.realpath(path)
+        return key
+
+    def source(self, path: str) -> SourceFile:
+        """The file, parsed. Raises OSError if it cannot be read."""
+        key = self.key(path)
+        cached = self._files.get(key)
+        if cached is None:
+            text, read_diagnostics = read_source(path, self.overlay)
+            result = self._parse(text, path)
+            uses = [(_used_path(path, item), item) for item in result.module.items
+                    if isinstance(item, ast.UseDecl) and item.path]
+            cached = SourceFile(result.module, [*read_diagnostics, *result.diagnostics], uses)
+            self._files[key] = cached
+        return cached
+
+    def load(self, paths: Sequence[str]) -> tuple[list[ast.Module], list[Diagnostic]]:
+        """The named files and every file they `use` (transitively, each once): modules
+        (named files first, then used files as found) and the diagnostics of reading and
+        parsing. Raises GdefFileError if a named file cannot be read."""
+        modules: list[ast.Module] = []
+        diagnostics: list[Diagnostic] = []
+        seen: set[str] = set()
+        queue: list[tuple[str, ast.UseDecl | None]] = [(path, None) for path in paths]
+        while queue:
+            path, used_by = queue.pop(0)
+            key = self.key(path)
+            if key in seen:
+                continue
+            try:
+                source = self.source(path)
+            except OSError as error:
+                if used_by is None:
+                    raise GdefFileError(path, _reason(error)) from None
+                diagnostics.append(diagnostic(
+                    "G107", used_by.path_span,
+                    f"cannot read '{used_by.path}' ({error.strerror or error}): check the path, "
+                    "which is relative to this file"))
+                continue
+            seen.add(key)
+            modules.append(source.module)
+            diagnostics.extend(source.diagnostics)
+            queue.extend(source.uses)
+        return modules, diagnostics
+
+
+def _used_path(path: str, use: ast.UseDecl) -> str:
+    """A `use` path is relative to the file that names it."""
+    return os.path.normpath(os.path.join(os.path.dirname(path), use.path))
+
+
 def load_modules(paths: Iterable[str], overlay: Mapping[str, str] | None = None
                  ) -> tuple[list[ast.Module], list[Diagnostic]]:
-    """Parse the named files and every file they `use` (transitively, each file once).
-
-    Returns the modules (named files first, in order, then used files as found) and the
-    diagnostics of reading and parsing. Raises GdefFileError if a named file cannot be read.
-    """
-    modules: list[ast.Module] = []
-    diagnostics: list[Diagnostic] = []
-    seen: set[str] = set()
-    queue: list[tuple[str, ast.UseDecl | None]] = [(path, None) for path in paths]
-    while queue:
-        path, used_by = queue.pop(0)
-        key = os.path.realpath(path)
-        if key in seen:
-            continue
-        try:
-            text, read_diagnostics = read_source(path, overlay)
-        except OSError as error:
-            reason = error.strerror or str(error)
-            if used_by is None:
-                raise GdefFileError(path, _reason(error, path)) from None
-            diagnostics.append(diagnostic(
-                "G107", used_by.path_span,
-                f"cannot read '{used_by.path}' ({reason}): check the path, which is relative to "
-                "this file"))
-            continue
-        seen.add(key)
-        result = parse(text, path)
-        modules.append(result.module)
-        diagnostics.extend(read_diagnostics)
-        diagnostics.extend(result.diagnostics)
-        for item in result.module.items:
-            if isinstance(item, ast.UseDecl) and item.path:
-                target = os.path.normpath(os.path.join(os.path.dirname(path), item.path))
-                queue.append((target, item))
-    return modules, diagnostics
+    """Parse the named files and every file they `use` (see Sources.load)."""
+    return Sources(overlay).load(list(paths))
 
 
 def load_program(paths: Iterable[str], overlay: Mapping[str, str] | None = None) -> Program:
@@ -100,7 +150,7 @@ def check_files(paths: Iterable[str], overlay: Mapping[str, str] | None = None) 
     return load_program(paths, overlay).diagnostics
 
 
-def _reason(error: OSError, path: str) -> str:
+def _reason(error: OSError) -> str:
     if isinstance(error, FileNotFoundError):
         return "no such file"
     if isinstance(error, IsADirectoryError):
@@ -110,4 +160,5 @@ def _reason(error: OSError, path: str) -> str:
     return error.strerror or str(error)
 
 
-__all__ = ["GdefFileError", "check_files", "load_modules", "load_program", "read_source"]
+__all__ = ["GdefFileError", "SourceFile", "Sources", "check_files", "load_modules", "load_program",
+           "read_source"]

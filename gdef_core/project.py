@@ -23,9 +23,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePath
 
-from gdef_core.codes import diagnostic
-from gdef_core.diagnostics import Diagnostic
-from gdef_core.loader import GdefFileError, read_source
+from gdef_core.loader import Sources
 from gdef_core.semantics.program import Program
 from gdef_core.syntax import ParseResult, ast, parse
 
@@ -121,79 +119,15 @@ def is_excluded(path: str, patterns: Sequence[str]) -> bool:
 # ---------------------------------------------------------------------------- reading
 
 
-@dataclass(slots=True)
-class SourceFile:
-    """One file, read and parsed once per Workspace."""
-
-    module: ast.Module
-    diagnostics: list[Diagnostic]  # reading (G100) and syntax
-    uses: list[tuple[str, ast.UseDecl]]  # (the used file's path, the `use` line)
-
-    @property
-    def declares_game(self) -> bool:
-        return not self.module.is_library
-
-
-class Workspace:
-    """Reads and parses each file once, however many games of a run include it.
-
-    `overlay` maps absolute paths to the text of unsaved editor buffers (as the loader's).
-    `parse` is gdef_core.parse or anything with its contract (the language server passes
-    one that re-parses only the definitions an edit touched)."""
+class Workspace(Sources):
+    """The loader's file cache, plus the questions a run asks about games: which files a
+    game includes, which games of a folder use a library."""
 
     def __init__(self, overlay: Mapping[str, str] | None = None,
                  parse: Callable[[str, str], ParseResult] = parse) -> None:
-        self.overlay = overlay
-        self._parse = parse
-        self._files: dict[str, SourceFile] = {}
-        self._keys: dict[str, str] = {}
+        super().__init__(overlay, parse)
         self._closures: dict[str, frozenset[str]] = {}
         self._folder_games: dict[str, list[str]] = {}
-
-    def key(self, path: str) -> str:
-        """The identity of a file, whatever path reached it (its real path, looked up once)."""
-        key = self._keys.get(path)
-        if key is None:
-            key = self._keys[path] = os.path.realpath(path)
-        return key
-
-    def source(self, path: str) -> SourceFile:
-        """The file, parsed. Raises OSError if it cannot be read."""
-        key = self.key(path)
-        cached = self._files.get(key)
-        if cached is None:
-            text, read_diagnostics = read_source(path, self.overlay)
-            result = self._parse(text, path)
-            uses = [(_used_path(path, item), item) for item in result.module.items
-                    if isinstance(item, ast.UseDecl) and item.path]
-            cached = SourceFile(result.module, [*read_diagnostics, *result.diagnostics], uses)
-            self._files[key] = cached
-        return cached
-
-    def load(self, paths: Sequence[str]) -> tuple[list[ast.Module], list[Diagnostic]]:
-        """What gdef_core.load_modules returns for `paths`, from the cache.
-        Raises GdefFileError if a named file cannot be read."""
-        modules: list[ast.Module] = []
-        diagnostics: list[Diagnostic] = []
-        seen: set[str] = set()
-        queue: list[tuple[str, ast.UseDecl | None]] = [(path, None) for path in paths]
-        while queue:
-            path, used_by = queue.pop(0)
-            key = self.key(path)
-            if key in seen:
-                continue
-            try:
-                source = self.source(path)
-            except OSError as error:
-                if used_by is None:
-                    raise GdefFileError(path, error.strerror or str(error)) from None
-                diagnostics.append(_unreadable_use(used_by, error))
-                continue
-            seen.add(key)
-            modules.append(source.module)
-            diagnostics.extend(source.diagnostics)
-            queue.extend(source.uses)
-        return modules, diagnostics
 
     def program(self, paths: Sequence[str]) -> Program:
         """Load and check one game (or library), as gdef_core.load_program does."""
@@ -244,18 +178,6 @@ class Workspace:
                     continue
             self._folder_games[folder] = cached
         return cached
-
-
-def _used_path(path: str, use: ast.UseDecl) -> str:
-    """A `use` path is relative to the file that names it (as the loader resolves it)."""
-    return os.path.normpath(os.path.join(os.path.dirname(path), use.path))
-
-
-def _unreadable_use(used_by: ast.UseDecl, error: OSError) -> Diagnostic:
-    reason = error.strerror or str(error)
-    return diagnostic("G107", used_by.path_span,
-                      f"cannot read '{used_by.path}' ({reason}): check the path, which is "
-                      "relative to this file")
 
 
 # ---------------------------------------------------------------------------- games

@@ -78,19 +78,19 @@ def test_missing_path_exits_2_and_names_it(capsys, in_lint):
 
 
 def test_unreadable_file_exits_2_and_names_it(capsys, in_lint, monkeypatch):
-    import gdef_core.project
+    import gdef_core.loader
 
-    real = gdef_core.project.read_source
+    real = gdef_core.loader.read_source
 
     def deny(path, overlay=None):
         if path.endswith("typo.gdef"):
             raise PermissionError(13, "Permission denied", path)
         return real(path, overlay)
 
-    monkeypatch.setattr(gdef_core.project, "read_source", deny)
+    monkeypatch.setattr(gdef_core.loader, "read_source", deny)
     code, out, err = run(capsys, "broken", "-q")
     assert code == 2
-    assert "broken/typo.gdef: cannot read file: Permission denied" in err
+    assert "broken/typo.gdef: cannot read file: permission denied" in err
     assert {file for file, *_ in headlines(out)} == {"broken/split/game.gdef", "broken/split/helpers.gdef"}
 
 
