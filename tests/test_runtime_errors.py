@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gdef_core.runtime import GdefRuntimeError, IllegalMoveError, VerdictKind, load_game
+from gdef_core.runtime import GameLoadError, GdefRuntimeError, IllegalMoveError, VerdictKind, load_game
 
 RULES = """name: faults
 players: 2
@@ -62,7 +62,7 @@ def pos(needle: str, occurrence: int = 1) -> tuple[int, int]:
 def game(tmp_path_factory):
     path = tmp_path_factory.mktemp("faults") / "faults.gdef"
     path.write_text(RULES, encoding="utf-8")
-    return load_game([str(path)])
+    return load_game([str(path)], max_steps=200_000)   # the default (5,000,000) takes a second to run out
 
 
 def where(error: GdefRuntimeError) -> tuple[int, int]:
@@ -196,3 +196,21 @@ define end() -> bool { return false; }
     assert error.code == "G610" and "expected an int" in error.message
     line = text.count("\n", 0, text.index("OperationList[0][j]")) + 1
     assert (error.span.line + 1, error.span.column + 1) == (line, 11)
+
+
+def test_long_expressions_compile_and_too_deep_blocks_are_reported(tmp_path) -> None:
+    def game_file(name: str, body: str) -> str:
+        path = tmp_path / f"{name}.gdef"
+        path.write_text(f"name: {name}\nplayers: 1\nsize: 1 x 1\nobj X\n"
+                        f"define isMoveLegal() -> bool {{ {body} }}\ndefine end() -> bool {{ return true; }}\n")
+        return str(path)
+
+    chain = " + ".join(["moveNumber()"] * 2000)
+    conditions = " && ".join(["operationsNum() == 1"] * 2000)
+    state = load_game([game_file("chain", f"return {chain} == 0 && {conditions} && {'-' * 1500}1 == 1;")]).new_state()
+    assert state.check("place(0,0,X)").legal and not state.check("pass")
+    nested = "if (true) { " * 150 + "return true;" + " }" * 150
+    with pytest.raises(GameLoadError) as raised:
+        load_game([game_file("nested", nested + " return false;")])
+    (problem,) = [d for d in raised.value.diagnostics if d.is_error]
+    assert problem.code == "G612" and problem.span.line == 4 and "nested too deeply" in problem.message

@@ -51,6 +51,7 @@ class CompileError(Exception):
 
     def __init__(self, message: str, span: Span) -> None:
         super().__init__(f"{span}: {message}")
+        self.message = message
         self.span = span
 
 
@@ -113,6 +114,7 @@ class Compiler:
         self.uses_next = False
         self.blocks: list[list[tuple[int, str, Span | None]]] = []
         self.helper_count = 0
+        self.current: ast.FunctionDef | None = None  # the function being compiled
 
     def loc(self, span: Span) -> int:
         number = self._span_numbers.get(span)
@@ -127,6 +129,7 @@ class Compiler:
         functions = self.program.functions
         self.recursive = flow.recursive_functions(functions)
         for function in functions.values():
+            self.current = function
             FunctionCompiler(self, function).compile()
         self._game_vars()
         lines: list[tuple[int, str, Span | None]] = [

@@ -451,7 +451,7 @@ def game_from_program(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
         return Game(program, max_steps=max_steps, max_depth=max_depth)
     except CompileError as error:
         from gdef_core.codes import diagnostic
-        raise GameLoadError([*program.diagnostics, diagnostic("G612", error.span, str(error))],
+        raise GameLoadError([*program.diagnostics, diagnostic("G612", error.span, error.message)],
                             "the rules cannot be compiled:") from None
     except GdefRuntimeError as error:
         raise GameLoadError([*program.diagnostics, error.as_diagnostic()],

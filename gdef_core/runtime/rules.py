@@ -35,20 +35,33 @@ _GLOBALS = {
 # Python frames a gdef call needs at most (its own, plus hoisted expression helpers and the
 # nested hasLegalMove() machinery), used to size Python's recursion limit.
 _FRAMES_PER_CALL = 3
+# Python frames the compiler may use: about three per level of nesting of the rules' syntax.
+_COMPILER_RECURSION = 30_000
 
 
 class Rules:
     def __init__(self, program: Program, objects: tuple[Obj, ...], max_steps: int, max_depth: int) -> None:
         self.filename = f"<gdef rules #{next(_ids)}: {program.name}>"
         self.height = program.height
-        compiled = Compiler(program, max_steps, max_depth, self.filename).compile()
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _COMPILER_RECURSION))  # the compiler walks the tree recursively
+        compiler = Compiler(program, max_steps, max_depth, self.filename)
+        compiled = None
+        try:
+            compiled = compiler.compile()
+            code = compile(compiled.source, self.filename, "exec")
+        except RecursionError:
+            raise CompileError("this function is nested too deeply to run (expressions or blocks "
+                               "thousands of levels deep)", _span_of(compiler.current, program)) from None
+        except (SyntaxError, MemoryError) as error:  # Python's own limits on the generated code
+            lines = compiled.line_spans if compiled is not None else {}
+            span = lines.get(getattr(error, "lineno", None) or 0, _span_of(compiler.current, program))
+            raise CompileError(f"this code is nested too deeply to run ({getattr(error, 'msg', error)}); "
+                               "move inner blocks into functions of their own", span) from None
+        finally:
+            sys.setrecursionlimit(limit)
         self.compiled = compiled
         namespace = dict(_GLOBALS)
-        try:
-            code = compile(compiled.source, self.filename, "exec")
-        except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
-            raise CompileError(f"the rules are too deeply nested to run ({error})",
-                               _first_span(program)) from None
         exec(code, namespace)
         entries = namespace["_factory"](objects)
         self.raw_init_vars = entries["_init_vars"]
@@ -138,6 +151,10 @@ class Rules:
         if stack:
             stack[0] = StackFrame(stack[0].function, span)
         return GdefRuntimeError(code, message, span, tuple(stack))
+
+
+def _span_of(function, program: Program) -> Span:
+    return function.name.span if function is not None else _first_span(program)
 
 
 def _first_span(program: Program) -> Span:
