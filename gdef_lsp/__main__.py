@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(*args.tcp)
     else:
         server.start_io()
-    return 0
+    return 0 if server.shut_down else 1  # the LSP rule for `exit` without `shutdown`
 
 
 if __name__ == "__main__":

@@ -88,6 +88,7 @@ class GdefServer(LanguageServer):
         self.check_seconds: dict[str, float] = {}  # per file: how long its last check took
         self.uris: dict[str, str] = {}  # path -> the URI the client uses for it
         self.roots: list[str] = []
+        self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
 
     # ------------------------------------------------------------ positions
 
@@ -183,6 +184,14 @@ def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
     ls.roots = [normalise(r) for r in roots if r]
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: GdefServer, params: None) -> None:
+    ls.shut_down = True
+    for task in ls.pending.values():
+        task.cancel()
+    ls.pending.clear()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -360,16 +369,18 @@ def _document_symbol(entry: outline.OutlineItem, index: LineIndex) -> types.Docu
 
 @server.feature(types.WORKSPACE_SYMBOL)
 async def workspace_symbol(ls: GdefServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
-    await asyncio.sleep(0)
     paths = list(dict.fromkeys([*discover(ls.roots).files, *ls.session.open_paths()]))
 
     def module_of(path: str):
         text = ls.session.source(path)
         return None if text is None else ls.session.parse_cache.module(normalise(path), text)
 
-    found = outline.workspace_symbols(params.query, paths, module_of)
+    found: list[outline.OutlineItem] = []
+    for path in paths:  # one file at a time: a cancelled search stops between files
+        await asyncio.sleep(0)
+        found += outline.workspace_symbols(params.query, [path], module_of)
     return [types.SymbolInformation(name=e.name, kind=_SYMBOL_KINDS[e.kind], location=ls.location(e.selection),
-                                    container_name=os.path.basename(e.span.file)) for e in found]
+                                    container_name=os.path.basename(e.span.file)) for e in found[:500]]
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
