@@ -230,3 +230,21 @@ def test_every_broken_function_of_a_large_file_is_reported():
     result = parse(text, "big.gdef")
     assert len(result.diagnostics) == 800
     assert len(list(result.module.functions())) == 400
+
+
+@pytest.mark.parametrize("header", ["define a() -> boo {", "define a(int x, nt y) -> bool {",
+                                    "define a(int x -> bool {", "define (int x) -> bool {"])
+def test_broken_function_header_keeps_body_and_later_functions(header):
+    text = f"{header}\n  return true;\n}}\ndefine b() -> bool {{ return true; }}\n"
+    result = parse(text, "t.gdef")
+    assert [d.code for d in result.diagnostics] == ["G101"]
+    functions = list(result.module.functions())
+    assert functions[-1].name.text == "b"
+    assert isinstance(functions[0].body.stmts[0], ast.Return)
+
+
+def test_skipped_top_level_text_becomes_an_error_item():
+    result = parse("obj X\n+ + +\nobj Y\n", "t.gdef")
+    assert kinds(result.module) == ["ObjDecl", "ErrorItem", "ObjDecl"]
+    error_item = result.module.items[1]
+    assert (error_item.span.line, error_item.span.column, error_item.span.end_column) == (1, 0, 5)

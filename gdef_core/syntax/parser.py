@@ -36,11 +36,12 @@ MAX_RECOVERIES = 2000  # past this a file is junk: stop parsing, keep what was r
 # Tokens tried by repair 1, in order of how often they are the one missing.
 _INSERTABLE = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA")
 # Tokens that end or start a construct: panic mode skips to one of these.
-_SYNC_IN_BLOCK = frozenset({"SEMICOLON", "RBRACE", "DEFINE", "START", "USE", "$END"})
-_SYNC_TOP_LEVEL = frozenset({"DEFINE", "START", "USE", "OBJ", "TYPE", "$END"})
 _TOP_LEVEL_ONLY = frozenset({"DEFINE", "START", "USE"})
+# At top level these start an item only at the start of a line (`obj b` is also a parameter).
+_LINE_START_ITEMS = frozenset({"OBJ", "TYPE", "NAME"})
 # Placeholder tokens used to complete a construct, by preference.
-_COMPLETION_ORDER = ("RPAR", "RSQB", "SEMICOLON", "RBRACE", "NAME", "INT", "COLON", "LBRACE", "COMMA")
+_COMPLETION_ORDER = ("RPAR", "RSQB", "SEMICOLON", "RBRACE", "NAME", "INT", "TYPE", "COLON", "LBRACE",
+                     "LPAR", "COMMA")
 _CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE"}
 _COMPLETION_ORDER_IN_STATEMENT = ("RPAR", "RSQB", "NAME", "INT", "LBRACE")
 
@@ -135,7 +136,10 @@ class _Grammar:
     def parse(self, text: str, path: str) -> ParseResult:
         scanned = self.scanner.scan(text, path)
         builder = AstBuilder(path)
-        items, syntax_errors = _Parse(self, builder, scanned.tokens, text, path).run()
+        parse = _Parse(self, builder, scanned.tokens, text, path)
+        items, syntax_errors = parse.run()
+        if parse.skipped:
+            items = sorted(items + parse.skipped, key=lambda item: (item.span.line, item.span.column))
         module = ast.Module(path, text, items, scanned.comments)
         _attach_doc_comments(module)
         diagnostics = sorted(scanned.diagnostics + syntax_errors + builder.finish(), key=sort_key)
@@ -180,6 +184,7 @@ class _Parse:
         self.state_stack: list = [grammar.start_state]
         self.value_stack: list = []
         self.result: list | None = None
+        self.skipped: list[ast.ErrorItem] = []  # top-level text panic mode skipped
         self.errors: list[Diagnostic] = []
         self.depth = 0  # brace depth of what the parser has consumed
         self.anchor = self.tokens[0]  # the token being recovered from
@@ -221,7 +226,8 @@ class _Parse:
                         f"expected '}}' before {describe_token(token.type, token.value)}:{where}")
             return self.panic(i)
 
-        for missing in _INSERTABLE:
+        insertable = _INSERTABLE if "INT" in expected else _INSERTABLE + ("NAME",)  # a name slot
+        for missing in insertable:
             if missing in expected and self.fits_after(missing, token.type):
                 self.report(self.missing_span(i), self.missing_message(missing, token))
                 self.feed_placeholder(missing)
@@ -259,26 +265,44 @@ class _Parse:
         tokens = self.tokens
         for j in range(i, len(tokens)):
             token = tokens[j]
-            if not self.is_sync(j):
+            target = self.sync_target(j)
+            if target is None:
                 continue
+            if not self.complete_until(target):
+                if token.type == "$END":
+                    return len(tokens)  # cannot finish: run() keeps what was read
+                continue
+            if j > i and self.depth == 0:
+                self.skipped.append(ast.ErrorItem(self.token_span(tokens[i]).to(self.token_span(tokens[j - 1]))))
             if token.type == "SEMICOLON":
-                if self.complete_until("SEMICOLON"):
-                    if self.parser.can_feed(self.state_stack, "SEMICOLON"):
-                        self.feed(token)
-                    return j + 1
-            elif self.complete_until(token.type if self.depth or token.type == "$END" else "DEFINE"):
-                return j
-            elif token.type == "$END":
-                return len(tokens)  # cannot finish: run() keeps what was read
+                if self.parser.can_feed(self.state_stack, "SEMICOLON"):
+                    self.feed(token)
+                return j + 1
+            return j
         return len(tokens)
 
-    def is_sync(self, j: int) -> bool:
+    def sync_target(self, j: int) -> str | None:
+        """If tokens[j] can resume the parse, what the parser must accept first: the token
+        itself, or at top level "DEFINE" (an item boundary) for a token that starts an item."""
         token = self.tokens[j]
-        if self.depth == 0:
-            if token.type == "NAME":  # a game parameter starts `NAME :`
-                return j + 1 < len(self.tokens) and self.tokens[j + 1].type == "COLON"
-            return token.type in _SYNC_TOP_LEVEL
-        return token.type in _SYNC_IN_BLOCK
+        kind = token.type
+        if kind == "$END":
+            return kind
+        if self.depth:
+            if kind in _TOP_LEVEL_ONLY:
+                return "DEFINE"
+            return kind if kind in ("SEMICOLON", "RBRACE") else None
+        if kind in _TOP_LEVEL_ONLY:
+            return "DEFINE"
+        if kind == "LBRACE":  # the body of a function whose header is broken
+            return kind
+        if kind in _LINE_START_ITEMS and self.starts_line(j):
+            if kind != "NAME" or (j + 1 < len(self.tokens) and self.tokens[j + 1].type == "COLON"):
+                return "DEFINE"
+        return None
+
+    def starts_line(self, j: int) -> bool:
+        return j == 0 or self.tokens[j - 1].end_line < self.tokens[j].line
 
     def complete_until(self, target: str) -> bool:
         """Feed placeholder tokens until `target` fits; False (and nothing fed) if that fails.
@@ -295,13 +319,12 @@ class _Parse:
                 break
             if target == "SEMICOLON" and path and parser.can_feed(stack, "RETURN"):
                 break
-            for candidate in order:
-                if parser.can_feed(stack, candidate):
-                    path.append(candidate)
-                    parser.advance(stack, candidate)
-                    break
-            else:
+            candidate = next((t for t in order if parser.can_feed(stack, t)), None) \
+                or min(parser.expected(stack) - {"$END"}, default=None)  # any token that fits
+            if candidate is None:
                 return False
+            path.append(candidate)
+            parser.advance(stack, candidate)
         else:
             return False
         for token_type in path:
