@@ -6,9 +6,10 @@
 
 Each engine plays complete games, choosing uniformly among the legal moves with a seeded
 `random.Random`, for about --seconds seconds in all, in --rounds turns taken alternately with
-the other engines (the best turn counts), after a short warm-up. Printed: the rates and the
-two ratios the project's targets are stated in (issue 7): hand / gdef (target <= 3) and
-gdef / openspiel (target >= 0.1).
+the other engines (the best turn counts), after a short warm-up. Time is the process's CPU
+time (time.process_time), so other programs busy on the machine do not count against
+whichever engine is running. Printed: the rates and the two ratios the project's targets are
+stated in (issue 7): hand / gdef (target <= 3) and gdef / openspiel (target >= 0.1).
 
     python benchmarks/playouts.py [--seconds 3] [--rounds 5] [--json OUT]
 """
@@ -71,13 +72,13 @@ def spiel_playouts(name: str):
 
 def rate(playout, seconds: float, rng: random.Random) -> float:
     """Playouts per second over about `seconds` seconds."""
-    count, start = 0, time.perf_counter()
+    count, start = 0, time.process_time()
     end = start + seconds
     while True:
         for _ in range(10):
             playout(rng)
         count += 10
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= end:
             return count / (now - start)
 
