@@ -4,6 +4,10 @@
  */
 import * as vscode from 'vscode';
 import {
+  CloseAction,
+  CloseHandlerResult,
+  ErrorAction,
+  ErrorHandler,
   LanguageClient,
   LanguageClientOptions,
   Middleware,
@@ -88,7 +92,9 @@ export class GdefServer implements vscode.Disposable {
     const resolution = await resolveServerCommand(resource);
     if ('problem' in resolution) {
       this.output.error(resolution.problem.message);
-      this.output.info(`PATH searched: ${process.env.PATH ?? ''}`);
+      if (resolution.problem.detail) {
+        this.output.info(resolution.problem.detail);
+      }
       void this.report(resolution.problem);
       return undefined;
     }
@@ -101,12 +107,14 @@ export class GdefServer implements vscode.Disposable {
       command: server.command,
       args: server.args,
       transport: TransportKind.stdio,
+      options: { cwd: server.cwd },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: DOCUMENT_SELECTOR,
       outputChannel: this.output,
       traceOutputChannel: this.output,
       middleware: this.middleware,
+      errorHandler: this.errorHandler(),
       synchronize: {
         fileEvents: vscode.workspace.createFileSystemWatcher('**/*.gdef'),
       },
@@ -128,6 +136,37 @@ export class GdefServer implements vscode.Disposable {
     this.client = client;
     this.used = server;
     return client;
+  }
+
+  /**
+   * A server that stops while in use is restarted, up to 4 times in 3 minutes; then, and when
+   * it stops before it ever answered, we say so once (not once per restart) and leave it stopped.
+   */
+  private errorHandler(): ErrorHandler {
+    const restarts: number[] = [];
+    return {
+      error: (): { action: ErrorAction; handled: boolean } => ({ action: ErrorAction.Continue, handled: true }),
+      closed: (): CloseHandlerResult => {
+        if (!this.client) {
+          return { action: CloseAction.DoNotRestart, handled: true }; // start() reports it
+        }
+        const now = Date.now();
+        restarts.push(now);
+        while (restarts.length > 0 && restarts[0] < now - 3 * 60_000) {
+          restarts.shift();
+        }
+        if (restarts.length <= 4) {
+          this.output.warn('The gdef language server stopped; restarting it');
+          return { action: CloseAction.Restart, handled: true };
+        }
+        void this.report({
+          message: 'The gdef language server stopped 5 times in 3 minutes and was not restarted. ' +
+            'The output says why; after fixing it, run "GDef: Restart server".',
+          remedies: ['showOutput'],
+        });
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
   }
 
   private async report(problem: StartProblem): Promise<void> {

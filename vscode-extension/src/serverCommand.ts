@@ -8,6 +8,7 @@
  */
 import { execFile } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { PythonExtension } from '@vscode/python-extension';
@@ -21,6 +22,8 @@ export interface ServerCommand {
   source: 'setting' | 'python' | 'path';
   /** The interpreter that runs `-m gdef_lsp`, when that is how the server starts. */
   python?: string;
+  /** The folder the server runs in (Python puts it on sys.path for `-m`). */
+  cwd: string;
   /** Why this command was chosen over the usual one, for the server output. */
   note?: string;
 }
@@ -31,6 +34,8 @@ export type Remedy = 'selectInterpreter' | 'openSettings' | 'showOutput';
 export interface StartProblem {
   message: string;
   remedies: Remedy[];
+  /** More for the output channel than fits in a notification. */
+  detail?: string;
 }
 
 export type Resolution = { command: ServerCommand } | { problem: StartProblem };
@@ -47,7 +52,14 @@ export function configuredCommand(): string[] | undefined {
   return undefined;
 }
 
+/** The server runs in the workspace folder, as a terminal opened there would. */
+export function serverCwd(resource: vscode.Uri | undefined): string {
+  const folder = (resource && vscode.workspace.getWorkspaceFolder(resource)) ?? vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === 'file' ? folder.uri.fsPath : os.homedir();
+}
+
 export async function resolveServerCommand(resource: vscode.Uri | undefined): Promise<Resolution> {
+  const cwd = serverCwd(resource);
   const configured = configuredCommand();
   if (configured) {
     const [command, ...args] = configured;
@@ -62,32 +74,33 @@ export async function resolveServerCommand(resource: vscode.Uri | undefined): Pr
     }
     if (args.length === 2 && args[0] === '-m' && args[1] === 'gdef_lsp') {
       // a Python: check that gdef is installed there, to say so plainly if it is not
-      const problem = await checkGdefInstalled(command, 'or correct the setting gdef.server.command.');
+      const problem = await checkGdefInstalled(command, cwd, 'or correct the setting gdef.server.command.');
       return problem ? { problem: { ...problem, remedies: ['openSettings'] } }
-        : { command: { command, args, source: 'setting', python: command } };
+        : { command: { command, args, source: 'setting', python: command, cwd } };
     }
-    return { command: { command, args, source: 'setting' } };
+    return { command: { command, args, source: 'setting', cwd } };
   }
   const python = await selectedPython(resource);
   if (python) {
-    const problem = await checkGdefInstalled(python, 'or select the interpreter of the environment where gdef is installed.');
+    const problem = await checkGdefInstalled(python, cwd, 'or select the interpreter of the environment where gdef is installed.');
     if (!problem) {
-      return { command: { command: python, args: ['-m', 'gdef_lsp'], source: 'python', python } };
+      return { command: { command: python, args: ['-m', 'gdef_lsp'], source: 'python', python, cwd } };
     }
     const onPath = findExecutable('gdef-lsp');
     return onPath
-      ? { command: { command: onPath, args: [], source: 'path', note: `${problem.message} Using ${onPath} instead.` } }
+      ? { command: { command: onPath, args: [], source: 'path', cwd, note: `${problem.message} Using ${onPath} instead.` } }
       : { problem };
   }
   const onPath = findExecutable('gdef-lsp');
   if (onPath) {
-    return { command: { command: onPath, args: [], source: 'path' } };
+    return { command: { command: onPath, args: [], source: 'path', cwd } };
   }
   return {
     problem: {
       message: 'gdef-lsp was not found on PATH, and the Python extension is not installed to say which Python has gdef. ' +
         'Install gdef (pip install gdef), or set gdef.server.command to the gdef-lsp of your environment.',
       remedies: ['openSettings', 'showOutput'],
+      detail: `PATH searched: ${process.env.PATH ?? ''}`,
     },
   };
 }
@@ -120,10 +133,14 @@ export async function onPythonChange(listener: () => void): Promise<vscode.Dispo
   }
 }
 
-/** Runs `python -c "import gdef_lsp"`; a problem to show if that fails, else undefined. */
-export function checkGdefInstalled(python: string, otherwise: string): Promise<StartProblem | undefined> {
+/**
+ * Imports the server's module in `python`, in the folder the server will run in; a problem to
+ * show if that fails, else undefined. Importing the server module, not just the package,
+ * also catches a broken installation (a missing dependency).
+ */
+export function checkGdefInstalled(python: string, cwd: string, otherwise: string): Promise<StartProblem | undefined> {
   return new Promise((resolve) => {
-    execFile(python, ['-c', 'import gdef_lsp'], { timeout: 60_000 }, (error, _stdout, stderr) => {
+    execFile(python, ['-c', 'import gdef_lsp.server'], { timeout: 60_000, cwd }, (error, _stdout, stderr) => {
       if (!error) {
         resolve(undefined);
       } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -131,7 +148,7 @@ export function checkGdefInstalled(python: string, otherwise: string): Promise<S
           message: `The Python interpreter ${python} does not exist: install gdef in a Python environment, ${otherwise}`,
           remedies: ['selectInterpreter', 'openSettings'],
         });
-      } else if (/No module named '?gdef/.test(stderr)) {
+      } else if (/No module named '?gdef_lsp'?$/m.test(stderr)) {
         resolve({
           message: `gdef is not installed in ${python}: run "${python} -m pip install gdef", ${otherwise}`,
           remedies: ['selectInterpreter', 'openSettings'],

@@ -54,7 +54,7 @@ function pythonPath() {
 
 /**
  * Starts code-server on a fresh profile with the extension installed and `settings`, opens
- * `folder` in Chromium, and returns { page, log, stop }.
+ * `folder` in Chromium, and returns { page, userDir, log, stop }.
  */
 export async function openVSCode({ folder, settings = {}, viewport = { width: 1400, height: 900 } }) {
   const base = mkdtempSync(join(tmpdir(), 'gdef-code-server-'));
@@ -78,6 +78,8 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
     'update.mode': 'none',
     'terminal.integrated.gpuAcceleration': 'off',
     'window.restoreWindows': 'none',
+    'git.enabled': false,
+    'git.openRepositoryInParentFolders': 'never',
     ...settings,
   }, null, 2));
   const env = {
@@ -128,7 +130,7 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
     const page = await browser.newPage({ viewport });
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    return { page, log: () => log, stop };
+    return { page, userDir: dirs.user, log: () => log, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -150,13 +152,14 @@ export async function runCommand(page, title) {
 
 /** Opens a file of the workspace with Quick Open and waits for its editor. */
 export async function openFile(page, name) {
+  const exactly = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   await page.keyboard.press(`${CTRL}+P`);
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator(`.tab.active:has-text("${name}")`).waitFor();
+  await page.locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exactly }) }).first().click();
+  await page.locator('.tab.active').filter({ has: page.locator('.label-name', { hasText: exactly }) }).waitFor();
   await page.locator('.monaco-editor .view-lines').first().waitFor();
 }
 
