@@ -105,6 +105,7 @@ vim.api.nvim_create_autocmd('FileType', {
   pattern = 'gdef',
   group = vim.api.nvim_create_augroup('gdef_lsp', { clear = true }),
   callback = function(args)
+    vim.bo[args.buf].omnifunc = 'v:lua.vim.lsp.omnifunc' -- <C-x><C-o> completes from the server
     attach(args.buf)
   end,
 })
