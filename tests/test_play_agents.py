@@ -109,8 +109,8 @@ def test_mcts_beats_random_in_90_of_100_connect_four_games(connect4):
     """50 games moving first and 50 moving second, 100 iterations a move, seeded: mcts wins
     99 of the 100 (about 20 s on 2 cores)."""
     mcts, rand = parse_agent("mcts:iterations=100"), parse_agent("random")
-    first = simulate(connect4, [mcts, rand], 50, seed=1, jobs=2, paths=[CONNECT4])
-    second = simulate(connect4, [rand, mcts], 50, seed=2, jobs=2, paths=[CONNECT4])
+    first = simulate(connect4, [mcts, rand], 50, seed=1, jobs=2)
+    second = simulate(connect4, [rand, mcts], 50, seed=2, jobs=2)
     assert first.wins[0] + second.wins[1] >= 90
 
 

@@ -47,11 +47,19 @@ def test_game_seeds_differ_per_game_and_player_and_are_stable():
 
 def test_results_do_not_depend_on_jobs(connect4):
     specs = [parse_agent("random"), parse_agent("greedy")]
-    one = simulate(connect4, specs, 40, seed=11, jobs=1, paths=[CONNECT4])
-    two = simulate(connect4, specs, 40, seed=11, jobs=2, paths=[CONNECT4])
+    one = simulate(connect4, specs, 40, seed=11, jobs=1)
+    two = simulate(connect4, specs, 40, seed=11, jobs=2)
     assert without_time(one.to_json()) == without_time(two.to_json())
-    other = simulate(connect4, specs, 40, seed=12, jobs=1, paths=[CONNECT4])
+    other = simulate(connect4, specs, 40, seed=12, jobs=1)
     assert without_time(other.to_json()) != without_time(one.to_json())
+
+
+def test_workers_load_every_file_of_a_game():
+    split = load_game([str(ROOT / "examples" / "tictactoe-split" / "tictactoe.gdef")])
+    specs = [parse_agent("greedy"), parse_agent("random")]
+    one = simulate(split, specs, 30, seed=2, jobs=1)
+    two = simulate(split, specs, 30, seed=2, jobs=2)
+    assert without_time(one.to_json()) == without_time(two.to_json())
 
 
 def test_each_game_is_the_same_game_wherever_it_is_played(connect4):

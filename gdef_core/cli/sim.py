@@ -92,7 +92,7 @@ def run(argv: Sequence[str] | None) -> int:
     progress = None if args.no_progress else Progress(sys.stderr, terminal=sys.stderr.isatty())
     try:
         summary = simulate(game, specs, args.games, seed=args.seed, jobs=jobs,
-                           max_moves=args.max_moves, paths=args.files, on_progress=progress)
+                           max_moves=args.max_moves, on_progress=progress)
     except SimulationError as error:
         if progress is not None:
             progress.finish()

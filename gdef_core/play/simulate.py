@@ -98,17 +98,16 @@ ProgressCallback = Callable[[int, int, float], None]   # (games done, games in a
 
 
 def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, jobs: int = 1,
-             max_moves: int | None = None, paths: Sequence[str] = (),
-             on_progress: ProgressCallback | None = None) -> Summary:
+             max_moves: int | None = None, on_progress: ProgressCallback | None = None) -> Summary:
     """Play `games` games and return the totals; raises SimulationError when a game fails.
 
     With jobs > 1 the games are spread over that many processes, each loading the game from
-    `paths` itself (compiled rules do not cross process boundaries).
+    its files itself (compiled rules do not cross process boundaries).
     """
     summary = Summary(players=len(specs))
     started = time.perf_counter()
     outcomes = (_local(game, specs, games, seed, max_moves) if jobs <= 1 or games <= 1
-                else _parallel(paths, specs, games, seed, max_moves, jobs))
+                else _parallel(game, specs, games, seed, max_moves, jobs))
     try:
         for result in outcomes:
             if isinstance(result, _Failure):
@@ -150,11 +149,12 @@ def _local(game, specs, games, seed, max_moves):
 _worker: dict = {}
 
 
-def _init_worker(paths, specs, seed, max_moves) -> None:
+def _init_worker(files, max_steps, max_depth, specs, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     from gdef_core.runtime import load_game
 
-    _worker.update(game=load_game(list(paths)), specs=specs, seed=seed, max_moves=max_moves)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
+    _worker.update(game=game, specs=specs, seed=seed, max_moves=max_moves)
 
 
 def _work(index: int) -> GameOutcome | _Failure:
@@ -162,10 +162,11 @@ def _work(index: int) -> GameOutcome | _Failure:
                          _worker["max_moves"])
 
 
-def _parallel(paths, specs, games, seed, max_moves, jobs):
+def _parallel(game, specs, games, seed, max_moves, jobs):
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, _init_worker, (tuple(paths), tuple(specs), seed, max_moves))
+    pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
+                                            tuple(specs), seed, max_moves))
     try:
         chunk = max(1, min(32, games // (jobs * 16)))
         yield from pool.imap_unordered(_work, range(games), chunksize=chunk)
