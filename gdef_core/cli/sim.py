@@ -135,17 +135,25 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
 
 
 def _load(files: Sequence[str]):
-    """(game, EXIT_OK), or (None, exit code) after saying why the files make no game."""
-    from gdef_core.loader import GdefFileError
-    from gdef_core.runtime import GameLoadError, load_game
+    """(game, EXIT_OK), or (None, exit code) after saying why the files make no game; the
+    definition's errors are shown as gdef-check shows them."""
+    from gdef_core.loader import GdefFileError, load_program
+    from gdef_core.report import Report, render_text
+    from gdef_core.runtime import GameLoadError, game_from_program
 
     try:
-        return load_game(list(files)), EXIT_OK
+        program = load_program(list(files))
     except GdefFileError as error:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return None, EXIT_USAGE
+    try:
+        return game_from_program(program), EXIT_OK
     except GameLoadError as error:
-        sys.stderr.write(f"{error}\n")
+        if not any(d.is_error for d in error.diagnostics):
+            sys.stderr.write(f"{PROG}: error: {error}\n")
+        sources = {module.path: module.text for module in program.modules}
+        report = Report(error.diagnostics, [module.path for module in program.modules], sources)
+        sys.stderr.write(render_text(report, color=False))
         return None, EXIT_FAILED
 
 
