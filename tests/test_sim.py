@@ -157,11 +157,15 @@ def test_progress_bar_on_a_terminal_and_lines_otherwise():
     assert text.startswith("\r[#######-----------------------] 1/4  2.0 games/s  ETA 2 s")
     assert text.endswith("\r[##############################] 4/4  4.0 games/s\x1b[K\n")
     log = io.StringIO()
-    lines = Progress(log, terminal=False)
-    lines(1, 4, 0.5)
-    lines(2, 4, 0.6)   # too soon after the last line: not printed
-    lines(4, 4, 1.0)
-    assert log.getvalue() == "1/4 games, 2.0 games/s\n4/4 games, 4.0 games/s\n"
+    now = [100.0]
+    lines = Progress(log, terminal=False, clock=lambda: now[0])
+    lines(1, 4, 0.5)   # too soon after the start: nothing yet
+    now[0] += 6
+    lines(2, 4, 6.0)
+    now[0] += 1
+    lines(3, 4, 7.0)   # too soon after the last line
+    lines(4, 4, 8.0)   # the end is always shown
+    assert log.getvalue() == "2/4 games, 0.3 games/s\n4/4 games, 0.5 games/s\n"
 
 
 def test_console_script_end_to_end(tmp_path):

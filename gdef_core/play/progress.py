@@ -3,6 +3,7 @@ every few seconds otherwise (logs and CI output stay readable)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 BAR_WIDTH = 30
@@ -11,14 +12,17 @@ REDRAW_INTERVAL = 0.1  # seconds between redraws of the bar
 
 
 class Progress:
-    def __init__(self, stream: TextIO, *, terminal: bool) -> None:
+    def __init__(self, stream: TextIO, *, terminal: bool,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
         self.terminal = terminal
-        self.last = float("-inf")
+        self.clock = clock
+        # A bar appears at once; plain lines only after a while (a quick run prints one line).
+        self.last = float("-inf") if terminal else clock()
         self.open_line = False
 
     def __call__(self, done: int, total: int, seconds: float) -> None:
-        now = time.monotonic()
+        now = self.clock()
         finished = done == total
         if not finished and now - self.last < (REDRAW_INTERVAL if self.terminal else LINE_INTERVAL):
             return
