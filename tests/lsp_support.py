@@ -98,7 +98,7 @@ async def diagnostics(client: LanguageClient, target: str, version: int | None =
                 return list(params.diagnostics)
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"no diagnostics for {target} version {version} within {timeout} s")
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.002)
 
 
 def position(client: LanguageClient, text: str, marker: str, offset: int = 0) -> types.Position:
