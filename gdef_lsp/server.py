@@ -150,9 +150,11 @@ class GdefServer(LanguageServer):
         """Send the diagnostics of the current text of an open file, with its version (all
         synchronous: no edit can arrive between reading the text and sending the result)."""
         uri = self.uri_of(path)
-        document = self.workspace.text_documents.get(uri)
-        if document is None:
+        if path not in self.session.open_paths():
             return
+        # by pygls' lookup: it keys documents by the unquoted URI (a path with a space is
+        # `%20` in the client's URI and not a key of text_documents as sent)
+        document = self.workspace.get_text_document(uri)
         index = self.index(path)
         found = [convert_diagnostic(d, index, self.location, self.docs_url) for d in self.session.diagnostics(path)]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version=document.version))
