@@ -82,8 +82,11 @@ describe('the seed tic-tac-toe, which compares an obj with an int', { concurrenc
     const text = await row.first().innerText();
     assert.match(text, /G301/);
     assert.match(text, /\[Ln 17, Col 27\]/);
-    const errors = await page.locator('.markers-panel .monaco-tl-row .codicon-error').count();
-    assert.equal(errors, 1, 'one error: the obj/int comparison');
+    // the only problem of the file, and an error
+    const labels = await page.locator('.markers-panel .monaco-list-row').evaluateAll(
+      (rows) => rows.map((r) => r.getAttribute('aria-label')));
+    assert.deepEqual(labels.filter((l) => / at line \d+ and character \d+/.test(l)).map((l) => l.split(':')[0]), ['Error']);
+    assert.equal(await page.locator('[id="status.problems"]').first().getAttribute('aria-label'), 'Errors: 1');
   });
 
   check('hover on a built-in shows its signature and documentation', async () => {
