@@ -209,7 +209,7 @@ def test_long_expressions_compile_and_too_deep_blocks_are_reported(tmp_path) -> 
     conditions = " && ".join(["operationsNum() == 1"] * 2000)
     state = load_game([game_file("chain", f"return {chain} == 0 && {conditions} && {'-' * 1500}1 == 1;")]).new_state()
     assert state.check("place(0,0,X)").legal and not state.check("pass")
-    nested = "if (true) { " * 150 + "return true;" + " }" * 150
+    nested = "if (moveNumber() < 5) { " * 150 + "return true;" + " }" * 150
     with pytest.raises(GameLoadError) as raised:
         load_game([game_file("nested", nested + " return false;")])
     (problem,) = [d for d in raised.value.diagnostics if d.is_error]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from gdef_core.runtime.codegen import Code, FunctionCompiler
+    from gdef_core.runtime.function_compiler import Code, FunctionCompiler
 
 # An implementation gets the function compiler, the AST node (Call, Index or NameRef) and the
 # compiled arguments or indexes; it returns the compiled expression.
@@ -25,14 +25,17 @@ def implements(name: str):
     return register
 
 
-def _code(text: str, type_: str | None):
-    from gdef_core.runtime.codegen import Code
-    return Code(text, type_)
+def _code(text: str, type_: str | None, lo: int | None = None, hi: int | None = None, pure: bool = False):
+    from gdef_core.runtime.function_compiler import Code, constant
+    from gdef_core.runtime.values import INT_MAX, INT_MIN
+    if pure and lo is not None and lo == hi:
+        return constant(lo)
+    return Code(text, type_, None, INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, pure)
 
 
 @implements("empty")
 def _empty(fc, node, args):
-    return _code("EMPTY", "obj")
+    return _code("EMPTY", "obj", pure=True)
 
 
 @implements("CurrentPosition")
@@ -42,7 +45,8 @@ def _current(fc, node, args):
 
 @implements("NextPosition")
 def _next(fc, node, args):
-    fc.compiler.uses_next = True
+    if not fc.variant:
+        fc.compiler.uses_next = True
     return fc.board_read("N", node, args)
 
 
@@ -53,7 +57,9 @@ def _operation_list(fc, node, args):
 
 @implements("operationsNum")
 def _operations_num(fc, node, args):
-    return _code("NOPS", "int")
+    if fc.variant:
+        return _code("1", "int", 1, 1, pure=True)
+    return _code("NOPS", "int", 0, None, pure=True)
 
 
 @implements("isPlaceOperation")
@@ -63,27 +69,27 @@ def _is_place(fc, node, args):
 
 @implements("onTurn")
 def _on_turn(fc, node, args):
-    return _code("T", "int")
+    return _code("T", "int", 0, fc.compiler.players - 1, pure=True)
 
 
 @implements("moveNumber")
 def _move_number(fc, node, args):
-    return _code("MN", "int")
+    return _code("MN", "int", 0, None, pure=True)
 
 
 @implements("boardWidth")
 def _board_width(fc, node, args):
-    return _code(str(fc.compiler.width), "int")
+    return _code("", "int", fc.compiler.width, fc.compiler.width, pure=True)
 
 
 @implements("boardHeight")
 def _board_height(fc, node, args):
-    return _code(str(fc.compiler.height), "int")
+    return _code("", "int", fc.compiler.height, fc.compiler.height, pure=True)
 
 
 @implements("playersNum")
 def _players_num(fc, node, args):
-    return _code(str(fc.compiler.players), "int")
+    return _code("", "int", fc.compiler.players, fc.compiler.players, pure=True)
 
 
 def _runtime_call(helper: str, result: str | None):
@@ -97,7 +103,42 @@ def _runtime_call(helper: str, result: str | None):
 
 IMPLEMENTATIONS["setWinner"] = _runtime_call("_set_winner", None)
 IMPLEMENTATIONS["setNextPlayer"] = _runtime_call("_set_next_player", None)
-IMPLEMENTATIONS["addPlace"] = _runtime_call("_add_place", None)
-IMPLEMENTATIONS["addClear"] = _runtime_call("_add_clear", None)
-IMPLEMENTATIONS["addMove"] = _runtime_call("_add_move", None)
+MOVES_CONTEXT = 3  # codegen.CONTEXTS["moves"]
+
+
+def _candidate_operation(place: bool):
+    """addPlace / addClear: inlined in functions only moves() reaches (an operation appended
+    to the candidate being built, None when its square is off the board)."""
+    helper = _runtime_call("_add_place" if place else "_add_clear", None)
+
+    def implementation(fc, node, args):
+        if fc.only_context != MOVES_CONTEXT:
+            return helper(fc, node, args)
+        x, y = (fc.coerce(arg, "int", node.span) for arg in args[:2])
+        tests: list[str] = []
+        x_use = fc.index_part(x, fc.compiler.width, tests)
+        y_use = fc.index_part(y, fc.compiler.height, tests)
+        obj = "EMPTY"
+        if place:
+            code = fc.coerce(args[2], "obj", node.span)
+            obj = code.text
+            if tests and not code.pure:  # evaluated before the test, as an argument would be
+                first, obj = fc.bind(code)
+                tests.append(f"({first} is not None)")
+        operation = f"({x_use}, {y_use}, {obj}, {place})"
+        if tests:
+            operation = f"{operation} if {' & '.join(tests)} else None"
+        return _code(f"CUR.append({operation})", None)
+    return implementation
+
+
+def _add_move(fc, node, args):
+    if fc.only_context != MOVES_CONTEXT:
+        return _runtime_call("_add_move", None)(fc, node, args)
+    return _code("(CAND.append(tuple(CUR)) or CUR.clear())", None)
+
+
+IMPLEMENTATIONS["addPlace"] = _candidate_operation(place=True)
+IMPLEMENTATIONS["addClear"] = _candidate_operation(place=False)
+IMPLEMENTATIONS["addMove"] = _add_move
 IMPLEMENTATIONS["hasLegalMove"] = _runtime_call("_has_legal_move", "bool")

@@ -155,3 +155,17 @@ def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[name])
     return result
+
+
+def reachable(functions: dict[str, ast.FunctionDef], root: str) -> set[str]:
+    """The functions `root` can call, directly or not (itself included)."""
+    found: set[str] = set()
+    pending = [root] if root in functions else []
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        found.add(name)
+        pending.extend(node.callee.text for node in ast.walk(functions[name].body)
+                       if isinstance(node, ast.Call) and node.callee.text in functions)
+    return found

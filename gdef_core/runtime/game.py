@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Sequence
 
 from gdef_core.builtins import ALIASES
-from gdef_core.runtime.codegen import CompileError
+from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
 from gdef_core.runtime.rules import Rules
@@ -93,8 +93,9 @@ class Game:
         self._start_vars = self.rules.init_vars()
         self._initial: State | None = None
         self._moves: dict[tuple, Move] = {}
-        self._place_candidates = [((x, y, obj, True),) for x in range(self.width)
-                                  for y in range(self.height) for obj in self.objects.values()]
+        # The automatic candidates' places (spec section 12): (x, y, obj, operations).
+        self._places = [(x, y, obj, ((x, y, obj, True),)) for x in range(self.width)
+                        for y in range(self.height) for obj in self.objects.values()]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
@@ -159,21 +160,20 @@ class Game:
             if len(self._moves) >= _MOVE_CACHE_SIZE:
                 self._moves.clear()
             move = self._moves[ops] = Move(tuple(Op(x, y, obj if place else None) for x, y, obj, place in ops))
+            object.__setattr__(move, "_game", self)
+            object.__setattr__(move, "_resolved", ops)
         return move
 
-    def candidates(self, board, player, move_number, variables) -> list:
-        """Candidate moves (spec section 12) as operation tuples; may raise Fail (moves())."""
-        if self.rules.raw_moves is not None:
-            return list(dict.fromkeys(self.rules.raw_moves(board, player, move_number, variables)))
-        empty, height = self.empty, self.height
-        clears = [((i // height, i % height, empty, False),) for i, obj in enumerate(board) if obj is not empty]
-        return [*self._place_candidates, *clears, ()]
-
     def legal_ops(self, board, player, move_number, variables, first_only: bool = False) -> list:
-        """The legal candidates, in order; a candidate whose isMoveLegal() fails is illegal.
-        May raise Fail when moves() fails."""
-        candidates = self.candidates(board, player, move_number, variables)
-        return self.rules.raw_filter(board, candidates, player, move_number, variables, first_only)
+        """The legal candidates (spec section 12) as operation tuples, in the order generated;
+        a candidate whose isMoveLegal() fails is illegal. May raise Fail when moves() fails."""
+        rules = self.rules
+        if rules.raw_moves is None:
+            return rules.raw_default_filter(board, self._places, player, move_number, variables, first_only)
+        # Candidates marked with None name a square off the board: dropped; duplicates too.
+        candidates = list(dict.fromkeys(c for c in rules.raw_moves(board, player, move_number, variables)
+                                        if None not in c))
+        return rules.raw_filter(board, candidates, player, move_number, variables, first_only)
 
     def _has_legal_move_hook(self, board, player, move_number, variables) -> bool:
         return bool(self.legal_ops(board, player, move_number, variables, first_only=True))
@@ -225,9 +225,10 @@ class State:
         self._vars = variables
         self.over = over
         self.winner = winner
-        # The moves legal_moves() returned here, by id: applying one of them needs no second
-        # isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones share it.
-        self._legal: dict[int, tuple[Move, tuple]] | None = None
+        # The operations of the moves legal_moves() found here: applying one of them needs no
+        # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
+        # share it.
+        self._legal: list | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -292,11 +293,10 @@ class State:
     def apply(self, move: Move | str) -> None:
         """Play `move`: check it, apply it, run end(). Raises IllegalMoveError (state unchanged)
         when the move is not legal or end() fails."""
-        if self._legal is not None:
-            known = self._legal.get(id(move))
-            if known is not None and known[0] is move:
-                self._play(known[1])
-                return
+        legal = self._legal
+        if legal is not None and type(move) is Move and move._game is self.game and move._resolved in legal:
+            self._play(move._resolved)
+            return
         verdict = self.check(move)
         if not verdict:
             raise IllegalMoveError(verdict)
@@ -311,7 +311,7 @@ class State:
             index = x * height + y
             undo.append((index, board[index]))
             board[index] = obj
-        variables = self._vars.copy()
+        variables = self._vars.copy() if self._vars else self._vars
         try:
             over, winner, chosen = game.rules.end(board, ops, self.player, self.move_number + 1, variables)
         except BaseException as error:
@@ -341,9 +341,9 @@ class State:
             found = game.legal_ops(self._board, self.player, self.move_number, self._vars)
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
-        moves = [game.to_move(ops) for ops in found]
-        self._legal = {id(move): (move, ops) for move, ops in zip(moves, found)}
-        return moves
+        self._legal = found
+        cache = game._moves
+        return [cache.get(ops) or game.to_move(ops) for ops in found]
 
     def has_legal_move(self) -> bool:
         if self.over:

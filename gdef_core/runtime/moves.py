@@ -6,7 +6,7 @@ on the board and its objects declared is decided by `State.check`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class MoveSyntaxError(ValueError):
@@ -41,6 +41,10 @@ class Move:
     """A list of operations applied in order; no operations is `pass`."""
 
     ops: tuple[Op, ...] = ()
+    # Set by the Game that produced this Move (legal_moves()): its operations resolved for that
+    # game, so applying it needs no second look-up. Not part of the value.
+    _game: object = field(default=None, init=False, compare=False, repr=False)
+    _resolved: tuple | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def parse(cls, text: str) -> "Move":

@@ -10,7 +10,8 @@ import itertools
 import sys
 
 from gdef_core.runtime import ops as value_ops
-from gdef_core.runtime.codegen import CompileError, Compiler
+from gdef_core.runtime.codegen import Compiler
+from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import CALL_SITE, Fail, GdefRuntimeError, StackFrame
 from gdef_core.runtime.values import Obj
 from gdef_core.semantics.program import Program
@@ -71,26 +72,16 @@ class Rules:
         self.raw_moves = entries.get("_e_moves")
         self.raw_setup = entries.get("_e_setup")
         self.raw_filter = entries.get("_e_filter")
-        self.uses_next_position = compiled.uses_next_position
+        self.raw_default_filter = entries.get("_e_default")
         needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)
 
     # ------------------------------------------------------------ checked entry points
 
-    def next_board(self, board: list, ops) -> list:
-        if not ops:
-            return board
-        after = board.copy()
-        height = self.height
-        for x, y, obj, _ in ops:
-            after[x * height + y] = obj
-        return after
-
     def is_move_legal(self, board, ops, player, move_number, variables) -> bool:
-        after = self.next_board(board, ops) if self.uses_next_position else board
         try:
-            return self.raw_legal(board, after, ops, player, move_number, variables)
+            return self.raw_legal(board, ops, player, move_number, variables)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
@@ -123,8 +114,8 @@ class Rules:
         tb = error.__traceback__
         while tb is not None:
             code = tb.tb_frame.f_code
-            if code.co_filename == self.filename and code.co_name.startswith("u_"):
-                frames.append((code.co_name[2:], tb.tb_lineno))
+            if code.co_filename == self.filename and code.co_name.startswith(("u_", "u1_")):
+                frames.append((code.co_name.split("_", 1)[1], tb.tb_lineno))
             tb = tb.tb_next
 
         def where(frame: tuple[str, int]) -> Span:

@@ -1,0 +1,150 @@
+"""What a condition tells about int variables, so the compiler can drop checks it proves useless.
+
+Inside `x >= 0 && x < 7 && CurrentPosition[x][y] == d`, the board read needs no bounds test on
+x; after `y == 0 ||`, y is not 0. A fact is (name, op, k): the variable `name` compared with the
+constant k. Ranges are inclusive (lo, hi) pairs of ints.
+"""
+from __future__ import annotations
+
+from gdef_core.runtime.values import INT_MAX, INT_MIN
+from gdef_core.syntax import ast
+
+FULL = (INT_MIN, INT_MAX)
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_CONSTANT_CALLS = ("boardWidth", "boardHeight", "playersNum")
+
+
+def static_int(expr, constants: dict[str, int]) -> int | None:
+    """The value of an int expression made only of literals and constant built-ins, or None.
+    `constants` gives the built-ins' values (boardWidth, ...)."""
+    match expr:
+        case ast.IntLit(value=value):
+            return value if value <= INT_MAX else None
+        case ast.Unary(op="-", operand=operand):
+            value = static_int(operand, constants)
+            return -value if value is not None and value != INT_MIN else None
+        case ast.Call(callee=callee, args=[]) if callee.text in constants:
+            return constants[callee.text]
+        case ast.Binary(op=op, left=left, right=right) if op in "+-*":
+            a, b = static_int(left, constants), static_int(right, constants)
+            if a is None or b is None:
+                return None
+            value = a + b if op == "+" else a - b if op == "-" else a * b
+            return value if INT_MIN <= value <= INT_MAX else None
+    return None
+
+
+def facts_when_true(expr, names: set[str], constants: dict[str, int]) -> list[tuple[str, str, int]]:
+    """Comparisons of a variable in `names` with a constant that hold when `expr` is true."""
+    match expr:
+        case ast.Binary(op="&&", left=left, right=right):
+            return facts_when_true(left, names, constants) + facts_when_true(right, names, constants)
+        case ast.Unary(op="!", operand=operand):
+            return facts_when_false(operand, names, constants)
+        case ast.Binary():
+            fact = _comparison(expr, names, constants)
+            return [fact] if fact else []
+    return []
+
+
+def facts_when_false(expr, names: set[str], constants: dict[str, int]) -> list[tuple[str, str, int]]:
+    match expr:
+        case ast.Binary(op="||", left=left, right=right):
+            return facts_when_false(left, names, constants) + facts_when_false(right, names, constants)
+        case ast.Unary(op="!", operand=operand):
+            return facts_when_true(operand, names, constants)
+        case ast.Binary():
+            fact = _comparison(expr, names, constants)
+            return [(fact[0], _NEGATE[fact[1]], fact[2])] if fact else []
+    return []
+
+
+def _comparison(expr: ast.Binary, names: set[str], constants: dict[str, int]):
+    if expr.op not in _FLIP:
+        return None
+    for variable, other, op in ((expr.left, expr.right, expr.op), (expr.right, expr.left, _FLIP[expr.op])):
+        if isinstance(variable, ast.NameRef) and variable.name.text in names:
+            k = static_int(other, constants)
+            if k is not None:
+                return variable.name.text, op, k
+    return None
+
+
+def narrow(bounds: tuple[int, int], op: str, k: int) -> tuple[int, int]:
+    """The range of a variable in `bounds` once `variable op k` is known to hold."""
+    lo, hi = bounds
+    if op == "<":
+        hi = min(hi, k - 1)
+    elif op == "<=":
+        hi = min(hi, k)
+    elif op == ">":
+        lo = max(lo, k + 1)
+    elif op == ">=":
+        lo = max(lo, k)
+    elif op == "==":
+        lo, hi = max(lo, k), min(hi, k)
+    elif op == "!=":
+        if lo == k:
+            lo += 1
+        if hi == k:
+            hi -= 1
+    return lo, hi
+
+
+def assigned_names(node) -> set[str]:
+    """Names assigned (`name = ...;`) anywhere under `node`."""
+    return {n.target.name.text for n in ast.walk(node)
+            if isinstance(n, ast.Assign) and isinstance(n.target, ast.NameRef)}
+
+
+def written_names(node) -> set[str]:
+    """Names given a value (assigned or declared) anywhere under `node`."""
+    names = assigned_names(node)
+    names.update(n.name.text for n in ast.walk(node) if isinstance(n, ast.VarDecl))
+    return names
+
+
+def monotone_bounds(function: ast.FunctionDef, int_locals: set[str],
+                    constants: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Ranges that hold for a local throughout its function because every value it is given is
+    a constant or itself plus (or minus) a constant: a counter from 0 upwards is never negative."""
+    definitions: dict[str, list] = {name: [] for name in int_locals}
+    for node in ast.walk(function.body):
+        if isinstance(node, ast.VarDecl) and node.name.text in definitions:
+            definitions[node.name.text].append(node.init)
+        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.NameRef) \
+                and node.target.name.text in definitions:
+            definitions[node.target.name.text].append(node.value)
+    bounds = {}
+    for name, values in definitions.items():
+        starts, steps = [], []
+        for value in values:
+            k = static_int(value, constants)
+            if k is not None:
+                starts.append(k)
+            else:
+                step = _step(name, value, constants)
+                if step is None:
+                    break
+                steps.append(step)
+        else:
+            if starts:
+                lo = min(starts) if all(s >= 0 for s in steps) else INT_MIN
+                hi = max(starts) if all(s <= 0 for s in steps) else INT_MAX
+                if (lo, hi) != FULL:
+                    bounds[name] = (lo, hi)
+    return bounds
+
+
+def _step(name: str, value, constants: dict[str, int]) -> int | None:
+    """k when `value` is `name + k`, `k + name` or `name - k` (k constant), else None."""
+    if not isinstance(value, ast.Binary) or value.op not in "+-":
+        return None
+    left, right = value.left, value.right
+    if isinstance(left, ast.NameRef) and left.name.text == name:
+        k = static_int(right, constants)
+        return None if k is None else (k if value.op == "+" else -k)
+    if value.op == "+" and isinstance(right, ast.NameRef) and right.name.text == name:
+        return static_int(left, constants)
+    return None
