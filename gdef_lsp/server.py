@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from pathlib import Path
 
 from lsprotocol import types
@@ -36,6 +35,10 @@ from gdef_lsp.logs import ClientLogHandler
 log = logging.getLogger("gdef_lsp")
 
 RUN_COMMAND = "gdef.runGame"
+# How long diagnostics wait for the next change. Changes already sent arrive well within it
+# (a paste, a macro, a client that batches), so a burst is checked once; a check itself
+# blocks the server, so keys typed during a slow check queue up and are coalesced too.
+DEFAULT_DELAY = 0.005
 DIAGNOSTICS_DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 
 _COMPLETION_KINDS = {
@@ -72,8 +75,8 @@ class Settings:
 
     def __init__(self, options: object) -> None:
         options = options if isinstance(options, dict) else {}
-        delay = options.get("diagnosticDelay")  # milliseconds; None: adapt to the check's cost
-        self.fixed_delay = delay / 1000 if isinstance(delay, (int, float)) and delay >= 0 else None
+        delay = options.get("diagnosticDelay")  # milliseconds
+        self.delay = delay / 1000 if isinstance(delay, (int, float)) and 0 <= delay <= 10_000 else DEFAULT_DELAY
         docs = options.get("diagnosticsDocs")
         self.docs = docs if isinstance(docs, str) and docs else (
             DIAGNOSTICS_DOCS.as_uri() if DIAGNOSTICS_DOCS.exists() else None)
@@ -85,7 +88,6 @@ class GdefServer(LanguageServer):
         self.session = Session()
         self.settings = Settings(None)
         self.pending: dict[str, asyncio.Task] = {}  # per file: diagnostics waiting for quiet
-        self.check_seconds: dict[str, float] = {}  # per file: how long its last check took
         self.uris: dict[str, str] = {}  # path -> the URI the client uses for it
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
@@ -122,26 +124,17 @@ class GdefServer(LanguageServer):
 
     def schedule_diagnostics(self, path: str) -> None:
         """Publish `path`'s diagnostics (and those of the other open files of its games) once
-        the edits pause: a burst of keystrokes is checked once, after its last key."""
+        the edits pause (see DEFAULT_DELAY): a burst of changes is checked once."""
         old = self.pending.pop(path, None)
         if old is not None:
             old.cancel()
         self.pending[path] = asyncio.get_running_loop().create_task(self._publish_later(path))
 
-    def delay(self, path: str) -> float:
-        """Wait as long as the last check of this file took (10-250 ms): a quick check shows
-        at once, a slow one is not repeated for every key of a burst."""
-        if self.settings.fixed_delay is not None:
-            return self.settings.fixed_delay
-        return min(max(self.check_seconds.get(path, 0.0), 0.010), 0.250)
-
     async def _publish_later(self, path: str) -> None:
-        await asyncio.sleep(self.delay(path))
+        await asyncio.sleep(self.settings.delay)
         if self.pending.get(path) is asyncio.current_task():
             del self.pending[path]
-        started = time.perf_counter()
         self.publish(path)
-        self.check_seconds[path] = time.perf_counter() - started
         for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
             if other not in self.pending:
                 self.publish(other)
@@ -240,7 +233,7 @@ def did_change_watched_files(ls: GdefServer, params: types.DidChangeWatchedFiles
                 types.CompletionOptions(trigger_characters=["[", '"', "/", ":", "("]))
 def complete(ls: GdefServer, params: types.CompletionParams) -> types.CompletionList:
     path, text, line, column = ls.at(params)
-    candidates = completion.complete(ls.session.analyses(path), text, path, line, column)
+    candidates = completion.complete(ls.session.recent_analyses(path), text, path, line, column)
     snippets = _client_takes_snippets(ls)
     index = LineIndex(text, ls.workspace.position_codec)
     items = [_completion_item(c, snippets, index) for c in candidates]
@@ -286,7 +279,7 @@ def on_hover(ls: GdefServer, params: types.HoverParams) -> types.Hover | None:
                 types.SignatureHelpOptions(trigger_characters=["(", ",", "["], retrigger_characters=[")", "]"]))
 def signature_help(ls: GdefServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
     path, text, line, column = ls.at(params)
-    found = signature.signature_help(ls.session.analyses(path), text, line, column)
+    found = signature.signature_help(ls.session.recent_analyses(path), text, line, column)
     if found is None:
         return None
     offsets, start = [], 0

@@ -30,6 +30,7 @@ class Session:
         self.parse_cache = ParseCache()
         self._workspace: project.Workspace | None = None
         self._analyses: dict[tuple[str, ...], Analysis] = {}
+        self._previous: dict[tuple[str, ...], Analysis] = {}  # the last analysis of each game
         self._games: dict[str, list[tuple[str, ...]]] = {}
 
     # ------------------------------------------------------------ text
@@ -48,6 +49,7 @@ class Session:
     def disk_changed(self) -> None:
         """Something any game could read changed: forget everything read or computed."""
         self._workspace = None
+        self._previous.update(self._analyses)
         self._analyses.clear()
         self._games.clear()
 
@@ -90,6 +92,14 @@ class Session:
     def analyses(self, path: str) -> list[Analysis]:
         """One analysis per game that contains `path` (a library can be in several)."""
         return [self._analysis_of(entry) for entry in self.games(path)]
+
+    def recent_analyses(self, path: str) -> list[Analysis]:
+        """Like analyses(), but a game whose text changed since its last analysis gives that
+        last analysis instead of waiting for a new one. For answers that need only the
+        game's names (completion, signature help), not positions: they stay instant on
+        large files, and the names are at most one keystroke old."""
+        return [self._analyses.get(entry) or self._previous.get(entry) or self._analysis_of(entry)
+                for entry in self.games(path)]
 
     def analysis(self, path: str) -> Analysis:
         """The analysis of the first game that contains `path`."""
