@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests gdef's editor support, from a fresh machine, for .ci/run:
 #   the VS Code extension (type-check, lint, grammar tests, .vsix built offline),
-#   Neovim headless with the documented configuration, and the extension end to end in a
+#   Neovim headless and Emacs batch with the documented configurations, the extension end to end in a
 #   real VS Code (code-server from npm, driven by Playwright with Debian's Chromium).
 # Installs what it needs from the registries (apt as root, npm from the lock files).
 # $GDEF_PYTHON: a Python with gdef installed (default python3). Exits non-zero on any failure.
@@ -19,9 +19,9 @@ fail() { echo "editors ci: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- system packages
 step "system packages"
-# neovim: the Neovim test; chromium: the browser Playwright drives; the rest builds
-# code-server's native modules (node-pty, keymaps, kerberos) and serves its search.
-wanted=(neovim chromium build-essential pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
+# neovim, emacs-nox + elpa-eglot: their tests; chromium: the browser Playwright drives; the
+# rest builds code-server's native modules (node-pty, keymaps, kerberos) and serves its search.
+wanted=(neovim emacs-nox elpa-eglot chromium build-essential pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
 missing=()
 for package in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -58,7 +58,7 @@ npm run -s package >/dev/null
 
 # ---------------------------------------------------------------- Neovim and the editor tests in pytest
 cd "$root"
-step "pytest tests/editors (Neovim headless, grammar sync, snippets, docs, problem matcher)"
+step "pytest tests/editors (Neovim headless, Emacs batch, grammar sync, snippets, docs, problem matcher)"
 GDEF_REQUIRE_EDITORS=1 "$GDEF_PYTHON" -m pytest -q -p no:cacheprovider tests/editors
 
 # ---------------------------------------------------------------- VS Code end to end
