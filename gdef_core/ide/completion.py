@@ -18,7 +18,7 @@ from gdef_core.builtins import BUILTINS, GAME_PARAMETERS, OPERATION_FIELDS, Kind
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.describe import builtin_markdown, function_signature, game_parameter_markdown, symbol_markdown
 from gdef_core.ide.lexing import before_cursor
-from gdef_core.semantics.program import SymbolKind
+from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
@@ -224,24 +224,47 @@ def _declared_parameters(analyses: list[Analysis]) -> set[str]:
 
 def _expression(analyses: list[Analysis], tokens: list[Token]) -> list[Candidate]:
     candidates = _locals(tokens)
-    program = analyses[0].program if analyses else None
     seen = {c.label for c in candidates}
-    if program is not None:
-        for name, symbol in program.symbols.items():
-            if name in seen or symbol.kind is SymbolKind.BUILTIN:
-                continue
-            match symbol.kind:
-                case SymbolKind.GAME_VAR:
-                    candidates.append(Candidate(name, CandidateKind.GAME_VAR, detail=symbol.type,
-                                                documentation=symbol_markdown(symbol), sort_group=1))
-                case SymbolKind.OBJECT:
-                    candidates.append(Candidate(name, CandidateKind.OBJECT, detail="obj",
-                                                documentation=symbol_markdown(symbol), sort_group=1))
-                case SymbolKind.FUNCTION:
-                    candidates.append(_function(symbol.decl, symbol_markdown(symbol)))
+    for symbol in _declarations(analyses):
+        if symbol.name in seen:
+            continue
+        match symbol.kind:
+            case SymbolKind.GAME_VAR:
+                candidates.append(Candidate(symbol.name, CandidateKind.GAME_VAR, detail=symbol.type,
+                                            documentation=symbol_markdown(symbol), sort_group=1))
+            case SymbolKind.OBJECT:
+                candidates.append(_object(symbol))
+            case SymbolKind.FUNCTION:
+                candidates.append(_function(symbol.decl, symbol_markdown(symbol)))
     for builtin in BUILTINS.values():
         candidates.append(_builtin(builtin))
     return candidates + _booleans()
+
+
+def _declarations(analyses: list[Analysis]) -> list[Symbol]:
+    """The game's objects, functions and game variables, read from its files' syntax trees
+    (the checker leaves out declarations near syntax errors, but completion should offer
+    them while the error is being fixed). The first declaration of a name wins."""
+    found: dict[str, Symbol] = {}
+    program = analyses[0].program if analyses else None
+    for module in program.modules if program else ():
+        for item in module.items:
+            name = getattr(item, "name", None)
+            if name is None or not name.text or name.text in found:
+                continue
+            match item:
+                case ast.ObjDecl():
+                    found[name.text] = Symbol(SymbolKind.OBJECT, name.text, "obj", item)
+                case ast.FunctionDef(return_type=result):
+                    found[name.text] = Symbol(SymbolKind.FUNCTION, name.text, result.name if result else None, item)
+                case ast.GameVar(type=type_):
+                    found[name.text] = Symbol(SymbolKind.GAME_VAR, name.text, type_.name, item)
+    return list(found.values())
+
+
+def _object(symbol: Symbol) -> Candidate:
+    return Candidate(symbol.name, CandidateKind.OBJECT, detail="obj", documentation=symbol_markdown(symbol),
+                     sort_group=1)
 
 
 def _locals(tokens: list[Token]) -> list[Candidate]:
@@ -303,11 +326,8 @@ def _call_snippet(name: str, params: list[str]) -> str:
 
 
 def _object_values(analyses: list[Analysis]) -> list[Candidate]:
-    objects = analyses[0].program.objects if analyses else {}
-    found = [Candidate(name, CandidateKind.OBJECT, detail="obj",
-                       documentation=symbol_markdown(analyses[0].program.symbols[name]), sort_group=1)
-             for name in objects if name in analyses[0].program.symbols]
-    return found + [_builtin(BUILTINS["empty"])]
+    objects = [_object(s) for s in _declarations(analyses) if s.kind is SymbolKind.OBJECT]
+    return objects + [_builtin(BUILTINS["empty"])]
 
 
 def _booleans() -> list[Candidate]:
