@@ -48,8 +48,12 @@ class CompiledSource:
 
 
 class Compiler:
-    def __init__(self, program: Program, max_steps: int, max_depth: int, filename: str) -> None:
+    def __init__(self, program: Program, max_steps: int, max_depth: int, filename: str,
+                 optimize: bool = True) -> None:
         self.program = program
+        # optimize=False: the reference compilation (every check kept, no single-operation
+        # variant), against which the tests compare the optimised one.
+        self.optimize = optimize
         self.width = program.width
         self.height = program.height
         self.players = program.players
@@ -86,7 +90,7 @@ class Compiler:
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
-            if function.name.text in judging:
+            if function.name.text in judging and self.optimize:
                 self.blocks.append(FunctionCompiler(self, function, variant=True).compile())
         self.blocks.append(self._game_vars())
         lines: Lines = [(0, "def _factory(OBJECTS):", None), *_prelude(self)]
@@ -126,7 +130,12 @@ class Compiler:
 
         def judge(indent: int, ops: str) -> None:
             """Set the cells for judging `ops` and call the right isMoveLegal(): `_r`."""
-            lines(indent, f"if NOPS == 1:")
+            if not self.optimize:
+                if self.uses_next:
+                    lines(indent, f"N = _next_board(B, {ops})")
+                lines(indent, "_r = u_isMoveLegal(1)")
+                return
+            lines(indent, "if NOPS == 1:")
             lines(indent + 1, f"PX, PY, PO, PP = {ops}[0]", "_r = u1_isMoveLegal(1)")
             lines(indent, "else:")
             if self.uses_next:
@@ -179,6 +188,11 @@ class Compiler:
         of every occupied square; then pass."""
         h = self.height
         lines(1, "def _e_default(b, places, t, mn, v, first):")
+        if not self.optimize:
+            lines(2, "candidates = [ops for _, _, _, ops in places]",
+                  f"candidates += [((k // {h}, k % {h}, EMPTY, False),) for k, o in enumerate(b) if o is not EMPTY]",
+                  "return _e_filter(b, candidates + [()], t, mn, v, first)")
+            return
         lines(2, f"nonlocal {_CELLS}",
               "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True",
               "found = []",

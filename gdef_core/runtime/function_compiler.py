@@ -111,9 +111,12 @@ class FunctionCompiler:
         if variant:
             self.constants["operationsNum"] = 1
         params = {p.name.text for p in function.params}
+        self.optimize = compiler.optimize
+        if not self.optimize:
+            self.stable = set()
         # Ranges valid wherever the variable is read; facts (below) add what conditions imply.
         self.ranges: dict[str, tuple[int, int]] = facts.monotone_bounds(
-            function, self.int_names - params, self.constants)
+            function, self.int_names - params, self.constants) if self.optimize else {}
         self.substitutes: dict[str, Code] = {}
         self.read_as_variable: set[str] = set()
         self.fact_stack: list[dict[str, tuple[int, int]]] = []
@@ -269,10 +272,10 @@ class FunctionCompiler:
     # ------------------------------------------------------------ facts
 
     def facts_true(self, expr) -> list:
-        return facts.facts_when_true(expr, self.int_names, self.constants)
+        return facts.facts_when_true(expr, self.int_names, self.constants) if self.optimize else []
 
     def facts_false(self, expr) -> list:
-        return facts.facts_when_false(expr, self.int_names, self.constants)
+        return facts.facts_when_false(expr, self.int_names, self.constants) if self.optimize else []
 
     def push_facts(self, known: list) -> None:
         ranges: dict[str, tuple[int, int]] = {}
@@ -297,6 +300,8 @@ class FunctionCompiler:
 
     def expr(self, expr) -> Code:
         code = self._expr(expr)
+        if not self.optimize and not code.constant:
+            code.lo, code.hi = INT_MIN, INT_MAX  # the reference compilation proves nothing
         if len(code.text) > 200 and _nesting(code.text) > _MAX_NESTING:
             return self.hoist(code)
         return code

@@ -69,7 +69,7 @@ class Game:
     """A checked, compiled game: parameters, objects, rules. Make states with `new_state()`."""
 
     def __init__(self, program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
-                 max_depth: int = DEFAULT_MAX_DEPTH) -> None:
+                 max_depth: int = DEFAULT_MAX_DEPTH, optimize: bool = True) -> None:
         if max_steps < 1 or max_depth < 1:
             raise ValueError("max_steps and max_depth must be at least 1")
         self.program = program
@@ -85,7 +85,7 @@ class Game:
         self._by_name = {"empty": self.empty, **self.objects}
         for alias, target in ALIASES.items():
             self._by_name.setdefault(alias, self._by_name[target])
-        self.rules = Rules(program, (self.empty, *self.objects.values()), max_steps, max_depth)
+        self.rules = Rules(program, (self.empty, *self.objects.values()), max_steps, max_depth, optimize)
         self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
         self.variable_names: list[str] = list(program.game_vars)
         self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}

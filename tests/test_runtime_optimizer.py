@@ -1,0 +1,114 @@
+"""The optimised compilation (ranges, condition facts, propagated locals, the single-operation
+variant) against the reference compilation that keeps every check (`optimize=False`): on random
+rules, every move gets the same verdict, and a run-time error the same code and location."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gdef_core.loader import load_program
+from gdef_core.runtime.game import Game, VerdictKind
+
+HEADER = """name: fuzz
+players: 2
+size: 4 x 3
+obj X
+obj O
+start { (1,1: X), (2,0: O), (3,2: X) }
+define end() -> bool { return false; }
+"""
+LOCALS = ("a", "b", "c")  # assigned anywhere
+STABLE = ("k", "s", "t")  # never assigned after their declaration
+MOVES = ["place(0,0,X)", "place(3,2,O)", "place(1,1,X)", "place(2,2,O)", "clear(2,0)", "pass",
+         "clear(1,1); place(0,2,O)", "place(3,0,X); place(3,0,O)"]
+_counter = itertools.count()
+
+
+@st.composite
+def int_expr(draw, depth: int = 0, names: tuple[str, ...] = (*LOCALS, *STABLE)):
+    leaves = [st.integers(-3, 9).map(str), st.sampled_from(names or ("0",)),
+              st.sampled_from(["OperationList[0][0]", "OperationList[0][1]", "onTurn()", "moveNumber()",
+                               "boardWidth()", "operationsNum()", "9223372036854775807", "(-9223372036854775807)"])]
+    if depth >= 3:
+        return draw(st.one_of(*leaves))
+    choice = draw(st.integers(0, 6))
+    if choice <= 2:
+        return draw(st.one_of(*leaves))
+    if choice == 3:
+        return f"-{draw(int_expr(depth + 1, names))}"
+    op = draw(st.sampled_from(["+", "-", "*", "+", "-", "/", "%"]))
+    return f"({draw(int_expr(depth + 1, names))} {op} {draw(int_expr(depth + 1, names))})"
+
+
+@st.composite
+def condition(draw, depth: int = 0):
+    choice = draw(st.integers(0, 7 if depth < 2 else 3))
+    if choice <= 1:
+        op = draw(st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
+        return f"{draw(int_expr(depth + 1))} {op} {draw(int_expr(depth + 1))}"
+    if choice == 2:
+        board = draw(st.sampled_from(["CurrentPosition", "NextPosition"]))
+        obj = draw(st.sampled_from(["X", "O", "empty"]))
+        return f"{board}[{draw(int_expr(depth + 1))}][{draw(int_expr(depth + 1))}] == {obj}"
+    if choice == 3:
+        variable = draw(st.sampled_from(LOCALS))
+        return f"{variable} >= 0 && {variable} < 4 && CurrentPosition[{variable}][{draw(int_expr(depth + 1))}] != empty"
+    if choice == 4:
+        return f"!({draw(condition(depth + 1))})"
+    op = draw(st.sampled_from(["&&", "||"]))
+    return f"({draw(condition(depth + 1))}) {op} ({draw(condition(depth + 1))})"
+
+
+@st.composite
+def statements(draw, depth: int = 0):
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        choice = draw(st.integers(0, 5 if depth < 2 else 1))
+        if choice <= 1:
+            out.append(f"{draw(st.sampled_from(LOCALS))} = {draw(int_expr())};")
+        elif choice == 2:
+            out.append(f"if ({draw(condition())}) {{ {draw(statements(depth + 1))} }} "
+                       f"else {{ {draw(statements(depth + 1))} }}")
+        elif choice == 3:
+            counter = f"k{next(_counter)}"
+            out.append(f"int {counter} = 0; while (({draw(condition())}) && {counter} < 4) "
+                       f"{{ {draw(statements(depth + 1))} {counter} = {counter} + 1; }}")
+        elif choice == 4:
+            out.append(f"if ({draw(condition())}) {{ return {draw(condition())}; }}")
+        else:
+            out.append(f"int r{next(_counter)} = {draw(int_expr())};")
+    return " ".join(out)
+
+
+@st.composite
+def rules(draw):
+    declarations = " ".join(f"int {name} = {draw(int_expr(names=()))};" for name in (*LOCALS, "k"))
+    declarations += " int s = OperationList[0][0]; int t = onTurn() + s;"
+    return (HEADER + "define isMoveLegal() -> bool {\n  " + declarations + "\n  "
+            + draw(statements()) + "\n  return " + draw(condition()) + ";\n}\n")
+
+
+def outcome(game: Game, move: str):
+    verdict = game.new_state().check(move)
+    if verdict.kind is VerdictKind.RUNTIME_ERROR:
+        return verdict.kind, verdict.error.code, verdict.error.span
+    return verdict.kind
+
+
+@pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules())
+def test_optimised_rules_judge_like_the_reference(tmp_path_factory, text: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.gdef"
+    path.write_text(text, encoding="utf-8")
+    program = load_program([str(path)])
+    assert program.ok, [str(d) for d in program.errors] + [text]
+    fast = Game(program, max_steps=10_000)
+    reference = Game(program, max_steps=10_000, optimize=False)
+    for move in MOVES:
+        assert outcome(fast, move) == outcome(reference, move), (move, text)
+    assert fast.new_state().legal_moves() == reference.new_state().legal_moves(), text
