@@ -31,8 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Play a game defined in .gdef files: interactively, or from a move script.",
         epilog="Exit codes: 0 the game ended; 1 the definition has errors; 2 bad arguments or "
-               "unreadable files; 3 the moves ran out before the end (the record is saved). "
-               "Docs: docs/runtime.md.")
+               "unreadable files; 3 the moves ran out before the end (the record is saved); "
+               "4 an internal error. Docs: docs/runtime.md.")
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="the game's .gdef files (with --resume: default the record's files)")
     parser.add_argument("--moves", metavar="FILE",
