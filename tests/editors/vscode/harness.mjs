@@ -140,26 +140,29 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
 const isMac = false;
 export const CTRL = isMac ? 'Meta' : 'Control';
 
-/** Runs a command from the command palette by its title. */
+/** Runs a command from the command palette by its exact title. */
 export async function runCommand(page, title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exactly(title) }) }).first().click();
+}
+
+function exactly(text) {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
 /** Opens a file of the workspace with Quick Open and waits for its editor. */
 export async function openFile(page, name) {
-  const exactly = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   await page.keyboard.press(`${CTRL}+P`);
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(name);
   await page.locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: exactly }) }).first().click();
-  await page.locator('.tab.active').filter({ has: page.locator('.label-name', { hasText: exactly }) }).waitFor();
+    .filter({ has: page.locator('.label-name', { hasText: exactly(name) }) }).first().click();
+  await page.locator('.tab.active').filter({ has: page.locator('.label-name', { hasText: exactly(name) }) }).waitFor();
   await page.locator('.monaco-editor .view-lines').first().waitFor();
 }
 
