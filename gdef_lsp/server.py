@@ -16,6 +16,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from gdef_core.diagnostics import Diagnostic
@@ -30,6 +31,7 @@ from gdef_core.span import Span
 from gdef_core.syntax import ast
 from gdef_lsp import __version__
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
+from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
 
 log = logging.getLogger("gdef_lsp")
@@ -82,13 +84,26 @@ class Settings:
             DIAGNOSTICS_DOCS.as_uri() if DIAGNOSTICS_DOCS.exists() else None)
 
 
+class GdefProtocol(LanguageServerProtocol):
+    """pygls' protocol, except that it leaves edits to the server's own Document store: its
+    copy splits lines where LSP does not (form feed, U+2028...) and, clamping positions on
+    the wrong line, rewrites the ranges of the change in place before our handler sees them."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        if (user_handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield user_handler, (params,), None
+
+
 class GdefServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("gdef-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("gdef-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=GdefProtocol)
         self.session = Session()
         self.settings = Settings(None)
         self.pending: dict[str, asyncio.Task] = {}  # per file: diagnostics waiting for quiet
         self.uris: dict[str, str] = {}  # path -> the URI the client uses for it
+        self.documents: dict[str, Document] = {}  # open documents by path
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
 
@@ -141,16 +156,15 @@ class GdefServer(LanguageServer):
 
     def publish(self, path: str) -> None:
         """Send the diagnostics of the current text of an open file, with its version (all
-        synchronous: no edit can arrive between reading the text and sending the result)."""
-        uri = self.uri_of(path)
-        if path not in self.session.open_paths():
+        synchronous: no edit can arrive between reading the text and sending the result).
+        Documents are kept by path, so a URI with escapes (`%20`) needs no care here."""
+        document = self.documents.get(path)
+        if document is None:
             return
-        # by pygls' lookup: it keys documents by the unquoted URI (a path with a space is
-        # `%20` in the client's URI and not a key of text_documents as sent)
-        document = self.workspace.get_text_document(uri)
         index = self.index(path)
         found = [convert_diagnostic(d, index, self.location, self.docs_url) for d in self.session.diagnostics(path)]
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, found, version=document.version))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(self.uri_of(path), found, version=document.version))
 
     def clear(self, path: str) -> None:
         task = self.pending.pop(path, None)
@@ -193,22 +207,29 @@ def shutdown(ls: GdefServer, params: None) -> None:
 def did_open(ls: GdefServer, params: types.DidOpenTextDocumentParams) -> None:
     path = ls.path_of(params.text_document.uri)
     ls.uris[path] = params.text_document.uri
+    ls.documents[path] = Document(params.text_document.text, params.text_document.version)
     ls.session.set_buffer(path, params.text_document.text)
     ls.schedule_diagnostics(path)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> None:
-    # pygls has already applied the changes to its copy of the document.
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    path = ls.path_of(document.uri)
-    ls.session.set_buffer(path, document.source)
+    path = ls.path_of(params.text_document.uri)
+    document = ls.documents.get(path)
+    if document is None:
+        log.warning("change of %s, which is not open: ignored", params.text_document.uri)
+        return
+    for change in params.content_changes:
+        document.text = apply_change(document.text, change, ls.workspace.position_codec)
+    document.version = params.text_document.version
+    ls.session.set_buffer(path, document.text)
     ls.schedule_diagnostics(path)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: GdefServer, params: types.DidCloseTextDocumentParams) -> None:
     path = ls.path_of(params.text_document.uri)
+    ls.documents.pop(path, None)
     ls.session.close_buffer(path)
     ls.clear(path)
     ls.refresh_open_files()  # they may have read the closed buffer's unsaved text

@@ -120,3 +120,44 @@ async def _until(condition, timeout: float = 10.0):
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.01)
     return result
+
+
+async def test_edits_after_a_form_feed_or_line_separator_land_on_the_right_line(client, tmp_path):
+    # Python's splitlines() breaks lines at these characters; LSP does not.
+    text = ("name: ff\nplayers: 2\nsize: 3 x 3\n/* page\x0cbreak \u2028 here */ int score = 1;\n"
+            "define isMoveLegal() -> bool { return true; }\n"
+            "define end() -> bool { return score > true; }\n")
+    target = open_document(client, tmp_path / "ff.gdef", text)
+    assert [d.code for d in await diagnostics(client, target, version=1)] == ["G301"]
+    at = position(client, text, "score > true", len("score > "))
+    change_document(client, target, 2, "2", (at.line, at.character), (at.line, at.character + 4))
+    assert await diagnostics(client, target, version=2) == []
+    close_document(client, target)
+
+
+async def test_a_file_whose_name_needs_escaping_in_its_uri(client, tmp_path):
+    folder = tmp_path / "my games (new)"
+    folder.mkdir()
+    target = open_document(client, folder / "tic tac $toe.gdef", SEED.read_text(encoding="utf-8"))
+    assert "%20" in target
+    assert [d.code for d in await diagnostics(client, target, version=1)] == ["G301"]
+    close_document(client, target)
+
+
+async def test_apply_change_counts_lines_as_lsp_does():
+    from pygls.workspace.position_codec import PositionCodec
+
+    from gdef_lsp.documents import apply_change
+
+    utf16 = PositionCodec(types.PositionEncodingKind.Utf16)
+    text = "a\x0cb\r\nc\u2028d\re🎲f\n"
+
+    def change(start, end, new):
+        return types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(*start), end=types.Position(*end)), text=new)
+
+    assert apply_change(text, change((1, 0), (1, 1), "C"), utf16) == "a\x0cb\r\nC\u2028d\re🎲f\n"
+    assert apply_change(text, change((2, 3), (2, 4), "F"), utf16) == "a\x0cb\r\nc\u2028d\re🎲F\n"  # 🎲 is 2 units
+    assert apply_change(text, change((0, 9), (0, 9), "!"), utf16) == "a\x0cb!\r\nc\u2028d\re🎲f\n"  # clamped
+    assert apply_change(text, change((9, 0), (9, 0), "end"), utf16) == text + "end"
+    assert apply_change(text, types.TextDocumentContentChangeWholeDocument(text="new"), utf16) == "new"
