@@ -36,10 +36,10 @@ def make_client() -> LanguageClient:
 CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "gdef_lsp"], client_factory=make_client)
 
 
-def lsp_fixture(initialization_options=None):
+def lsp_fixture(initialization_options=None, profiles=PROFILES):
     """A module-scoped client fixture, parametrised over the client profiles."""
 
-    @pytest_lsp.fixture(params=PROFILES, config=CONFIG, scope="module")
+    @pytest_lsp.fixture(params=profiles, config=CONFIG, scope="module")
     async def client(request, lsp_client: LanguageClient):
         result = await lsp_client.initialize_session(types.InitializeParams(
             capabilities=client_capabilities(request.param),

@@ -12,6 +12,8 @@ from lsp_support import DATA, close_document, diagnostics, lsp_fixture, open_doc
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
+# Debian's Neovim (0.7): no snippets in completion.
+old_neovim = lsp_fixture(profiles=["neovim@v0.7.0"])
 
 GAME = DATA / "game" / "connect.gdef"
 LIBRARY = DATA / "game" / "lines.gdef"
@@ -51,6 +53,17 @@ async def test_completion_offers_builtins_with_docs_and_user_functions_as_snippe
     assert items["hasLine"].kind == types.CompletionItemKind.Function  # from lines.gdef
     assert {"x", "y", "piece", "Red", "Yellow", "empty", "drops", "if", "while", "return", "int"} <= set(items)
     close_document(client, target)
+
+
+async def test_completion_without_snippet_support_inserts_plain_text(old_neovim):
+    text = GAME_TEXT.replace("  return y == 0", "  \n  return y == 0")
+    target = open_document(old_neovim, GAME, text)
+    items = {i.label: i for i in await complete(old_neovim, target, position(old_neovim, text, "\n  return y == 0", 3))}
+    assert (items["pieceOf"].insert_text, items["pieceOf"].insert_text_format) == \
+        ("pieceOf", types.InsertTextFormat.PlainText)
+    assert items["operationsNum"].insert_text == "operationsNum()"
+    assert items["CurrentPosition"].insert_text == "CurrentPosition"
+    close_document(old_neovim, target)
 
 
 BROKEN = """name: broken
