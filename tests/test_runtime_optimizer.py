@@ -20,6 +20,10 @@ obj X
 obj O
 start { (1,1: X), (2,0: O), (3,2: X) }
 define end() -> bool { return false; }
+define pick(int v, int w) -> int { if (v > w) { return v / w; } else if (v == w) { return 7; } return w - v; }
+define twice(int v) -> int { return pick(v, 2) * 2; }
+define lookup(int v) -> bool { return CurrentPosition[v][1] == X; }
+define walk(int v) -> int { int n = 0; while (n < v && n < 3) { n = n + 1; } return n; }
 """
 LOCALS = ("a", "b", "c")  # assigned anywhere
 STABLE = ("k", "s", "t")  # never assigned after their declaration
@@ -40,6 +44,10 @@ def int_expr(draw, depth: int = 0, names: tuple[str, ...] = (*LOCALS, *STABLE)):
         return draw(st.one_of(*leaves))
     if choice == 3:
         return f"-{draw(int_expr(depth + 1, names))}"
+    if choice == 4 and names:
+        function = draw(st.sampled_from(["pick", "twice", "walk"]))
+        arguments = [draw(int_expr(depth + 1, names)) for _ in range(2 if function == "pick" else 1)]
+        return f"{function}({', '.join(arguments)})"
     op = draw(st.sampled_from(["+", "-", "*", "+", "-", "/", "%"]))
     return f"({draw(int_expr(depth + 1, names))} {op} {draw(int_expr(depth + 1, names))})"
 
@@ -50,6 +58,8 @@ def condition(draw, depth: int = 0):
     if choice <= 1:
         op = draw(st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
         return f"{draw(int_expr(depth + 1))} {op} {draw(int_expr(depth + 1))}"
+    if choice == 2 and draw(st.booleans()):
+        return f"lookup({draw(int_expr(depth + 1))})"
     if choice == 2:
         board = draw(st.sampled_from(["CurrentPosition", "NextPosition"]))
         obj = draw(st.sampled_from(["X", "O", "empty"]))
@@ -95,7 +105,7 @@ def rules(draw):
 def outcome(game: Game, move: str):
     verdict = game.new_state().check(move)
     if verdict.kind is VerdictKind.RUNTIME_ERROR:
-        return verdict.kind, verdict.error.code, verdict.error.span
+        return verdict.kind, verdict.error.code, verdict.error.span, verdict.error.stack
     return verdict.kind
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gdef_core.runtime import flow
+from gdef_core.runtime import flow, inlining
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -45,6 +45,7 @@ class CompiledSource:
     spans: list[Span]  # location number -> gdef span
     line_spans: dict[int, Span]  # generated line (1-based) -> gdef span
     function_spans: dict[str, Span]  # gdef function name -> its name's span
+    inline_chains: dict[int, tuple]  # location number -> the inlined calls it sits in
 
 
 class Compiler:
@@ -64,7 +65,12 @@ class Compiler:
         self.var_index = {name: i for i, name in enumerate(program.game_vars)}
         self.var_types = {name: decl.type.name for name, decl in program.game_vars.items()}
         self.spans: list[Span] = []
-        self._span_numbers: dict[Span, int] = {}
+        self._span_numbers: dict[tuple, int] = {}
+        self.inline_chains: dict[int, tuple] = {}
+        self.inlinable: dict = {}
+        # The single-operation isMoveLegal() as one expression, when it compiles to one: the
+        # candidate filters evaluate it in place of a call.
+        self.legal_one: str | None = None
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
         self.blocks: list[Lines] = []
         self.helper_count = 0
@@ -72,11 +78,16 @@ class Compiler:
         self.contexts: dict[str, frozenset[int]] = {}  # function -> the entry points reaching it
         self.current: ast.FunctionDef | None = None  # the function being compiled
 
-    def loc(self, span: Span) -> int:
-        number = self._span_numbers.get(span)
+    def loc(self, span: Span, chain: tuple = ()) -> int:
+        """The number of a location; `chain`: the inlined calls it sits in, outermost first,
+        as (function, call span) pairs (the error's call stack gets them back)."""
+        key = (span, chain)
+        number = self._span_numbers.get(key)
         if number is None:
-            number = self._span_numbers[span] = len(self.spans)
+            number = self._span_numbers[key] = len(self.spans)
             self.spans.append(span)
+            if chain:
+                self.inline_chains[number] = chain
         return number
 
     # ------------------------------------------------------------ whole program
@@ -84,6 +95,8 @@ class Compiler:
     def compile(self) -> CompiledSource:
         functions = self.program.functions
         self.recursive = flow.recursive_functions(functions)
+        if self.optimize:
+            self.inlinable = inlining.inlinable_functions(functions, self.recursive)
         reach = {number: flow.reachable(functions, name) for name, number in CONTEXTS.items()}
         self.contexts = {name: frozenset(n for n, found in reach.items() if name in found) for name in functions}
         judging = reach[CONTEXTS["isMoveLegal"]]
@@ -91,7 +104,10 @@ class Compiler:
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
             if function.name.text in judging and self.optimize:
-                self.blocks.append(FunctionCompiler(self, function, variant=True).compile())
+                variant = FunctionCompiler(self, function, variant=True).compile()
+                self.blocks.append(variant)
+                if function.name.text == "isMoveLegal":
+                    self.legal_one = _expression_of(variant)
         self.blocks.append(self._game_vars())
         lines: Lines = [(0, "def _factory(OBJECTS):", None), *_prelude(self)]
         for block in self.blocks:
@@ -103,7 +119,7 @@ class Compiler:
         lines.append((1, "return {" + ", ".join(f"{n!r}: {n}" for n in exported) + "}", None))
         source, line_spans = _assemble(lines, self.spans)
         return CompiledSource(source, self.filename, self.spans, line_spans,
-                              {name: f.name.span for name, f in functions.items()})
+                              {name: f.name.span for name, f in functions.items()}, self.inline_chains)
 
     def _game_vars(self) -> Lines:
         nowhere = Span("<game variables>", 0, 0, 0, 0)
@@ -193,12 +209,14 @@ class Compiler:
                   f"candidates += [((k // {h}, k % {h}, EMPTY, False),) for k, o in enumerate(b) if o is not EMPTY]",
                   "return _e_filter(b, candidates + [()], t, mn, v, first)")
             return
+        judged = f"({self.legal_one})" if self.legal_one else "u1_isMoveLegal(1)"
+        start = f"ST = {steps - 1}" if self.legal_one else f"ST = {steps}"  # the call's own step
         lines(2, f"nonlocal {_CELLS}",
               "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True",
               "found = []",
               "for PX, PY, PO, OPS in places:")
-        lines(3, f"ST = {steps}", "try:")
-        lines(4, "if not u1_isMoveLegal(1) or ST < 0:")
+        lines(3, start, "try:")
+        lines(4, f"if not {judged} or ST < 0:")
         lines(5, "continue")
         lines(3, "except (Fail, RecursionError):")
         lines(4, "continue")
@@ -207,8 +225,8 @@ class Compiler:
         lines(2, "PO = EMPTY; PP = False", "for _k, _o in enumerate(b):")
         lines(3, "if _o is EMPTY:")
         lines(4, "continue")
-        lines(3, f"PX = _k // {h}; PY = _k % {h}; OPS = ((PX, PY, EMPTY, False),); ST = {steps}", "try:")
-        lines(4, "if not u1_isMoveLegal(1) or ST < 0:")
+        lines(3, f"PX = _k // {h}; PY = _k % {h}; OPS = ((PX, PY, EMPTY, False),); {start}", "try:")
+        lines(4, f"if not {judged} or ST < 0:")
         lines(5, "continue")
         lines(3, "except (Fail, RecursionError):")
         lines(4, "continue")
@@ -220,6 +238,18 @@ class Compiler:
         lines(2, "except (Fail, RecursionError):")
         lines(3, "pass")
         lines(2, "return found")
+
+
+def _expression_of(function: Lines) -> str | None:
+    """The returned expression of a compiled function that is only `return (expression)`
+    (after its prologue), when the expression makes no call and uses no local."""
+    body = [text for _, text, _ in function[1:] if text not in ("nonlocal ST", "ST -= 1")]
+    if len(body) != 1 or not body[0].startswith("return ("):
+        return None
+    expression = body[0][len("return "):]
+    if MARK_START in expression or re.search(r"\b(_d|l_\w+)\b", expression):
+        return None
+    return expression
 
 
 def _prelude(compiler: Compiler) -> Lines:

@@ -86,11 +86,18 @@ def _is_simple(text: str) -> bool:
 class FunctionCompiler:
     """Compiles one gdef function (or the game variables' initialisers)."""
 
-    def __init__(self, compiler, function: ast.FunctionDef, variant: bool = False) -> None:
+    def __init__(self, compiler, function: ast.FunctionDef, variant: bool = False,
+                 inlined_into: "FunctionCompiler | None" = None, call_span: Span | None = None,
+                 arguments: dict[str, Code] | None = None) -> None:
+        """`inlined_into`: compile `function`'s body as an expression inside that compiler's
+        function, for the call at `call_span`, its parameters being `arguments`."""
         self.compiler = compiler
         self.function = function
         self.name = function.name.text
         self.variant = variant
+        self.arguments = arguments or {}
+        self.root = inlined_into.root if inlined_into else self
+        self.chain = (*inlined_into.chain, (self.name, call_span)) if inlined_into else ()
         self.prefix = "u1_" if variant else "u_"
         self.local_types: dict[str, str] = {p.name.text: p.type.name for p in function.params}
         declarations: dict[str, int] = {}
@@ -127,14 +134,17 @@ class FunctionCompiler:
         self.recursive = self.name in compiler.recursive
         contexts = compiler.contexts.get(self.name, frozenset())
         self.only_context = next(iter(contexts)) if len(contexts) == 1 else None
+        if inlined_into is not None:
+            self.only_context = inlined_into.only_context
         self.depth_arg = "_d + 1" if self.recursive else "_d"
 
     def loc(self, span: Span) -> int:
-        return self.compiler.loc(span)
+        return self.compiler.loc(span, self.chain)
 
     def temp(self) -> str:
-        self.temps += 1
-        return f"_t{self.temps}"
+        root = self.root
+        root.temps += 1
+        return f"_t{root.temps}"
 
     # ------------------------------------------------------------ function
 
@@ -333,6 +343,9 @@ class FunctionCompiler:
 
     def name_ref(self, expr: ast.NameRef) -> Code:
         text = expr.name.text
+        argument = self.arguments.get(text)
+        if argument is not None:
+            return argument
         if text in self.local_types:
             kind = self.local_types[text]
             if expr in self.unset:
@@ -363,6 +376,9 @@ class FunctionCompiler:
         if function is not None:
             if len(args) != len(function.params):
                 raise CompileError(f"'{name}' takes {len(function.params)} arguments", call.span)
+            arms = self.compiler.inlinable.get(name)
+            if arms is not None:
+                return self.inline(call, function, arms, args)
             texts = [self.depth_arg, *(self.coerce(arg, p.type.name, arg_node.span).text
                                        for arg, p, arg_node in zip(args, function.params, call.args))]
             result = function.return_type.name if function.return_type else None
@@ -373,6 +389,41 @@ class FunctionCompiler:
         if len(args) != len(builtin.params):
             raise CompileError(f"'{name}' takes {len(builtin.params)} arguments", call.span)
         return IMPLEMENTATIONS[name](self, call, args)
+
+    def inline(self, call: ast.Call, function: ast.FunctionDef, arms, args: list[Code]) -> Code:
+        """A call of an inlinable function as an expression: the arguments are evaluated once,
+        in order, then one step is counted (as the call would), then the body's arms."""
+        arguments: dict[str, Code] = {}
+        first: list[str] = []
+        for arg, param, node in zip(args, function.params, call.args):
+            code = self.coerce(arg, param.type.name, node.span)
+            if not (code.constant or (_is_simple(code.text) and (code.pure or code.text.startswith("l_")))):
+                t = self.temp()
+                first.append(f"({t} := {code.text})")
+                code = Code(t, code.type, None, code.lo, code.hi)
+            arguments[param.name.text] = code
+        body = FunctionCompiler(self.compiler, function, self.variant, self, call.span, arguments)
+        value = body.arms(arms, function.return_type.name)
+        if first:
+            counted = f"({', '.join(first)}, (ST := ST - 1))"
+        else:
+            counted = "(ST := ST - 1) or True"
+        return Code(f"({value.text} if {counted} else None)", value.type, None, value.lo, value.hi)
+
+    def arms(self, arms, result: str) -> Code:
+        """`if (c1) return e1; ... return en;` as one conditional expression."""
+        out: Code | None = None
+        for cond, value in reversed(arms):
+            code = self.coerce(self.expr(value), result, value.span)
+            if cond is not None:
+                test = self.condition(cond)
+                if test.value is False:
+                    continue
+                if test.value is not True:
+                    code = Code(f"({code.text} if {test.text} else {out.text})", result, None,
+                                min(code.lo, out.lo), max(code.hi, out.hi), test.pure and code.pure and out.pure)
+            out = code
+        return out
 
     def builtin_params(self, node):
         return BUILTINS[node.callee.text].params
@@ -526,7 +577,8 @@ class FunctionCompiler:
         name = f"_h{self.compiler.helper_count}"
         used = sorted(set(re.findall(r"\bl_[A-Za-z0-9_]+", code.text)))
         params = ", ".join(["_d", *used])
-        self.compiler.blocks.append([(1, f"def {name}({params}):", None), (2, f"return ({code.text})", None)])
+        self.compiler.blocks.append([(1, f"def {name}({params}):", None), (2, "nonlocal ST", None),
+                                     (2, f"return ({code.text})", None)])
         return replace(code, text=f"{name}({params})")
 
     # ------------------------------------------------------------ board access (built-ins)

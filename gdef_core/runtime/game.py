@@ -96,6 +96,10 @@ class Game:
         # The automatic candidates' places (spec section 12): (x, y, obj, operations).
         self._places = [(x, y, obj, ((x, y, obj, True),)) for x in range(self.width)
                         for y in range(self.height) for obj in self.objects.values()]
+        # The same candidates as operation tuples, and each square's clear, for random_move().
+        self._place_ops = [ops for _, _, _, ops in self._places]
+        self._clear_ops = [((i // self.height, i % self.height, self.empty, False),)
+                           for i in range(self.width * self.height)]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
@@ -170,10 +174,20 @@ class Game:
         rules = self.rules
         if rules.raw_moves is None:
             return rules.raw_default_filter(board, self._places, player, move_number, variables, first_only)
-        # Candidates marked with None name a square off the board: dropped; duplicates too.
-        candidates = list(dict.fromkeys(c for c in rules.raw_moves(board, player, move_number, variables)
-                                        if None not in c))
+        candidates = self.candidates(board, player, move_number, variables)
         return rules.raw_filter(board, candidates, player, move_number, variables, first_only)
+
+    def candidates(self, board, player, move_number, variables) -> list:
+        """The candidate moves (spec section 12) as a new list of operation tuples, without
+        duplicates. May raise Fail when moves() fails."""
+        rules = self.rules
+        if rules.raw_moves is None:
+            empty = self.empty
+            clears = [ops for obj, ops in zip(board, self._clear_ops) if obj is not empty]
+            return [*self._place_ops, *clears, ()]
+        # Candidates marked with None name a square off the board: dropped; duplicates too.
+        return list(dict.fromkeys(c for c in rules.raw_moves(board, player, move_number, variables)
+                                  if None not in c))
 
     def _has_legal_move_hook(self, board, player, move_number, variables) -> bool:
         return bool(self.legal_ops(board, player, move_number, variables, first_only=True))
@@ -345,6 +359,26 @@ class State:
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
 
+    def random_move(self, rng) -> Move | None:
+        """A legal move chosen at random with `rng` (a random.Random), every legal move equally
+        likely, or None when there is none. The candidates are judged in random order until one
+        is legal, so a random playout does not pay for judging every candidate as
+        `rng.choice(state.legal_moves())` does. Raises GdefRuntimeError when moves() fails."""
+        if self.over:
+            return None
+        game = self.game
+        board, player, number, variables = self._board, self.player, self.move_number, self._vars
+        try:
+            candidates = game.candidates(board, player, number, variables)
+            found = game.rules.raw_filter(board, _random_order(candidates, rng.random), player, number,
+                                          variables, True)
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+        if not found:
+            return None
+        self._legal = found   # applying it needs no second isMoveLegal()
+        return game._moves.get(found[0]) or game.to_move(found[0])
+
     def has_legal_move(self) -> bool:
         if self.over:
             return False
@@ -417,6 +451,18 @@ def _variable(game: Game, name: str, value):
     if kind == "float" and type(value) in (int, float):
         return float(value)
     raise ValueError(f"game variable '{name}': {value!r} is not {kind}")
+
+
+def _random_order(items: list, random):
+    """The items of a list (which it reorders) in random order, drawn one at a time: a
+    Fisher-Yates shuffle that stops when the caller stops. `random` is a Random's random()."""
+    n = len(items)
+    while n:
+        i = int(random() * n)
+        n -= 1
+        item = items[i]
+        items[i] = items[n]
+        yield item
 
 
 def _nth(number: int, move: Move) -> str:

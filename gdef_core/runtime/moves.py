@@ -67,12 +67,6 @@ class Move:
     def __str__(self) -> str:
         return "; ".join(map(str, self.ops)) if self.ops else "pass"
 
-    def __len__(self) -> int:
-        return len(self.ops)
-
-    def __iter__(self):
-        return iter(self.ops)
-
 
 PASS = Move()
 

@@ -140,7 +140,14 @@ class Rules:
             message = "recursion too deep for Python's stack; lower the depth of the recursion"
             span = where(frames[-1]) if frames else _first_span_of(compiled)
         stack = [StackFrame(name, where((name, line))) for name, line in reversed(frames)]
-        if stack:
+        chain = compiled.inline_chains.get(error.loc) if isinstance(error, Fail) else None
+        if chain:  # the error is inside inlined calls: give them their frames back
+            inner = [StackFrame(chain[-1][0], span)]
+            inner += [StackFrame(chain[i - 1][0], chain[i][1]) for i in range(len(chain) - 1, 0, -1)]
+            if stack:
+                stack[0] = StackFrame(stack[0].function, chain[0][1])
+            stack = inner + stack
+        elif stack:
             stack[0] = StackFrame(stack[0].function, span)
         return GdefRuntimeError(code, message, span, tuple(stack))
 
