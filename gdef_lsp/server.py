@@ -195,6 +195,23 @@ def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.roots = [normalise(r) for r in roots if r]
 
 
+@server.feature(types.INITIALIZED)
+async def initialized(ls: GdefServer, params: types.InitializedParams) -> None:
+    """Ask the client to report changes of .gdef files on disk (a `git checkout`, another
+    editor), when it lets servers ask: the games that read them are checked again."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace and workspace.did_change_watched_files
+    if not (watched and watched.dynamic_registration):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/*.gdef")])
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+            id="gdef-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+    except Exception as error:  # the client offered it but did not do it: changes on disk wait for a save
+        log.info("the client does not watch .gdef files for us (%s)", error)
+
+
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: GdefServer, params: None) -> None:
     ls.shut_down = True

@@ -20,7 +20,8 @@ PROFILES = ["visual_studio_code", "neovim"]
 
 
 def make_client() -> LanguageClient:
-    """pytest-lsp's client, also keeping every publishDiagnostics in order (with versions)."""
+    """pytest-lsp's client, also keeping every publishDiagnostics in order (with versions),
+    and accepting the server's dynamic registrations (as editors do)."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = []
     client.sent_at = {}  # uri -> len(published) when the last change of it was sent
@@ -29,7 +30,12 @@ def make_client() -> LanguageClient:
         client.diagnostics[params.uri] = params.diagnostics
         client.published.append(params)
 
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish})
+    def register_capability(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
+    client.registrations = []
+    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
+                                   types.CLIENT_REGISTER_CAPABILITY: register_capability})
     return client
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from lsp_support import DATA, change_document, close_document, diagnostics, lsp_fixture, open_document, position
+from lsp_support import DATA, change_document, close_document, diagnostics, lsp_fixture, open_document, position, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
@@ -161,3 +161,19 @@ async def test_apply_change_counts_lines_as_lsp_does():
     assert apply_change(text, change((0, 9), (0, 9), "!"), utf16) == "a\x0cb!\r\nc\u2028d\re🎲f\n"  # clamped
     assert apply_change(text, change((9, 0), (9, 0), "end"), utf16) == text + "end"
     assert apply_change(text, types.TextDocumentContentChangeWholeDocument(text="new"), utf16) == "new"
+
+
+async def test_a_change_on_disk_reported_by_the_client_refreshes_open_games(client, tmp_path):
+    for name in ("connect.gdef", "lines.gdef"):
+        (tmp_path / name).write_text((DATA / "game" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    if client.capabilities.workspace.did_change_watched_files.dynamic_registration:
+        (watch,) = client.registrations
+        assert watch.register_options["watchers"] == [{"globPattern": "**/*.gdef"}]
+    game = open_document(client, tmp_path / "connect.gdef")
+    assert await diagnostics(client, game, version=1) == []
+    library = tmp_path / "lines.gdef"
+    library.write_text(library.read_text(encoding="utf-8").replace("hasLine(obj", "hasRow(obj"), encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri(library), type=types.FileChangeType.Changed)]))
+    await _until(lambda: [d for d in client.diagnostics.get(game, []) if d.code == "G202"])
+    close_document(client, game)
