@@ -37,7 +37,10 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state):
-        return self.rng.choice(legal_moves(state))
+        move = state.random_move(self.rng)   # uniform, without judging every candidate
+        if move is None:
+            raise NoLegalMoveError(state.current_player, state.move_number)
+        return move
 
 
 class GreedyAgent:

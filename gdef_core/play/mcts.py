@@ -111,8 +111,8 @@ class MctsAgent:
         for _ in range(self.playout_cap):
             if state.is_over:
                 return state.winner
-            moves = state.legal_moves()
-            if not moves:
+            move = state.random_move(rng)
+            if move is None:
                 return None
-            state.apply(moves[rng.randrange(len(moves))])
+            state.apply(move)
         return state.winner if state.is_over else None
