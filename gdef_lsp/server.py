@@ -104,6 +104,7 @@ class GdefServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}  # per file: diagnostics waiting for quiet
         self.uris: dict[str, str] = {}  # path -> the URI the client uses for it
         self.documents: dict[str, Document] = {}  # open documents by path
+        self._indexes: dict[str, tuple[str, LineIndex]] = {}  # path -> (the text indexed, its index)
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
 
@@ -120,7 +121,13 @@ class GdefServer(LanguageServer):
         return self.uris.get(path) or from_fs_path(path) or path
 
     def index(self, path: str) -> LineIndex:
-        return LineIndex(self.session.source(path) or "", self.workspace.position_codec)
+        """The line index of a file's current text (kept while the text is the same object:
+        a list of references converts many spans of the same file)."""
+        text = self.session.source(path) or ""
+        cached = self._indexes.get(path)
+        if cached is None or cached[0] is not text:
+            cached = self._indexes[path] = (text, LineIndex(text, self.workspace.position_codec))
+        return cached[1]
 
     def location(self, span: Span) -> types.Location:
         return types.Location(self.uri_of(span.file), self.index(span.file).range(span))
@@ -456,14 +463,11 @@ def code_action(ls: GdefServer, params: types.CodeActionParams) -> list[types.Co
         start = index.range(diag.span).start
         if (start.line, start.character, diag.code) in wanted or _overlaps(index.range(diag.span), params.range):
             selected.append(diag)
-    actions = []
-    for analysis in ls.session.analyses(path)[:1]:
-        for fix in fixes.fixes(analysis, text, path, selected):
-            actions.append(types.CodeAction(
-                title=fix.title, kind=types.CodeActionKind.QuickFix,
-                diagnostics=[convert_diagnostic(fix.diagnostic, index, ls.location, ls.docs_url)],
-                is_preferred=fix.preferred or None, edit=_workspace_edit(ls, fix.edits)))
-    return actions
+    analysis = ls.session.analysis(path)
+    return [types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
+                             diagnostics=[convert_diagnostic(fix.diagnostic, index, ls.location, ls.docs_url)],
+                             is_preferred=fix.preferred or None, edit=_workspace_edit(ls, fix.edits))
+            for fix in fixes.fixes(analysis, text, path, selected)]
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -475,16 +479,12 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
 def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     path = ls.path_of(params.text_document.uri)
     module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
-    header = next((item for item in module.items if not module.is_library and _is_parameter(item)), None)
+    header = next((item for item in module.items if isinstance(item, ast.GameParam)), None)
     if header is None:
         return []
     return [types.CodeLens(ls.index(path).range(header.span),
                            types.Command(title="▶ Run game", command=RUN_COMMAND,
                                          arguments=[params.text_document.uri]))]
-
-
-def _is_parameter(item) -> bool:
-    return isinstance(item, ast.GameParam)
 
 
 @server.command(RUN_COMMAND)
