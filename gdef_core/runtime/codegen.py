@@ -187,7 +187,15 @@ class Compiler:
                   "found = []",
                   "for OPS in candidates:")
             lines(3, "NOPS = len(OPS)", f"ST = {steps}", "try:")
-            judge(4, "OPS")
+            if self.legal_one:  # one operation: the expression in place of the call
+                lines(4, "if NOPS == 1:")
+                lines(5, "PX, PY, PO, PP = OPS[0]; ST -= 1", f"_r = {self.legal_one}")
+                lines(4, "else:")
+                if self.uses_next:
+                    lines(5, "N = _next_board(B, OPS)")
+                lines(5, "_r = u_isMoveLegal(1)")
+            else:
+                judge(4, "OPS")
             lines(4, "if not _r or ST < 0:")
             lines(5, "continue")
             lines(3, "except (Fail, RecursionError):")
@@ -200,44 +208,47 @@ class Compiler:
 
     def _default_filter(self, lines, steps: int) -> None:
         """`_e_default`: the legal moves among the automatic candidates (spec section 12) of a
-        game without moves(): `places` is every (x, y, obj, ops) place, in order; then the clear
-        of every occupied square; then pass."""
+        game without moves(): `places` is every (x, y, obj, ops, move) place, in order;
+        `clears[k]` is (ops, move) of the clear of square k, and its last entry the pass.
+        -> (the legal candidates' operations, their moves)."""
         h = self.height
-        lines(1, "def _e_default(b, places, t, mn, v, first):")
+        lines(1, "def _e_default(b, places, clears, t, mn, v, first):")
         if not self.optimize:
-            lines(2, "candidates = [ops for _, _, _, ops in places]",
-                  f"candidates += [((k // {h}, k % {h}, EMPTY, False),) for k, o in enumerate(b) if o is not EMPTY]",
-                  "return _e_filter(b, candidates + [()], t, mn, v, first)")
+            lines(2, "candidates = [p[3:] for p in places] + [clears[k] for k, o in enumerate(b) if o is not EMPTY]",
+                  "candidates.append(clears[-1])",
+                  "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first)",
+                  "chosen = {id(ops): move for ops, move in candidates}",
+                  "return found, [chosen[id(ops)] for ops in found]")
             return
         judged = f"({self.legal_one})" if self.legal_one else "u1_isMoveLegal(1)"
         start = f"ST = {steps - 1}" if self.legal_one else f"ST = {steps}"  # the call's own step
+
+        def judge_and_keep(indent: int) -> None:
+            lines(indent, "try:")
+            lines(indent + 1, f"if not {judged} or ST < 0:")
+            lines(indent + 2, "continue")
+            lines(indent, "except (Fail, RecursionError):")
+            lines(indent + 1, "continue")
+            lines(indent, "found.append(OPS); moves.append(MOVE)", "if first:")
+            lines(indent + 1, "return found, moves")
+
         lines(2, f"nonlocal {_CELLS}",
               "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True",
-              "found = []",
-              "for PX, PY, PO, OPS in places:")
-        lines(3, start, "try:")
-        lines(4, f"if not {judged} or ST < 0:")
-        lines(5, "continue")
-        lines(3, "except (Fail, RecursionError):")
-        lines(4, "continue")
-        lines(3, "found.append(OPS)", "if first:")
-        lines(4, "return found")
+              "found = []; moves = []",
+              "for PX, PY, PO, OPS, MOVE in places:")
+        lines(3, start)
+        judge_and_keep(3)
         lines(2, "PO = EMPTY; PP = False", "for _k, _o in enumerate(b):")
         lines(3, "if _o is EMPTY:")
         lines(4, "continue")
-        lines(3, f"PX = _k // {h}; PY = _k % {h}; OPS = ((PX, PY, EMPTY, False),); {start}", "try:")
-        lines(4, f"if not {judged} or ST < 0:")
-        lines(5, "continue")
-        lines(3, "except (Fail, RecursionError):")
-        lines(4, "continue")
-        lines(3, "found.append(OPS)", "if first:")
-        lines(4, "return found")
-        lines(2, f"OPS = (); NOPS = 0; N = b; ST = {steps}", "try:")
+        lines(3, f"PX = _k // {h}; PY = _k % {h}; OPS, MOVE = clears[_k]; {start}")
+        judge_and_keep(3)
+        lines(2, f"OPS, MOVE = clears[-1]; NOPS = 0; N = b; ST = {steps}", "try:")
         lines(3, "if u_isMoveLegal(1) and ST >= 0:")
-        lines(4, "found.append(OPS)")
+        lines(4, "found.append(OPS); moves.append(MOVE)")
         lines(2, "except (Fail, RecursionError):")
         lines(3, "pass")
-        lines(2, "return found")
+        lines(2, "return found, moves")
 
 
 def _expression_of(function: Lines) -> str | None:

@@ -613,6 +613,9 @@ class FunctionCompiler:
         """Prepare one board index: the text that reads its value, after `tests` (run first, in
         order) have evaluated it once and checked `0 <= value < limit` unless its range proves it."""
         on_board = 0 <= code.lo and code.hi < limit
+        if code.constant and not on_board:
+            tests.append("False")  # a constant off the board: the test always fails
+            return code.text
         if code.constant or (on_board and code.pure):
             return code.text  # nothing to test, and when it is evaluated does not matter
         first, use = self.bind(code)

@@ -86,20 +86,25 @@ class Game:
         for alias, target in ALIASES.items():
             self._by_name.setdefault(alias, self._by_name[target])
         self.rules = Rules(program, (self.empty, *self.objects.values()), max_steps, max_depth, optimize)
+        self._initial: State | None = None
+        self._moves: dict[tuple, Move] = {}  # operations -> their Move, shared by all states
         self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
         self.variable_names: list[str] = list(program.game_vars)
         self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
-        self._initial: State | None = None
-        self._moves: dict[tuple, Move] = {}
-        # The automatic candidates' places (spec section 12): (x, y, obj, operations).
-        self._places = [(x, y, obj, ((x, y, obj, True),)) for x in range(self.width)
-                        for y in range(self.height) for obj in self.objects.values()]
+        # The automatic candidates (spec section 12), with their Moves: every place as
+        # (x, y, obj, operations, move), then per square its clear as (operations, move), and
+        # last the pass.
+        self._places = [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
+                        for y in range(self.height) for obj in self.objects.values()
+                        for ops in [((x, y, obj, True),)]]
+        self._clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
+                        for ops in [((i // self.height, i % self.height, self.empty, False),)]]
+        self._clears.append(((), self.to_move(())))
         # The same candidates as operation tuples, and each square's clear, for random_move().
-        self._place_ops = [ops for _, _, _, ops in self._places]
-        self._clear_ops = [((i // self.height, i % self.height, self.empty, False),)
-                           for i in range(self.width * self.height)]
+        self._place_ops = [place[3] for place in self._places]
+        self._clear_ops = [ops for ops, _ in self._clears[:-1]]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
@@ -173,7 +178,8 @@ class Game:
         a candidate whose isMoveLegal() fails is illegal. May raise Fail when moves() fails."""
         rules = self.rules
         if rules.raw_moves is None:
-            return rules.raw_default_filter(board, self._places, player, move_number, variables, first_only)
+            return rules.raw_default_filter(board, self._places, self._clears, player, move_number, variables,
+                                            first_only)[0]
         candidates = self.candidates(board, player, move_number, variables)
         return rules.raw_filter(board, candidates, player, move_number, variables, first_only)
 
@@ -351,10 +357,15 @@ class State:
         if self.over:
             return []
         game = self.game
+        rules = game.rules
         try:
+            if rules.raw_moves is None:  # the automatic candidates come with their Moves
+                self._legal, moves = rules.raw_default_filter(self._board, game._places, game._clears,
+                                                              self.player, self.move_number, self._vars, False)
+                return moves
             found = game.legal_ops(self._board, self.player, self.move_number, self._vars)
         except (Fail, RecursionError) as error:
-            raise game.rules.error(error) from None
+            raise rules.error(error) from None
         self._legal = found
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
