@@ -115,9 +115,6 @@ export class GdefServer implements vscode.Disposable {
       traceOutputChannel: this.output,
       middleware: this.middleware,
       errorHandler: this.errorHandler(),
-      synchronize: {
-        fileEvents: vscode.workspace.createFileSystemWatcher('**/*.gdef'),
-      },
     };
     const client = new LanguageClient('gdef', 'GDef Language Server', serverOptions, clientOptions);
     try {
