@@ -76,3 +76,9 @@ def test_a_failing_moves_generator_is_a_located_error():
     with pytest.raises(GdefRuntimeError) as caught:
         state.random_move(random.Random(0))
     assert caught.value.location.endswith("moves_fail.gdef:17:14")
+
+
+def test_candidates_naming_constant_squares_off_the_board_are_dropped():
+    state = load_game([str(DATA / "constant_off_board.gdef")]).new_state()
+    assert [str(move) for move in state.legal_moves()] == ["place(1,0,X)"]
+    assert str(state.random_move(random.Random(0))) == "place(1,0,X)"
