@@ -135,7 +135,8 @@ def _candidate_operation(place: bool):
 def _add_move(fc, node, args):
     if fc.only_context != MOVES_CONTEXT:
         return _runtime_call("_add_move", None)(fc, node, args)
-    return _code("(CAND.append(tuple(CUR)) or CUR.clear())", None)
+    t = fc.temp()  # a candidate with an operation off the board (None) is dropped
+    return _code(f"((CAND.append({t}) if None not in ({t} := tuple(CUR)) else None) or CUR.clear())", None)
 
 
 IMPLEMENTATIONS["addPlace"] = _candidate_operation(place=True)

@@ -348,8 +348,10 @@ def _add_clear(x, y, loc):
 def _add_move(loc):
     if CTX != 3:
         _not_here("addMove()", "moves()", loc)
-    CAND.append(tuple(CUR))
+    candidate = tuple(CUR)
     CUR.clear()
+    if None not in candidate:  # None: an operation naming a square off the board
+        CAND.append(candidate)
 
 def _has_legal_move(loc):
     nonlocal {_CELLS}

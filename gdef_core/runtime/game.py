@@ -191,9 +191,7 @@ class Game:
             empty = self.empty
             clears = [ops for obj, ops in zip(board, self._clear_ops) if obj is not empty]
             return [*self._place_ops, *clears, ()]
-        # Candidates marked with None name a square off the board: dropped; duplicates too.
-        return list(dict.fromkeys(c for c in rules.raw_moves(board, player, move_number, variables)
-                                  if None not in c))
+        return list(dict.fromkeys(rules.raw_moves(board, player, move_number, variables)))
 
     def _has_legal_move_hook(self, board, player, move_number, variables) -> bool:
         return bool(self.legal_ops(board, player, move_number, variables, first_only=True))
