@@ -7,8 +7,10 @@ pieces are reused as they are. A piece that is not the last is parsed followed b
 definition, so that an unclosed block in it is reported as the whole-text parse reports it
 ("found keyword 'define'"). Function docs are attached over the whole module afterwards.
 
-The parser resynchronises at every `define`, so the result equals the parse of the whole
-text; tests/test_ide_parse_cache.py compares the two on edited files.
+The parser nearly always resynchronises at a `define` that starts a line, so the result is
+the parse of the whole text; tests/test_ide_parse_cache.py compares the two on the examples
+and on edited copies. Where the whole-text parse does not resynchronise (a repair that
+deletes the `define`, e.g. after `players:`), the pieces keep the definition that follows.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ _SKIPPED = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|"[^"\n]*"?', re.S)
 _DEFINE = re.compile(r"^define\b", re.M)
 
 _MAX_PIECES = 20_000
-_SENTINEL = "define _() {}\n"
+_SENTINEL = "define\ndefine _() {}\n"
 
 
 @dataclasses.dataclass(slots=True)
@@ -89,7 +91,9 @@ class ParseCache:
 def _parse_piece(text: str, path: str, last: bool) -> _Piece:
     """Parse one piece as the whole text would: a piece that is not the last one is followed
     by `define`, which the parser sees (an unclosed block reports "found keyword 'define'",
-    not "found end of file"); what the parser makes of that `define` is dropped."""
+    not "found end of file"); what the parser makes of the sentinel is dropped. The sentinel
+    starts with a lone `define`, so that a repair that deletes it finds another `define`
+    rather than a name it could take into the piece (`players:` would take `_`)."""
     if last:
         result = parse(text, path)
         return _Piece(result.module.items, result.module.comments, result.diagnostics)
