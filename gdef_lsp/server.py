@@ -156,10 +156,13 @@ class GdefServer(LanguageServer):
         await asyncio.sleep(self.settings.delay)
         if self.pending.get(path) is asyncio.current_task():
             del self.pending[path]
-        self.publish(path)
-        for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
-            if other not in self.pending:
-                self.publish(other)
+        try:
+            self.publish(path)
+            for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
+                if other not in self.pending:
+                    self.publish(other)
+        except Exception:  # a bug must not end the diagnostics of this file for good
+            log.exception("checking %s failed", path)
 
     def publish(self, path: str) -> None:
         """Send the diagnostics of the current text of an open file, with its version (all

@@ -78,3 +78,10 @@ def test_rename_refusals_say_why(tmp_path):
     assert refusal(3, 4, "while") == "'while' is a keyword and cannot name anything"
     assert refusal(3, 4, "empty") == "'empty' is a built-in name and cannot be reused"
     assert refusal(3, 4, "9lives").startswith("'9lives' is not a name")
+
+
+def test_definition_of_a_use_path_is_the_used_file(tmp_path):
+    text, line, column = cursor(GAME_A.replace('use "lib.gdef"', 'use "li‸b.gdef"'))
+    s = session(tmp_path, {"a.gdef": text, "lib.gdef": LIBRARY})
+    (found,) = definitions(s.analyses(str(tmp_path / "a.gdef")), str(tmp_path / "a.gdef"), line, column)
+    assert (found.file, found.line, found.column) == (str(tmp_path / "lib.gdef"), 0, 0)

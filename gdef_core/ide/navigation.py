@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from gdef_core.ide.analysis import Analysis, Occurrence
-from gdef_core.span import Span
+from gdef_core.span import Span, point
 from gdef_core.syntax import ast
 
 
@@ -23,13 +23,20 @@ class Reference:
 
 
 def definitions(analyses: list[Analysis], path: str, line: int, column: int) -> list[Span]:
-    """Where the name under the cursor is declared (nothing for built-ins)."""
+    """Where the name under the cursor is declared (nothing for built-ins); on the file name
+    of a `use` line, the start of that file."""
     found: dict[tuple, Span] = {}
     for analysis in analyses:
         occurrence = analysis.occurrence_at(path, line, column)
         if occurrence is not None and occurrence.symbol.name_span is not None:
             span = occurrence.symbol.name_span
             found.setdefault((span.file, span.start), span)
+    if not found and analyses:
+        module = analyses[0].module(path)
+        for item in module.items if module else ():
+            if isinstance(item, ast.UseDecl) and item.path and item.path_span.contains(line, column):
+                used = os.path.normpath(os.path.join(os.path.dirname(module.path), item.path))
+                return [point(used, 0, 0)]
     return list(found.values())
 
 
