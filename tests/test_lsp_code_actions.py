@@ -7,7 +7,8 @@ from lsprotocol import types
 from lsp_support import change_document, close_document, diagnostics, lsp_fixture, open_document
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-client = lsp_fixture()
+DOCS = "https://gdef.example/docs/diagnostics.md"
+client = lsp_fixture({"diagnosticsDocs": DOCS})
 
 HEADER = "name: fixes\nplayers: 2\nsize: 3 x 3\nobj X\n"
 ENTRY = "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n"
@@ -30,6 +31,7 @@ async def fix(client, path, text: str, code: str, title: str) -> str:
     target = open_document(client, path, text)
     found = [d for d in await diagnostics(client, target, version=1) if d.code == code]
     assert found, f"no {code} in {text!r}"
+    assert found[0].code_description.href.startswith(DOCS + f"#{code.lower()}-")
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=target), range=found[0].range,
         context=types.CodeActionContext(diagnostics=found, only=[types.CodeActionKind.QuickFix])))
