@@ -144,3 +144,14 @@ def test_run_argv(tmp_path):
     assert run_argv(s.analyses(library), library) == [sys.executable, "-m", "gdef_core.cli.run", game]
     alone = str(tmp_path / "alone.gdef")
     assert isinstance(run_argv(s.analyses(alone), alone), Refusal)
+
+
+def test_the_ide_layer_does_not_import_the_protocol_libraries():
+    import subprocess
+
+    code = ("import pkgutil, importlib, sys, gdef_core.ide as ide\n"
+            "for m in pkgutil.iter_modules(ide.__path__): importlib.import_module('gdef_core.ide.' + m.name)\n"
+            "print(sorted(n for n in sys.modules if n.split('.')[0] in ('pygls', 'lsprotocol', 'gdef_lsp')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
