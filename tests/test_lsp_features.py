@@ -2,6 +2,7 @@
 semantic tokens, folding, code lens and the run command, across the files of a game."""
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
@@ -271,6 +272,8 @@ async def test_code_lens_runs_the_game(client):
     argv = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command=lens.command.command, arguments=lens.command.arguments))
     assert argv == [sys.executable, "-m", "gdef_core.cli.run", str(GAME)]
+    done = subprocess.run([*argv, "--perft", "1"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.split("\n")[0]) == (0, "depth 1: 4")  # the four columns
     library = open_document(client, LIBRARY)
     assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(library)))
     close_document(client, target)
