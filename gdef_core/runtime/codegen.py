@@ -71,6 +71,9 @@ class Compiler:
         # The single-operation isMoveLegal() as one expression, when it compiles to one: the
         # candidate filters evaluate it in place of a call.
         self.legal_one: str | None = None
+        # The same with the cells it reads as local variables, when its steps can never exceed
+        # the budget (no loop, no call left): (expression, objects it names).
+        self.legal_local: tuple[str, list[str]] | None = None
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
         self.blocks: list[Lines] = []
         self.helper_count = 0
@@ -108,6 +111,7 @@ class Compiler:
                 self.blocks.append(variant)
                 if function.name.text == "isMoveLegal":
                     self.legal_one = _expression_of(variant)
+                    self.legal_local = self._local_judge(function)
         self.blocks.append(self._game_vars())
         lines: Lines = [(0, "def _factory(OBJECTS):", None), *_prelude(self)]
         for block in self.blocks:
@@ -185,8 +189,22 @@ class Compiler:
             lines(2, f"nonlocal {_CELLS}",
                   "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True",
                   "found = []",
+                  *((f"_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
+                    if self.legal_local else ()),
                   "for OPS in candidates:")
-            lines(3, "NOPS = len(OPS)", f"ST = {steps}", "try:")
+            lines(3, "NOPS = len(OPS)")
+            if self.legal_local:  # one operation: an expression over locals, nothing to count
+                judged, objects = self.legal_local
+                lines(3, "if NOPS == 1:")
+                lines(4, "px, py, po, pp = OPS[0]; ops = OPS", "try:")
+                lines(5, f"if not {judged}:")
+                lines(6, "continue")
+                lines(4, "except (Fail, RecursionError):")
+                lines(5, "continue")
+                lines(4, "found.append(OPS)", "if first:")
+                lines(5, "break")
+                lines(4, "continue")
+            lines(3, f"ST = {steps}", "try:")
             if self.legal_one:  # one operation: the expression in place of the call
                 lines(4, "if NOPS == 1:")
                 lines(5, "PX, PY, PO, PP = OPS[0]; ST -= 1", f"_r = {self.legal_one}")
@@ -206,6 +224,24 @@ class Compiler:
             self._default_filter(lines, steps)
         return out
 
+    def _local_judge(self, function: ast.FunctionDef) -> tuple[str, list[str]] | None:
+        """The single-operation isMoveLegal() as an expression over local variables: the
+        board `b`, the player `t`, ..., the operation `px py po pp`, the objects `_o_NAME`."""
+        if self.legal_one is None or "'" in self.legal_one or "_operation_field" in self.legal_one:
+            return None
+        if self.legal_one.count("(ST := ST - 1)") + 1 > self.max_steps:
+            return None
+        lines = FunctionCompiler(self, function, variant=True, count_steps=False).compile()
+        expression = _expression_of(lines)
+        if expression is None or "ST" in re.findall(r"\w+", expression):
+            return None
+        names = {"B": "b", "T": "t", "MN": "mn", "V": "v", "PX": "px", "PY": "py", "PO": "po", "PP": "pp",
+                 "EMPTY": "_empty", "OPS": "ops", "NOPS": "1"}
+        objects = sorted(set(re.findall(r"\bo_\w+", expression)))
+        local = re.sub(r"\b(B|T|MN|V|PX|PY|PO|PP|EMPTY|OPS|NOPS|o_\w+)\b",
+                       lambda m: names.get(m.group(1), "_" + m.group(1)), expression)
+        return local, objects
+
     def _default_filter(self, lines, steps: int) -> None:
         """`_e_default`: the legal moves among the automatic candidates (spec section 12) of a
         game without moves(): `places` is every (x, y, obj, ops, move) place, in order;
@@ -219,6 +255,9 @@ class Compiler:
                   "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first)",
                   "chosen = {id(ops): move for ops, move in candidates}",
                   "return found, [chosen[id(ops)] for ops in found]")
+            return
+        if self.legal_local:
+            self._default_filter_local(lines, steps)
             return
         judged = f"({self.legal_one})" if self.legal_one else "u1_isMoveLegal(1)"
         start = f"ST = {steps - 1}" if self.legal_one else f"ST = {steps}"  # the call's own step
@@ -243,6 +282,37 @@ class Compiler:
         lines(4, "continue")
         lines(3, f"PX = _k // {h}; PY = _k % {h}; OPS, MOVE = clears[_k]; {start}")
         judge_and_keep(3)
+        self._judge_pass(lines, steps)
+
+    def _default_filter_local(self, lines, steps: int) -> None:
+        """`_e_default` when isMoveLegal() for one operation is an expression over locals that
+        cannot run out of steps: each candidate costs that expression and nothing more."""
+        judged, objects = self.legal_local
+        h = self.height
+
+        def judge_and_keep(indent: int) -> None:
+            lines(indent, "try:")
+            lines(indent + 1, f"if {judged}:")
+            lines(indent + 2, "found.append(ops); moves.append(move)", "if first:")
+            lines(indent + 3, "return found, moves")
+            lines(indent, "except (Fail, RecursionError):")
+            lines(indent + 1, "pass")
+
+        lines(2, f"nonlocal {_CELLS}",
+              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1",
+              "found = []; moves = []; _empty = EMPTY; pp = True",
+              *(f"_{name} = {name}" for name in objects),
+              "for px, py, po, ops, move in places:")
+        judge_and_keep(3)
+        lines(2, "po = _empty; pp = False", "for _k, _o in enumerate(b):")
+        lines(3, "if _o is _empty:")
+        lines(4, "continue")
+        lines(3, f"px = _k // {h}; py = _k % {h}; ops, move = clears[_k]")
+        judge_and_keep(3)
+        self._judge_pass(lines, steps)
+
+    def _judge_pass(self, lines, steps: int) -> None:
+        """The end of `_e_default`: the pass, by the general isMoveLegal()."""
         lines(2, f"OPS, MOVE = clears[-1]; NOPS = 0; N = b; ST = {steps}", "try:")
         lines(3, "if u_isMoveLegal(1) and ST >= 0:")
         lines(4, "found.append(OPS); moves.append(MOVE)")

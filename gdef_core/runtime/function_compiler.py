@@ -88,9 +88,12 @@ class FunctionCompiler:
 
     def __init__(self, compiler, function: ast.FunctionDef, variant: bool = False,
                  inlined_into: "FunctionCompiler | None" = None, call_span: Span | None = None,
-                 arguments: dict[str, Code] | None = None) -> None:
+                 arguments: dict[str, Code] | None = None, count_steps: bool = True) -> None:
         """`inlined_into`: compile `function`'s body as an expression inside that compiler's
-        function, for the call at `call_span`, its parameters being `arguments`."""
+        function, for the call at `call_span`, its parameters being `arguments`.
+        `count_steps=False`: inlined calls do not count their step (for code whose steps are
+        known to stay within the budget)."""
+        self.count_steps = count_steps
         self.compiler = compiler
         self.function = function
         self.name = function.name.text
@@ -404,11 +407,11 @@ class FunctionCompiler:
             arguments[param.name.text] = code
         body = FunctionCompiler(self.compiler, function, self.variant, self, call.span, arguments)
         value = body.arms(arms, function.return_type.name)
-        if first:
-            counted = f"({', '.join(first)}, (ST := ST - 1))"
-        else:
-            counted = "(ST := ST - 1) or True"
-        return Code(f"({value.text} if {counted} else None)", value.type, None, value.lo, value.hi)
+        if self.root.count_steps:
+            first.append("(ST := ST - 1)")
+        if not first:
+            return value
+        return Code(f"({value.text} if ({', '.join(first)},) else None)", value.type, None, value.lo, value.hi)
 
     def arms(self, arms, result: str) -> Code:
         """`if (c1) return e1; ... return en;` as one conditional expression."""
