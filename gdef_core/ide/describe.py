@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 import re
 
+from gdef_core.builtins import GAME_PARAMETERS, Builtin, Context
 from gdef_core.codes import CODES
-from gdef_core.builtins import Builtin, Context, GAME_PARAMETERS, Kind
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -47,11 +47,6 @@ def builtin_markdown(builtin: Builtin) -> str:
     if notes:
         parts.append(" ".join(f"*{note}*" for note in notes))
     return "\n\n".join(parts)
-
-
-def builtin_kind_word(builtin: Builtin) -> str:
-    return {Kind.FUNCTION: "built-in function", Kind.BOARD: "built-in board",
-            Kind.VALUE: "built-in object"}[builtin.kind]
 
 
 def game_parameter_markdown(key: str) -> str:
