@@ -310,3 +310,55 @@ define end() -> bool { return true; }
     state = game.new_state()
     state.apply("place(0,0,X)")
     assert state.is_over and state.winner is None
+
+
+def test_run_time_guards_back_up_the_checker(tmp_path) -> None:
+    """Assignments to game variables while judging, and built-ins outside their entry points,
+    are checker errors (G412, G411); compiled anyway, they fail at run time (G611)."""
+    from gdef_core.loader import load_program
+    from gdef_core.runtime import Game
+
+    path = write(tmp_path, """name: guards
+players: 2
+size: 2 x 1
+obj X
+int count = 0;
+define isMoveLegal() -> bool {
+  if (OperationList[0][0] == 0) { count = 1; }
+  if (OperationList[0][0] == 1) { addMove(); }
+  return true;
+}
+define end() -> bool { return false; }
+""")
+    program = load_program([path])
+    assert {d.code for d in program.errors} == {"G411", "G412"}
+    state = Game(program).new_state()
+    first, second = state.check("place(0,0,X)").error, state.check("place(1,0,X)").error
+    assert (first.code, first.span.line, first.span.column) == ("G611", 6, 34)
+    assert "assigning the game variable 'count' is not allowed while isMoveLegal() runs" in first.message
+    assert (second.code, second.span.line) == ("G611", 7)
+    assert "addMove() is not allowed while isMoveLegal() runs (only in moves())" in second.message
+
+
+def test_has_legal_move_asks_about_the_player_set_next(tmp_path) -> None:
+    """Player 1 may only pass, player 0 only place: after player 0's move, end() makes player 0
+    move again, so hasLegalMove() asks about player 0 (who can move while squares are empty)."""
+    path = write(tmp_path, """name: again
+players: 2
+size: 2 x 1
+obj X
+define isMoveLegal() -> bool {
+  if (onTurn() == 1) { return operationsNum() == 0; }
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+define end() -> bool {
+  if (onTurn() == 0) { setNextPlayer(0); }
+  if (!hasLegalMove()) { setWinner(onTurn()); return true; }
+  return false;
+}
+""")
+    state = load_game([path]).new_state()
+    state.apply("place(0,0,X)")
+    assert not state.is_over and state.current_player == 0
+    state.apply("place(1,0,X)")   # player 0 would move again, but the board is full
+    assert state.is_over and state.winner == 0
