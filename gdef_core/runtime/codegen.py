@@ -139,7 +139,7 @@ class Compiler:
         operation is judged by the single-operation variant of isMoveLegal()."""
         out: Lines = []
         functions = self.program.functions
-        steps, h = self.max_steps, self.height
+        steps = self.max_steps
 
         def lines(indent: int, *texts: str) -> None:
             out.extend((indent, text, None) for text in texts)
@@ -189,7 +189,7 @@ class Compiler:
             lines(2, f"nonlocal {_CELLS}",
                   "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True",
                   "found = []",
-                  *((f"_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
+                  *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
                     if self.legal_local else ()),
                   "for OPS in candidates:")
             lines(3, "NOPS = len(OPS)")
