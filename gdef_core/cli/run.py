@@ -56,24 +56,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} must be 0 or more")
-    return value
+def _whole_number(minimum: int):
+    """An argparse type: a whole number of at least `minimum`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
+        return value
+    return parse
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+_positive, _non_negative = _whole_number(1), _whole_number(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
