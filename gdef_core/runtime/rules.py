@@ -44,7 +44,6 @@ class Rules:
     def __init__(self, program: Program, objects: tuple[Obj, ...], max_steps: int, max_depth: int,
                  optimize: bool = True) -> None:
         self.filename = f"<gdef rules #{next(_ids)}: {program.name}>"
-        self.height = program.height
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, _COMPILER_RECURSION))  # the compiler walks the tree recursively
         compiler = Compiler(program, max_steps, max_depth, self.filename, optimize)
