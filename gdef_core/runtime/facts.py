@@ -35,29 +35,35 @@ def static_int(expr, constants: dict[str, int]) -> int | None:
     return None
 
 
-def facts_when_true(expr, names: set[str], constants: dict[str, int]) -> list[tuple[str, str, int]]:
-    """Comparisons of a variable in `names` with a constant that hold when `expr` is true."""
-    match expr:
-        case ast.Binary(op="&&", left=left, right=right):
-            return facts_when_true(left, names, constants) + facts_when_true(right, names, constants)
-        case ast.Unary(op="!", operand=operand):
-            return facts_when_false(operand, names, constants)
-        case ast.Binary():
-            fact = _comparison(expr, names, constants)
-            return [fact] if fact else []
-    return []
+def facts_when_true(expr, names: set[str], constants: dict[str, int], memo: dict | None = None
+                    ) -> list[tuple[str, str, int]]:
+    """Comparisons of a variable in `names` with a constant that hold when `expr` is true.
+    `memo` (shared by the calls about one function) keeps long `&&` chains linear."""
+    return _facts(expr, True, names, constants, {} if memo is None else memo)
 
 
-def facts_when_false(expr, names: set[str], constants: dict[str, int]) -> list[tuple[str, str, int]]:
+def facts_when_false(expr, names: set[str], constants: dict[str, int], memo: dict | None = None
+                     ) -> list[tuple[str, str, int]]:
+    return _facts(expr, False, names, constants, {} if memo is None else memo)
+
+
+def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: dict) -> list:
+    key = (id(expr), holds)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    found = []
     match expr:
-        case ast.Binary(op="||", left=left, right=right):
-            return facts_when_false(left, names, constants) + facts_when_false(right, names, constants)
+        case ast.Binary(op=op, left=left, right=right) if op == ("&&" if holds else "||"):
+            found = _facts(left, holds, names, constants, memo) + _facts(right, holds, names, constants, memo)
         case ast.Unary(op="!", operand=operand):
-            return facts_when_true(operand, names, constants)
+            found = _facts(operand, not holds, names, constants, memo)
         case ast.Binary():
             fact = _comparison(expr, names, constants)
-            return [(fact[0], _NEGATE[fact[1]], fact[2])] if fact else []
-    return []
+            if fact:
+                found = [fact if holds else (fact[0], _NEGATE[fact[1]], fact[2])]
+    memo[key] = found
+    return found
 
 
 def _comparison(expr: ast.Binary, names: set[str], constants: dict[str, int]):

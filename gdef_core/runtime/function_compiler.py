@@ -130,6 +130,7 @@ class FunctionCompiler:
         self.substitutes: dict[str, Code] = {}
         self.read_as_variable: set[str] = set()
         self.fact_stack: list[dict[str, tuple[int, int]]] = []
+        self.facts_memo: dict = {}
         self.lines: list[tuple[int, str, Span | None]] = []
         self.temps = 0
         # Only functions on a cycle of the call graph can nest without bound: they check the
@@ -285,10 +286,10 @@ class FunctionCompiler:
     # ------------------------------------------------------------ facts
 
     def facts_true(self, expr) -> list:
-        return facts.facts_when_true(expr, self.int_names, self.constants) if self.optimize else []
+        return facts.facts_when_true(expr, self.int_names, self.constants, self.facts_memo) if self.optimize else []
 
     def facts_false(self, expr) -> list:
-        return facts.facts_when_false(expr, self.int_names, self.constants) if self.optimize else []
+        return facts.facts_when_false(expr, self.int_names, self.constants, self.facts_memo) if self.optimize else []
 
     def push_facts(self, known: list) -> None:
         ranges: dict[str, tuple[int, int]] = {}
@@ -691,9 +692,12 @@ def _fold(op: str, a: int, b: int, loc: int) -> int:
     return value
 
 
+_NOT_BRACKET = re.compile(r"[^()\[\]]+")
+
+
 def _nesting(text: str) -> int:
     depth = deepest = 0
-    for char in text:
+    for char in _NOT_BRACKET.sub("", text):
         if char in "([":
             depth += 1
             if depth > deepest:
