@@ -180,3 +180,21 @@ def test_console_script_end_to_end(tmp_path):
     assert "20/20 games" in done.stderr
     assert "tictactoe: 20 games, seed 0, 2 jobs" in done.stdout
     assert json.loads(out_file.read_text())["games"] == 20
+
+
+def test_ctrl_c_prints_the_games_finished_so_far():
+    import signal
+    import time
+
+    command = [sys.executable, "-c", "from gdef_core.cli.sim import main; main()",
+               str(ROOT / "examples" / "reversi.gdef"), "--games", "1000000", "--jobs", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
+    if "games finished before" in err:   # (not if the signal came while the game loaded)
+        games = int(err.split("the table counts the ")[1].split()[0])
+        assert out.startswith(f"reversi: {games} games, seed 0, 2 jobs")

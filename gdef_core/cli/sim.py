@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(argv: Sequence[str] | None) -> int:
     from gdef_core.play.progress import Progress
-    from gdef_core.play.simulate import SimulationError, simulate
+    from gdef_core.play.simulate import SimulationError, SimulationInterrupted, simulate
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -98,10 +98,13 @@ def run(argv: Sequence[str] | None) -> int:
             progress.finish()
         sys.stderr.write(f"{PROG}: {error}\n")
         return EXIT_FAILED
-    except KeyboardInterrupt:
+    except SimulationInterrupted as stopped:
         if progress is not None:
             progress.finish()
-        raise
+        sys.stderr.write(f"{PROG}: interrupted: the table counts the {stopped.summary.games} "
+                         f"games finished before\n")
+        sys.stdout.write(render_table(game.name, specs, stopped.summary, args, jobs))
+        return EXIT_INTERRUPTED
     sys.stdout.write(render_table(game.name, specs, summary, args, jobs))
     if args.json:
         try:

@@ -42,6 +42,14 @@ class SimulationError(Exception):
         self.message = message
 
 
+class SimulationInterrupted(Exception):
+    """Ctrl-C stopped the run; `summary` holds the games finished before it."""
+
+    def __init__(self, summary: "Summary") -> None:
+        super().__init__(f"interrupted after {summary.games} games")
+        self.summary = summary
+
+
 @dataclass(slots=True)
 class Summary:
     """The running totals of a simulation; `to_json()` is the --json document."""
@@ -116,6 +124,9 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
             summary.seconds = time.perf_counter() - started
             if on_progress is not None:
                 on_progress(summary.games, games, summary.seconds)
+    except KeyboardInterrupt:
+        summary.seconds = time.perf_counter() - started
+        raise SimulationInterrupted(summary) from None
     finally:
         outcomes.close()
     summary.seconds = time.perf_counter() - started
