@@ -102,9 +102,11 @@ async def measure(lines: int, edits: int, folder: Path) -> dict[str, float]:
     path.write_text(text, encoding="utf-8")
     uri = from_fs_path(str(path))
 
-    started = time.perf_counter()
-    gdef_core.load_program([str(path)])
-    full_check = time.perf_counter() - started
+    full_check = float("inf")
+    for _ in range(3):  # the best of three (the first also loads the parser tables)
+        started = time.perf_counter()
+        gdef_core.load_program([str(path)])
+        full_check = min(full_check, time.perf_counter() - started)
 
     client = Client()
     await client.start_io(sys.executable, "-m", "gdef_lsp")
