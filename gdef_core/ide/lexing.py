@@ -7,20 +7,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lark import Token
-
 from gdef_core.ide.parse_cache import split
-from gdef_core.syntax.parser import _parser
-from gdef_core.syntax.scanner import ScanResult
+from gdef_core.syntax import Token, scan
 
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_]*\Z")
 WORD_TYPES = frozenset({"NAME", "TYPE", "OBJ", "DEFINE", "RETURN", "IF", "ELSE", "WHILE", "START", "USE",
                         "TRUE", "FALSE", "INT", "FLOAT", "DIMS"})
-
-
-def scan(text: str, path: str = "<text>") -> ScanResult:
-    """Tokens, comments and lexical diagnostics of `text` (positions 0-based, code points)."""
-    return _parser().scanner.scan(text, path)
 
 
 def offset_of(text: str, line: int, column: int) -> int:

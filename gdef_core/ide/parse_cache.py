@@ -20,8 +20,7 @@ from collections import OrderedDict
 
 from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.span import Span
-from gdef_core.syntax import ParseResult, ast, parse
-from gdef_core.syntax.parser import _attach_doc_comments as attach_doc_comments
+from gdef_core.syntax import ParseResult, ast, attach_doc_comments, parse
 
 # Comments and strings (where a `define` does not count), and lines that start with `define`.
 _SKIPPED = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*|"[^"\n]*"?', re.S)

@@ -274,51 +274,55 @@ class Module:
 
 # ---------------------------------------------------------------- traversal
 
+# The fields of each node class that hold child nodes, in source order. A table rather than
+# a `match`, because walks run over every node on every keystroke in the editor.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    Module: ("items",),
+    FunctionDef: ("params", "body"),
+    Block: ("stmts",),
+    VarDecl: ("init",),
+    GameVar: ("init",),
+    Assign: ("target", "value"),
+    ExprStmt: ("expr",),
+    Return: ("value",),
+    If: ("cond", "then", "otherwise"),
+    While: ("cond", "body"),
+    Call: ("args",),
+    Index: ("indexes",),
+    Unary: ("operand",),
+    Binary: ("left", "right"),
+    StartDecl: ("entries",),
+}
 
-def children(node) -> Iterator:
+
+def children(node) -> list:
     """The direct child nodes of any node, in source order (for generic walks)."""
-    match node:
-        case Module(items=items):
-            yield from items
-        case FunctionDef(params=params, body=body):
-            yield from params
-            yield body
-        case Block(stmts=stmts):
-            yield from stmts
-        case VarDecl(init=init) | GameVar(init=init):
-            yield init
-        case Assign(target=target, value=value):
-            yield target
-            yield value
-        case ExprStmt(expr=expr):
-            yield expr
-        case Return(value=value) if value is not None:
-            yield value
-        case If(cond=cond, then=then, otherwise=otherwise):
-            yield cond
-            yield then
-            if otherwise is not None:
-                yield otherwise
-        case While(cond=cond, body=body):
-            yield cond
-            yield body
-        case Call(args=args):
-            yield from args
-        case Index(indexes=indexes):
-            yield from indexes
-        case Unary(operand=operand):
-            yield operand
-        case Binary(left=left, right=right):
-            yield left
-            yield right
-        case StartDecl(entries=entries):
-            yield from entries
+    found: list = []
+    for name in _CHILD_FIELDS.get(type(node), ()):
+        value = getattr(node, name)
+        if type(value) is list:
+            found.extend(value)
+        elif value is not None:
+            found.append(value)
+    return found
 
 
 def walk(node) -> Iterator:
     """Every node below `node` (included), depth first, in source order."""
     stack = [node]
+    fields_of = _CHILD_FIELDS.get
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(list(children(current))))
+        fields = fields_of(type(current))
+        if not fields:
+            continue
+        found: list = []
+        for name in fields:
+            value = getattr(current, name)
+            if type(value) is list:
+                found.extend(value)
+            elif value is not None:
+                found.append(value)
+        found.reverse()
+        stack.extend(found)

@@ -233,6 +233,11 @@ class _Parse:
                 self.feed_placeholder(missing)
                 return i
 
+        if token.type in _TOP_LEVEL_ONLY:  # never skipped: an item starts here, whatever came before
+            self.report(self.token_span(token),
+                        f"expected {describe_expected(expected)}, found {describe_token(token.type, token.value)}")
+            return self.panic(i)
+
         if following is not None and token.type != "$END" and self.parser.can_feed(stack, following.type):
             self.report(self.token_span(token),
                         f"unexpected {describe_token(token.type, token.value)}; "
