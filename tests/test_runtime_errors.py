@@ -161,6 +161,19 @@ define end() -> bool { return false; }
     assert state.check("place(0,0,X); place(0,0,X); place(0,0,X)").error.code == "G607"
 
 
+def test_step_limit_stops_an_exponential_tree_of_calls(tmp_path) -> None:
+    # No loop and no recursion, but 2^40 calls: the budget must stop it, not let it run for days.
+    lines = ["name: expo", "players: 1", "size: 1 x 1", "obj X"]
+    lines += [f"define f{i}() -> int {{ return f{i + 1}() + f{i + 1}(); }}" for i in range(40)]
+    lines += ["define f40() -> int { return 1; }",
+              "define isMoveLegal() -> bool { return f0() > 0; }",
+              "define end() -> bool { return true; }"]
+    path = tmp_path / "expo.gdef"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = load_game([str(path)], max_steps=10_000).new_state().check("place(0,0,X)").error
+    assert error is not None and error.code == "G607"
+
+
 def test_deep_recursion_never_reaches_pythons_own_limit(tmp_path) -> None:
     path = tmp_path / "deep.gdef"
     path.write_text("""name: deep

@@ -160,6 +160,10 @@ class FunctionCompiler:
         self.emit(2, "ST -= 1", None)
         if self.recursive:
             self.emit(2, f"if ST < 0 or _d > {self.compiler.max_depth}: _enter_failed(_d)", None)
+        elif self.calls_functions():
+            # Without recursion a call tree can still grow exponentially (f calls g twice, g
+            # calls h twice, ...): every function that calls others checks the budget on entry.
+            self.emit(2, "if ST < 0: _enter_failed(_d)", None)
         for name in sorted({node.name.text for node in self.unset}):
             self.emit(2, f"l_{name} = _U", None)
         self.block(function.body.stmts, 2)
@@ -168,6 +172,11 @@ class FunctionCompiler:
             end = Span(body.file, body.end_line, max(body.end_column - 1, 0), body.end_line, body.end_column)
             self.emit(2, f"_no_return({self.name!r}, {self.loc(end)})", end)
         return self.lines
+
+    def calls_functions(self) -> bool:
+        functions = self.compiler.program.functions
+        return any(isinstance(node, ast.Call) and node.callee.text in functions
+                   for node in ast.walk(self.function.body))
 
     def emit(self, indent: int, text: str, span: Span | None) -> None:
         self.lines.append((indent, text, span))

@@ -9,6 +9,9 @@ from gdef_core.syntax import ast
 
 # Larger bodies are not worth the copies of their code.
 MAX_NODES = 60
+# Nor are functions that grow past this once the inlinable functions they call are inlined in
+# turn (a chain of functions each calling the next twice would otherwise grow exponentially).
+MAX_EXPANDED_NODES = 4 * MAX_NODES
 
 Arms = list[tuple[object | None, object]]  # (condition or None for "otherwise", returned value)
 
@@ -23,16 +26,45 @@ def inlinable_functions(functions: dict[str, ast.FunctionDef], recursive: set[st
         if arms is not None and sum(1 for arm in arms for part in arm if part is not None
                                     for _ in ast.walk(part)) <= MAX_NODES:
             candidates[name] = arms
-    changed = True
-    while changed:  # drop functions that call a function that stays a call
-        changed = False
-        for name, arms in list(candidates.items()):
-            called = {node.callee.text for arm in arms for part in arm if part is not None
-                      for node in ast.walk(part) if isinstance(node, ast.Call)}
-            if any(callee in functions and callee not in candidates for callee in called):
-                del candidates[name]
-                changed = True
-    return candidates
+    while True:
+        changed = True
+        while changed:  # drop functions that call a function that stays a call
+            changed = False
+            for name, arms in list(candidates.items()):
+                called = {node.callee.text for arm in arms for part in arm if part is not None
+                          for node in ast.walk(part) if isinstance(node, ast.Call)}
+                if any(callee in functions and callee not in candidates for callee in called):
+                    del candidates[name]
+                    changed = True
+        too_big = [name for name, size in _expanded_sizes(candidates).items() if size > MAX_EXPANDED_NODES]
+        if not too_big:
+            return candidates
+        for name in too_big:
+            del candidates[name]
+
+
+def _expanded_sizes(candidates: dict[str, Arms]) -> dict[str, int]:
+    """name -> the nodes of its arms once every call of a candidate in them is inlined, capped
+    just above MAX_EXPANDED_NODES. Candidates call no recursive function, so the calls form a
+    DAG; it is walked with an explicit stack (chains can be thousands of functions long)."""
+    sizes: dict[str, int] = {}
+    for root in candidates:
+        stack = [(root, False)]
+        while stack:
+            name, ready = stack.pop()
+            if name in sizes:
+                continue
+            nodes = [node for arm in candidates[name] for part in arm if part is not None
+                     for node in ast.walk(part)]
+            callees = [node.callee.text for node in nodes
+                       if isinstance(node, ast.Call) and node.callee.text in candidates]
+            if ready:
+                total = len(nodes) + sum(sizes[callee] for callee in callees)
+                sizes[name] = min(total, MAX_EXPANDED_NODES + 1)
+            else:
+                stack.append((name, True))
+                stack.extend((callee, False) for callee in callees if callee not in sizes)
+    return sizes
 
 
 def _arms(stmts) -> Arms | None:
