@@ -281,6 +281,7 @@ def test_ctrl_c_saves_the_record(tmp_path) -> None:
     while not record.exists() and time.time() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)  # before closing stdin, so that end of input cannot win the race
     _, err = process.communicate(timeout=30)
     assert process.returncode == 3 and "Stopped (interrupted)" in err
     assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(2,2,X)"}]
