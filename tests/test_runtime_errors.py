@@ -227,3 +227,36 @@ def test_long_expressions_compile_and_too_deep_blocks_are_reported(tmp_path) -> 
         load_game([game_file("nested", nested + " return false;")])
     (problem,) = [d for d in raised.value.diagnostics if d.is_error]
     assert problem.code == "G612" and problem.span.line == 4 and "nested too deeply" in problem.message
+
+
+def test_a_search_for_legal_moves_is_bounded_in_all(tmp_path) -> None:
+    """Each candidate has its own step budget, but one search (legal_moves(), hasLegalMove())
+    may spend at most ten budgets in all: costly rules on a large board cannot make it endless."""
+    text = """name: costly
+players: 2
+size: 10 x 10
+obj X
+define isMoveLegal() -> bool {
+  int n = 0;
+  while (n < 900) { n = n + 1; }
+  return operationsNum() == 2;
+}
+define end() -> bool {
+  return !hasLegalMove();
+}
+"""
+    path = tmp_path / "costly.gdef"
+    path.write_text(text, encoding="utf-8")
+    state = load_game([str(path)], max_steps=1000).new_state()
+    with pytest.raises(GdefRuntimeError) as raised:
+        state.legal_moves()   # 200 candidates of about 900 steps: more than 10,000 in all
+    assert raised.value.code == "G607" and "more than 10,000 steps in all" in raised.value.message
+    assert (raised.value.span.line, raised.value.span.column) == (4, 7)   # isMoveLegal, named
+    verdict = None
+    try:
+        state.apply("place(0,0,X); place(1,1,X)")
+    except IllegalMoveError as error:
+        verdict = error.verdict
+    assert verdict.error.code == "G607"
+    assert (verdict.error.span.line + 1, verdict.error.span.column + 1) == (11, 3)   # the hasLegalMove() line
+    assert state.move_number == 0

@@ -33,6 +33,9 @@ _MARK_RE = re.compile(f"{MARK_START}([0-9]+){MARK_END}")
 
 # Context numbers: which entry point is running (the built-ins' contexts in builtins.py).
 CONTEXTS = {"isMoveLegal": 1, "end": 2, "moves": 3, "setup": 4}
+# One search for legal moves (legal_moves(), hasLegalMove()) may take this many times the step
+# limit in all.
+SEARCH_POOL_FACTOR = 10
 _CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP"
 
 Lines = list[tuple[int, str, Span | None]]
@@ -188,7 +191,7 @@ class Compiler:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first):")
             lines(2, f"nonlocal {_CELLS}",
                   "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True",
-                  "found = []",
+                  f"found = []; pool = {self.search_pool}",
                   *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
                     if self.legal_local else ()),
                   "for OPS in candidates:")
@@ -214,15 +217,26 @@ class Compiler:
                 lines(5, "_r = u_isMoveLegal(1)")
             else:
                 judge(4, "OPS")
-            lines(4, "if not _r or ST < 0:")
-            lines(5, "continue")
             lines(3, "except (Fail, RecursionError):")
+            lines(4, "_r = False")
+            self._spend_pool(lines, 3, steps)
+            lines(3, "if not _r or ST < 0:")
             lines(4, "continue")
             lines(3, "found.append(OPS)", "if first:")
             lines(4, "break")
             lines(2, "return found")
             self._default_filter(lines, steps)
         return out
+
+    @property
+    def search_pool(self) -> int:
+        """The steps one search for legal moves may take in all: each candidate has its own
+        budget (spec section 14), and this bounds their sum, so that no search is endless."""
+        return SEARCH_POOL_FACTOR * self.max_steps
+
+    def _spend_pool(self, lines, indent: int, steps: int) -> None:
+        lines(indent, f"pool -= {steps} - ST", "if pool < 0:")
+        lines(indent + 1, f"_search_limit({self.search_pool})")
 
     def _local_judge(self, function: ast.FunctionDef) -> tuple[str, list[str]] | None:
         """The single-operation isMoveLegal() as an expression over local variables: the
@@ -264,16 +278,18 @@ class Compiler:
 
         def judge_and_keep(indent: int) -> None:
             lines(indent, "try:")
-            lines(indent + 1, f"if not {judged} or ST < 0:")
-            lines(indent + 2, "continue")
+            lines(indent + 1, f"_r = {judged}")
             lines(indent, "except (Fail, RecursionError):")
+            lines(indent + 1, "_r = False")
+            self._spend_pool(lines, indent, steps)
+            lines(indent, "if not _r or ST < 0:")
             lines(indent + 1, "continue")
             lines(indent, "found.append(OPS); moves.append(MOVE)", "if first:")
             lines(indent + 1, "return found, moves")
 
         lines(2, f"nonlocal {_CELLS}",
               "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True",
-              "found = []; moves = []",
+              f"found = []; moves = []; pool = {self.search_pool}",
               "for PX, PY, PO, OPS, MOVE in places:")
         lines(3, start)
         judge_and_keep(3)
@@ -355,6 +371,9 @@ def _next_board(b, ops):
     for x, y, o, _ in ops:
         after[x * {h} + y] = o
     return after
+
+def _search_limit(pool):
+    raise Fail("G607", f"the search for legal moves ran more than {{pool:,}} steps in all (isMoveLegal() over every candidate)", IN_FRAME)
 
 def _enter_failed(d):
     if d > {max_depth}:

@@ -24,7 +24,8 @@ class Fail(Exception):
         self.loc = loc
 
 
-CALL_SITE = -1
+CALL_SITE = -1  # the error belongs to the call that entered the failing function
+IN_FRAME = -2  # the error belongs to where the innermost gdef function is (a search it started)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import sys
 from gdef_core.runtime import ops as value_ops
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
-from gdef_core.runtime.errors import CALL_SITE, Fail, GdefRuntimeError, StackFrame
+from gdef_core.runtime.errors import CALL_SITE, IN_FRAME, Fail, GdefRuntimeError, StackFrame
 from gdef_core.runtime.values import Obj
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -22,7 +22,7 @@ _ids = itertools.count(1)
 
 # The names the generated source may use besides its own: the value operations.
 _GLOBALS = {
-    "Fail": Fail, "CALL_SITE": CALL_SITE, "_U": _UNSET,
+    "Fail": Fail, "CALL_SITE": CALL_SITE, "IN_FRAME": IN_FRAME, "_U": _UNSET,
     "_overflow": value_ops.overflow, "_int_div": value_ops.int_div, "_int_mod": value_ops.int_mod,
     "_float_div": value_ops.float_div, "_float_mod": value_ops.float_mod,
     "_no_return": value_ops.no_return, "_unset_local": value_ops.unset_local,
@@ -132,6 +132,8 @@ class Rules:
                     span = compiled.function_spans[callee[0]]
                 else:
                     span = _first_span_of(compiled)
+            elif error.loc == IN_FRAME:
+                span = where(frames[-1]) if frames else compiled.function_spans["isMoveLegal"]
             else:
                 span = compiled.spans[error.loc]
         else:
