@@ -131,7 +131,7 @@ def test_a_player_without_a_legal_move_stops_the_run_with_a_clear_message(capsys
     (["--player", "0=chess"], "unknown agent 'chess'"),
     (["--player", "0=random", "--player", "0=greedy"], "player 0 is given twice"),
     (["--games", "0"], "must be at least 1"),
-    (["--jobs", "-1"], "0 (all cores) or more"),
+    (["--jobs", "-1"], "at least 0 (0: all cores)"),
 ])
 def test_bad_arguments_exit_2_with_a_reason(args, words, capsys):
     code, _, err = run_sim(TICTACTOE, *args, capsys=capsys)

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from gdef_core.cli.common import guarded
 from gdef_core.codes import CODES, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -54,21 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns (and exits with) the exit code."""
-    _tolerant_output()
-    try:
-        code = run(argv)
-    except SystemExit as exit_:  # argparse: usage errors (2), --help and --version (0)
-        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
-    except KeyboardInterrupt:
-        code = 130
-    except BrokenPipeError:  # `gdef-check ... | head`: the reader left; the output was cut,
-        _silence_stdout()    # so the run cannot claim to be clean
-        code = EXIT_PROBLEMS
-    except Exception as error:  # noqa: BLE001 - the promise is: never a traceback
-        sys.stderr.write(f"{PROG}: internal error: {type(error).__name__}: {error}\n"
-                         "This is a bug in gdef-check; please report it with the input that "
-                         "caused it.\n")
-        code = EXIT_INTERNAL
+    # A broken pipe means the output was cut, so the run cannot claim to be clean.
+    code = guarded(PROG, run, argv, interrupted=130, internal=EXIT_INTERNAL, broken_pipe=EXIT_PROBLEMS)
     if argv is None:
         sys.exit(code)
     return code
@@ -251,23 +239,6 @@ def _version() -> str:
     from gdef_core import __version__
 
     return __version__
-
-
-def _tolerant_output() -> None:
-    """Paths and messages may hold characters the terminal's encoding lacks (or undecodable
-    file names): escape them rather than fail."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="backslashreplace")
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from gdef_core.cli.common import guarded, positive, whole_number
+
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 PROG = "gdef-run"
 MAX_DEPTH_LIMIT = 100_000
@@ -42,55 +44,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-color", action="store_true", help="never colour the board")
     parser.add_argument("--y-down", action="store_true",
                         help="draw row y = 0 at the top (default: at the bottom)")
-    parser.add_argument("--max-steps", type=_positive, default=None, metavar="N",
+    parser.add_argument("--max-steps", type=positive, default=None, metavar="N",
                         help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
-    parser.add_argument("--max-depth", type=_positive, default=None, metavar="N",
+    parser.add_argument("--max-depth", type=positive, default=None, metavar="N",
                         help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
                              "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the computer players (default: a random one, printed)")
-    parser.add_argument("--perft", type=_non_negative, default=None, metavar="DEPTH",
+    parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
     return parser
 
 
-def _whole_number(minimum: int):
-    """An argparse type: a whole number of at least `minimum`."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
-        return value
-    return parse
-
-
-_positive, _non_negative = _whole_number(1), _whole_number(0)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns (and exits with) the exit code."""
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
-    try:
-        code = run(argv)
-    except SystemExit as exit_:  # argparse: usage errors (2), --help (0)
-        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
-    except BrokenPipeError:
-        code = EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("\nInterrupted.\n")
-        code = EXIT_UNFINISHED
-    except Exception as error:  # a bug in gdef itself: say so plainly, without a traceback
-        sys.stderr.write(f"{PROG}: internal error: {type(error).__name__}: {error}\n"
-                         "This is a bug in gdef, not in your game; please report it.\n")
-        code = EXIT_INTERNAL
-    sys.exit(code)
+    """Entry point of the console script; exits with the exit code."""
+    sys.exit(guarded(PROG, run, argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
+                     broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n"))
 
 
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,

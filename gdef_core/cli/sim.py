@@ -14,11 +14,12 @@ import os
 import sys
 from collections.abc import Sequence
 
+from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
 PROG = "gdef-sim"
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEFAULT_AGENT = "random"
 DEFAULT_MAX_MOVES = 10_000
 
@@ -32,16 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
                "The same --seed gives the same results whatever --jobs is (except for "
                "mcts with a time= budget).")
     parser.add_argument("files", nargs="+", metavar="FILE", help="the .gdef files of the game")
-    parser.add_argument("--games", "-n", type=_positive, default=100, metavar="N",
+    parser.add_argument("--games", "-n", type=positive, default=100, metavar="N",
                         help="how many games to play (default 100)")
     parser.add_argument("--player", "-p", action="append", default=[], metavar="N=AGENT",
                         help="who plays player N, e.g. 0=random or 1=mcts:iterations=500 "
                              "(repeatable)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="the seed every game's agents are seeded from (default 0)")
-    parser.add_argument("--jobs", "-j", type=_non_negative, default=1, metavar="J",
+    parser.add_argument("--jobs", "-j", type=whole_number(0, " (0: all cores)"), default=1, metavar="J",
                         help="processes to play in (0: one per core; default 1)")
-    parser.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES, metavar="M",
+    parser.add_argument("--max-moves", type=positive, default=DEFAULT_MAX_MOVES, metavar="M",
                         help="stop a game after M moves and count it as capped "
                              f"(default {DEFAULT_MAX_MOVES})")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
@@ -50,13 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        code = run(argv)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write(f"\n{PROG}: interrupted\n")
-        code = EXIT_INTERRUPTED
+    """Entry point of the console script; returns (and exits with) the exit code."""
+    code = guarded(PROG, run, argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
+                   broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
     if argv is None:
         sys.exit(code)
     return code
@@ -160,21 +157,3 @@ def _load(files: Sequence[str]):
         return None, EXIT_FAILED
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{value}: must be at least 1")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value}: must be 0 (all cores) or more")
-    return value

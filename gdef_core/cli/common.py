@@ -1,0 +1,69 @@
+"""What every gdef command shares: the promise that no input ends in a Python traceback, and
+the argument types they parse numbers with."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+EXIT_USAGE = 2  # argparse's own code for bad arguments, kept by every command
+
+
+def whole_number(minimum: int, meaning: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum` (`meaning` explains the smallest)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}{meaning}")
+        return value
+    return parse
+
+
+positive = whole_number(1)
+
+
+def guarded(prog: str, run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None, *,
+            interrupted: int, internal: int, broken_pipe: int,
+            interrupted_message: str | None = None) -> int:
+    """Run a command's `run(argv)` and turn every way it can end into an exit code: argparse's
+    exits, Ctrl-C, a reader that left the pipe, and (a bug in gdef) any other exception, which
+    is reported in one line instead of a traceback."""
+    _tolerant_output()
+    try:
+        return run(argv)
+    except SystemExit as exit_:  # argparse: usage errors (2), --help and --version (0)
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        if interrupted_message:
+            sys.stderr.write(interrupted_message)
+        return interrupted
+    except BrokenPipeError:  # `gdef-check ... | head`: the reader left; the output was cut
+        _silence_stdout()
+        return broken_pipe
+    except Exception as error:  # noqa: BLE001 - the promise is: never a traceback
+        sys.stderr.write(f"{prog}: internal error: {type(error).__name__}: {error}\n"
+                         "This is a bug in gdef, not in your game; please report it with the "
+                         "input that caused it.\n")
+        return internal
+
+
+def _tolerant_output() -> None:
+    """Paths and messages may hold characters the terminal's encoding lacks (or undecodable
+    file names): escape them rather than fail."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, later writes (and the interpreter's final flush) must not fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
