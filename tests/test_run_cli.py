@@ -273,15 +273,17 @@ def test_ctrl_c_saves_the_record(tmp_path) -> None:
     import time
 
     record = tmp_path / "interrupted.json"
+    # A shell without job control starts background jobs with SIGINT ignored, and the child
+    # would inherit that: give it the default disposition, as a terminal would.
     process = subprocess.Popen([GDEF_RUN, TICTACTOE, "--record", str(record)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     process.stdin.write("place(2,2,X)\n")
     process.stdin.flush()
     deadline = time.time() + 30
     while not record.exists() and time.time() < deadline:
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
-    process.wait(timeout=30)  # before closing stdin, so that end of input cannot win the race
     _, err = process.communicate(timeout=30)
     assert process.returncode == 3 and "Stopped (interrupted)" in err
     assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(2,2,X)"}]
