@@ -144,20 +144,26 @@ def _block_owner(tokens: list[Token], i: int) -> str:
     if previous == "ELSE":
         return "else"
     if previous == "RPAR":
-        depth, j = 0, i - 1
-        while j >= 0:
-            kind = tokens[j].type
-            depth += kind == "RPAR"
-            depth -= kind == "LPAR"
-            if depth == 0:
-                break
-            j -= 1
+        j = _opening(tokens, i - 1, "LPAR", "RPAR")
         before = tokens[j - 1].type if j > 0 else None
         if before == "IF":
             return "if"
         if before == "WHILE":
             return "while"
     return "function"
+
+
+def _opening(tokens: list[Token], close: int, opener: str, closer: str) -> int:
+    """The index of the bracket that the closing bracket at `close` matches (-1 if none)."""
+    depth, j = 0, close
+    while j >= 0:
+        kind = tokens[j].type
+        depth += kind == closer
+        depth -= kind == opener
+        if depth == 0:
+            break
+        j -= 1
+    return j
 
 
 def _is_parameter_list(tokens: list[Token], i: int) -> bool:
@@ -169,14 +175,7 @@ def _is_operation_field(tokens: list[Token], open_: _Open) -> bool:
     i = open_.index
     if i < 1 or tokens[i - 1].type != "RSQB":
         return False
-    depth, j = 0, i - 1
-    while j >= 0:
-        kind = tokens[j].type
-        depth += kind == "RSQB"
-        depth -= kind == "LSQB"
-        if depth == 0:
-            break
-        j -= 1
+    j = _opening(tokens, i - 1, "LSQB", "RSQB")
     return j >= 1 and tokens[j - 1].type == "NAME" and tokens[j - 1].value == "OperationList"
 
 

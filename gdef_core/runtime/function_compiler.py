@@ -24,7 +24,7 @@ from gdef_core.builtins import ALIASES, BUILTINS, Kind
 from gdef_core.runtime import facts, flow
 from gdef_core.runtime.builtin_impl import IMPLEMENTATIONS
 from gdef_core.runtime.errors import Fail
-from gdef_core.runtime.ops import int_div, int_mod
+from gdef_core.runtime.ops import COMPARISONS, int_div, int_mod
 from gdef_core.runtime.values import INT_MAX, INT_MIN
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -479,7 +479,7 @@ class FunctionCompiler:
             return self.dynamic(op, left, right, loc)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             if left.constant and right.constant:
-                return constant(_compare(op, left.value, right.value))
+                return constant(COMPARISONS[op](left.value, right.value))
             if op in ("==", "!="):
                 return self.equality(op, left, right, expr)
             a, b = self.numbers(left, right, expr)
@@ -675,20 +675,6 @@ class FunctionCompiler:
             return self.operation_part(node, args[0], j.value, "obj" if j.value == 2 else "int")
         i = self.coerce(args[0], "int", node.indexes[0].span)
         return Code(f"_operation_field({i.text}, {j.text}, {self.loc(node.span)})", "dyn")
-
-
-def _compare(op: str, a, b) -> bool:
-    if op == "==":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
 
 
 def _fold(op: str, a: int, b: int, loc: int) -> int:

@@ -8,6 +8,7 @@ Every function takes `loc` (a span-table number) and raises `Fail` with a G6xx c
 from __future__ import annotations
 
 import math
+import operator
 
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.values import INT_MAX, INT_MIN, Obj, type_name
@@ -114,6 +115,11 @@ def _is_number(value: object) -> bool:
     return type(value) in _NUMBER_TYPES
 
 
+# The comparison operators on values already known to be comparable (run time and folding).
+COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+               ">": operator.gt, ">=": operator.ge}
+
+
 def dyn_equal(a: object, b: object, loc: int) -> bool:
     """`==` when an operand's type is known only now: same types, or two numbers."""
     ta, tb = type(a), type(b)
@@ -130,13 +136,7 @@ def dyn_order(op: str, a: object, b: object, loc: int) -> bool:
         raise Fail("G610", f"'{op}' compares numbers, not {_a(type_name(bad))} ({bad})", loc)
     if type(a) is not type(b):
         a, b = float(a), float(b)
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
+    return COMPARISONS[op](a, b)
 
 
 def dyn_arith(op: str, a: object, b: object, loc: int):
