@@ -1,0 +1,127 @@
+"""Moves as integers: the dense action range that OpenSpiel and PettingZoo want.
+
+The scheme depends on the game only (its board, its objects, whether it has `moves()`), never
+on the position, so an action means the same move wherever it is legal:
+
+- Let S = width * height squares (square index x * height + y), K objects in declaration order,
+  and code(op) = square * (K + 1) + (k + 1) for `place(x, y, object k)`, square * (K + 1) for
+  `clear(x, y)`; C = S * (K + 1) codes in all.
+- A move of one operation is its code: actions 0 .. C-1. `pass` is action C.
+  A game without `moves()` has only such candidates (spec section 12): C + 1 actions.
+- A move of several operations (from `moves()`) is C + 1 + ((code(first) * S + square(last)) * V
+  + k), where first is its first operation as `moves()` wrote it, square(last) the square of
+  its last one, and k (0 .. V-1) tells apart the legal moves of one position that share both
+  (ordered by their operations, so the four promotions of a chess pawn always come in the same
+  order). V = VARIANTS. For chess that is the from and to squares, for checkers the start and
+  the end of a jump, for reversi the square played and the last disc turned.
+
+A game with `moves()` whose every `addPlace`/`addClear` is followed at once by `addMove()`
+(connect four, gomoku) proposes one-operation moves only: it gets the C + 1 actions too.
+"""
+from __future__ import annotations
+
+VARIANTS = 4
+
+
+class ActionRangeError(Exception):
+    """A position has more moves with the same first and last operation than VARIANTS."""
+
+
+class ActionMap:
+    """The action numbering of one game; `encode` and `decode` need the position's legal moves
+    only for moves of several operations."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.height = game.height
+        self.object_index = {obj: i for i, obj in enumerate(game.objects.values())}
+        self.objects = list(game.objects.values())
+        self.kinds = len(self.objects) + 1
+        self.codes = game.width * game.height * self.kinds
+        self.pass_action = self.codes
+        self.multi = game.rules.raw_moves is not None and not _one_operation_generator(game.program)
+        self.squares = game.width * game.height
+        self.size = self.codes + 1 + (self.codes * self.squares * VARIANTS if self.multi else 0)
+
+    def code(self, op) -> int:
+        """The code of one resolved operation (x, y, obj, is_place)."""
+        x, y, obj, place = op
+        return (x * self.height + y) * self.kinds + (self.object_index[obj] + 1 if place else 0)
+
+    def legal(self, state) -> dict[int, object]:
+        """action -> Move for every legal move of `state`, in ascending action order."""
+        moves = state.legal_moves()
+        actions: dict[int, object] = {}
+        groups: dict[int, list] = {}
+        for move in moves:
+            ops = move._resolved
+            if len(ops) == 0:
+                actions[self.pass_action] = move
+            elif len(ops) == 1:
+                actions[self.code(ops[0])] = move
+            elif not self.multi:
+                raise ActionRangeError(f"moves() proposed {move}, a move of several operations, "
+                                       "in a game numbered for one-operation moves")
+            else:
+                x, y = ops[-1][0], ops[-1][1]
+                key = self.code(ops[0]) * self.squares + x * self.height + y
+                groups.setdefault(key, []).append(move)
+        for key, group in groups.items():
+            if len(group) > VARIANTS:
+                raise ActionRangeError(
+                    f"{len(group)} legal moves start with {group[0].ops[0]} and end on the square "
+                    f"of {group[0].ops[-1]}; the action scheme tells apart at most {VARIANTS}")
+            group.sort(key=_sort_key)
+            base = self.codes + 1 + key * VARIANTS
+            for variant, move in enumerate(group):
+                actions[base + variant] = move
+        return dict(sorted(actions.items()))
+
+    def describe(self, action: int) -> str:
+        """The move an action stands for, as far as the number alone says (for logs)."""
+        if not 0 <= action < self.size:
+            return f"action {action} (out of range 0..{self.size - 1})"
+        if action < self.codes:
+            return self._op_text(action)
+        if action == self.pass_action:
+            return "pass"
+        rest, variant = divmod(action - self.codes - 1, VARIANTS)
+        first, last = divmod(rest, self.squares)
+        x, y = divmod(last, self.height)
+        return f"{self._op_text(first)}; ... ({x},{y}) (variant {variant})"
+
+    def _op_text(self, code: int) -> str:
+        square, kind = divmod(code, self.kinds)
+        x, y = divmod(square, self.height)
+        return f"clear({x},{y})" if kind == 0 else f"place({x},{y},{self.objects[kind - 1]})"
+
+
+def _sort_key(move) -> list:
+    return [(op.x, op.y, op.obj or "") for op in move.ops]
+
+
+_ADD_OPERATION = frozenset({"addPlace", "addClear"})
+
+
+def _one_operation_generator(program) -> bool:
+    """Whether every addPlace/addClear call in the program is a statement followed at once by
+    `addMove();` (then no candidate has two operations)."""
+    from gdef_core.syntax import ast
+
+    calls = finished = 0
+    for module in program.modules:
+        for node in ast.walk(module):
+            if isinstance(node, ast.Call) and node.callee.text in _ADD_OPERATION:
+                calls += 1
+            elif isinstance(node, ast.Block):
+                stmts = node.stmts
+                finished += sum(1 for stmt, after in zip(stmts, stmts[1:])
+                                if _is_call(stmt, _ADD_OPERATION) and _is_call(after, {"addMove"}))
+    return calls == finished
+
+
+def _is_call(stmt, names) -> bool:
+    from gdef_core.syntax import ast
+
+    return (isinstance(stmt, ast.ExprStmt) and isinstance(stmt.expr, ast.Call)
+            and stmt.expr.callee.text in names)

@@ -1,0 +1,230 @@
+"""A gdef game as an OpenSpiel game: importing this module registers the game "gdef".
+
+    import pyspiel
+    import gdef_core.interop.openspiel as gdef_openspiel
+
+    game = pyspiel.load_game("gdef", {"path": "examples/connect4.gdef"})
+    game = gdef_openspiel.load("examples/connect4.gdef")          # the same
+
+Parameters: `path` (the game file; other files it `use`s are found as usual), `max_game_length`
+(default 10000: a game still running after that many moves ends as a draw, because OpenSpiel
+needs a bound) and `returns` ("winner": +1 for the winner, -1/(N-1) for the others, 0 each in a
+draw; "scores": the final scores of `setScore`). Actions are numbered by
+gdef_core.interop.actions; observations are the planes of gdef_core.interop.observation.
+Serialisation is OpenSpiel's own: the game's parameters and the history of actions.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from gdef_core.interop.actions import ActionMap
+from gdef_core.interop.loading import load_gdef_game, returns_of
+from gdef_core.interop.observation import fill_planes, plane_shape
+from gdef_core.runtime.render import render_board
+
+SHORT_NAME = "gdef"
+DEFAULT_MAX_GAME_LENGTH = 10_000
+_PARAMETERS = {"path": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "returns": "winner"}
+
+
+def _game_type(players: int, returns: str) -> pyspiel.GameType:
+    zero_sum = returns == "winner" and players > 1
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="gdef game (rules from a .gdef file)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=64,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_PARAMETERS)
+
+
+class GdefGame(pyspiel.Game):
+    """The OpenSpiel view of one gdef game (loaded, checked and compiled once)."""
+
+    def __init__(self, params=None) -> None:
+        params = {**_PARAMETERS, **(params or {})}
+        path = params["path"]
+        if not path:
+            raise ValueError('gdef: give the game file, e.g. pyspiel.load_game("gdef", '
+                             '{"path": "examples/connect4.gdef"})')
+        returns = params["returns"]
+        if returns not in ("winner", "scores"):
+            raise ValueError(f'gdef: returns must be "winner" or "scores", not {returns!r}')
+        max_length = params["max_game_length"]
+        if max_length < 1:
+            raise ValueError("gdef: max_game_length must be at least 1")
+        self.shared = _shared((os.path.abspath(os.fspath(path)), max_length, returns))
+        players = self.shared.gdef.players
+        by_winner = returns == "winner"
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.shared.actions.size,
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=-1.0 if by_winner else -1e18,
+            max_utility=1.0 if by_winner else 1e18,
+            utility_sum=0.0 if by_winner and players > 1 else None,
+            max_game_length=max_length)
+        super().__init__(_game_type(players, returns), info, params)
+
+    def new_initial_state(self) -> "GdefState":
+        return GdefState(self, _Position(self.shared, self.shared.gdef.new_state()))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return BoardObserver(self, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class _Shared:
+    """What every state of one OpenSpiel game shares. Kept out of the pyspiel.Game object,
+    whose Python attributes do not survive OpenSpiel's cloning of states."""
+
+    def __init__(self, gdef, max_length: int, returns: str, key: tuple = ()) -> None:
+        self.key = key
+        self.gdef = gdef
+        self.actions = ActionMap(gdef)
+        self.max_length = max_length
+        self.returns_kind = returns
+
+
+_SHARED: dict[tuple, _Shared] = {}
+
+
+def _shared(key: tuple) -> _Shared:
+    """The shared part of the game (path, max_game_length, returns), loaded once per process."""
+    shared = _SHARED.get(key)
+    if shared is None:
+        path, max_length, returns = key
+        shared = _SHARED[key] = _Shared(load_gdef_game(path), max_length, returns, key)
+    return shared
+
+
+def _restore(key: tuple, data: dict, length: int) -> "_Position":
+    shared = _shared(key)
+    return _Position(shared, shared.gdef.state_from_json(data), length)
+
+
+class _Position:
+    """A state's own data. Deep-copying it (OpenSpiel's clone) clones the gdef state and shares
+    the game; pickling it (OpenSpiel's serialize) keeps the game's key and the state's JSON."""
+
+    def __init__(self, shared: _Shared, inner, length: int = 0, legal: dict | None = None) -> None:
+        self.shared = shared
+        self.inner = inner
+        self.length = length
+        self.legal = legal
+
+    def __deepcopy__(self, memo) -> "_Position":
+        return _Position(self.shared, self.inner.clone(), self.length, self.legal)
+
+    def __reduce__(self):
+        return _restore, (self.shared.key, self.inner.to_json(), self.length)
+
+    @property
+    def terminal(self) -> bool:
+        return self.inner.is_over or self.length >= self.shared.max_length
+
+    def legal_moves(self) -> dict:
+        if self.legal is None:
+            self.legal = self.shared.actions.legal(self.inner)
+        return self.legal
+
+
+class GdefState(pyspiel.State):
+    """One position; wraps a gdef_core State."""
+
+    def __init__(self, game: GdefGame, position: _Position) -> None:
+        super().__init__(game)
+        self.pos = position
+
+    # ------------------------------------------------------------ the OpenSpiel API
+
+    def current_player(self) -> int:
+        pos = self.pos
+        return pyspiel.PlayerId.TERMINAL if pos.terminal else pos.inner.current_player
+
+    def is_terminal(self) -> bool:
+        return self.pos.terminal
+
+    def _legal_actions(self, player) -> list[int]:
+        pos = self.pos
+        if pos.terminal or player != pos.inner.current_player:
+            return []
+        return list(pos.legal_moves())
+
+    def _apply_action(self, action: int) -> None:
+        from gdef_core.runtime import IllegalMoveError
+
+        pos = self.pos
+        move = pos.legal_moves().get(action)
+        if move is None:
+            raise ValueError(f"gdef: action {action} ({pos.shared.actions.describe(action)}) "
+                             "is not legal here")
+        try:
+            pos.inner.apply(move)
+        except IllegalMoveError as error:   # a legal move whose end() failed
+            raise RuntimeError(f"gdef: {move}: {error.verdict.error or error.verdict.reason}") from None
+        pos.length += 1
+        pos.legal = None
+
+    def _action_to_string(self, player, action: int) -> str:
+        pos = self.pos
+        if pos.legal is not None and action in pos.legal:
+            return str(pos.legal[action])
+        return pos.shared.actions.describe(action)
+
+    def returns(self) -> list[float]:
+        pos = self.pos
+        if not pos.terminal:
+            return [0.0] * pos.shared.gdef.players
+        return returns_of(pos.inner, pos.shared.returns_kind)
+
+    def __str__(self) -> str:
+        pos = self.pos
+        inner = pos.inner
+        board = render_board(inner.board, list(pos.shared.gdef.objects))
+        if inner.is_over:
+            status = "draw" if inner.winner is None else f"player {inner.winner} won"
+        elif pos.terminal:
+            status = f"stopped after {pos.length} moves (max_game_length)"
+        else:
+            status = f"player {inner.current_player} to move"
+        return f"{board}\n{status}"
+
+
+class BoardObserver:
+    """OpenSpiel's observer interface: `tensor` (flat) and `dict` (shaped views of it)."""
+
+    def __init__(self, game: GdefGame, params) -> None:
+        if params:
+            raise ValueError(f"gdef: observation parameters are not supported (got {params})")
+        shape = plane_shape(game.shared.gdef)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: GdefState, player: int) -> None:
+        fill_planes(state.pos.inner, self.dict["observation"])
+
+    def string_from(self, state: GdefState, player: int) -> str:
+        return str(state)
+
+
+def load(path, **params) -> GdefGame:
+    """The OpenSpiel game of a .gdef file: the same as pyspiel.load_game("gdef", {"path": ...})."""
+    return pyspiel.load_game(SHORT_NAME, {"path": os.fspath(path), **params})
+
+
+pyspiel.register_game(_game_type(2, "winner"), GdefGame)
