@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
-JSON_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "seconds"}
+SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "seconds"}
+JSON_KEYS = SUMMARY_KEYS | {"seed", "game_indexes", "seed_rule", "max_moves", "gdef_version",
+                            "game", "files", "agents", "command"}
 
 
 def run_sim(*args: str, capsys) -> tuple[int, str, str]:
@@ -31,7 +33,7 @@ def run_sim(*args: str, capsys) -> tuple[int, str, str]:
 
 
 def without_time(summary: dict) -> dict:
-    return {key: value for key, value in summary.items() if key != "seconds"}
+    return {key: value for key, value in summary.items() if key not in ("seconds", "command")}
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def test_each_game_is_the_same_game_wherever_it_is_played(connect4):
 def test_totals_add_up(connect4):
     summary = simulate(connect4, [parse_agent("random")] * 2, 60, seed=3)
     data = summary.to_json()
-    assert set(data) == JSON_KEYS
+    assert set(data) == SUMMARY_KEYS
     assert sum(data["wins"]) + data["draws"] + data["capped"] == data["games"] == 60
     assert 7 <= data["avg_length"] <= data["max_length"] <= 42
     assert data["capped"] == 0

@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seed of the computer players (default: a random one, printed)")
     parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
+    parser.add_argument("--protocol", action="store_true",
+                        help="speak the bot protocol (JSON lines) on stdin/stdout instead of "
+                             "playing in the terminal (docs/protocol.md)")
     return parser
 
 
@@ -137,6 +140,8 @@ class Runner:
         except AgentSpecError as error:
             self.complain(f"{PROG}: error: --player {error}")
             return EXIT_USAGE
+        if args.protocol:
+            return self.protocol()
         if self.computers:
             self.say(f"Computer players: {', '.join(f'{p} = {self.computers.label(p)}' for p in sorted(self.computers.specs))} "
                      f"(seed {self.computers.seed}).")
@@ -318,14 +323,14 @@ class Runner:
     def computer_move(self) -> bool:
         """One move of the computer for the player on turn; False (after saying why) when it
         has no legal move or its move fails at run time."""
-        from gdef_core.play.errors import NoLegalMoveError
+        from gdef_core.play.errors import AgentError
         from gdef_core.runtime.errors import GdefRuntimeError
 
         session = self.session
         player = session.state.current_player
         try:
             move = self.computers.choose(session.state)
-        except NoLegalMoveError as error:
+        except AgentError as error:
             self.complain(f"Player {player} ({self.computers.label(player)}): {error}")
             return False
         except GdefRuntimeError as error:  # moves() failed
@@ -422,6 +427,34 @@ class Runner:
         except OSError as error:
             self.complain(f"{PROG}: error: cannot write the record to {path}: {error.strerror or error}")
             return False
+
+    def protocol(self) -> int:
+        """--protocol: answer bot-protocol requests (gdef_core.play.protocol) until `quit`; the
+        engine behind `go` is the --player agent of the player on turn, else random."""
+        from gdef_core.play.agents import RandomAgent
+        from gdef_core.play.protocol import ProtocolServer
+        from gdef_core.runtime.session import Session
+
+        if self.args.moves is not None:
+            self.complain(f"{PROG}: error: --protocol reads requests from stdin; it cannot take --moves")
+            return EXIT_USAGE
+        game, files, computers = self.session.game, self.session.files, self.computers
+        fallback = RandomAgent(computers.seed)
+
+        def choose(state):
+            return (computers.choose(state) if computers.plays(state.current_player)
+                    else fallback.choose(state))
+
+        def new_session(state=None):
+            return Session(game, files, state if state is not None else game.new_state())
+
+        def changed(session) -> None:
+            self.session = session
+            self.autosave()
+
+        server = ProtocolServer(new_session, choose, changed)
+        server.session = self.session   # the resumed game, if any
+        return server.serve(self.stdin, self.out)
 
     def autosave(self) -> None:
         if self.args.record:

@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-moves", type=positive, default=DEFAULT_MAX_MOVES, metavar="M",
                         help="stop a game after M moves and count it as capped "
                              f"(default {DEFAULT_MAX_MOVES})")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play on a Dask cluster: dask://HOST:PORT (a running scheduler) or "
+                             "local:N (N worker processes here); needs gdef[cluster]")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
     return parser
@@ -61,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(argv: Sequence[str] | None) -> int:
     from gdef_core.play.progress import Progress
+    from gdef_core.play.cluster import ClusterError as ClusterUnavailable
     from gdef_core.play.simulate import SimulationError, SimulationInterrupted, simulate
 
     parser = build_parser()
@@ -74,6 +78,15 @@ def run(argv: Sequence[str] | None) -> int:
         if player in chosen:
             parser.error(f"--player {text}: player {player} is given twice")
         chosen[player] = spec
+
+    if args.cluster is not None:
+        from gdef_core.play.cluster import ClusterError, check_address
+        try:
+            check_address(args.cluster)
+        except ClusterError as error:
+            parser.error(f"--cluster {error}")
+        if args.jobs != 1:
+            parser.error("--cluster and --jobs do not go together: the cluster's workers do the jobs")
 
     game, code = _load(args.files)
     if game is None:
@@ -89,12 +102,17 @@ def run(argv: Sequence[str] | None) -> int:
     progress = None if args.no_progress else Progress(sys.stderr, terminal=sys.stderr.isatty())
     try:
         summary = simulate(game, specs, args.games, seed=args.seed, jobs=jobs,
-                           max_moves=args.max_moves, on_progress=progress)
+                           max_moves=args.max_moves, on_progress=progress, cluster=args.cluster)
     except SimulationError as error:
         if progress is not None:
             progress.finish()
         sys.stderr.write(f"{PROG}: {error}\n")
         return EXIT_FAILED
+    except ClusterUnavailable as error:
+        if progress is not None:
+            progress.finish()
+        sys.stderr.write(f"{PROG}: error: {error}\n")
+        return EXIT_USAGE
     except SimulationInterrupted as stopped:
         if progress is not None:
             progress.finish()
@@ -106,12 +124,35 @@ def run(argv: Sequence[str] | None) -> int:
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
-                json.dump(summary.to_json(), out, indent=2)
+                json.dump({**summary.to_json(), **provenance(args, game, specs, argv)}, out, indent=2)
                 out.write("\n")
         except OSError as error:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
             return EXIT_USAGE
     return EXIT_OK
+
+
+def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None) -> dict:
+    """What a --json reader needs to run the same games again: the seeds, the exact rules
+    (file hashes), the gdef version and every agent's settings."""
+    import hashlib
+    import shlex
+
+    import gdef_core
+    from gdef_core.play.simulate import SEED_RULE
+
+    return {
+        "seed": args.seed,
+        "game_indexes": [0, args.games - 1],
+        "seed_rule": SEED_RULE,
+        "max_moves": args.max_moves,
+        "gdef_version": gdef_core.__version__,
+        "game": game.name,
+        "files": [{"path": module.path, "sha256": "sha256:" + hashlib.sha256(module.text.encode("utf-8", "surrogatepass")).hexdigest()} for module in game.program.modules],
+        "agents": [{"player": p, "agent": spec.name, "options": dict(spec.options)}
+                   for p, spec in enumerate(specs)],
+        "command": shlex.join([PROG, *(sys.argv[1:] if argv is None else argv)]),
+    }
 
 
 def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int) -> str:
@@ -126,7 +167,9 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
     rows.append(("draws", summary.draws))
     rows.append((f"capped at {args.max_moves} moves", summary.capped))
     width = max(len(label) for label, _ in rows)
-    lines = [f"{name}: {games} games, seed {args.seed}, {jobs} job{'s' if jobs != 1 else ''}, "
+    where = (f"cluster {args.cluster}" if getattr(args, "cluster", None)
+             else f"{jobs} job{'s' if jobs != 1 else ''}")
+    lines = [f"{name}: {games} games, seed {args.seed}, {where}, "
              f"{summary.seconds:.1f} s ({rate:.1f} games/s)", "",
              f"{'':{width}}  {'games':>7}  {'share':>6}"]
     lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 
-class NoLegalMoveError(Exception):
+class AgentError(Exception):
+    """A computer player could not choose a move."""
+
+
+class NoLegalMoveError(AgentError):
     """The player on turn has no legal move, yet `end()` did not end the game (spec section 12:
     that is not automatically the end, so a tool that needs a move must say so)."""
 
@@ -17,3 +21,11 @@ class NoLegalMoveError(Exception):
 
 class AgentSpecError(ValueError):
     """An agent description such as `mcts:iterations=abc` that cannot be read."""
+
+
+class ExternalAgentError(AgentError):
+    """A player program (`cmd:...`) failed: did not start, stopped, or answered badly."""
+
+    def __init__(self, command: str, message: str) -> None:
+        super().__init__(f"the player program '{command}' {message}")
+        self.command = command

@@ -15,8 +15,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gdef_core.play.errors import NoLegalMoveError
+from gdef_core.play.errors import AgentError
 from gdef_core.play.spec import AgentSpec
+
+
+SEED_RULE = ("the agent of player p in game k (k from 0) of a run seeded S is seeded with the "
+             "first 8 bytes, big-endian, of blake2b('gdef-sim/S/k/p', digest_size=8)")
 
 
 def game_seed(seed: int, index: int, player: int) -> int:
@@ -106,16 +110,23 @@ ProgressCallback = Callable[[int, int, float], None]   # (games done, games in a
 
 
 def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, jobs: int = 1,
-             max_moves: int | None = None, on_progress: ProgressCallback | None = None) -> Summary:
+             max_moves: int | None = None, on_progress: ProgressCallback | None = None,
+             cluster: str | None = None) -> Summary:
     """Play `games` games and return the totals; raises SimulationError when a game fails.
 
     With jobs > 1 the games are spread over that many processes, each loading the game from
-    its files itself (compiled rules do not cross process boundaries).
+    its files itself (compiled rules do not cross process boundaries); with `cluster` (an
+    address gdef_core.play.cluster understands) over the workers of a Dask cluster.
     """
     summary = Summary(players=len(specs))
     started = time.perf_counter()
-    outcomes = (_local(game, specs, games, seed, max_moves) if jobs <= 1 or games <= 1
-                else _parallel(game, specs, games, seed, max_moves, jobs))
+    if cluster is not None:
+        from gdef_core.play.cluster import cluster_outcomes
+        outcomes = cluster_outcomes(cluster, game, specs, games, seed, max_moves)
+    elif jobs <= 1 or games <= 1:
+        outcomes = _local(game, specs, games, seed, max_moves)
+    else:
+        outcomes = _parallel(game, specs, games, seed, max_moves, jobs)
     try:
         for result in outcomes:
             if isinstance(result, _Failure):
@@ -145,7 +156,7 @@ def _play_or_fail(game, specs, seed, index, max_moves) -> GameOutcome | _Failure
 
     try:
         return play_game(game, specs, seed, index, max_moves)
-    except (GdefRuntimeError, NoLegalMoveError) as error:
+    except (GdefRuntimeError, AgentError) as error:
         return _Failure(index, str(error))
     except IllegalMoveError as error:   # a legal move whose end() failed
         verdict = error.verdict

@@ -39,6 +39,7 @@ def _non_negative_float(text: str) -> float:
 _OPTIONS: dict[str, dict[str, tuple]] = {
     "random": {},
     "greedy": {},
+    "cmd": {},
     "mcts": {
         "iterations": (_positive_int, "a positive integer", "iterations"),
         "time": (_positive_float, "a positive number of seconds", "time_limit"),
@@ -51,6 +52,7 @@ _DESCRIPTIONS = {
     "greedy": "wins at once when it can, else blocks an immediate loss, else random",
     "mcts": "UCT tree search with random playouts "
             "(options: iterations=N (default 1000) or time=SECONDS, c=1.41, cap=1000)",
+    "cmd": 'another program speaking the bot protocol, e.g. cmd:"python mybot.py" (docs/protocol.md)',
 }
 
 
@@ -69,12 +71,17 @@ class AgentSpec:
             return RandomAgent(seed)
         if self.name == "greedy":
             return GreedyAgent(seed)
+        if self.name == "cmd":
+            from gdef_core.play.external import ExternalAgent
+            return ExternalAgent(dict(self.options)["command"], seed)
         if self.name == "mcts":
             keywords = {_OPTIONS["mcts"][key][2]: value for key, value in self.options}
             return MctsAgent(seed, **keywords)
         raise AgentSpecError(f"'{self.name}' is a person, not a computer player")
 
     def __str__(self) -> str:
+        if self.name == "cmd":
+            return f"cmd:{dict(self.options)['command']}"
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.options)
@@ -94,6 +101,11 @@ def parse_agent(text: str, *, allow_human: bool = False) -> AgentSpec:
         if rest.strip():
             raise AgentSpecError("'human' takes no options")
         return AgentSpec(HUMAN)
+    if name == "cmd":
+        command = rest.strip()
+        if not command:
+            raise AgentSpecError('cmd: name the program, e.g. 1=cmd:"python mybot.py"')
+        return AgentSpec("cmd", (("command", command),))
     if name not in _OPTIONS:
         raise AgentSpecError(f"unknown agent '{name}': use one of {', '.join(known)}")
     allowed = _OPTIONS[name]

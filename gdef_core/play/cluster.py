@@ -1,0 +1,101 @@
+"""gdef-sim on a Dask cluster: `--cluster dask://HOST:PORT` or `--cluster local:N`.
+
+The work is split into batches of consecutive game indexes; each batch is one Dask task that
+plays its games and returns their outcomes. Game k is seeded from (run seed, k) exactly as on
+one machine (gdef_core.play.simulate.game_seed), so the table is the same as `--jobs 1` for the
+same seed, whichever worker plays which batch. The workers need gdef installed but not the game
+files: the task carries the files' text, and each worker compiles the rules once per game.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator, Sequence
+
+_ADDRESS = re.compile(r"^(?:dask|tcp)://(?P<host>[^\s:/]+|\[[0-9a-fA-F:]+\]):(?P<port>\d{1,5})$")
+_LOCAL = re.compile(r"^local:(?P<workers>\d{1,4})$")
+BATCHES_PER_WORKER = 8
+MAX_BATCH = 256
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: a bad address, Dask missing, or nobody listening."""
+
+
+def check_address(text: str) -> str:
+    """The address as given when it is one gdef-sim understands; ClusterError otherwise."""
+    local = _LOCAL.match(text)
+    if local:
+        if not 1 <= int(local["workers"]) <= 1024:
+            raise ClusterError(f"{text}: local:N takes 1 to 1024 workers")
+        return text
+    remote = _ADDRESS.match(text)
+    if remote and 0 < int(remote["port"]) < 65536:
+        return text
+    raise ClusterError(f"{text!r}: write dask://HOST:PORT (a running dask scheduler) or local:N "
+                       "(a cluster of N worker processes on this machine)")
+
+
+def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
+                     max_moves: int | None) -> Iterator:
+    """The outcomes of games 0..games-1, in the order batches finish; closes what it opened."""
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask: pip install 'gdef[cluster]'") from None
+    sources = {os.path.abspath(path): _read(path) for path in _all_files(game)}
+    key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
+    local = _LOCAL.match(address)
+    cluster = None
+    try:
+        if local:
+            cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
+                                   processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client("tcp://" + address.split("://", 1)[1], timeout="10s")
+    except OSError as error:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        size = max(1, min(MAX_BATCH, games // (workers * BATCHES_PER_WORKER)))
+        batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
+        job = (key, sources, list(game.files), game.max_steps, game.max_depth, tuple(specs), seed,
+               max_moves)
+        futures = [client.submit(_play_batch, job, batch.start, batch.stop, pure=False)
+                   for batch in batches]
+        for future in as_completed(futures):
+            yield from future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _all_files(game) -> list[str]:
+    return [module.path for module in game.program.modules]
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+_GAMES: dict[str, object] = {}
+
+
+def _play_batch(job, start: int, stop: int) -> list:
+    """On a worker: play games start..stop-1 (the game compiled once per worker process)."""
+    from gdef_core.loader import load_program
+    from gdef_core.play.simulate import _play_or_fail
+    from gdef_core.runtime import game_from_program
+
+    key, sources, files, max_steps, max_depth, specs, seed, max_moves = job
+    game = _GAMES.get(key)
+    if game is None:
+        program = load_program([os.path.abspath(f) for f in files], overlay=sources)
+        game = _GAMES[key] = game_from_program(program, max_steps=max_steps, max_depth=max_depth)
+    return [_play_or_fail(game, specs, seed, index, max_moves) for index in range(start, stop)]

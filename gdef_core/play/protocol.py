@@ -1,0 +1,203 @@
+"""The gdef bot protocol: JSON lines over a pipe, as GTP serves Go engines and UCI chess ones.
+
+`gdef-run --protocol GAME.gdef` answers requests on stdin, one JSON object a line, with one
+JSON object a line on stdout (docs/protocol.md has a transcript). A program in any language can
+drive a game this way, or be a player (`--player 1=cmd:"python mybot.py"`: gdef sends it `go`
+requests, see gdef_core.play.external).
+
+Requests are {"cmd": NAME, ...}; an "id" is echoed in the answer. Answers are {"ok": true, ...}
+or {"ok": false, "error": {"kind": ..., "message": ...}}; nothing else is ever printed, never a
+traceback. The first line gdef prints is a hello: {"protocol": "gdef", "version": 1, "game": ...}.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TextIO
+
+PROTOCOL = "gdef"
+VERSION = 1
+MAX_LINE = 16 * 1024 * 1024
+
+COMMANDS = {
+    "new": "start a new game from the start position",
+    "state": "the position: board, player on turn, move number, variables, result",
+    "set": "set the position from a state object (as 'state' returns it)",
+    "legal": "the legal moves, in the game's order",
+    "play": "play a move: {\"cmd\": \"play\", \"move\": \"place(1,1,X)\"}",
+    "undo": "take back the last move",
+    "go": "the engine's choice of move for the player on turn (not played); "
+          "with \"state\", from that position",
+    "result": "whether the game is over, the winner, the scores",
+    "help": "the commands",
+    "quit": "stop",
+}
+
+
+class ProtocolError(Exception):
+    """A request that cannot be served; `kind` is a stable word for programs."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def game_info(game) -> dict:
+    return {"name": game.name, "players": game.players, "width": game.width,
+            "height": game.height, "objects": list(game.objects), "variables": game.variable_names}
+
+
+def state_json(state) -> dict:
+    data = state.to_json()
+    data["scores"] = list(getattr(state, "scores", None) or [0] * state.game.players)
+    return data
+
+
+class ProtocolServer:
+    """Serves one game over a Session (so `undo` and records work as in the terminal).
+
+    `choose(state)` is the engine behind `go` (gdef-run passes its --player agents, random by
+    default); `on_change()` runs after every change of the position (gdef-run saves its record).
+    """
+
+    def __init__(self, session_factory: Callable, choose: Callable,
+                 on_change: Callable[[object], None] | None = None) -> None:
+        self.new_session = session_factory
+        self.session = session_factory()
+        self.choose = choose
+        self.on_change = on_change or (lambda session: None)
+
+    def serve(self, stdin: TextIO, stdout: TextIO) -> int:
+        """Answer requests until `quit` or the end of the input; returns the exit code (0)."""
+        write = _writer(stdout)
+        write({"protocol": PROTOCOL, "version": VERSION, "game": game_info(self.session.game),
+               "commands": sorted(COMMANDS)})
+        while True:
+            line = stdin.readline(MAX_LINE + 1)
+            if not line:
+                return 0
+            if not line.strip():
+                continue
+            answer, stop = self.answer_line(line)
+            write(answer)
+            if stop:
+                return 0
+
+    def answer_line(self, line: str) -> tuple[dict, bool]:
+        """The answer to one request line, and whether to stop after it."""
+        request_id = None
+        try:
+            if len(line) > MAX_LINE:
+                raise ProtocolError("bad request", f"a request line is limited to {MAX_LINE} bytes")
+            try:
+                request = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as error:
+                raise ProtocolError("bad request", f"not a JSON object: {error}") from None
+            if not isinstance(request, dict):
+                raise ProtocolError("bad request", 'a request is a JSON object such as {"cmd": "state"}')
+            request_id = request.get("id")
+            command = request.get("cmd")
+            if command not in COMMANDS:
+                raise ProtocolError("unknown command",
+                                    f"unknown cmd {command!r}: use one of {', '.join(COMMANDS)}")
+            answer = getattr(self, f"cmd_{command}")(request)
+        except ProtocolError as error:
+            answer = {"ok": False, "error": {"kind": error.kind, "message": error.message}}
+            command = None
+        if request_id is not None:
+            answer = {"id": request_id, **answer}
+        return answer, command == "quit"
+
+    # ------------------------------------------------------------ the commands
+
+    def cmd_new(self, request) -> dict:
+        self.session = self.new_session()
+        self.on_change(self.session)
+        return {"ok": True, "state": state_json(self.session.state)}
+
+    def cmd_state(self, request) -> dict:
+        return {"ok": True, "state": state_json(self.session.state)}
+
+    def cmd_set(self, request) -> dict:
+        self._set(request.get("state"))
+        self.on_change(self.session)
+        return {"ok": True, "state": state_json(self.session.state)}
+
+    def _set(self, data) -> None:
+        if not isinstance(data, dict):
+            raise ProtocolError("bad request", '"state" must be a state object, as "state" answers it')
+        game = self.session.game
+        try:
+            state = game.state_from_json(data)
+        except (ValueError, TypeError, KeyError) as error:
+            raise ProtocolError("bad state", str(error)) from None
+        self.session = self.new_session(state)
+
+    def cmd_legal(self, request) -> dict:
+        state = self.session.state
+        return {"ok": True, "moves": [str(move) for move in self._legal(state)]}
+
+    def _legal(self, state) -> list:
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        try:
+            return state.legal_moves()
+        except GdefRuntimeError as error:
+            raise ProtocolError("runtime error", str(error)) from None
+
+    def cmd_play(self, request) -> dict:
+        text = request.get("move")
+        if not isinstance(text, str):
+            raise ProtocolError("bad request", '"move" must be the move\'s text, e.g. "place(1,1,X)" or "pass"')
+        played = self.session.play(text)
+        if not played.accepted:
+            verdict = played.verdict
+            error = {"kind": verdict.kind.value, "message": verdict.reason}
+            if verdict.error is not None:
+                error["location"] = verdict.error.location
+                error["code"] = verdict.error.code
+            return {"ok": False, "error": error}
+        self.on_change(self.session)
+        return {"ok": True, "move": played.text, "state": state_json(self.session.state)}
+
+    def cmd_undo(self, request) -> dict:
+        if not self.session.undo():
+            raise ProtocolError("nothing to undo", "no move has been played")
+        self.on_change(self.session)
+        return {"ok": True, "state": state_json(self.session.state)}
+
+    def cmd_go(self, request) -> dict:
+        from gdef_core.play.errors import AgentError
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        if "state" in request:
+            self._set(request["state"])
+        state = self.session.state
+        if state.is_over:
+            raise ProtocolError("game over", "the game is over: no more moves")
+        try:
+            move = self.choose(state)
+        except AgentError as error:
+            raise ProtocolError("no move", str(error)) from None
+        except GdefRuntimeError as error:
+            raise ProtocolError("runtime error", str(error)) from None
+        return {"ok": True, "move": str(move)}
+
+    def cmd_result(self, request) -> dict:
+        state = self.session.state
+        return {"ok": True, "over": state.is_over, "winner": state.winner,
+                "scores": state_json(state)["scores"]}
+
+    def cmd_help(self, request) -> dict:
+        return {"ok": True, "commands": COMMANDS}
+
+    def cmd_quit(self, request) -> dict:
+        return {"ok": True}
+
+
+def _writer(stdout: TextIO) -> Callable[[dict], None]:
+    def write(message: dict) -> None:
+        stdout.write(json.dumps(message, allow_nan=False, default=str) + "\n")
+        stdout.flush()
+    return write
