@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.testing.assertions import is_assertion
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_ASSERTION = 5  # a `?` line of --moves did not hold
 PROG = "gdef-run"
 MAX_DEPTH_LIMIT = 100_000
 
@@ -204,6 +206,7 @@ class Runner:
                 return EXIT_USAGE
             lines, name = handle, path
         session = self.session
+        failed = 0
         try:
             for number, line in enumerate(lines, 1):
                 text = line.split("#", 1)[0].strip()
@@ -211,6 +214,9 @@ class Runner:
                     continue
                 if not self.computer_turns():
                     return self.stop("the computer player could not move")
+                if is_assertion(text):
+                    failed += not self.check_assertion(text, name, number)
+                    continue
                 if session.state.is_over:
                     self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
                     break
@@ -227,7 +233,30 @@ class Runner:
         finally:
             if lines is not self.stdin:
                 lines.close()
-        return self.finish()
+        code = self.finish()
+        if failed:
+            self.complain(f"{failed} assertion{'s' if failed > 1 else ''} of {name} failed.")
+            return EXIT_ASSERTION
+        return code
+
+    def check_assertion(self, text: str, name: str, number: int) -> bool:
+        """A `?` line of --moves (gdef_core.testing.assertions): checked, never played."""
+        from gdef_core.runtime.errors import GdefRuntimeError
+        from gdef_core.testing.assertions import AssertionSyntaxError, evaluate, parse_assertion
+
+        try:
+            outcome = evaluate(parse_assertion(text, number), self.session.state)
+        except AssertionSyntaxError as error:
+            self.complain(f"{name}:{number}:{error.column + 1}: cannot read the assertion '{text}': {error.message}")
+            return False
+        except GdefRuntimeError as error:
+            self.complain(f"{name}:{number}: the rules failed while checking '{text}':")
+            self.show_error(error, self.session.game)
+            return False
+        if not outcome.passed:
+            self.complain(f"{name}:{number}: assertion failed: {text}\n  expected: {outcome.expected}\n"
+                          f"  actual:   {outcome.actual}")
+        return outcome.passed
 
     # ------------------------------------------------------------ interactive
 
