@@ -121,8 +121,8 @@ def discover(paths: list[str]) -> tuple[list[str], list[str]]:
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
                 found += [os.path.normpath(os.path.join(root, name)) for name in sorted(files) if name.endswith(SUFFIX)]
-        elif os.path.isfile(path):
-            found.append(path)
+        elif os.path.lexists(path):
+            found.append(path)  # the reader refuses what is not a regular file
         else:
             missing.append(path)
     return list(dict.fromkeys(found)), missing
