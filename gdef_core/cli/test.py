@@ -18,7 +18,6 @@ from gdef_core.cli.common import guarded
 
 PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
-MAX_TEST_FILE = 16 * 1024 * 1024
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,16 +124,10 @@ class TestSession:
         self.out.flush()
 
     def read(self, path: str) -> str | None:
-        import stat
+        from gdef_core.files import read_text
 
         try:
-            info = os.stat(path)
-            if not stat.S_ISREG(info.st_mode):
-                raise OSError(f"not a regular file")
-            if info.st_size > MAX_TEST_FILE:
-                raise OSError(f"larger than {MAX_TEST_FILE // (1024 * 1024)} MB")
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                return handle.read(MAX_TEST_FILE + 1)
+            return read_text(path)
         except OSError as error:
             self.err.write(f"{PROG}: error: {path}: cannot read the tests: {error.strerror or error}\n")
             self.unreadable += 1

@@ -90,8 +90,9 @@ def _all_files(game) -> list[str]:
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    from gdef_core.files import read_bytes
+
+    return read_bytes(path).decode("utf-8", errors="replace")
 
 
 _GAMES: dict[str, object] = {}

@@ -13,6 +13,8 @@ successful step is committed.
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
@@ -409,7 +411,7 @@ class State:
             "move_number": self.move_number,
             "over": self.over,
             "winner": self.winner,
-            "vars": self.variables,
+            "vars": {name: json_value(value) for name, value in self.variables.items()},
             "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
         }
 
@@ -446,6 +448,19 @@ def _state_from_json(game: Game, data: dict) -> State:
     return State(game, board, player, move_number, variables, bool(data["over"]), winner)
 
 
+# JSON has no infinities or NaN: a float game variable holding one is written as this string
+# (docs/runtime.md, "Records"), so that records stay strict JSON and --resume reads them back.
+NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def json_value(value):
+    """A game variable's value as strict JSON: an object by its name, a non-finite float as
+    "inf", "-inf" or "nan", anything else as it is."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return str(value) if isinstance(value, str) else value
+
+
 def _variable(game: Game, name: str, value):
     kind = game.variable_types[name]
     if kind == "obj":
@@ -459,6 +474,8 @@ def _variable(game: Game, name: str, value):
         return value
     if kind == "float" and type(value) in (int, float):
         return float(value)
+    if kind == "float" and value in NON_FINITE:
+        return NON_FINITE[value]
     raise ValueError(f"game variable '{name}': {value!r} is not {kind}")
 
 

@@ -53,9 +53,12 @@ def float_div(a: float, b: float, loc: int) -> float:
 
 
 def float_mod(a: float, b: float, loc: int) -> float:
-    """`%` with a float operand: C's fmod."""
+    """`%` with a float operand: C's fmod (an infinite dividend or a NaN gives NaN, where
+    Python's math.fmod raises "math domain error")."""
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
+    if math.isinf(a) or math.isnan(a) or math.isnan(b):
+        return math.nan
     return math.fmod(a, b)
 
 

@@ -12,11 +12,13 @@ Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
 from dataclasses import dataclass
 
+from gdef_core.files import read_bytes
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind
 from gdef_core.runtime.moves import Move
 
@@ -100,9 +102,13 @@ class Session:
         }
 
     def save(self, path: str) -> None:
-        """Write the record atomically (a crash never leaves half a file)."""
-        text = json.dumps(self.record(), indent=2) + "\n"
-        folder = os.path.dirname(os.path.abspath(path))
+        """Write the record atomically (a crash never leaves half a file), through a symbolic
+        link to its target, and only over a regular file (never over /dev/null)."""
+        text = json.dumps(self.record(), indent=2, allow_nan=False) + "\n"
+        path = os.path.realpath(path)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise OSError(errno.EINVAL, "not a regular file: a record is written only as a regular file", path)
+        folder = os.path.dirname(path)
         handle, temporary = tempfile.mkstemp(prefix=".gdef-record-", dir=folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -130,18 +136,23 @@ class Session:
 
 
 def _json_vars(variables: dict) -> dict:
-    return {name: str(value) if isinstance(value, str) else value for name, value in variables.items()}
+    from gdef_core.runtime.game import json_value
+
+    return {name: json_value(value) for name, value in variables.items()}
 
 
 def load_record(path: str) -> dict:
     """Read and validate a game record; RecordError says what is wrong."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(read_bytes(path).decode("utf-8"))
     except OSError as error:
         raise RecordError(f"{path}: cannot read the record: {error.strerror or error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise RecordError(f"{path}: not a JSON game record: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: not a gdef-run game record: nested too deeply") from None
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise RecordError(f"{path}: not a gdef-run game record: {error}") from None
     problem = _record_problem(data)
     if problem:
         raise RecordError(f"{path}: not a gdef-run game record: {problem}")

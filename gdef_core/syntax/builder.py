@@ -9,6 +9,20 @@ from gdef_core.syntax import ast
 from gdef_core.syntax.scanner import Token
 
 INT64_MAX = 2**63 - 1
+# Longer literals are not converted (Python refuses int(text) beyond 4,300 digits, and nothing
+# needs their value): they stand for this value, above every limit, and are reported as too large.
+MAX_LITERAL_DIGITS = 40
+TOO_LONG = 10**MAX_LITERAL_DIGITS
+
+
+def int_value(text: str) -> int:
+    """The value of a decimal literal; TOO_LONG for one of more than MAX_LITERAL_DIGITS digits."""
+    digits = text.lstrip("0")
+    return int(digits or "0") if len(digits) <= MAX_LITERAL_DIGITS else TOO_LONG
+
+
+def shown_int(value: int) -> str:
+    return f"of more than {MAX_LITERAL_DIGITS} digits" if value >= TOO_LONG else str(value)
 _ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
                ast.ErrorItem)
 
@@ -26,7 +40,7 @@ class AstBuilder:
         for literal in self.big_ints.values():
             self.diagnostics.append(diagnostic(
                 "G104", literal.span,
-                f"integer {literal.value} is too large: ints are signed 64-bit (at most {INT64_MAX})"))
+                f"integer {shown_int(literal.value)} is too large: ints are signed 64-bit (at most {INT64_MAX})"))
         self.big_ints = {}
         return self.diagnostics
 
@@ -44,7 +58,7 @@ class AstBuilder:
 
     def int_lit(self, children) -> ast.IntLit:
         (token,) = children
-        literal = ast.IntLit(int(token.value or 0), self.span(token))
+        literal = ast.IntLit(int_value(token.value or "0"), self.span(token))
         if literal.value > INT64_MAX:
             self.big_ints[id(literal)] = literal
         return literal
@@ -60,8 +74,8 @@ class AstBuilder:
             width_text, height_text = (part.strip() for part in value.value.split("x"))
             width_end = value.column + len(value.value.split("x")[0].rstrip())
             height_start = value.end_column - len(height_text)
-            width = ast.IntLit(int(width_text), Span(self.path, value.line, value.column, value.line, width_end))
-            height = ast.IntLit(int(height_text),
+            width = ast.IntLit(int_value(width_text), Span(self.path, value.line, value.column, value.line, width_end))
+            height = ast.IntLit(int_value(height_text),
                                 Span(self.path, value.line, height_start, value.line, value.end_column))
             parsed = (width, height)
         elif value.type == "INT":
