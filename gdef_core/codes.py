@@ -321,7 +321,9 @@ _code("G606", E, "function ended without return",
 _code("G607", E, "step limit exceeded",
       "One call of `isMoveLegal()`, `end()`, `moves()` or `setup()` ran more loop iterations "
       "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
-      "--max-steps N`). Usually a loop whose condition never becomes false.",
+      "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
+      "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
+      "time (at most 1,250,000 operations by default).",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",

@@ -309,3 +309,40 @@ def test_a_deeply_nested_expression_over_l_locals_runs(tmp_path):
     rules.write_text(game_text(extra=f"define f(int l_x) -> int {{ int l_y = l_x; return {expression} + l_y; }}",
                                legal="f(1) == 47"))
     assert load_game(str(rules)).new_state().check("place(0,0,X)")
+
+
+def test_undo_history_follows_the_move_not_the_board(tmp_path):
+    from gdef_core.runtime.session import Session
+
+    rules = tmp_path / "big.gdef"
+    rules.write_text("name: big\nplayers: 2\nsize: 1000 x 1000\nobj X\nint placed = 0;\n"
+                     "define isMoveLegal() -> bool { return operationsNum() == 1; }\n"
+                     "define end() -> bool { placed = placed + 1; return false; }\n")
+    game = load_game(str(rules))
+    session = Session(game, [str(rules)], game.new_state())
+    start = session.state.to_json()
+    for x in range(5):
+        assert session.play(f"place({x},7,X)").accepted
+    entry = session.history[-1]
+    assert len(entry.squares) == 1 and entry.variables == [4]
+    middle = session.state.clone()
+    session.play("place(4,7,X)")  # a square already X: still undoable exactly
+    session.undo()
+    assert session.state == middle
+    while session.undo():
+        pass
+    assert session.state.to_json() == start
+
+
+def test_operations_held_by_moves_are_bounded(tmp_path):
+    rules = tmp_path / "bomb.gdef"
+    rules.write_text("name: bomb\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                     "define isMoveLegal() -> bool { return true; }\n"
+                     "define moves() { int i = 0; while (i < 100000000) { addPlace(0, 0, X); addPlace(0, 1, X);"
+                     " i = i + 1; } addMove(); }\n"
+                     "define end() -> bool { return false; }\n")
+    from gdef_core.runtime.errors import GdefRuntimeError
+
+    with pytest.raises(GdefRuntimeError) as caught:
+        load_game(str(rules), max_steps=400_000).new_state().legal_moves()
+    assert caught.value.code == "G607" and "counts 4" in caught.value.message

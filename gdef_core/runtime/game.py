@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 from typing import Sequence
 
@@ -95,18 +96,33 @@ class Game:
         self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
-        # The automatic candidates (spec section 12), with their Moves: every place as
-        # (x, y, obj, operations, move), then per square its clear as (operations, move), and
-        # last the pass.
-        self._places = [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
-                        for y in range(self.height) for obj in self.objects.values()
-                        for ops in [((x, y, obj, True),)]]
-        self._clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
-                        for ops in [((i // self.height, i % self.height, self.empty, False),)]]
-        self._clears.append(((), self.to_move(())))
-        # The same candidates as operation tuples, and each square's clear, for random_move().
-        self._place_ops = [place[3] for place in self._places]
-        self._clear_ops = [ops for ops, _ in self._clears[:-1]]
+
+    # The automatic candidates (spec section 12), built the first time a game without moves()
+    # asks for them: a game with moves() never pays for them, and loading stays fast however
+    # large the board.
+
+    @cached_property
+    def _places(self) -> list:
+        """Every place as (x, y, obj, operations, move)."""
+        return [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
+                for y in range(self.height) for obj in self.objects.values()
+                for ops in [((x, y, obj, True),)]]
+
+    @cached_property
+    def _clears(self) -> list:
+        """Per square its clear as (operations, move), and last the pass."""
+        clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
+                  for ops in [((i // self.height, i % self.height, self.empty, False),)]]
+        clears.append(((), self.to_move(())))
+        return clears
+
+    @cached_property
+    def _place_ops(self) -> list:
+        return [place[3] for place in self._places]
+
+    @cached_property
+    def _clear_ops(self) -> list:
+        return [ops for ops, _ in self._clears[:-1]]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)

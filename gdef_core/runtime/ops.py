@@ -73,7 +73,8 @@ def unset_local(name: str, loc: int):
 
 def loop_limit(limit: int, loc: int):
     raise Fail("G607", f"step limit exceeded: more than {limit:,} loop iterations and calls in "
-                       "one call of the rules (an endless loop?)", loc)
+                       "one call of the rules (an endless loop? in moves(), each operation held by "
+                       "addPlace/addClear counts 4)", loc)
 
 
 # ------------------------------------------------------------------ run-time type checks

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from gdef_core.files import read_bytes
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind
-from gdef_core.runtime.moves import Move
+from gdef_core.runtime.moves import Move, MoveSyntaxError
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 
@@ -55,12 +55,16 @@ class Session:
         """Try the move written `text`; applied when legal, recorded as rejected otherwise."""
         state = self.state
         player = state.current_player
-        before = state.clone()
+        try:
+            move = Move.parse(text)
+        except MoveSyntaxError:
+            move = None
+        before = _Undo.before(state, move) if move is not None else None
         try:
             state.apply(text)
         except IllegalMoveError as error:
             return self._reject(error.verdict, player, text, line)
-        written = str(Move.parse(text))
+        written = str(move)
         self.history.append(before)
         self.moves.append({"player": player, "move": written})
         return Played(_LEGAL, player, written)
@@ -73,7 +77,7 @@ class Session:
         """Take back the last move; False when there is none."""
         if not self.history:
             return False
-        self.state = self.history.pop()
+        self.history.pop().restore(self.state)
         self.moves.pop()
         return True
 
@@ -133,6 +137,35 @@ class Session:
                 self.rejected.pop()
                 raise RecordError(f"move {number} ({entry['move']}) does not replay: {outcome.verdict.reason}")
         self.rejected = list(record["rejected"]) + self.rejected
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What a move changed, to take it back: the squares its operations name and the state's
+    few other fields. Its size follows the move, never the board (a 1000x1000 game keeps a few
+    bytes a move, not a copy of a million squares)."""
+
+    squares: tuple[tuple[int, object], ...]
+    player: int
+    move_number: int
+    variables: list
+    over: bool
+    winner: int | None
+
+    @classmethod
+    def before(cls, state: State, move: Move) -> "_Undo":
+        height, board = state.game.height, state._board
+        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
+                         if 0 <= op.x < state.game.width and 0 <= op.y < height}.items())
+        return cls(squares, state.player, state.move_number, list(state._vars), state.over, state.winner)
+
+    def restore(self, state: State) -> None:
+        for index, obj in self.squares:
+            state._board[index] = obj
+        state.player, state.move_number, state.over, state.winner = \
+            self.player, self.move_number, self.over, self.winner
+        state._vars[:] = self.variables
+        state._legal = None
 
 
 def _json_vars(variables: dict) -> dict:
