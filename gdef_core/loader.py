@@ -10,7 +10,7 @@ from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.files import read_bytes
 from gdef_core.semantics.program import Program
-from gdef_core.span import Span
+from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ParseResult, ast, parse
 
 
@@ -32,18 +32,18 @@ def read_source(path: str, overlay: Mapping[str, str] | None = None) -> tuple[st
     if overlay:
         text = overlay.get(os.path.abspath(path))
         if text is not None:
-            return text, []
+            return lone_cr_as_lf(text), []
     data = read_bytes(path)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode("utf-8"), []
+        return lone_cr_as_lf(data.decode("utf-8")), []
     except UnicodeDecodeError as error:
         before = data[: error.start].decode("utf-8", errors="replace")
         line = before.count("\n")
         column = len(before) - (before.rfind("\n") + 1)
         bad = data[error.start: error.end]
-        return data.decode("utf-8", errors="replace"), [diagnostic(
+        return lone_cr_as_lf(data.decode("utf-8", errors="replace")), [diagnostic(
             "G100", Span(path, line, column, line, column + 1),
             f"this file is not valid UTF-8 (byte {bad[:4].hex(' ')} at offset {error.start}): "
             "save it as UTF-8")]

@@ -24,7 +24,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic, sort_key
-from gdef_core.span import Span
+from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
 from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, unclosed
@@ -471,13 +471,13 @@ def _parser() -> _Grammar:
 
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text. Never raises: syntax errors come back as diagnostics."""
-    return _parser().parse(text, path)
+    return _parser().parse(lone_cr_as_lf(text), path)
 
 
 def scan(text: str, path: str = "<text>") -> ScanResult:
     """Tokens, comments and lexical diagnostics of one file's text (for editor features that
     must read broken text token by token). Never raises."""
-    return _parser().scanner.scan(text, path)
+    return _parser().scanner.scan(lone_cr_as_lf(text), path)
 
 
 attach_doc_comments = _attach_doc_comments
