@@ -8,7 +8,9 @@ Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
      "moves": [{"player": 0, "move": "place(1,1,X)"}, ...],
      "rejected": [{"line": 3, "player": 1, "move": "place(1,1,O)", "reason": "..."}],
      "result": {"over": false, "winner": null},
-     "vars": {"movesWithoutCapture": 0}}
+     "vars": {"movesWithoutCapture": 0}, "scores": [0, 0]}
+
+The history of positions (spec 15.4) is not written: replaying the moves rebuilds it.
 """
 from __future__ import annotations
 
@@ -97,6 +99,7 @@ class Session:
             "rejected": list(self.rejected),
             "result": {"over": state.is_over, "winner": state.winner},
             "vars": _json_vars(state.variables),
+            "scores": state.scores,
         }
 
     def save(self, path: str) -> None:
