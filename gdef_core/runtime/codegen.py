@@ -36,7 +36,7 @@ CONTEXTS = {"isMoveLegal": 1, "end": 2, "moves": 3, "setup": 4}
 # One search for legal moves (legal_moves(), hasLegalMove()) may take this many times the step
 # limit in all.
 SEARCH_POOL_FACTOR = 10
-_CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, GENC"
+_CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN"
 
 Lines = list[tuple[int, str, Span | None]]
 
@@ -189,11 +189,11 @@ class Compiler:
             lines(2, budget_check(name), f"return {result}")
 
         # his: the History of the position (None when the game keeps none); sc: the scores,
-        # changed in place; pb: the board before the move (PreviousPosition); gen: the
-        # candidates moves() proposed in this position, when known (isGenerated()).
+        # changed in place; pb: the board before the move (PreviousPosition); own: the
+        # candidates are those moves() proposes here, so isGenerated() holds for each.
         entry("isMoveLegal", "b, ops, t, mn, v, his=None",
               "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 1; RO = True; "
-              "HIS = his; PB = b; GEN = GENC = None", "_r")
+              "HIS = his; PB = b; GEN = None; OWN = False", "_r")
         entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
               "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 2; RO = False; "
               "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
@@ -204,10 +204,10 @@ class Compiler:
               "B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = 4; RO = False; NXT = None; "
               "SC = sc; PB = b", "NXT")
         if "isMoveLegal" in functions:
-            lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, gen=None):")
+            lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",
                   "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; HIS = his; PB = b; "
-                  "GEN = None; GENC = gen",
+                  "GEN = None; OWN = own",
                   f"found = []; pool = {self.search_pool}",
                   *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
                     if self.legal_local else ()),
@@ -372,7 +372,8 @@ def _prelude(compiler: Compiler) -> Lines:
     max_depth, max_steps = compiler.max_depth, compiler.max_steps
     objects = ["EMPTY = OBJECTS[0]"] + [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
     text = f"""
-B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = GENC = None
+B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
+OWN = False
 OPS = ()
 NOPS = T = MN = ST = CTX = 0
 RO = False
@@ -508,12 +509,12 @@ def _is_generated(loc):
     nonlocal {_CELLS}
     if CTX != 1:
         _not_here("isGenerated()", "isMoveLegal()", loc)
-    if GEN is None:
-        candidates = GENC
-        if candidates is None:  # not known from the search in progress: run moves()
-            saved = ({_CELLS})
-            candidates = {"_e_moves(B, T, MN, V)" if "moves" in compiler.program.functions else "()"}
-            {_CELLS} = saved
+    if OWN:  # a search for legal moves is judging the candidates moves() proposed here
+        return True
+    if GEN is None:  # one move judged alone: run moves() once for this call
+        saved = ({_CELLS})
+        candidates = {"_e_moves(B, T, MN, V)" if "moves" in compiler.program.functions else "()"}
+        {_CELLS} = saved
         GEN = {{_effect(B, c) for c in candidates}}
     return _effect(B, OPS) in GEN
 

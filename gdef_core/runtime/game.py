@@ -192,9 +192,8 @@ class Game:
             return rules.raw_default_filter(board, self._places, self._clears, player, move_number, variables,
                                             first_only, history)[0]
         candidates = self.candidates(board, player, move_number, variables)
-        # isGenerated() judges every candidate against these same candidates: moves() runs once.
-        return rules.raw_filter(board, candidates, player, move_number, variables, first_only, history,
-                                candidates if rules.uses_is_generated else None)
+        # The candidates are moves()' own, so isGenerated() holds for each without running it again.
+        return rules.raw_filter(board, candidates, player, move_number, variables, first_only, history, True)
 
     def candidates(self, board, player, move_number, variables) -> list:
         """The candidate moves (spec section 12) as a new list of operation tuples, without
@@ -419,9 +418,8 @@ class State:
         board, player, number, variables = self._board, self.player, self.move_number, self._vars
         try:
             candidates = game.candidates(board, player, number, variables)
-            generated = candidates.copy() if game.rules.uses_is_generated else None
             found = game.rules.raw_filter(board, _random_order(candidates, rng.random), player, number,
-                                          variables, True, self._history, generated)
+                                          variables, True, self._history, game.rules.raw_moves is not None)
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
         if not found:

@@ -80,7 +80,6 @@ class Rules:
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
         self.uses_previous = "PreviousPosition" in used
-        self.uses_is_generated = "isGenerated" in used
         needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)
