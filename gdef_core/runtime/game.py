@@ -125,7 +125,7 @@ class Game:
         Raises GdefRuntimeError when setup() fails."""
         if self._initial is None:
             board = self._start_board.copy()
-            variables = self._start_vars.copy()
+            variables = _copy_vars(self._start_vars)
             scores = [0] * self.players
             player = 0
             if self.rules.raw_setup is not None:
