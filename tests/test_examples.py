@@ -292,7 +292,9 @@ def test_checkers_king_round_trip_is_written_as_its_captures() -> None:
     state = _checkers_position({(2, 2): "WK", **{m: "B" for m in men}, (7, 7): "B"})
     assert _effects(state) == {frozenset({(2, 2, "WK"), (7, 7, "B")})}
     assert not state.check("clear(3,3); clear(5,3); clear(5,1)")        # stops early
-    assert not state.check("clear(2,2); clear(3,3); clear(5,3); clear(5,1); clear(3,1); place(2,2,WK)")
+    # Judged by its effect (isGenerated(), spec 15.3): lifting the king and putting it back is
+    # the same move.
+    assert state.check("clear(2,2); clear(3,3); clear(5,3); clear(5,1); clear(3,1); place(2,2,WK)")
     state.apply("clear(5,3); clear(3,1); clear(3,3); clear(5,1)")
     assert not state.is_over and state.current_player == 1
 

@@ -56,6 +56,7 @@ def test_scripted_game_to_a_win_writes_the_record(tmp_path) -> None:
                       "reason": "the rules do not allow this move (isMoveLegal() returned false)"}],
         "result": {"over": True, "winner": 0},
         "vars": {},
+        "scores": [0, 0],
     }
 
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
-SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "seconds"}
+SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "mean_scores", "seconds"}
 JSON_KEYS = SUMMARY_KEYS | {"seed", "game_indexes", "seed_rule", "max_moves", "gdef_version",
                             "game", "files", "agents", "command"}
 

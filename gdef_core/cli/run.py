@@ -440,8 +440,9 @@ class Runner:
         from gdef_core.runtime.render import render_board
 
         game = self.session.game
-        self.say(render_board(self.session.state.board, list(game.objects), color=self.color,
-                              y_down=self.args.y_down))
+        state = self.session.state
+        self.say(render_board(state.board, list(game.objects), color=self.color,
+                              y_down=self.args.y_down, scores=state.scores))
 
     def show_stack(self, verdict, stream: TextIO | None = None) -> None:
         error = verdict.error

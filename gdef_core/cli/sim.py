@@ -174,6 +174,9 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
              f"{'':{width}}  {'games':>7}  {'share':>6}"]
     lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]
     lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}"]
+    if summary.scored or any(summary.total_scores):
+        means = ", ".join(f"player {p} {mean:.2f}" for p, mean in enumerate(summary.mean_scores))
+        lines.append(f"mean final score: {means}")
     return "\n".join(lines) + "\n"
 
 

@@ -35,6 +35,7 @@ class GameOutcome:
     winner: int | None   # None: a draw, or a game stopped by the length cap
     length: int          # moves played
     capped: bool         # stopped by --max-moves before end() ended it
+    scores: tuple = ()   # each player's final score (spec 15.5)
 
 
 class SimulationError(Exception):
@@ -66,10 +67,14 @@ class Summary:
     total_length: int = 0
     max_length: int = 0
     seconds: float = 0.0
+    total_scores: list = field(default_factory=list)
+    scored: bool = False  # the game sets scores: the table shows their means
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.players
+        if not self.total_scores:
+            self.total_scores = [0] * self.players
 
     def add(self, outcome: GameOutcome) -> None:
         self.games += 1
@@ -81,15 +86,22 @@ class Summary:
             self.wins[outcome.winner] += 1
         self.total_length += outcome.length
         self.max_length = max(self.max_length, outcome.length)
+        for player, score in enumerate(outcome.scores):
+            self.total_scores[player] += score
 
     @property
     def avg_length(self) -> float:
         return self.total_length / self.games if self.games else 0.0
 
+    @property
+    def mean_scores(self) -> list[float]:
+        """Each player's mean final score (games stopped by the length cap included)."""
+        return [total / self.games if self.games else 0.0 for total in self.total_scores]
+
     def to_json(self) -> dict:
         return {"games": self.games, "wins": list(self.wins), "draws": self.draws,
                 "capped": self.capped, "avg_length": self.avg_length,
-                "max_length": self.max_length, "seconds": self.seconds}
+                "max_length": self.max_length, "mean_scores": self.mean_scores, "seconds": self.seconds}
 
 
 def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
@@ -100,10 +112,10 @@ def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
     length = 0
     while not state.is_over:
         if max_moves is not None and length >= max_moves:
-            return GameOutcome(index, None, length, True)
+            return GameOutcome(index, None, length, True, tuple(state.scores))
         state.apply(agents[state.current_player].choose(state))
         length += 1
-    return GameOutcome(index, state.winner, length, False)
+    return GameOutcome(index, state.winner, length, False, tuple(state.scores))
 
 
 ProgressCallback = Callable[[int, int, float], None]   # (games done, games in all, seconds)
@@ -118,7 +130,7 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     its files itself (compiled rules do not cross process boundaries); with `cluster` (an
     address gdef_core.play.cluster understands) over the workers of a Dask cluster.
     """
-    summary = Summary(players=len(specs))
+    summary = Summary(players=len(specs), scored=game.rules.uses_scores)
     started = time.perf_counter()
     if cluster is not None:
         from gdef_core.play.cluster import cluster_outcomes

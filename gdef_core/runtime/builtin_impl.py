@@ -147,3 +147,35 @@ IMPLEMENTATIONS["addPlace"] = _candidate_operation(place=True)
 IMPLEMENTATIONS["addClear"] = _candidate_operation(place=False)
 IMPLEMENTATIONS["addMove"] = _add_move
 IMPLEMENTATIONS["hasLegalMove"] = _runtime_call("_has_legal_move", "bool")
+
+
+@implements("PreviousPosition")
+def _previous(fc, node, args):
+    return fc.board_read("PB", node, args)
+
+
+@implements("repetitions")
+def _repetitions(fc, node, args):
+    return _code(f"_repetitions({fc.loc(node.span)})", "int", 0)
+
+
+@implements("nextBoardSeen")
+def _next_board_seen(fc, node, args):
+    if fc.variant:  # one operation: the next board is the current one with one square changed
+        return _code("_board_seen_one(B, PX, PY, PO)", "bool")
+    fc.compiler.uses_next = True
+    return _code(f"_board_seen(N, {fc.loc(node.span)})", "bool")
+
+
+@implements("isGenerated")
+def _is_generated(fc, node, args):
+    return _code(f"_is_generated({fc.loc(node.span)})", "bool")
+
+
+@implements("setScore")
+def _set_score(fc, node, args):
+    player = fc.coerce(args[0], "int", node.span)
+    value = args[1]
+    if value.type not in ("int", "float"):  # known only at run time: a number is needed
+        value = fc.coerce(value, "float", node.span)
+    return _code(f"_set_score({player.text}, {value.text}, {fc.loc(node.span)})", None)

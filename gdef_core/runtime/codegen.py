@@ -37,7 +37,7 @@ CONTEXTS = {"isMoveLegal": 1, "end": 2, "moves": 3, "setup": 4}
 # One search for legal moves (legal_moves(), hasLegalMove()) may take this many times the step
 # limit in all.
 SEARCH_POOL_FACTOR = 10
-_CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP"
+_CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN"
 
 Lines = list[tuple[int, str, Span | None]]
 
@@ -85,6 +85,18 @@ class Compiler:
         self.contexts: dict[str, frozenset[int]] = {}  # function -> the entry points reaching it
         self.current: ast.FunctionDef | None = None  # the function being compiled
 
+    def position_vars(self) -> str:
+        """The game variables a position is compared by (spec 15.4: not those declared
+        `counter`), as the text of a tuple's items over `v`; an array as nested tuples."""
+        parts = []
+        for i, decl in enumerate(self.program.game_vars.values()):
+            if getattr(decl, "counter", False):
+                continue
+            dims = len(getattr(decl, "sizes", None) or ())
+            parts.append(f"v[{i}]" if dims == 0 else f"tuple(v[{i}])" if dims == 1
+                         else f"tuple(map(tuple, v[{i}]))")
+        return "".join(f"{part}, " for part in parts)
+
     def loc(self, span: Span, chain: tuple = ()) -> int:
         """The number of a location; `chain`: the inlined calls it sits in, outermost first,
         as (function, call span) pairs (the error's call stack gets them back)."""
@@ -121,7 +133,7 @@ class Compiler:
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
-        exported = ["_init_vars", "_set_hook", *(f"_e_{name}" for name in CONTEXTS if name in functions)]
+        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{name}" for name in CONTEXTS if name in functions)]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
         lines.append((1, "return {" + ", ".join(f"{n!r}: {n}" for n in exported) + "}", None))
@@ -177,21 +189,26 @@ class Compiler:
                 lines(2, f"_r = u_{name}(1)")
             lines(2, budget_check(name), f"return {result}")
 
-        entry("isMoveLegal", "b, ops, t, mn, v",
-              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 1; RO = True", "_r")
-        entry("end", "b, ops, t, mn, v",
+        # his: the History of the position (None when the game keeps none); sc: the scores,
+        # changed in place; pb: the board before the move (PreviousPosition); own: the
+        # candidates are those moves() proposes here, so isGenerated() holds for each.
+        entry("isMoveLegal", "b, ops, t, mn, v, his=None",
+              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 1; RO = True; "
+              "HIS = his; PB = b; GEN = None; OWN = False", "_r")
+        entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
               "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 2; RO = False; "
-              "WIN = None; NXT = None", "_r, WIN, NXT")
+              "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
         entry("moves", "b, t, mn, v",
               "B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = 3; RO = True; "
-              "CAND = []; CUR = []", "CAND")
-        entry("setup", "b, v",
-              "B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = 4; RO = False; NXT = None",
-              "NXT")
+              "CAND = []; CUR = []; PB = b", "CAND")
+        entry("setup", "b, v, sc=None",
+              "B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = 4; RO = False; NXT = None; "
+              "SC = sc; PB = b", "NXT")
         if "isMoveLegal" in functions:
-            lines(1, "def _e_filter(b, candidates, t, mn, v, first):")
+            lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",
-                  "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True",
+                  "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; HIS = his; PB = b; "
+                  "GEN = None; OWN = own",
                   f"found = []; pool = {self.search_pool}",
                   *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
                     if self.legal_local else ()),
@@ -263,11 +280,11 @@ class Compiler:
         `clears[k]` is (ops, move) of the clear of square k, and its last entry the pass.
         -> (the legal candidates' operations, their moves)."""
         h = self.height
-        lines(1, "def _e_default(b, places, clears, t, mn, v, first):")
+        lines(1, "def _e_default(b, places, clears, t, mn, v, first, his=None):")
         if not self.optimize:
             lines(2, "candidates = [p[3:] for p in places] + [clears[k] for k, o in enumerate(b) if o is not EMPTY]",
                   "candidates.append(clears[-1])",
-                  "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first)",
+                  "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first, his)",
                   "chosen = {id(ops): move for ops, move in candidates}",
                   "return found, [chosen[id(ops)] for ops in found]")
             return
@@ -289,7 +306,7 @@ class Compiler:
             lines(indent + 1, "return found, moves")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True",
+              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True; HIS = his; PB = b",
               f"found = []; moves = []; pool = {self.search_pool}",
               "for PX, PY, PO, OPS, MOVE in places:")
         lines(3, start)
@@ -316,7 +333,7 @@ class Compiler:
             lines(indent + 1, "pass")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1",
+              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; HIS = his; PB = b",
               "found = []; moves = []; _empty = EMPTY; pp = True",
               *(f"_{name} = {name}" for name in objects),
               "for px, py, po, ops, move in places:")
@@ -356,7 +373,8 @@ def _prelude(compiler: Compiler) -> Lines:
     max_depth, max_steps = compiler.max_depth, compiler.max_steps
     objects = ["EMPTY = OBJECTS[0]"] + [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
     text = f"""
-B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = None
+B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
+OWN = False
 OPS = ()
 NOPS = T = MN = ST = CTX = 0
 RO = False
@@ -452,9 +470,58 @@ def _has_legal_move(loc):
     if CTX != 2:
         _not_here("hasLegalMove()", "end()", loc)
     saved = ({_CELLS})
-    result = HOOK(B, NXT if NXT is not None else (T + 1) % {p}, MN, V)
+    his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
+    result = HOOK(B, NXT if NXT is not None else (T + 1) % {p}, MN, V, his)
     {_CELLS} = saved
     return result
+
+def _position_key(b, p, v):
+    return (tuple(b), p, ({compiler.position_vars()}))
+
+def _repetitions(loc):
+    if CTX != 2:
+        _not_here("repetitions()", "end()", loc)
+    if HIS is None:
+        return 0
+    return HIS.repetitions(_position_key(B, NXT if NXT is not None else (T + 1) % {p}, V))
+
+def _board_seen(b, loc):
+    if CTX != 1:
+        _not_here("nextBoardSeen()", "isMoveLegal()", loc)
+    return HIS is not None and tuple(b) in HIS.boards
+
+def _board_seen_one(b, x, y, o):
+    if HIS is None:
+        return False
+    after = b.copy()
+    after[x * {h} + y] = o
+    return tuple(after) in HIS.boards
+
+def _set_score(p, v, loc):
+    if CTX != 2 and CTX != 4:
+        _not_here("setScore()", "end() and setup()", loc)
+    _player("setScore", p, loc)
+    if SC is not None:
+        SC[p] = v
+
+def _effect(b, ops):
+    after = {{}}
+    for x, y, o, _ in ops:
+        after[x * {h} + y] = o
+    return frozenset([(k, o) for k, o in after.items() if b[k] is not o])
+
+def _is_generated(loc):
+    nonlocal {_CELLS}
+    if CTX != 1:
+        _not_here("isGenerated()", "isMoveLegal()", loc)
+    if OWN:  # a search for legal moves is judging the candidates moves() proposed here
+        return True
+    if GEN is None:  # one move judged alone: run moves() once for this call
+        saved = ({_CELLS})
+        candidates = {"_e_moves(B, T, MN, V)" if "moves" in compiler.program.functions else "()"}
+        {_CELLS} = saved
+        GEN = {{_effect(B, c) for c in candidates}}
+    return _effect(B, OPS) in GEN
 
 def _read_only(name, loc):
     _not_here(f"assigning the game variable '{{name}}'", "end(), setup() and the functions they call", loc)

@@ -169,3 +169,16 @@ def reachable(functions: dict[str, ast.FunctionDef], root: str) -> set[str]:
         pending.extend(node.callee.text for node in ast.walk(functions[name].body)
                        if isinstance(node, ast.Call) and node.callee.text in functions)
     return found
+
+
+def builtins_used(functions) -> set[str]:
+    """The names of the built-ins the functions call or read (the runtime keeps the state that
+    `repetitions()`, `setScore()` or `PreviousPosition` need only for games that use them)."""
+    used: set[str] = set()
+    for function in functions.values():
+        for node in ast.walk(function.body):
+            if isinstance(node, ast.Call):
+                used.add(node.callee.text)
+            elif isinstance(node, ast.Index):
+                used.add(node.base.text)
+    return used

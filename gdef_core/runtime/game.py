@@ -23,6 +23,7 @@ from typing import Sequence
 from gdef_core.builtins import ALIASES
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
+from gdef_core.runtime.history import History
 from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
 from gdef_core.runtime.rules import Rules
 from gdef_core.runtime.values import Obj
@@ -94,6 +95,7 @@ class Game:
         self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
         self.variable_names: list[str] = list(program.game_vars)
         self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
+        self._counters = {n for n, d in program.game_vars.items() if getattr(d, "counter", False)}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
 
@@ -141,17 +143,25 @@ class Game:
         Raises GdefRuntimeError when setup() fails."""
         if self._initial is None:
             board = self._start_board.copy()
-            variables = self._start_vars.copy()
+            variables = _copy_vars(self._start_vars)
+            scores = [0] * self.players
             player = 0
             if self.rules.raw_setup is not None:
-                chosen = self.rules.setup(board, variables)
+                chosen = self.rules.setup(board, variables, scores)
                 if chosen is not None:
                     player = chosen
-            self._initial = State(self, board, player, 0, variables)
+            history = None
+            if self.rules.uses_history:
+                history = History.start(self.rules.position_key(board, player, variables))
+            self._initial = State(self, board, player, 0, variables, scores=scores, history=history)
         return self._initial.clone()
 
     def state_from_json(self, data: dict) -> "State":
         return State.from_json(self, data)
+
+    def is_counter(self, name: str) -> bool:
+        """Whether game variable `name` is declared `counter` (positions are compared without it)."""
+        return name in self._counters
 
     def obj(self, name: str) -> Obj | None:
         """The object called `name` (`empty` included), or None."""
@@ -191,15 +201,17 @@ class Game:
             object.__setattr__(move, "_resolved", ops)
         return move
 
-    def legal_ops(self, board, player, move_number, variables, first_only: bool = False) -> list:
+    def legal_ops(self, board, player, move_number, variables, first_only: bool = False, history=None) -> list:
         """The legal candidates (spec section 12) as operation tuples, in the order generated;
-        a candidate whose isMoveLegal() fails is illegal. May raise Fail when moves() fails."""
+        a candidate whose isMoveLegal() fails is illegal. May raise Fail when moves() fails.
+        `history`: the positions of the game so far (for nextBoardSeen())."""
         rules = self.rules
         if rules.raw_moves is None:
             return rules.raw_default_filter(board, self._places, self._clears, player, move_number, variables,
-                                            first_only)[0]
+                                            first_only, history)[0]
         candidates = self.candidates(board, player, move_number, variables)
-        return rules.raw_filter(board, candidates, player, move_number, variables, first_only)
+        # The candidates are moves()' own, so isGenerated() holds for each without running it again.
+        return rules.raw_filter(board, candidates, player, move_number, variables, first_only, history, True)
 
     def candidates(self, board, player, move_number, variables) -> list:
         """The candidate moves (spec section 12) as a new list of operation tuples, without
@@ -211,8 +223,8 @@ class Game:
             return [*self._place_ops, *clears, ()]
         return list(dict.fromkeys(rules.raw_moves(board, player, move_number, variables)))
 
-    def _has_legal_move_hook(self, board, player, move_number, variables) -> bool:
-        return bool(self.legal_ops(board, player, move_number, variables, first_only=True))
+    def _has_legal_move_hook(self, board, player, move_number, variables, history) -> bool:
+        return bool(self.legal_ops(board, player, move_number, variables, True, history))
 
 
 class BoardView:
@@ -250,10 +262,12 @@ class BoardView:
 class State:
     """One position of a game. Mutable through `apply` only; `clone()` makes an independent copy."""
 
-    __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal")
+    __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal",
+                 "_scores", "_history")
 
     def __init__(self, game: Game, board: list, player: int, move_number: int, variables: list,
-                 over: bool = False, winner: int | None = None) -> None:
+                 over: bool = False, winner: int | None = None, scores: list | None = None,
+                 history: History | None = None) -> None:
         self.game = game
         self._board = board
         self.player = player
@@ -261,6 +275,10 @@ class State:
         self._vars = variables
         self.over = over
         self.winner = winner
+        # The scores (spec 15.5): replaced, never changed in place, so clones share them.
+        self._scores = scores if scores is not None else [0] * game.players
+        # The positions so far (spec 15.4), None for a game that never asks about them.
+        self._history = history
         # The operations of the moves legal_moves() found here: applying one of them needs no
         # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
         # share it.
@@ -283,19 +301,32 @@ class State:
 
     @property
     def variables(self) -> dict[str, object]:
-        """The game variables (section 14), by name."""
-        return dict(zip(self.game.variable_names, self._vars))
+        """The game variables (section 14), by name; an array as nested lists (a copy)."""
+        return {name: _copy_value(value) for name, value in zip(self.game.variable_names, self._vars)}
+
+    @property
+    def scores(self) -> list:
+        """Each player's score (section 15.5), 0 until `setScore` changes it."""
+        return list(self._scores)
+
+    @property
+    def history_length(self) -> int:
+        """How many positions the game has passed through, this one included (0 when the game
+        keeps no history: it never calls repetitions() or nextBoardSeen())."""
+        return 0 if self._history is None else len(self._history)
 
     def clone(self) -> "State":
-        copy = State(self.game, self._board.copy(), self.player, self.move_number, self._vars.copy(),
-                     self.over, self.winner)
+        copy = State(self.game, self._board.copy(), self.player, self.move_number, _copy_vars(self._vars),
+                     self.over, self.winner, self._scores, self._history)
         copy._legal = self._legal
         return copy
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, State) and other.game is self.game and other._board == self._board
-                and (other.player, other.move_number, other._vars, other.over, other.winner)
-                == (self.player, self.move_number, self._vars, self.over, self.winner))
+                and (other.player, other.move_number, other._vars, other.over, other.winner, other._scores,
+                     other._history)
+                == (self.player, self.move_number, self._vars, self.over, self.winner, self._scores,
+                    self._history))
 
     __hash__ = None
 
@@ -319,7 +350,7 @@ class State:
             return verdict
         try:
             legal = self.game.rules.is_move_legal(self._board, verdict.ops, self.player,
-                                                  self.move_number, self._vars)
+                                                  self.move_number, self._vars, self._history)
         except GdefRuntimeError as error:
             return Verdict(VerdictKind.RUNTIME_ERROR, f"isMoveLegal() failed: {error.headline()}", error)
         if not legal:
@@ -340,16 +371,20 @@ class State:
 
     def _play(self, ops) -> None:
         game = self.game
+        rules = game.rules
         board = self._board
+        previous = board.copy() if rules.uses_previous else None
         height = game.height
         undo = []
         for x, y, obj, _ in ops:
             index = x * height + y
             undo.append((index, board[index]))
             board[index] = obj
-        variables = self._vars.copy() if self._vars else self._vars
+        variables = _copy_vars(self._vars) if self._vars else self._vars
+        scores = self._scores.copy() if rules.uses_scores else self._scores
         try:
-            over, winner, chosen = game.rules.end(board, ops, self.player, self.move_number + 1, variables)
+            over, winner, chosen = rules.end(board, ops, self.player, self.move_number + 1, variables,
+                                             scores, self._history, previous)
         except BaseException as error:
             for index, old in reversed(undo):
                 board[index] = old
@@ -360,12 +395,15 @@ class State:
             raise
         self.move_number += 1
         self._vars = variables
+        self._scores = scores
         self._legal = None
         if over:
             self.over = True
             self.winner = winner
         else:
             self.player = chosen if chosen is not None else (self.player + 1) % game.players
+        if self._history is not None:
+            self._history = self._history.then(rules.position_key(board, self.player, variables))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move here, in the order generated (spec section 12); [] once over.
@@ -377,9 +415,10 @@ class State:
         try:
             if rules.raw_moves is None:  # the automatic candidates come with their Moves
                 self._legal, moves = rules.raw_default_filter(self._board, game._places, game._clears,
-                                                              self.player, self.move_number, self._vars, False)
+                                                              self.player, self.move_number, self._vars, False,
+                                                              self._history)
                 return moves
-            found = game.legal_ops(self._board, self.player, self.move_number, self._vars)
+            found = game.legal_ops(self._board, self.player, self.move_number, self._vars, False, self._history)
         except (Fail, RecursionError) as error:
             raise rules.error(error) from None
         self._legal = found
@@ -398,7 +437,7 @@ class State:
         try:
             candidates = game.candidates(board, player, number, variables)
             found = game.rules.raw_filter(board, _random_order(candidates, rng.random), player, number,
-                                          variables, True)
+                                          variables, True, self._history, game.rules.raw_moves is not None)
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
         if not found:
@@ -411,7 +450,8 @@ class State:
             return False
         game = self.game
         try:
-            return bool(game.legal_ops(self._board, self.player, self.move_number, self._vars, first_only=True))
+            return bool(game.legal_ops(self._board, self.player, self.move_number, self._vars, True,
+                                       self._history))
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
 
@@ -428,7 +468,10 @@ class State:
             "over": self.over,
             "winner": self.winner,
             "vars": {name: json_value(value) for name, value in self.variables.items()},
+            "scores": [json_value(score) for score in self.scores],
             "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
+            **({"history": [_position_json(self.game, key) for key in self._history.keys()]}
+               if self._history is not None else {}),
         }
 
     @classmethod
@@ -461,7 +504,73 @@ def _state_from_json(game: Game, data: dict) -> State:
     move_number = data["move_number"]
     if type(move_number) is not int or move_number < 0:
         raise ValueError(f"move number {move_number!r} is not a count")
-    return State(game, board, player, move_number, variables, bool(data["over"]), winner)
+    scores = data.get("scores", [0] * game.players)
+    if not (isinstance(scores, list) and len(scores) == game.players
+            and all(type(v) in (int, float) for v in scores)):
+        raise ValueError(f"scores {scores!r} are not one number per player")
+    history = None
+    if game.rules.uses_history:
+        positions = data.get("history")
+        if positions is None:  # a state written without its history: it starts here
+            history = History.start(game.rules.position_key(board, player, variables))
+        else:
+            if not isinstance(positions, list) or not positions:
+                raise ValueError("'history' must list the positions of the game, this one last")
+            for position in positions:
+                key = _position_from_json(game, position)
+                history = History.start(key) if history is None else history.then(key)
+            if history.key != game.rules.position_key(board, player, variables):
+                raise ValueError("the last position of 'history' is not this state's position")
+    return State(game, board, player, move_number, variables, bool(data["over"]), winner, scores, history)
+
+
+def _position_json(game: Game, key: tuple) -> dict:
+    """One position of a history (board, player to move, compared variables) for to_json()."""
+    board, player, values = key
+    height = game.height
+    names = [name for name in game.variable_names if not game.is_counter(name)]
+    return {"player": player,
+            "vars": {name: _json_value(value) for name, value in zip(names, values)},
+            "board": [[i // height, i % height, str(obj)] for i, obj in enumerate(board) if obj is not game.empty]}
+
+
+def _position_from_json(game: Game, data) -> tuple:
+    if not isinstance(data, dict):
+        raise ValueError(f"history entry {data!r} is not a position")
+    board = [game.empty] * (game.width * game.height)
+    for x, y, name in data["board"]:
+        obj = game.obj(name)
+        if obj is None or type(x) is not int or type(y) is not int \
+                or not (0 <= x < game.width and 0 <= y < game.height):
+            raise ValueError(f"history square [{x!r}, {y!r}, {name!r}] does not fit this game")
+        board[x * game.height + y] = obj
+    player = data["player"]
+    if type(player) is not int or not 0 <= player < game.players:
+        raise ValueError(f"history player {player!r} is out of range")
+    variables = [_variable(game, name, data["vars"][name]) if not game.is_counter(name)
+                 else game._start_vars[i] for i, name in enumerate(game.variable_names)]
+    return game.rules.position_key(board, player, variables)
+
+
+def _json_value(value):
+    if type(value) is tuple:
+        return [_json_value(item) for item in value]
+    return str(value) if isinstance(value, str) else value
+
+
+def _copy_vars(variables: list) -> list:
+    """A copy of the game variables that shares no array with the original."""
+    copy = variables.copy()
+    for i, value in enumerate(copy):
+        if type(value) is list:
+            copy[i] = _copy_value(value)
+    return copy
+
+
+def _copy_value(value):
+    if type(value) is list:
+        return [_copy_value(item) if type(item) is list else item for item in value]
+    return value
 
 
 # JSON has no infinities or NaN: a float game variable holding one is written as this string
@@ -472,13 +581,30 @@ NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 def json_value(value):
     """A game variable's value as strict JSON: an object by its name, a non-finite float as
     "inf", "-inf" or "nan", anything else as it is."""
+    if type(value) is list:  # an array variable (section 15.1): nested lists
+        return [json_value(item) for item in value]
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     return str(value) if isinstance(value, str) else value
 
 
 def _variable(game: Game, name: str, value):
+    shape = game._start_vars[game.variable_names.index(name)]
+    if type(shape) is list:  # an array (section 15.1): nested lists of the same sizes
+        return _array(game, name, value, shape)
+    return _scalar(game, name, game.variable_types[name], value)
+
+
+def _array(game: Game, name: str, value, shape: list) -> list:
+    if type(value) is not list or len(value) != len(shape):
+        raise ValueError(f"game variable '{name}': expected a list of {len(shape)} elements")
+    if shape and type(shape[0]) is list:
+        return [_array(game, name, row, shape_row) for row, shape_row in zip(value, shape)]
     kind = game.variable_types[name]
+    return [_scalar(game, name, kind, item) for item in value]
+
+
+def _scalar(game: Game, name: str, kind: str, value):
     if kind == "obj":
         obj = game.obj(value) if isinstance(value, str) else None
         if obj is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import sys
 
+from gdef_core.runtime import flow
 from gdef_core.runtime import ops as value_ops
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
@@ -73,29 +74,36 @@ class Rules:
         self.raw_setup = entries.get("_e_setup")
         self.raw_filter = entries.get("_e_filter")
         self.raw_default_filter = entries.get("_e_default")
+        self.position_key = entries["_position_key"]
+        used = flow.builtins_used(program.functions)
+        # State the runtime keeps only for games that read it (spec 15.4, 15.5).
+        self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        self.uses_scores = "setScore" in used
+        self.uses_previous = "PreviousPosition" in used
         needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)
 
     # ------------------------------------------------------------ checked entry points
 
-    def is_move_legal(self, board, ops, player, move_number, variables) -> bool:
+    def is_move_legal(self, board, ops, player, move_number, variables, history=None) -> bool:
         try:
-            return self.raw_legal(board, ops, player, move_number, variables)
+            return self.raw_legal(board, ops, player, move_number, variables, history)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
-    def end(self, board, ops, player, move_number, variables):
-        """-> (over, winner or None, next player or None)."""
+    def end(self, board, ops, player, move_number, variables, scores=None, history=None, previous=None):
+        """-> (over, winner or None, next player or None). `scores` is changed in place;
+        `history`: the positions before this move; `previous`: the board before it."""
         try:
-            return self.raw_end(board, ops, player, move_number, variables)
+            return self.raw_end(board, ops, player, move_number, variables, scores, history, previous)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
-    def setup(self, board, variables):
+    def setup(self, board, variables, scores=None):
         """Runs setup() on the board (changed in place); -> the first player or None."""
         try:
-            return self.raw_setup(board, variables)
+            return self.raw_setup(board, variables, scores)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 

@@ -8,7 +8,9 @@ Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
      "moves": [{"player": 0, "move": "place(1,1,X)"}, ...],
      "rejected": [{"line": 3, "player": 1, "move": "place(1,1,O)", "reason": "..."}],
      "result": {"over": false, "winner": null},
-     "vars": {"movesWithoutCapture": 0}}
+     "vars": {"movesWithoutCapture": 0}, "scores": [0, 0]}
+
+The history of positions (spec 15.4) is not written: replaying the moves rebuilds it.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import tempfile
 from dataclasses import dataclass
 
 from gdef_core.files import read_bytes
-from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind
+from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
 from gdef_core.runtime.moves import Move, MoveSyntaxError
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
@@ -103,6 +105,7 @@ class Session:
             "rejected": list(self.rejected),
             "result": {"over": state.is_over, "winner": state.winner},
             "vars": _json_vars(state.variables),
+            "scores": [json_value(score) for score in state.scores],
         }
 
     def save(self, path: str) -> None:
@@ -151,13 +154,16 @@ class _Undo:
     variables: list
     over: bool
     winner: int | None
+    scores: list  # replaced, never changed in place: kept by reference
+    history: object  # likewise (gdef_core.runtime.history)
 
     @classmethod
     def before(cls, state: State, move: Move) -> "_Undo":
         height, board = state.game.height, state._board
         squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
                          if 0 <= op.x < state.game.width and 0 <= op.y < height}.items())
-        return cls(squares, state.player, state.move_number, list(state._vars), state.over, state.winner)
+        return cls(squares, state.player, state.move_number, _copy_vars(state._vars), state.over, state.winner,
+                   state._scores, state._history)
 
     def restore(self, state: State) -> None:
         for index, obj in self.squares:
@@ -165,12 +171,11 @@ class _Undo:
         state.player, state.move_number, state.over, state.winner = \
             self.player, self.move_number, self.over, self.winner
         state._vars[:] = self.variables
+        state._scores, state._history = self.scores, self.history
         state._legal = None
 
 
 def _json_vars(variables: dict) -> dict:
-    from gdef_core.runtime.game import json_value
-
     return {name: json_value(value) for name, value in variables.items()}
 
 
