@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from gdef_core.diagnostics import Diagnostic, Related, Severity, Suggestion, Tag
 from gdef_core.span import Span
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +384,41 @@ _code("G612", E, "rules too deeply nested to run",
       "Move inner loops into functions of their own.")
 
 
+
+# ------------------------------------------------------------------ G7xx: found in play (gdef-check --play)
+_code("G701", W, "a game may never end",
+      "`gdef-check --play N` played seeded random games; one reached the move cap without `end()` "
+      "ending it. Rules that let play go on forever (passing back and forth, pieces shuffling) make "
+      "simulations and agents hang until a cap cuts them off.",
+      "define end() -> bool {\n  return false;   // nothing ever ends the game\n}",
+      "Add an ending rule (a move limit, a repetition draw with `repetitions()`, no legal move), or "
+      "raise the cap (`--play-moves`) if games are just long. The message gives the moves to replay.")
+_code("G702", E, "stuck: no legal move and the game goes on",
+      "In a position reached in play, the player on turn had no legal move, yet `end()` had said "
+      "the game goes on. gdef-run cannot continue such a game.",
+      "define end() -> bool {\n  return false;   // a full board with no move left\n}",
+      "End the game when the next player cannot move: "
+      "`if (!hasLegalMove()) { return true; }` (or let them pass). The message gives the moves.")
+_code("G703", I, "the generator proposes illegal moves",
+      "`moves()` proposed candidates that `isMoveLegal()` rejects. That is allowed (the judge has "
+      "the last word) but each one costs a call of `isMoveLegal()` in every search for legal moves.",
+      "define moves() {\n  addPlace(0, 0, X); addMove();   // also when (0,0) is taken\n}",
+      "Propose only moves the rules allow, or judge with `return isGenerated();`.")
+_code("G704", W, "a legal move the generator never proposes",
+      "A move that `isMoveLegal()` accepts was found by changing a generated move (an operation "
+      "added, dropped or changed), but `moves()` does not propose it: agents, perft and the "
+      "move list never see it, while a person may play it. The generator and the judge disagree.",
+      "define moves() {\n  addPlace(0, 0, X); addMove();\n}\n"
+      "define isMoveLegal() -> bool { return operationsNum() == 1; }",
+      "Make `moves()` propose it, or make `isMoveLegal()` reject it (`return isGenerated();` makes "
+      "them agree by construction). The message gives the moves and the move.")
+_code("G705", E, "undo or serialisation does not restore a state",
+      "In a position reached in play, taking back a move, or writing the state with `to_json()` "
+      "and reading it back, did not give the same state (board, player, variables, scores, "
+      "history). Records, --resume and agents rely on both.",
+      "(a bug in gdef, or rules whose results depend on something outside the state)",
+      "Report it with the moves the message gives.")
+
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
                suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> Diagnostic:
     """Build a diagnostic whose severity comes from the table."""
@@ -394,7 +429,7 @@ def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, .
 def render_markdown() -> str:
     """docs/diagnostics.md, generated from CODES."""
     groups = {"G1": "Syntax", "G2": "Names", "G3": "Types", "G4": "Game structure",
-              "G5": "Warnings", "G6": "Run time"}
+              "G5": "Warnings", "G6": "Run time", "G7": "Found in play (gdef-check --play)"}
     out = ["# Diagnostics", "",
            "Every code that `gdef-check`, `gdef-run` and the language server report. Codes are "
            "stable. This page is generated from `gdef_core/codes.py` "

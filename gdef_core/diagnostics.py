@@ -10,6 +10,7 @@ from gdef_core.span import Span
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # worth knowing, never a failure (gdef-check --play's findings about speed)
 
     def __str__(self) -> str:
         return self.value

@@ -13,7 +13,8 @@ from pygls.workspace.position_codec import PositionCodec
 from gdef_core.diagnostics import Diagnostic, Severity, Tag
 from gdef_core.span import Span, lone_cr_as_lf
 
-_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning}
+_SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning,
+             Severity.INFO: types.DiagnosticSeverity.Information}
 _TAG = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
 
 

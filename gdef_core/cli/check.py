@@ -12,13 +12,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from gdef_core.cli.common import guarded
+from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.codes import CODES, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 PROG = "gdef-check"
 UNDEFINED_CODES = ("G201", "G202")  # undefined name, undefined function
-RUN_TIME_CODES = "G6"  # reported only while a game runs (gdef-run): not rules of this linter
+PLAY_CODES = ("G6", "G7")  # reported only when games run (gdef-run, gdef-check --play)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +45,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--confine-use", action="store_true",
                         help="`use` may name only files inside the current folder (for CI on "
                              "untrusted changes: docs/gdef-check.md)")
+    play = parser.add_argument_group("self-play analysis (off by default)")
+    play.add_argument("--play", type=whole_number(0), default=0, metavar="N",
+                      help="also play N seeded random games of each game and report what play finds "
+                           "(run-time errors, games that never end, stuck positions, generator and "
+                           "judge disagreeing; codes G6xx and G7xx)")
+    play.add_argument("--play-moves", type=positive, default=500, metavar="M",
+                      help="move cap of each game played (default 500)")
+    play.add_argument("--play-seconds", type=positive, default=60, metavar="S",
+                      help="time budget of the games of each game file (default 60)")
+    play.add_argument("--play-seed", type=int, default=0, metavar="S", help="seed of the games (default 0)")
+    play.add_argument("--play-out", metavar="DIR",
+                      help="write the move script of each finding here (default: a new folder of "
+                           "the temporary folder)")
     parser.add_argument("--statistics", action="store_true",
                         help="print how many times each code occurs instead of each diagnostic")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -81,15 +94,19 @@ def run(argv: Sequence[str] | None) -> int:
     from gdef_core.project import discover
 
     found = discover(args.paths, args.exclude)
+    from gdef_core.testing.play import PlayOptions
+
+    play = (PlayOptions(args.play, args.play_seed, args.play_moves, args.play_seconds, args.play_out)
+            if args.play else None)
     report = check(found.files, one_game=args.game, select=select, ignore=ignore,
-                   confine=os.getcwd() if args.confine_use else None)
+                   confine=os.getcwd() if args.confine_use else None, play=play)
     report.problems[:0] = found.problems
     for problem in report.problems:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
     if not found.files and not found.problems and not args.quiet:
         sys.stderr.write(_nothing_found(found.empty_directories))
     rules = [entry for entry in CODES.values()
-             if _wanted(entry.code, select, ignore) and not entry.code.startswith(RUN_TIME_CODES)]
+             if _wanted(entry.code, select, ignore) and (args.play or not entry.code.startswith(PLAY_CODES))]
     sys.stdout.write(render(report, args, rules))
     sys.stdout.flush()
     if report.problems:
@@ -100,7 +117,7 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str] = (),
-          ignore: Sequence[str] = (), confine: str | None = None):
+          ignore: Sequence[str] = (), confine: str | None = None, play=None):
     """Check the files (grouped into games by gdef_core.project) into one Report."""
     from gdef_core.loader import GdefFileError
     from gdef_core.project import InputProblem, Workspace, plan, top_level_names
@@ -123,7 +140,8 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
             if belongs(module.path):
                 shown[module.path] = None
                 sources[module.path] = module.text
-        for diagnostic in program.diagnostics:
+        found_in_play = _play(program, play) if play is not None else []
+        for diagnostic in [*program.diagnostics, *found_in_play]:
             if belongs(diagnostic.span.file) and _wanted(diagnostic.code, select, ignore):
                 diagnostics[diagnostic] = None
     rank = {path: index for index, path in enumerate(shown)}
@@ -132,6 +150,21 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
     if not one_game:
         ordered = _point_to_defining_files(ordered, top_level_names(workspace, files), sources)
     return Report(ordered, list(shown), sources, problems)
+
+
+def _play(program, options) -> list:
+    """--play: the findings of self-play (gdef_core.testing.play) for a game without errors."""
+    from gdef_core.runtime.errors import GameLoadError
+    from gdef_core.runtime.game import game_from_program
+    from gdef_core.testing.play import play_findings
+
+    if not program.ok or program.is_library:
+        return []
+    try:
+        game = game_from_program(program)
+    except GameLoadError as error:
+        return [d for d in error.diagnostics if d not in program.diagnostics]
+    return play_findings(game, options)
 
 
 def _point_to_defining_files(diagnostics, defined_in: dict[str, str], sources: dict[str, str]):

@@ -2,7 +2,7 @@
 runner turns into annotations on the pull request's diff."""
 from __future__ import annotations
 
-from gdef_core.diagnostics import Diagnostic
+from gdef_core.diagnostics import Diagnostic, Severity
 from gdef_core.report.model import Report, one_based
 from gdef_core.report.text import printable
 
@@ -19,7 +19,8 @@ def command(diagnostic: Diagnostic) -> str:
         f"endLine={where['endLine']}", f"endColumn={where['endColumn']}",
         f"title={_property(diagnostic.code)}",
     ])
-    return f"::{diagnostic.severity} {properties}::{printable(_data(diagnostic.message))}"
+    command = "notice" if diagnostic.severity is Severity.INFO else diagnostic.severity
+    return f"::{command} {properties}::{printable(_data(diagnostic.message))}"
 
 
 def _data(text: str) -> str:

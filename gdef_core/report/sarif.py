@@ -120,7 +120,7 @@ def artifact_location(path: str) -> dict:
 
 
 def _level(severity: Severity) -> str:
-    return "error" if severity is Severity.ERROR else "warning"
+    return {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(severity, "note")
 
 
 def _pascal_case(title: str) -> str:

@@ -33,7 +33,7 @@ class Style:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color and text else text
 
     def severity(self, severity: Severity, text: str) -> str:
-        return self._wrap(text, "1;31" if severity is Severity.ERROR else "1;33")
+        return self._wrap(text, {Severity.ERROR: "1;31", Severity.WARNING: "1;33"}.get(severity, "1;36"))
 
     def bold(self, text: str) -> str:
         return self._wrap(text, "1")

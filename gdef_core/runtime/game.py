@@ -425,6 +425,18 @@ class State:
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
 
+    def candidate_moves(self) -> list[Move]:
+        """What `moves()` proposes here (the automatic candidates without it), before
+        `isMoveLegal()` judges them; [] once over. Raises GdefRuntimeError when moves() fails."""
+        if self.over:
+            return []
+        game = self.game
+        try:
+            found = game.candidates(self._board, self.player, self.move_number, self._vars)
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+        return [game._moves.get(ops) or game.to_move(ops) for ops in found]
+
     def random_move(self, rng) -> Move | None:
         """A legal move chosen at random with `rng` (a random.Random), every legal move equally
         likely, or None when there is none. The candidates are judged in random order until one

@@ -1,0 +1,90 @@
+"""gdef-check --play: self-play finds what reading the rules cannot, reported as ordinary
+diagnostics in every format, each with a move script that replays it."""
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from gdef_core.cli.check import main as gdef_check
+from gdef_core.cli.run import run as gdef_run
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "tests" / "data" / "playcheck"
+
+
+def check(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    old = sys.stdout
+    sys.stdout = out
+    try:
+        code = gdef_check(list(argv))
+    finally:
+        sys.stdout = old
+    return code, out.getvalue()
+
+
+def findings(path: Path, tmp_path, games: int = 20) -> list[dict]:
+    code, out = check(str(path), "--play", str(games), "--play-out", str(tmp_path), "--format", "json")
+    return json.loads(out)["diagnostics"]
+
+
+@pytest.mark.parametrize("name, code, line, column", [
+    ("never_ends", "G701", 12, 8),
+    ("stuck", "G702", 11, 8),
+    ("runtime_error", "G601", 13, 13),
+])
+def test_each_broken_game_is_caught_at_its_line(tmp_path, name, code, line, column):
+    found = findings(BROKEN / f"{name}.gdef", tmp_path)
+    assert [(d["code"], d["line"], d["column"]) for d in found] == [(code, line, column)]
+
+
+def test_a_generator_that_misses_and_proposes_illegal_moves(tmp_path):
+    found = findings(BROKEN / "generator_misses.gdef", tmp_path)
+    by_code = {d["code"]: d for d in found}
+    assert set(by_code) == {"G703", "G704"}
+    assert (by_code["G704"]["line"], by_code["G704"]["severity"]) == (12, "warning")
+    assert by_code["G704"]["message"].startswith("the legal move place(")
+    assert not by_code["G704"]["message"].startswith("the legal move place(0,")  # column 0 is generated
+    assert by_code["G703"]["severity"] == "info"
+
+
+def test_findings_replay_with_gdef_run(tmp_path):
+    found = findings(BROKEN / "runtime_error.gdef", tmp_path)
+    note = found[0]["related"][-1]["message"]
+    script = re.search(r"--moves (\S+)$", note)[1]
+    assert Path(script).parent == tmp_path
+    err = io.StringIO()
+    code = gdef_run([str(BROKEN / "runtime_error.gdef"), "--moves", script], io.StringIO(), io.StringIO(), err)
+    assert code == 3 and "error[G601]: division by zero (12 / 0)" in err.getvalue()
+
+
+def test_findings_fail_the_run_and_infos_do_not(tmp_path):
+    assert check(str(BROKEN / "stuck.gdef"), "--play", "5", "--play-out", str(tmp_path))[0] == 1
+    assert check(str(BROKEN / "never_ends.gdef"), "--play", "5", "--play-out", str(tmp_path))[0] == 0
+    assert check(str(BROKEN / "never_ends.gdef"), "--play", "5", "--strict", "--play-out", str(tmp_path))[0] == 1
+
+
+def test_every_output_format_carries_the_findings(tmp_path):
+    path = str(BROKEN / "generator_misses.gdef")
+    _, sarif = check(path, "--play", "10", "--format", "sarif", "--play-out", str(tmp_path))
+    results = json.loads(sarif)["runs"][0]["results"]
+    assert {(r["ruleId"], r["level"]) for r in results} == {("G703", "note"), ("G704", "warning")}
+    _, github = check(path, "--play", "10", "--format", "github", "--play-out", str(tmp_path))
+    assert "::notice file=" in github and "::warning file=" in github
+    _, text = check(path, "--play", "10", "--play-out", str(tmp_path))
+    assert "info[G703]" in text and "warning[G704]" in text and "replay: gdef-run" in text
+
+
+def test_without_play_nothing_runs(tmp_path):
+    code, out = check(str(BROKEN / "stuck.gdef"), "--format", "json")
+    assert code == 0 and json.loads(out)["diagnostics"] == []
+
+
+def test_the_examples_play_clean(tmp_path):
+    code, out = check(str(ROOT / "examples"), "--play", "8", "--play-out", str(tmp_path), "--format", "json")
+    assert code == 0 and json.loads(out)["diagnostics"] == []
