@@ -73,6 +73,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "Inside `isMoveLegal()`: square (x, y) as it would be after the proposed operations, so "
        "rules can judge a move by its effect whatever the order of its operations. Elsewhere it "
        "equals `CurrentPosition`.", extension=True),
+    _b("PreviousPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "In `end()` and the functions it calls: square (x, y) as it was before the move just "
+       "applied, which tells a capture from a quiet move (`PreviousPosition[tx][ty] != empty`). "
+       "Everywhere else it equals `CurrentPosition`.", extension=True),
     _b("OperationList", Kind.BOARD, (("i", "int"), ("j", "int")), "int|obj",
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
        "j = 2 its object (obj; `empty` for a clear). While `end()` runs it describes the move "
@@ -113,6 +117,27 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()`: whether the player who will move next has at least one legal move in the "
        "new position. \"A player who cannot move loses\" is "
        "`if (!hasLegalMove()) { setWinner(onTurn()); return true; }`.", (_X,), extension=True),
+    _b("sizeOf", Kind.FUNCTION, (("a", "array"), ("d", "int")), "int",
+       "The size of dimension d (0, or 1 for a two-dimensional array; a constant) of array a. "
+       "It may read a game-variable array anywhere.", extension=True),
+    _b("isGenerated", Kind.FUNCTION, (), "bool",
+       "In `isMoveLegal()`, in a game with `moves()`: whether `moves()`, run in the current "
+       "position for the player on turn, proposes a candidate with the same effect as the move "
+       "being judged (the board `NextPosition`; the order of operations does not matter). "
+       "`return isGenerated();` judges moves by the generator instead of writing every search "
+       "twice.", (_I,), extension=True),
+    _b("repetitions", Kind.FUNCTION, (), "int",
+       "In `end()`: how many earlier positions of this game equal the one now reached (board, "
+       "game variables except `counter` ones, player to move). 0 for a new position; threefold "
+       "repetition is `repetitions() >= 2`.", (_X,), extension=True),
+    _b("nextBoardSeen", Kind.FUNCTION, (), "bool",
+       "In `isMoveLegal()`: whether the board `NextPosition` equals the board of any earlier "
+       "position of this game, the current one included (positional superko). A pass always "
+       "sees its board.", (_I,), extension=True),
+    _b("setScore", Kind.FUNCTION, (("p", "int"), ("v", "float")), None,
+       "In `end()` and `setup()`: player p's score is v from now on (every player starts at 0; "
+       "`end()`'s changes count only when it succeeds). Scores are shown, recorded and averaged "
+       "by gdef-sim; they never decide the winner: `setWinner` does.", (_X, _S), extension=True),
     _b("setNextPlayer", Kind.FUNCTION, (("p", "int"),), None,
        "In `end()` and `setup()`: the player to move next, instead of the next one in the "
        "cycle (the last call wins; no effect when `end()` returns true). Out of range is a "
@@ -145,7 +170,7 @@ GAME_PARAMETERS: dict[str, str] = {
 }
 
 KEYWORDS = ("int", "float", "bool", "obj", "true", "false", "if", "else", "while", "define",
-            "return", "start", "use")
+            "return", "start", "use", "for", "break", "continue")
 
 
 def lookup(name: str) -> Builtin | None:

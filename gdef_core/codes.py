@@ -180,6 +180,24 @@ _code("G311", E, "index is not an int",
       "obj o = CurrentPosition[1.5][0];",
       "Index with an int.")
 
+_code("G312", E, "array used as a value",
+      "An array (section 15.1) stands for all its elements: it cannot be added, compared, tested, "
+      "returned, stored in a plain variable or assigned as a whole. Only its elements are values; "
+      "the array itself may be passed to a function that takes an array parameter, or to `sizeOf`.",
+      "define f() -> int {\n  int a[3] = 0;\n  return a + 1;\n}",
+      "Use an element (`a[0] + 1`), or pass the array to a function declared `define g(int a[])`.")
+_code("G313", E, "array declaration does not fit",
+      "An array has one or two dimensions, int sizes, and an initialiser that is one value for "
+      "every element or the list of every element: as many as the sizes say, one inner list per "
+      "row for two dimensions.",
+      "int steps[2][3] = {1, 0, -1, 0, 1, 0};",
+      "Match the list to the sizes: `int steps[2][3] = {{1, 0, -1}, {0, 1, 0}};`.")
+_code("G314", E, "break or continue outside a loop",
+      "`break` leaves the innermost `while` or `for`; `continue` starts its next pass. Outside a "
+      "loop there is nothing to leave.",
+      "define end() -> bool {\n  break;\n  return false;\n}",
+      "Remove it, or use `return`.")
+
 # ------------------------------------------------------------------ G4xx: game structure
 _code("G401", E, "missing game parameter",
       "A game (a set of files of which at least one declares game parameters) needs `players` "
@@ -283,6 +301,14 @@ _code("G107", E, "cannot read a used file",
       "Correct the path, or create the file.")
 
 
+_code("G507", W, "continue skips the loop's update",
+      "In a `while`, a `continue` jumps straight back to the condition. When the variable the "
+      "condition waits for is updated only after the `continue`, a pass that takes the "
+      "`continue` changes nothing, and the loop may never end (until the step limit, G607).",
+      "int i = 0;\nwhile (i < 8) {\n  if (CurrentPosition[i][0] == empty) { continue; }\n  i = i + 1;\n}",
+      "Update the variable before the `continue`, or write a `for`, whose step runs on `continue`: "
+      "`for (int i = 0; i < 8; i = i + 1) { ... }`.")
+
 # ------------------------------------------------------------------ G6xx: run time
 # Reported by the runtime (gdef-run, the game API) when a rule fails while it runs; the
 # move being judged or applied is rejected and the game stays as it was.
@@ -321,7 +347,9 @@ _code("G606", E, "function ended without return",
 _code("G607", E, "step limit exceeded",
       "One call of `isMoveLegal()`, `end()`, `moves()` or `setup()` ran more loop iterations "
       "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
-      "--max-steps N`). Usually a loop whose condition never becomes false.",
+      "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
+      "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
+      "time (at most 1,250,000 operations by default).",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
+from gdef_core.files import read_bytes
 from gdef_core.semantics.program import Program
-from gdef_core.span import Span
+from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ParseResult, ast, parse
 
 
@@ -31,19 +32,18 @@ def read_source(path: str, overlay: Mapping[str, str] | None = None) -> tuple[st
     if overlay:
         text = overlay.get(os.path.abspath(path))
         if text is not None:
-            return text, []
-    with open(path, "rb") as handle:
-        data = handle.read()
+            return lone_cr_as_lf(text), []
+    data = read_bytes(path)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode("utf-8"), []
+        return lone_cr_as_lf(data.decode("utf-8")), []
     except UnicodeDecodeError as error:
         before = data[: error.start].decode("utf-8", errors="replace")
         line = before.count("\n")
         column = len(before) - (before.rfind("\n") + 1)
         bad = data[error.start: error.end]
-        return data.decode("utf-8", errors="replace"), [diagnostic(
+        return lone_cr_as_lf(data.decode("utf-8", errors="replace")), [diagnostic(
             "G100", Span(path, line, column, line, column + 1),
             f"this file is not valid UTF-8 (byte {bad[:4].hex(' ')} at offset {error.start}): "
             "save it as UTF-8")]
@@ -70,8 +70,9 @@ class Sources:
     re-parses only the definitions an edit touched)."""
 
     def __init__(self, overlay: Mapping[str, str] | None = None,
-                 parse: Callable[[str, str], ParseResult] = parse) -> None:
+                 parse: Callable[[str, str], ParseResult] = parse, confine: str | None = None) -> None:
         self.overlay = overlay
+        self.confine = os.path.realpath(confine) if confine is not None else None
         self._parse = parse
         self._files: dict[str, SourceFile] = {}
         self._keys: dict[str, str] = {}
@@ -106,6 +107,12 @@ class Sources:
         queue: list[tuple[str, ast.UseDecl | None]] = [(path, None) for path in paths]
         while queue:
             path, used_by = queue.pop(0)
+            problem = _unusable_path(path, used_by, self.confine)
+            if problem is not None:
+                if used_by is None:
+                    raise GdefFileError(path, problem)
+                diagnostics.append(diagnostic("G107", used_by.path_span, problem))
+                continue
             key = self.key(path)
             if key in seen:
                 continue
@@ -124,6 +131,33 @@ class Sources:
             diagnostics.extend(source.diagnostics)
             queue.extend(source.uses)
         return modules, diagnostics
+
+
+def _unusable_path(path: str, used_by: ast.UseDecl | None, confine: str | None) -> str | None:
+    """Why a path must not be read, or None. A `use` names .gdef files only, so that a rules
+    file cannot make gdef read (and quote, in its error messages) /proc/self/environ or
+    /etc/passwd; with `confine`, only files inside that folder (symbolic links resolved)."""
+    if "\0" in path or not _encodable(path):
+        return "the path holds a character no file name can have (a NUL byte or a lone surrogate)"
+    if used_by is None:
+        return None
+    if not path.endswith(".gdef"):
+        return (f"'{used_by.path}' is not a .gdef file: `use` names .gdef files only "
+                "(its content is not read)")
+    if confine is not None:
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, confine]) != confine:
+            return (f"'{used_by.path}' is outside the project folder {confine}: "
+                    "--confine-use reads only files inside it")
+    return None
+
+
+def _encodable(path: str) -> bool:
+    try:
+        os.fsencode(path)
+        return True
+    except UnicodeError:
+        return False
 
 
 def _used_path(path: str, use: ast.UseDecl) -> str:

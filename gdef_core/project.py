@@ -124,8 +124,8 @@ class Workspace(Sources):
     game includes, which games of a folder use a library."""
 
     def __init__(self, overlay: Mapping[str, str] | None = None,
-                 parse: Callable[[str, str], ParseResult] = parse) -> None:
-        super().__init__(overlay, parse)
+                 parse: Callable[[str, str], ParseResult] = parse, confine: str | None = None) -> None:
+        super().__init__(overlay, parse, confine)
         self._closures: dict[str, frozenset[str]] = {}
         self._folder_games: dict[str, list[str]] = {}
 

@@ -5,6 +5,7 @@ terminal output adds 1, the language server converts columns to UTF-16.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -43,3 +44,13 @@ class Span:
 def point(file: str, line: int, column: int) -> Span:
     """An empty span at one position (a missing token, the end of a file)."""
     return Span(file, line, column, line, column)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def lone_cr_as_lf(text: str) -> str:
+    """LSP clients, editors and terminals end a line at "\\r\\n", "\\n" or a lone "\\r"; the core
+    counts "\\n". Turning each lone "\\r" into "\\n" keeps every offset (one character for one)
+    and makes line numbers agree with what the user sees."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text

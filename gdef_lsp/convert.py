@@ -1,8 +1,9 @@
 """Core positions (0-based line, column in code points) <-> LSP positions (client units,
 UTF-16 unless the client negotiated otherwise), and core objects -> LSP types.
 
-Lines are split on "\\n" only, as the core scanner counts them (a "\\r" before it is part
-of the line's text and never inside a token, so columns before it agree).
+Lines are split at "\\n" and at a lone "\\r", as the core counts them (gdef_core.span.
+lone_cr_as_lf); the "\\r" of a "\\r\\n" is part of its line's text and never inside a token,
+so columns before it agree.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
 from gdef_core.diagnostics import Diagnostic, Severity, Tag
-from gdef_core.span import Span
+from gdef_core.span import Span, lone_cr_as_lf
 
 _SEVERITY = {Severity.ERROR: types.DiagnosticSeverity.Error, Severity.WARNING: types.DiagnosticSeverity.Warning}
 _TAG = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
@@ -22,7 +23,7 @@ class LineIndex:
     __slots__ = ("lines", "_units")
 
     def __init__(self, text: str, codec: PositionCodec) -> None:
-        self.lines = text.split("\n")
+        self.lines = lone_cr_as_lf(text).split("\n")
         self._units = codec.impl
 
     def position(self, line: int, column: int) -> types.Position:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from pathlib import Path
 
 from lsprotocol import types
@@ -96,6 +97,27 @@ class GdefProtocol(LanguageServerProtocol):
 
 
 class GdefServer(LanguageServer):
+    def _start_io_async(self, stdin=None, stdout=None):
+        """pygls's stdio loop with our frame reader (gdef_lsp.framing): a malformed frame
+        header must not leave the server alive but deaf."""
+        import threading
+
+        from pygls.io_ import StdinAsyncReader, StdoutWriter
+
+        from gdef_lsp.framing import read_frames
+
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(read_frames(self._stop_event, reader, self.protocol, logging.getLogger("gdef_lsp")))
+        except BrokenPipeError:
+            logging.getLogger("gdef_lsp").error("the connection to the client is lost: stopping")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
     def __init__(self) -> None:
         super().__init__("gdef-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=GdefProtocol)

@@ -3,6 +3,8 @@ the same table as --jobs 1 for the same seed, errors explained, a run that can b
 from __future__ import annotations
 
 import json
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -118,3 +120,19 @@ def test_json_says_how_to_run_the_same_games_again(tmp_path, capsys):
     assert data["agents"] == [{"player": 0, "agent": "random", "options": {}},
                               {"player": 1, "agent": "mcts", "options": {"iterations": 10}}]
     assert data["command"].startswith("gdef-sim ") and "--seed 5" in data["command"]
+
+
+def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far():
+    process = subprocess.Popen([str(Path(sys.executable).with_name("gdef-sim")), TICTACTOE,
+                                "--games", "5000000", "--cluster", "local:1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the first progress line says games are being played on the cluster
+    first = process.stderr.readline()
+    assert "games" in first, first
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    finished = int(re.search(r"the table counts the (\d+) games finished before", err)[1])
+    assert 0 < finished < 5_000_000
+    assert f"tictactoe: {finished} games, seed 0, cluster local:1" in out
+    assert "Traceback" not in err and "WARNING" not in err

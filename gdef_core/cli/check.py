@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="all the files form one game (as `gdef-run a.gdef b.gdef`)")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="skip files and directories whose name or path matches (repeatable)")
+    parser.add_argument("--confine-use", action="store_true",
+                        help="`use` may name only files inside the current folder (for CI on "
+                             "untrusted changes: docs/gdef-check.md)")
     parser.add_argument("--statistics", action="store_true",
                         help="print how many times each code occurs instead of each diagnostic")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -78,7 +81,8 @@ def run(argv: Sequence[str] | None) -> int:
     from gdef_core.project import discover
 
     found = discover(args.paths, args.exclude)
-    report = check(found.files, one_game=args.game, select=select, ignore=ignore)
+    report = check(found.files, one_game=args.game, select=select, ignore=ignore,
+                   confine=os.getcwd() if args.confine_use else None)
     report.problems[:0] = found.problems
     for problem in report.problems:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
@@ -96,13 +100,13 @@ def run(argv: Sequence[str] | None) -> int:
 
 
 def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str] = (),
-          ignore: Sequence[str] = ()):
+          ignore: Sequence[str] = (), confine: str | None = None):
     """Check the files (grouped into games by gdef_core.project) into one Report."""
     from gdef_core.loader import GdefFileError
     from gdef_core.project import InputProblem, Workspace, plan, top_level_names
     from gdef_core.report import Report
 
-    workspace = Workspace()
+    workspace = Workspace(confine=confine)
     shown: dict[str, None] = dict.fromkeys(files)  # files in output order, run's files first
     sources: dict[str, str] = {}
     diagnostics: dict = {}  # ordered set: a helper's diagnostic met in two games counts once

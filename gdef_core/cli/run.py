@@ -8,7 +8,9 @@ moves ran out before the end (the record is saved); 4 an internal error (a bug i
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -16,8 +18,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.files import read_text
+from gdef_core.testing.assertions import is_assertion
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_ASSERTION = 5  # a `?` line of --moves did not hold
 PROG = "gdef-run"
 MAX_DEPTH_LIMIT = 100_000
 
@@ -63,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; exits with the exit code."""
+    _stop_on_signals()
     sys.exit(guarded(PROG, run, argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
                      broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n"))
 
@@ -74,6 +80,21 @@ def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: 
     return runner.run()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: the game stops as on Ctrl-C, its record saved."""
+
+
+def _stop_on_signals() -> None:
+    import signal
+
+    def stop(number, frame):
+        raise Terminated(signal.Signals(number).name)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
+
+
 class Runner:
     def __init__(self, args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
         self.args = args
@@ -82,6 +103,7 @@ class Runner:
         self.session = None
         self.input_line = 0
         self.computers = None  # gdef_core.play.opponents.ComputerPlayers
+        self.record_failed = False
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -125,12 +147,16 @@ class Runner:
         self.session = Session(game, files, state)
         if record is not None:
             if record.get("game") != game.name:
-                self.complain(f"{PROG}: warning: the record is of '{record.get('game')}', these files define '{game.name}'")
+                self.complain(f"{PROG}: error: {args.resume} is a record of '{record.get('game')}', but these "
+                              f"files define '{game.name}': name the record's own game files (or none)")
+                return EXIT_USAGE
             try:
                 self.session.resume(record)
             except RecordError as error:
                 self.complain(f"{PROG}: error: {args.resume}: {error}")
                 return EXIT_USAGE
+        if args.record is not None and not self.prepare_record(args.record):
+            return EXIT_USAGE
         if args.perft is not None:
             return self.perft(args.perft)
         from gdef_core.play.errors import AgentSpecError
@@ -149,9 +175,12 @@ class Runner:
             if args.moves is not None:
                 return self.scripted(args.moves)
             return self.interactive()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as signal_:
             self.say()
-            return self.stop("interrupted")
+            return self.stop(f"stopped by {signal_}" if isinstance(signal_, Terminated) else "interrupted")
+        except Exception:
+            self.rescue()
+            raise
 
     def load(self, files: list[str]):
         """The Game, or an exit code after printing why there is none."""
@@ -198,12 +227,13 @@ class Runner:
             lines, name = self.stdin, "<stdin>"
         else:
             try:
-                handle = open(path, encoding="utf-8", errors="replace")
+                handle = io.StringIO(read_text(path))
             except OSError as error:
                 self.complain(f"{PROG}: error: {path}: cannot read the moves: {error.strerror or error}")
                 return EXIT_USAGE
             lines, name = handle, path
         session = self.session
+        failed = 0
         try:
             for number, line in enumerate(lines, 1):
                 text = line.split("#", 1)[0].strip()
@@ -211,6 +241,9 @@ class Runner:
                     continue
                 if not self.computer_turns():
                     return self.stop("the computer player could not move")
+                if is_assertion(text):
+                    failed += not self.check_assertion(text, name, number)
+                    continue
                 if session.state.is_over:
                     self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
                     break
@@ -227,7 +260,30 @@ class Runner:
         finally:
             if lines is not self.stdin:
                 lines.close()
-        return self.finish()
+        code = self.finish()
+        if failed:
+            self.complain(f"{failed} assertion{'s' if failed > 1 else ''} of {name} failed.")
+            return EXIT_ASSERTION
+        return code
+
+    def check_assertion(self, text: str, name: str, number: int) -> bool:
+        """A `?` line of --moves (gdef_core.testing.assertions): checked, never played."""
+        from gdef_core.runtime.errors import GdefRuntimeError
+        from gdef_core.testing.assertions import AssertionSyntaxError, evaluate, parse_assertion
+
+        try:
+            outcome = evaluate(parse_assertion(text, number), self.session.state)
+        except AssertionSyntaxError as error:
+            self.complain(f"{name}:{number}:{error.column + 1}: cannot read the assertion '{text}': {error.message}")
+            return False
+        except GdefRuntimeError as error:
+            self.complain(f"{name}:{number}: the rules failed while checking '{text}':")
+            self.show_error(error, self.session.game)
+            return False
+        if not outcome.passed:
+            self.complain(f"{name}:{number}: assertion failed: {text}\n  expected: {outcome.expected}\n"
+                          f"  actual:   {outcome.actual}")
+        return outcome.passed
 
     # ------------------------------------------------------------ interactive
 
@@ -410,23 +466,66 @@ class Runner:
     def stop(self, why: str) -> int:
         """The game stops before its end: keep the record (nothing is lost) and exit 3."""
         session = self.session
-        path = self.args.record
-        if path is None and (session.moves or session.rejected):
-            # Without --record the record goes to the temporary folder, never into the project.
-            path = os.path.join(tempfile.gettempdir(),
-                                f"gdef-run-{session.game.name}-{time.strftime('%Y%m%d-%H%M%S')}.json")
         message = f"Stopped ({why}) before the game ended, after {len(session.moves)} move(s)."
-        if path is not None and self.save_to(path):
-            message += f" The record is in {path}; continue with: {PROG} --resume {path}"
+        path = self.keep_record()
+        if path is not None:
+            message += f" The record is in {path}; continue with: {PROG} --resume {shlex.quote(path)}"
         self.complain(message)
         return EXIT_UNFINISHED
+
+    def rescue(self) -> None:
+        """An internal error: the moves played so far are saved all the same."""
+        if self.session is not None:
+            path = self.keep_record()
+            if path is not None:
+                self.complain(f"The moves so far are saved in {path}.")
+
+    def keep_record(self) -> str | None:
+        """Save the record to --record, or (without one, or when it cannot be written) to a new
+        file of the temporary folder, never into the project; the path written, or None."""
+        session = self.session
+        if self.args.record is not None and self.save_to(self.args.record):
+            return self.args.record
+        if not (session.moves or session.rejected):
+            return None
+        handle, path = tempfile.mkstemp(prefix=f"gdef-run-{_safe(session.game.name)}-{time.strftime('%Y%m%d-%H%M%S')}-",
+                                        suffix=".json")
+        os.close(handle)
+        if self.args.record is not None:
+            self.complain(f"{PROG}: the record goes to {path} instead")
+        return path if self.save_to(path) else None
+
+    def prepare_record(self, path: str) -> bool:
+        """--record names a regular file (or a new one); an existing record that is not the
+        one being resumed is kept as PATH.~N~ rather than overwritten."""
+        from gdef_core.files import stat_regular
+
+        if not os.path.exists(path):  # a new file (or a symbolic link to one)
+            return True
+        try:
+            stat_regular(path)
+        except OSError as error:
+            self.complain(f"{PROG}: error: --record {path}: {error.strerror or error}")
+            return False
+        if self.args.resume is not None and os.path.realpath(self.args.resume) == os.path.realpath(path):
+            return True
+        backup = _backup_name(path)
+        try:
+            os.replace(os.path.realpath(path), backup)
+        except OSError as error:
+            self.complain(f"{PROG}: error: --record {path} exists and cannot be kept as {backup}: "
+                          f"{error.strerror or error}")
+            return False
+        self.complain(f"{PROG}: {path} already existed: it is kept as {backup}")
+        return True
 
     def save_to(self, path: str) -> bool:
         try:
             self.session.save(path)
             return True
-        except OSError as error:
-            self.complain(f"{PROG}: error: cannot write the record to {path}: {error.strerror or error}")
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or error
+            self.complain(f"{PROG}: error: cannot write the record to {path}: {reason}")
             return False
 
     def protocol(self) -> int:
@@ -458,8 +557,23 @@ class Runner:
         return server.serve(self.stdin, self.out)
 
     def autosave(self) -> None:
-        if self.args.record:
-            self.save_to(self.args.record)
+        """After each move; a --record that cannot be written is said once (stop() then
+        saves to the temporary folder instead)."""
+        if self.args.record and not self.record_failed:
+            self.record_failed = not self.save_to(self.args.record)
+
+
+def _safe(name: str) -> str:
+    """A game name fit for a file name."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "game"
+
+
+def _backup_name(path: str) -> str:
+    """PATH.~N~ with the first N not taken (GNU cp's numbered backups)."""
+    number = 1
+    while os.path.lexists(f"{path}.~{number}~"):
+        number += 1
+    return f"{path}.~{number}~"
 
 
 def _is_terminal(stream) -> bool:

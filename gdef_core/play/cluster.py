@@ -9,6 +9,7 @@ files: the task carries the files' text, and each worker compiles the rules once
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -17,6 +18,7 @@ _ADDRESS = re.compile(r"^(?:dask|tcp)://(?P<host>[^\s:/]+|\[[0-9a-fA-F:]+\]):(?P
 _LOCAL = re.compile(r"^local:(?P<workers>\d{1,4})$")
 BATCHES_PER_WORKER = 8
 MAX_BATCH = 256
+QUIET = logging.CRITICAL + 10   # above Dask's own "critical" lines about comms closed on Ctrl-C
 
 
 class ClusterError(Exception):
@@ -48,10 +50,12 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
     local = _LOCAL.match(address)
     cluster = None
+    _quiet_dask()
     try:
         if local:
             cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
+                                   processes=True, dashboard_address=None,
+                                   silence_logs=QUIET)  # see _quiet_dask
             client = Client(cluster)
         else:
             client = Client("tcp://" + address.split("://", 1)[1], timeout="10s")
@@ -75,13 +79,20 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
             cluster.close()
 
 
+def _quiet_dask() -> None:
+    """Dask's own log lines (tracebacks of comms closed on Ctrl-C, cancelled tasks) are not for
+    gdef-sim's users: errors that matter reach us as exceptions and are reported in one line."""
+    logging.getLogger("distributed").setLevel(QUIET)
+
+
 def _all_files(game) -> list[str]:
     return [module.path for module in game.program.modules]
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    from gdef_core.files import read_bytes
+
+    return read_bytes(path).decode("utf-8", errors="replace")
 
 
 _GAMES: dict[str, object] = {}

@@ -104,6 +104,9 @@ def _runtime_call(helper: str, result: str | None):
 IMPLEMENTATIONS["setWinner"] = _runtime_call("_set_winner", None)
 IMPLEMENTATIONS["setNextPlayer"] = _runtime_call("_set_next_player", None)
 MOVES_CONTEXT = 3  # codegen.CONTEXTS["moves"]
+# What an operation held by addPlace/addClear in moves() costs from the step budget: memory is
+# bounded like time (5,000,000 steps hold at most 1,250,000 operations, about 120 MB).
+OPERATION_STEPS = 4
 
 
 def _candidate_operation(place: bool):
@@ -128,7 +131,8 @@ def _candidate_operation(place: bool):
         operation = f"({x_use}, {y_use}, {obj}, {place})"
         if tests:
             operation = f"{operation} if {' & '.join(tests)} else None"
-        return _code(f"CUR.append({operation})", None)
+        # each operation held costs a step, so memory is bounded like time (docs/runtime.md)
+        return _code(f"(CUR.append({operation}), ST := ST - {OPERATION_STEPS})", None)
     return implementation
 
 

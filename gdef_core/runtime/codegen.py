@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from gdef_core.runtime import flow, inlining
+from gdef_core.runtime.builtin_impl import OPERATION_STEPS
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -433,8 +434,10 @@ def _set_next_player(p, loc):
     NXT = p
 
 def _add_place(x, y, o, loc):
+    nonlocal ST
     if CTX == 3:  # a candidate with a square off the board is marked with None, then dropped
         CUR.append((x, y, o, True) if 0 <= x < {w} and 0 <= y < {h} else None)
+        ST -= {OPERATION_STEPS}  # an operation held costs steps: memory bounded like time
     elif CTX == 4:
         if not (0 <= x < {w} and 0 <= y < {h}):
             _off_board(x, y, loc)
@@ -443,8 +446,10 @@ def _add_place(x, y, o, loc):
         _not_here("addPlace()", "moves() and setup()", loc)
 
 def _add_clear(x, y, loc):
+    nonlocal ST
     if CTX == 3:
         CUR.append((x, y, EMPTY, False) if 0 <= x < {w} and 0 <= y < {h} else None)
+        ST -= {OPERATION_STEPS}
     elif CTX == 4:
         if not (0 <= x < {w} and 0 <= y < {h}):
             _off_board(x, y, loc)

@@ -590,7 +590,7 @@ class FunctionCompiler:
         """Move a deeply nested expression into a helper function of its own."""
         self.compiler.helper_count += 1
         name = f"_h{self.compiler.helper_count}"
-        used = sorted(set(re.findall(r"\bl_[A-Za-z0-9_]+", code.text)))
+        used = locals_used(code.text)
         params = ", ".join(["_d", *used])
         self.compiler.blocks.append([(1, f"def {name}({params}):", None), (2, "nonlocal ST", None),
                                      (2, f"return ({code.text})", None)])
@@ -687,6 +687,19 @@ def _fold(op: str, a: int, b: int, loc: int) -> int:
     if not INT_MIN <= value <= INT_MAX:
         raise Fail("G602", "overflow", loc)
     return value
+
+
+def locals_used(text: str) -> list[str]:
+    """The compiled locals (`l_...`) an expression reads: Python names, never the text of a
+    string literal in it (an error message may quote a gdef name that starts with `l_`)."""
+    import io
+    import tokenize
+
+    names = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.NAME and token.string.startswith("l_"):
+            names.add(token.string)
+    return sorted(names)
 
 
 _NOT_BRACKET = re.compile(r"[^()\[\]]+")

@@ -13,7 +13,10 @@ successful step is committed.
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 from typing import Sequence
 
@@ -95,18 +98,33 @@ class Game:
         self._counters = {n for n, d in program.game_vars.items() if getattr(d, "counter", False)}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
-        # The automatic candidates (spec section 12), with their Moves: every place as
-        # (x, y, obj, operations, move), then per square its clear as (operations, move), and
-        # last the pass.
-        self._places = [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
-                        for y in range(self.height) for obj in self.objects.values()
-                        for ops in [((x, y, obj, True),)]]
-        self._clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
-                        for ops in [((i // self.height, i % self.height, self.empty, False),)]]
-        self._clears.append(((), self.to_move(())))
-        # The same candidates as operation tuples, and each square's clear, for random_move().
-        self._place_ops = [place[3] for place in self._places]
-        self._clear_ops = [ops for ops, _ in self._clears[:-1]]
+
+    # The automatic candidates (spec section 12), built the first time a game without moves()
+    # asks for them: a game with moves() never pays for them, and loading stays fast however
+    # large the board.
+
+    @cached_property
+    def _places(self) -> list:
+        """Every place as (x, y, obj, operations, move)."""
+        return [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
+                for y in range(self.height) for obj in self.objects.values()
+                for ops in [((x, y, obj, True),)]]
+
+    @cached_property
+    def _clears(self) -> list:
+        """Per square its clear as (operations, move), and last the pass."""
+        clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
+                  for ops in [((i // self.height, i % self.height, self.empty, False),)]]
+        clears.append(((), self.to_move(())))
+        return clears
+
+    @cached_property
+    def _place_ops(self) -> list:
+        return [place[3] for place in self._places]
+
+    @cached_property
+    def _clear_ops(self) -> list:
+        return [ops for ops, _ in self._clears[:-1]]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
@@ -449,8 +467,8 @@ class State:
             "move_number": self.move_number,
             "over": self.over,
             "winner": self.winner,
-            "vars": self.variables,
-            "scores": self.scores,
+            "vars": {name: json_value(value) for name, value in self.variables.items()},
+            "scores": [json_value(score) for score in self.scores],
             "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
             **({"history": [_position_json(self.game, key) for key in self._history.keys()]}
                if self._history is not None else {}),
@@ -555,8 +573,38 @@ def _copy_value(value):
     return value
 
 
+# JSON has no infinities or NaN: a float game variable holding one is written as this string
+# (docs/runtime.md, "Records"), so that records stay strict JSON and --resume reads them back.
+NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def json_value(value):
+    """A game variable's value as strict JSON: an object by its name, a non-finite float as
+    "inf", "-inf" or "nan", anything else as it is."""
+    if type(value) is list:  # an array variable (section 15.1): nested lists
+        return [json_value(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return str(value) if isinstance(value, str) else value
+
+
 def _variable(game: Game, name: str, value):
+    shape = game._start_vars[game.variable_names.index(name)]
+    if type(shape) is list:  # an array (section 15.1): nested lists of the same sizes
+        return _array(game, name, value, shape)
+    return _scalar(game, name, game.variable_types[name], value)
+
+
+def _array(game: Game, name: str, value, shape: list) -> list:
+    if type(value) is not list or len(value) != len(shape):
+        raise ValueError(f"game variable '{name}': expected a list of {len(shape)} elements")
+    if shape and type(shape[0]) is list:
+        return [_array(game, name, row, shape_row) for row, shape_row in zip(value, shape)]
     kind = game.variable_types[name]
+    return [_scalar(game, name, kind, item) for item in value]
+
+
+def _scalar(game: Game, name: str, kind: str, value):
     if kind == "obj":
         obj = game.obj(value) if isinstance(value, str) else None
         if obj is None:
@@ -568,6 +616,8 @@ def _variable(game: Game, name: str, value):
         return value
     if kind == "float" and type(value) in (int, float):
         return float(value)
+    if kind == "float" and value in NON_FINITE:
+        return NON_FINITE[value]
     raise ValueError(f"game variable '{name}': {value!r} is not {kind}")
 
 

@@ -102,10 +102,13 @@ class _Reader:
         self.pos += 1
 
     def integer(self, what: str) -> int:
-        kind, text, _ = self.peek()
+        kind, text, column = self.peek()
         if kind != "int":
             raise self.fail(f"the {what} (an integer)")
         self.pos += 1
+        if len(text.lstrip("0")) > 18:  # beyond any board (and Python's int-string limit)
+            raise MoveSyntaxError(f"the {what} {text[:20]}{'...' if len(text) > 20 else ''} is far too large "
+                                  "for a square of the board", column)
         return int(text)
 
     def move(self) -> Move:

@@ -53,9 +53,12 @@ def float_div(a: float, b: float, loc: int) -> float:
 
 
 def float_mod(a: float, b: float, loc: int) -> float:
-    """`%` with a float operand: C's fmod."""
+    """`%` with a float operand: C's fmod (an infinite dividend or a NaN gives NaN, where
+    Python's math.fmod raises "math domain error")."""
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
+    if math.isinf(a) or math.isnan(a) or math.isnan(b):
+        return math.nan
     return math.fmod(a, b)
 
 
@@ -70,7 +73,8 @@ def unset_local(name: str, loc: int):
 
 def loop_limit(limit: int, loc: int):
     raise Fail("G607", f"step limit exceeded: more than {limit:,} loop iterations and calls in "
-                       "one call of the rules (an endless loop?)", loc)
+                       "one call of the rules (an endless loop? in moves(), each operation held by "
+                       "addPlace/addClear counts 4)", loc)
 
 
 # ------------------------------------------------------------------ run-time type checks

@@ -14,13 +14,15 @@ The history of positions (spec 15.4) is not written: replaying the moves rebuild
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
 from dataclasses import dataclass
 
-from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind
-from gdef_core.runtime.moves import Move
+from gdef_core.files import read_bytes
+from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
+from gdef_core.runtime.moves import Move, MoveSyntaxError
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 
@@ -55,12 +57,16 @@ class Session:
         """Try the move written `text`; applied when legal, recorded as rejected otherwise."""
         state = self.state
         player = state.current_player
-        before = state.clone()
+        try:
+            move = Move.parse(text)
+        except MoveSyntaxError:
+            move = None
+        before = _Undo.before(state, move) if move is not None else None
         try:
             state.apply(text)
         except IllegalMoveError as error:
             return self._reject(error.verdict, player, text, line)
-        written = str(Move.parse(text))
+        written = str(move)
         self.history.append(before)
         self.moves.append({"player": player, "move": written})
         return Played(_LEGAL, player, written)
@@ -73,7 +79,7 @@ class Session:
         """Take back the last move; False when there is none."""
         if not self.history:
             return False
-        self.state = self.history.pop()
+        self.history.pop().restore(self.state)
         self.moves.pop()
         return True
 
@@ -99,13 +105,17 @@ class Session:
             "rejected": list(self.rejected),
             "result": {"over": state.is_over, "winner": state.winner},
             "vars": _json_vars(state.variables),
-            "scores": state.scores,
+            "scores": [json_value(score) for score in state.scores],
         }
 
     def save(self, path: str) -> None:
-        """Write the record atomically (a crash never leaves half a file)."""
-        text = json.dumps(self.record(), indent=2) + "\n"
-        folder = os.path.dirname(os.path.abspath(path))
+        """Write the record atomically (a crash never leaves half a file), through a symbolic
+        link to its target, and only over a regular file (never over /dev/null)."""
+        text = json.dumps(self.record(), indent=2, allow_nan=False) + "\n"
+        path = os.path.realpath(path)
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise OSError(errno.EINVAL, "not a regular file: a record is written only as a regular file", path)
+        folder = os.path.dirname(path)
         handle, temporary = tempfile.mkstemp(prefix=".gdef-record-", dir=folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -132,19 +142,55 @@ class Session:
         self.rejected = list(record["rejected"]) + self.rejected
 
 
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What a move changed, to take it back: the squares its operations name and the state's
+    few other fields. Its size follows the move, never the board (a 1000x1000 game keeps a few
+    bytes a move, not a copy of a million squares)."""
+
+    squares: tuple[tuple[int, object], ...]
+    player: int
+    move_number: int
+    variables: list
+    over: bool
+    winner: int | None
+    scores: list  # replaced, never changed in place: kept by reference
+    history: object  # likewise (gdef_core.runtime.history)
+
+    @classmethod
+    def before(cls, state: State, move: Move) -> "_Undo":
+        height, board = state.game.height, state._board
+        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
+                         if 0 <= op.x < state.game.width and 0 <= op.y < height}.items())
+        return cls(squares, state.player, state.move_number, _copy_vars(state._vars), state.over, state.winner,
+                   state._scores, state._history)
+
+    def restore(self, state: State) -> None:
+        for index, obj in self.squares:
+            state._board[index] = obj
+        state.player, state.move_number, state.over, state.winner = \
+            self.player, self.move_number, self.over, self.winner
+        state._vars[:] = self.variables
+        state._scores, state._history = self.scores, self.history
+        state._legal = None
+
+
 def _json_vars(variables: dict) -> dict:
-    return {name: str(value) if isinstance(value, str) else value for name, value in variables.items()}
+    return {name: json_value(value) for name, value in variables.items()}
 
 
 def load_record(path: str) -> dict:
     """Read and validate a game record; RecordError says what is wrong."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = json.loads(read_bytes(path).decode("utf-8"))
     except OSError as error:
         raise RecordError(f"{path}: cannot read the record: {error.strerror or error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise RecordError(f"{path}: not a JSON game record: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: not a gdef-run game record: nested too deeply") from None
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise RecordError(f"{path}: not a gdef-run game record: {error}") from None
     problem = _record_problem(data)
     if problem:
         raise RecordError(f"{path}: not a gdef-run game record: {problem}")

@@ -36,8 +36,8 @@ def collect(program: Program, report: Report) -> None:
                     _declare(program, report, name, SymbolKind.FUNCTION,
                              result.name if result else None, item, program.functions)
                 case ast.GameVar(name=name, type=type_ref) if not report.recovery.distrusts(item):
-                    _declare(program, report, name, SymbolKind.GAME_VAR, type_ref.name, item,
-                             program.game_vars)
+                    _declare(program, report, name, SymbolKind.GAME_VAR, type_ref.name + "[]" * len(item.sizes),
+                             item, program.game_vars)
                 case ast.StartDecl():
                     _start(program, report, item)
 

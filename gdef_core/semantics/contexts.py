@@ -27,6 +27,7 @@ class Sites:
     calls: list[str] = field(default_factory=list)  # user functions called, in order
     builtin_calls: list[ast.Call] = field(default_factory=list)
     game_var_assigns: list[ast.Assign] = field(default_factory=list)
+    game_var_passes: list[ast.NameRef] = field(default_factory=list)  # arrays given to user functions
 
 
 def check_contexts(program: Program, report: Report) -> None:
@@ -48,10 +49,18 @@ def check_contexts(program: Program, report: Report) -> None:
                 for assign in sites[function].game_var_assigns:
                     if id(assign) not in reported:
                         reported.add(id(assign))
-                        name = assign.target.name.text
-                        report.add("G412", assign.target.span, f"game variable '{name}' is assigned "
+                        target = assign.target
+                        name = (target.name if isinstance(target, ast.NameRef) else target.base).text
+                        what = "assigned" if isinstance(target, ast.NameRef) else "changed (an element)"
+                        report.add("G412", target.span, f"game variable '{name}' is {what} "
                                    f"while {context.value}() runs ({_path(path)}); only end() and "
                                    "setup() may change game variables")
+                for passed in sites[function].game_var_passes:
+                    if id(passed) not in reported:
+                        reported.add(id(passed))
+                        report.add("G412", passed.span, f"game variable array '{passed.name.text}' is "
+                                   f"passed to a function while {context.value}() runs ({_path(path)}); "
+                                   "the callee could change it: only end() and setup() may pass it")
 
 
 def check_unused_functions(program: Program, report: Report) -> None:
@@ -75,10 +84,15 @@ def _sites(program: Program, function: ast.FunctionDef) -> Sites:
                 continue
             if symbol.kind is SymbolKind.FUNCTION and symbol.name in program.functions:
                 sites.calls.append(symbol.name)
+                for arg in node.args:
+                    passed = program.references.get(arg.name) if isinstance(arg, ast.NameRef) else None
+                    if passed is not None and passed.kind is SymbolKind.GAME_VAR and passed.type.endswith("[]"):
+                        sites.game_var_passes.append(arg)
             elif symbol.builtin is not None:
                 sites.builtin_calls.append(node)
-        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.NameRef):
-            symbol = program.references.get(node.target.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.target, (ast.NameRef, ast.Index)):
+            target = node.target
+            symbol = program.references.get(target.name if isinstance(target, ast.NameRef) else target.base)
             if symbol is not None and symbol.kind is SymbolKind.GAME_VAR:
                 sites.game_var_assigns.append(node)
     return sites

@@ -1,7 +1,8 @@
-"""Control flow inside a function: code after a `return` that can never run, and typed
-functions whose end can be reached without `return` (a run-time error when it happens).
+"""Control flow inside a function: code after a `return`, `break` or `continue` that can
+never run, typed functions whose end can be reached without `return` (a run-time error when it
+happens), `break`/`continue` outside a loop, and a `while` whose `continue` skips its update.
 
-The language has no `break`, so `while (true)` never completes normally.
+A `while (true)` or `for (;;)` without a `break` of its own never completes normally.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from gdef_core.syntax import ast
 def check_flow(program: Program, report: Report) -> None:
     for module in program.modules:
         for function in module.functions():
+            _jumps(function.body, report)
             ends = never_completing(function.body)
             _unreachable(function.body, ends, report)
             if function.return_type is not None and function.body not in ends \
@@ -32,7 +34,10 @@ def never_completing(body: ast.Block) -> set:
     ends: set = set()
     for stmt in reversed([body, *statements(body)]):
         match stmt:
-            case ast.Return() | ast.While(cond=ast.BoolLit(value=True)):
+            case ast.Return() | ast.Break() | ast.Continue():
+                ends.add(stmt)
+            case ast.While(cond=ast.BoolLit(value=True)) | ast.For(cond=None) | \
+                    ast.For(cond=ast.BoolLit(value=True)) if not any(isinstance(j, ast.Break) for j in loop_jumps(stmt)):
                 ends.add(stmt)
             case ast.Block(stmts=stmts) if any(s in ends for s in stmts):
                 ends.add(stmt)
@@ -59,10 +64,61 @@ def _unreachable(body: ast.Block, ends: set, report: Report) -> None:
             break
 
 
+def loop_jumps(loop) -> list:
+    """The `break` and `continue` statements that belong to `loop` (not to a loop inside it)."""
+    found = []
+    pending = [loop.body]
+    while pending:
+        node = pending.pop()
+        match node:
+            case ast.Break() | ast.Continue():
+                found.append(node)
+            case ast.Block(stmts=stmts):
+                pending.extend(stmts)
+            case ast.If(then=then, otherwise=otherwise):
+                pending.append(then)
+                if otherwise is not None:
+                    pending.append(otherwise)
+    return found
+
+
+def _jumps(body: ast.Block, report: Report) -> None:
+    """`break`/`continue` outside any loop (G314), and a `while` whose `continue` skips the
+    update its condition waits for (G507)."""
+    loops = [s for s in statements(body) if isinstance(s, (ast.While, ast.For))]
+    owned = {id(jump) for loop in loops for jump in loop_jumps(loop)}
+    for stmt in statements(body):
+        if isinstance(stmt, (ast.Break, ast.Continue)) and id(stmt) not in owned:
+            word = "break" if isinstance(stmt, ast.Break) else "continue"
+            report.add("G314", stmt.span, f"'{word}' outside a loop: it belongs inside a `while` or a `for`")
+    for loop in loops:
+        if isinstance(loop, ast.While):
+            _skipped_update(loop, report)
+
+
+def _skipped_update(loop: ast.While, report: Report) -> None:
+    continues = [j for j in loop_jumps(loop) if isinstance(j, ast.Continue)]
+    if not continues:
+        return
+    watched = {n.name.text for n in ast.walk(loop.cond) if isinstance(n, ast.NameRef)}
+    first = min(continues, key=lambda j: (j.span.line, j.span.column))
+    updates = [s for s in statements(loop.body) if isinstance(s, ast.Assign)
+               and isinstance(s.target, ast.NameRef) and s.target.name.text in watched]
+    if updates and all((u.span.line, u.span.column) > (first.span.line, first.span.column) for u in updates):
+        name = updates[0].target.name.text
+        report.add("G507", first.span, f"this 'continue' skips the update of '{name}' below it, so the "
+                   "loop may never end; update it before the `continue`, or write the loop as "
+                   f"`for (...; ...; {name} = ...)`, whose step runs on `continue`")
+
+
 def _why(stmt) -> str:
     match stmt:
         case ast.Return():
             return "it follows a 'return'"
+        case ast.Break():
+            return "it follows a 'break'"
+        case ast.Continue():
+            return "it follows a 'continue'"
         case ast.If():
             return "every branch of the 'if' before it returns"
         case ast.While():

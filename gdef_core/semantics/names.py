@@ -14,7 +14,7 @@ from gdef_core.diagnostics import Edit, Related, Suggestion, Tag
 from gdef_core.semantics.collect import describe_builtin
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report, where
-from gdef_core.semantics.statements import statements
+from gdef_core.semantics.statements import LoopCond, LoopEnd, statements
 from gdef_core.semantics.suggest import did_you_mean, hint
 from gdef_core.syntax import ast
 
@@ -48,6 +48,8 @@ def resolve_names(program: Program, report: Report) -> None:
             if isinstance(item, ast.FunctionDef):
                 resolver.function(item)
             elif isinstance(item, ast.GameVar):
+                for size in item.sizes:
+                    resolver.expr(size, Scope())
                 resolver.expr(item.init, Scope())
 
 
@@ -79,11 +81,13 @@ class Resolver:
         if existing is not None:
             self.duplicate(name, existing)
             return
-        self.register(scope, name, Symbol(SymbolKind.PARAMETER, name.text, param.type.name, param,
-                                          function=scope.function))
+        self.register(scope, name, Symbol(SymbolKind.PARAMETER, name.text, array_type(param.type.name, param.rank),
+                                          param, function=scope.function))
 
     def local(self, scope: Scope, decl: ast.VarDecl) -> None:
         name = decl.name
+        for size in decl.sizes:
+            self.expr(size, scope)
         if name.recovered or not name.text:
             self.expr(decl.init, scope)
             return
@@ -92,7 +96,8 @@ class Resolver:
             self.expr(decl.init, scope)
             self.duplicate(name, existing)
             return
-        symbol = Symbol(SymbolKind.LOCAL, name.text, decl.type.name, decl, function=scope.function)
+        symbol = Symbol(SymbolKind.LOCAL, name.text, array_type(decl.type.name, len(decl.sizes)), decl,
+                        function=scope.function)
         scope.declaring = symbol
         self.expr(decl.init, scope)
         scope.declaring = None
@@ -132,6 +137,11 @@ class Resolver:
     def block(self, block: ast.Block, scope: Scope) -> None:
         for stmt in statements(block):
             match stmt:
+                case LoopCond(loop=ast.For(cond=cond)) if cond is not None:
+                    self.expr(cond, scope)
+                case LoopEnd(loop=ast.For(init=ast.VarDecl(name=name))) if not name.recovered:
+                    if scope.visible.get(name.text) is self.program.references.get(name):
+                        del scope.visible[name.text]  # a local of INIT lives in its loop only
                 case ast.VarDecl():
                     self.local(scope, stmt)
                 case ast.Assign(target=target, value=value):
@@ -151,6 +161,13 @@ class Resolver:
         """The left side of `=`: it must name a variable."""
         if isinstance(target, ast.ErrorExpr):
             return
+        if isinstance(target, ast.Index):
+            symbol = self.lookup(target.base, scope)
+            if symbol is not None and symbol.kind in VARIABLE_KINDS and is_array(symbol.type):
+                self.program.references[target.base] = symbol
+                for position in target.indexes:
+                    self.expr(position, scope)
+                return
         if not isinstance(target, ast.NameRef):
             self.expr(target, scope)
             self.report.add("G211", target.span, "only a local, a parameter or a game variable can be "
@@ -237,6 +254,8 @@ class Resolver:
         if symbol.builtin and symbol.builtin.kind is Kind.BOARD:
             return
         scope.reads.add(symbol)
+        if symbol.kind in VARIABLE_KINDS and is_array(symbol.type):
+            return
         self.report.add("G209", name.span, f"'{name.text}' is {_what(symbol)}, not a board; only "
                         f"{', '.join(_BOARD_NAMES)} can be indexed")
 
@@ -252,6 +271,12 @@ class Resolver:
         if name.recovered or not name.text or name.text in self.report.recovery.words:
             return
         later = scope.later.get(name.text)
+        if later is not None and _declared_in_loop_header(scope.function, later) \
+                and (later.span.line, later.span.column) < (name.span.line, name.span.column):
+            self.report.add("G201", name.span, f"'{name.text}' is not declared here: a local declared in "
+                            "a `for` header lives only in its loop",
+                            related=(Related(later.name.span, f"the declaration of '{name.text}'"),))
+            return
         if later is not None:
             self.report.add("G201", name.span, f"'{name.text}' is used before its declaration "
                             f"({where(later.name.span, name.span)}); a local is visible only after it",
@@ -264,6 +289,28 @@ class Resolver:
         else:
             message = f"'{name.text}' is not declared"
         self.report.add("G201", name.span, message + hint(suggestions), suggestions=suggestions)
+
+
+def _declared_in_loop_header(function: ast.FunctionDef | None, decl: ast.VarDecl) -> bool:
+    return function is not None and any(isinstance(node, ast.For) and node.init is decl
+                                        for node in ast.walk(function.body))
+
+
+def array_type(element: str, rank: int) -> str:
+    """The type of an array as the checker writes it: "int[]", "obj[][]"."""
+    return element + "[]" * rank
+
+
+def is_array(type_name: str | None) -> bool:
+    return type_name is not None and type_name.endswith("[]")
+
+
+def element_type(type_name: str) -> str:
+    return type_name.split("[", 1)[0]
+
+
+def rank_of(type_name: str | None) -> int:
+    return type_name.count("[]") if type_name else 0
 
 
 def _arity(symbol: Symbol) -> int:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from gdef_core.builtins import ENTRY_POINTS, Kind
 from gdef_core.diagnostics import Edit, Suggestion
-from gdef_core.semantics.names import VARIABLE_KINDS
+from gdef_core.semantics.names import VARIABLE_KINDS, element_type, is_array, rank_of
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report
-from gdef_core.semantics.statements import statements
+from gdef_core.semantics.statements import LoopCond, statements
 from gdef_core.semantics.suggest import hint
 from gdef_core.syntax import ast
 
@@ -35,21 +35,29 @@ def check_types(program: Program, report: Report) -> None:
             if isinstance(item, ast.FunctionDef):
                 typer.block(item.body, item)
             elif isinstance(item, ast.GameVar):
-                typer.store(item.type.name, item.init, f"game variable '{item.name.text}'")
+                typer.declare(item, f"game variable '{item.name.text}'")
 
 
 class Typer:
     def __init__(self, program: Program, report: Report) -> None:
         self.program = program
         self.report = report
+        # array names standing where an array is allowed: arguments of user functions (their
+        # parameters say whether they take one) and the first argument of sizeOf
+        self.array_arguments = {arg for module in program.modules for node in ast.walk(module)
+                                if isinstance(node, ast.Call) for arg in node.args[:1 if node.callee.text == "sizeOf" else None]
+                                if isinstance(arg, ast.NameRef)
+                                and (node.callee.text == "sizeOf" or node.callee.text in program.functions)}
 
     # ------------------------------------------------------------ statements
 
     def block(self, block: ast.Block, function: ast.FunctionDef) -> None:
         for stmt in statements(block):
             match stmt:
-                case ast.VarDecl(type=type_ref, name=name, init=init):
-                    self.store(type_ref.name, init, f"'{name.text}'")
+                case ast.VarDecl(name=name):
+                    self.declare(stmt, f"'{name.text}'")
+                case LoopCond(loop=ast.For(cond=cond)) if cond is not None:
+                    self.condition(cond, "for")
                 case ast.Assign(target=target, value=value):
                     self.assign(target, value)
                 case ast.ExprStmt(expr=ast.Call() as call):
@@ -64,6 +72,63 @@ class Typer:
                 case ast.While(cond=cond):
                     self.condition(cond, "while")
 
+    def declare(self, decl, what: str) -> None:
+        """A local or game variable declaration; an array's sizes and initialiser (15.1)."""
+        for size in decl.sizes:
+            size_type = self.type_of(size)
+            if size_type is not None and size_type != "int":
+                self.report.add("G311", size.span, f"an array size must be int, not {size_type}")
+        if not decl.sizes:
+            if isinstance(decl.init, ast.ArrayInit):
+                self.report.add("G313", decl.init.span, f"a list of elements initialises an array; "
+                                f"{what} is a single {decl.type.name}")
+                return
+            self.store(decl.type.name, decl.init, what)
+            return
+        self.array_init(decl, what)
+
+    def array_init(self, decl, what: str) -> None:
+        element, rank = decl.type.name, len(decl.sizes)
+        if rank > 2:
+            self.report.add("G313", decl.sizes[2].span, "an array has one or two dimensions")
+            return
+        if not isinstance(decl.init, ast.ArrayInit):
+            self.store(element, decl.init, f"the elements of {what}")
+            return
+        sizes = [size.value if isinstance(size, ast.IntLit) else None for size in decl.sizes]
+        rows = decl.init.items
+        if sizes[0] is not None and len(rows) != sizes[0] and (rank == 1 or all(isinstance(r, ast.ArrayInit) for r in rows)):
+            self.report.add("G313", decl.init.span, f"{what} has {sizes[0]} {'rows' if rank == 2 else 'elements'}, "
+                            f"but the list gives {len(rows)}")
+        if rank == 2 and not all(isinstance(row, ast.ArrayInit) for row in rows):
+            self.report.add("G313", decl.init.span, f"{what} has two dimensions: give one inner list "
+                            "`{...}` per row")
+            for row in rows:
+                if not isinstance(row, ast.ArrayInit):
+                    self.type_of(row)
+            return
+        for row in rows:
+            if rank == 1:
+                if isinstance(row, ast.ArrayInit):
+                    self.report.add("G313", row.span, f"{what} has one dimension: list its elements, "
+                                    "without inner braces")
+                    continue
+                self.store(element, row, f"the elements of {what}")
+                continue
+            if not isinstance(row, ast.ArrayInit):
+                self.report.add("G313", row.span, f"{what} has two dimensions: give one inner list "
+                                "`{...}` per row")
+                self.type_of(row)
+                continue
+            if sizes[1] is not None and len(row.items) != sizes[1]:
+                self.report.add("G313", row.span, f"each row of {what} has {sizes[1]} elements, but this "
+                                f"one gives {len(row.items)}")
+            for item in row.items:
+                if isinstance(item, ast.ArrayInit):
+                    self.report.add("G313", item.span, f"{what} has two dimensions: lists nest one deep")
+                    continue
+                self.store(element, item, f"the elements of {what}")
+
     def store(self, type_name: str, value, what: str) -> None:
         value_type = self.type_of(value)
         if not assignable(type_name, value_type):
@@ -73,7 +138,20 @@ class Typer:
     def assign(self, target, value) -> None:
         symbol = self.program.references.get(target.name) if isinstance(target, ast.NameRef) else None
         if symbol is not None and symbol.kind in VARIABLE_KINDS:
+            if is_array(symbol.type):
+                self.report.add("G312", target.span, f"'{symbol.name}' is an array: a whole array cannot "
+                                "be assigned; assign its elements (`a[i] = ...;`)")
+                self.type_of(value)
+                return
             self.store(symbol.type, value, f"variable '{symbol.name}'")
+            return
+        base = self.program.references.get(target.base) if isinstance(target, ast.Index) else None
+        if base is not None and base.kind in VARIABLE_KINDS and is_array(base.type):
+            element = self.type_of(target)
+            if element is not None:
+                self.store(element, value, f"an element of '{base.name}'")
+            else:
+                self.type_of(value)
             return
         if not isinstance(target, ast.NameRef):
             self.type_of(target)
@@ -132,7 +210,14 @@ class Typer:
                 return "bool"
             case ast.NameRef(name=name):
                 symbol = self.program.references.get(name)
-                return symbol.type if symbol is not None and _is_value(symbol) else None
+                if symbol is None or not _is_value(symbol):
+                    return None
+                if is_array(symbol.type) and expr not in self.array_arguments:
+                    self.report.add("G312", expr.span, f"'{name.text}' is an array, not a value: use an "
+                                    f"element ('{name.text}[i]'), or pass it to a function that takes "
+                                    "an array")
+                    return None
+                return symbol.type
             case ast.Call():
                 return self.call(expr, used)
             case ast.Index():
@@ -145,6 +230,8 @@ class Typer:
 
     def call(self, call: ast.Call, used: bool) -> str | None:
         arg_types = [self._known(arg) for arg in call.args]
+        if call.callee.text == "sizeOf":
+            return self.size_of(call)
         symbol = self.program.references.get(call.callee)
         signature = _signature(symbol)
         if signature is None:
@@ -170,11 +257,22 @@ class Typer:
         self.report.add("G308", span, words)
 
     def index(self, index: ast.Index) -> str | None:
+        symbol = self.program.references.get(index.base)
+        array = symbol is not None and symbol.kind in VARIABLE_KINDS and is_array(symbol.type)
         for position in index.indexes:
             index_type = self._known(position)
             if index_type is not None and index_type != "int":
-                self.report.add("G311", position.span, f"a board index must be int, not {index_type}")
-        symbol = self.program.references.get(index.base)
+                self.report.add("G311", position.span, f"{'an array' if array else 'a board'} index must be "
+                                f"int, not {index_type}")
+        if array:
+            rank = rank_of(symbol.type)
+            if len(index.indexes) != rank:
+                shape = index.base.text + "[i]" * rank if rank == 1 else index.base.text + "[i][j]"
+                self.report.add("G309", index.span, f"'{index.base.text}' has {rank} dimension"
+                                f"{'s' if rank > 1 else ''}: index it as '{shape}', not with "
+                                f"{len(index.indexes)} index{'es' if len(index.indexes) != 1 else ''}")
+                return None
+            return element_type(symbol.type)
         if symbol is None or symbol.builtin is None or symbol.builtin.kind is not Kind.BOARD:
             return None
         if len(index.indexes) != 2:
@@ -185,6 +283,23 @@ class Typer:
         if result in ast.TYPE_NAMES:
             return result
         return _operation_field(index.indexes[1])
+
+    def size_of(self, call: ast.Call) -> str:
+        """sizeOf(a, d): an array and a constant dimension it has."""
+        if len(call.args) != 2:
+            self._arity(call, 2)
+            return "int"
+        array, dimension = call.args
+        symbol = self.program.references.get(array.name) if isinstance(array, ast.NameRef) else None
+        if symbol is None or not is_array(symbol.type):
+            if symbol is not None or not isinstance(array, (ast.NameRef, ast.ErrorExpr)):
+                self.report.add("G303", array.span, "'sizeOf' expects an array (its name) for 'a'")
+            return "int"
+        rank = rank_of(symbol.type)
+        if not isinstance(dimension, ast.IntLit) or not 0 <= dimension.value < rank:
+            self.report.add("G303", dimension.span, f"'sizeOf' expects the dimension as a constant: "
+                            f"{'0' if rank == 1 else '0 or 1'} for '{symbol.name}'")
+        return "int"
 
     def unary(self, unary: ast.Unary) -> str | None:
         operand = self._known(unary.operand)
@@ -262,7 +377,7 @@ def _signature(symbol: Symbol | None) -> tuple[list[tuple[str, str]], str | None
         return [(p.name, p.type) for p in symbol.builtin.params], symbol.builtin.result
     if symbol.kind is SymbolKind.FUNCTION:
         decl: ast.FunctionDef = symbol.decl
-        return [(p.name.text, p.type.name) for p in decl.params], symbol.type
+        return [(p.name.text, p.type.name + "[]" * p.rank) for p in decl.params], symbol.type
     return None
 
 

@@ -94,13 +94,21 @@ class Binary:
 
 
 @dataclass(eq=False, slots=True)
+class ArrayInit:
+    """`{a, b, c}` or `{{1, 0}, {0, 1}}`: every element of an array, in an initialiser only."""
+
+    items: list
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
 class ErrorExpr:
     """Stands where the parser could not read an expression."""
 
     span: Span
 
 
-Expr = Union[IntLit, FloatLit, BoolLit, NameRef, Call, Index, Unary, Binary, ErrorExpr]
+Expr = Union[IntLit, FloatLit, BoolLit, NameRef, Call, Index, Unary, Binary, ArrayInit, ErrorExpr]
 
 # ---------------------------------------------------------------- statements
 
@@ -113,12 +121,13 @@ class Block:
 
 @dataclass(eq=False, slots=True)
 class VarDecl:
-    """`TYPE name = init;` inside a function."""
+    """`TYPE name = init;` inside a function; with `sizes`, an array (`int seen[64] = 0;`)."""
 
     type: TypeRef
     name: Name
     init: Expr
     span: Span
+    sizes: list = field(default_factory=list)
 
 
 @dataclass(eq=False, slots=True)
@@ -159,13 +168,34 @@ class While:
 
 
 @dataclass(eq=False, slots=True)
+class For:
+    """`for (init; cond; step) body`; each part may be missing (None)."""
+
+    init: Union[VarDecl, Assign, None]
+    cond: Expr | None
+    step: Union[Assign, ExprStmt, None]
+    body: Block
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Break:
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class Continue:
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
 class ErrorStmt:
     """Stands where the parser skipped text it could not read as a statement."""
 
     span: Span
 
 
-Stmt = Union[VarDecl, Assign, ExprStmt, Return, If, While, Block, ErrorStmt]
+Stmt = Union[VarDecl, Assign, ExprStmt, Return, If, While, For, Break, Continue, Block, ErrorStmt]
 
 # ---------------------------------------------------------------- top level
 
@@ -213,12 +243,15 @@ class StartDecl:
 
 @dataclass(eq=False, slots=True)
 class GameVar:
-    """A top-level `TYPE name = CONSTANT;`: a game variable (part of the game state)."""
+    """A top-level `TYPE name = CONSTANT;`: a game variable (part of the game state); with
+    `sizes` an array; `counter` ones are left out when positions are compared."""
 
     type: TypeRef
     name: Name
     init: Expr
     span: Span
+    sizes: list = field(default_factory=list)
+    counter: bool = False
 
 
 @dataclass(eq=False, slots=True)
@@ -226,6 +259,7 @@ class Param:
     type: TypeRef
     name: Name
     span: Span
+    rank: int = 0  # dimensions of an array parameter (`bool seen[][]`: 2)
 
 
 @dataclass(eq=False, slots=True)
@@ -280,8 +314,10 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
     Module: ("items",),
     FunctionDef: ("params", "body"),
     Block: ("stmts",),
-    VarDecl: ("init",),
-    GameVar: ("init",),
+    VarDecl: ("sizes", "init"),
+    GameVar: ("sizes", "init"),
+    ArrayInit: ("items",),
+    For: ("init", "cond", "step", "body"),
     Assign: ("target", "value"),
     ExprStmt: ("expr",),
     Return: ("value",),

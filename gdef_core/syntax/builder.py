@@ -9,6 +9,20 @@ from gdef_core.syntax import ast
 from gdef_core.syntax.scanner import Token
 
 INT64_MAX = 2**63 - 1
+# Longer literals are not converted (Python refuses int(text) beyond 4,300 digits, and nothing
+# needs their value): they stand for this value, above every limit, and are reported as too large.
+MAX_LITERAL_DIGITS = 40
+TOO_LONG = 10**MAX_LITERAL_DIGITS
+
+
+def int_value(text: str) -> int:
+    """The value of a decimal literal; TOO_LONG for one of more than MAX_LITERAL_DIGITS digits."""
+    digits = text.lstrip("0")
+    return int(digits or "0") if len(digits) <= MAX_LITERAL_DIGITS else TOO_LONG
+
+
+def shown_int(value: int) -> str:
+    return f"of more than {MAX_LITERAL_DIGITS} digits" if value >= TOO_LONG else str(value)
 _ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
                ast.ErrorItem)
 
@@ -26,7 +40,7 @@ class AstBuilder:
         for literal in self.big_ints.values():
             self.diagnostics.append(diagnostic(
                 "G104", literal.span,
-                f"integer {literal.value} is too large: ints are signed 64-bit (at most {INT64_MAX})"))
+                f"integer {shown_int(literal.value)} is too large: ints are signed 64-bit (at most {INT64_MAX})"))
         self.big_ints = {}
         return self.diagnostics
 
@@ -44,7 +58,7 @@ class AstBuilder:
 
     def int_lit(self, children) -> ast.IntLit:
         (token,) = children
-        literal = ast.IntLit(int(token.value or 0), self.span(token))
+        literal = ast.IntLit(int_value(token.value or "0"), self.span(token))
         if literal.value > INT64_MAX:
             self.big_ints[id(literal)] = literal
         return literal
@@ -60,8 +74,8 @@ class AstBuilder:
             width_text, height_text = (part.strip() for part in value.value.split("x"))
             width_end = value.column + len(value.value.split("x")[0].rstrip())
             height_start = value.end_column - len(height_text)
-            width = ast.IntLit(int(width_text), Span(self.path, value.line, value.column, value.line, width_end))
-            height = ast.IntLit(int(height_text),
+            width = ast.IntLit(int_value(width_text), Span(self.path, value.line, value.column, value.line, width_end))
+            height = ast.IntLit(int_value(height_text),
                                 Span(self.path, value.line, height_start, value.line, value.end_column))
             parsed = (width, height)
         elif value.type == "INT":
@@ -97,8 +111,18 @@ class AstBuilder:
         return literal
 
     def game_var(self, children) -> ast.GameVar:
-        type_token, name, _eq, init, semicolon = children
-        return ast.GameVar(self.type_ref(type_token), self.name(name), init, self.span(type_token, semicolon))
+        counter = None
+        if children[1].type in ("TYPE", "OBJ"):  # a NAME before the type: `counter`
+            counter = children.pop(0)
+            if counter.value != "counter":
+                self.diagnostics.append(diagnostic(
+                    "G101", self.span(counter),
+                    f"unexpected name '{counter.value}' before the type of a game variable: only "
+                    "`counter` may stand there (`counter int halfmoves = 0;`)"))
+        type_token, name, *subscripts, _eq, init, semicolon = children
+        return ast.GameVar(self.type_ref(type_token), self.name(name), init,
+                           self.span(counter or type_token, semicolon),
+                           [sub.expr for sub in subscripts], counter is not None and counter.value == "counter")
 
     def function(self, children) -> ast.FunctionDef:
         define, name, _lpar, *rest = children
@@ -116,8 +140,9 @@ class AstBuilder:
         return [child for child in children if isinstance(child, ast.Param)]
 
     def param_decl(self, children) -> ast.Param:
-        type_ref, name = children
-        return ast.Param(type_ref, self.name(name), self.span(type_ref, name))
+        type_ref, name, *brackets = children
+        return ast.Param(type_ref, self.name(name), self.span(type_ref, brackets[-1] if brackets else name),
+                         len(brackets) // 2)
 
     def type(self, children) -> ast.TypeRef:
         return self.type_ref(children[0])
@@ -132,8 +157,45 @@ class AstBuilder:
         return ast.Block(stmts, self.span(children[0], children[-1]))
 
     def var_decl(self, children) -> ast.VarDecl:
-        type_token, name, _eq, init, semicolon = children
-        return ast.VarDecl(self.type_ref(type_token), self.name(name), init, self.span(type_token, semicolon))
+        type_token, name, *subscripts, _eq, init, semicolon = children
+        return ast.VarDecl(self.type_ref(type_token), self.name(name), init, self.span(type_token, semicolon),
+                           [sub.expr for sub in subscripts])
+
+    def for_decl(self, children) -> ast.VarDecl:
+        type_token, name, *subscripts, _eq, init = children
+        return ast.VarDecl(self.type_ref(type_token), self.name(name), init, self.span(type_token, init),
+                           [sub.expr for sub in subscripts])
+
+    def for_assign(self, children) -> ast.Assign:
+        target, _eq, value = children
+        return ast.Assign(target, value, self.span(target, value))
+
+    def array_init(self, children) -> ast.ArrayInit:
+        return ast.ArrayInit([child for child in children if not isinstance(child, Token)],
+                             self.span(children[0], children[-1]))
+
+    def for_stmt(self, children) -> ast.For:
+        keyword, body = children[0], children[-1]
+        parts: list[list] = [[]]
+        for child in children[2:-2]:  # between `(` and `)`
+            if isinstance(child, Token) and child.type == "SEMICOLON":
+                parts.append([])
+            else:
+                parts[-1].append(child)
+        init, cond, step = (part[0] if part else None for part in (parts + [[], [], []])[:3])
+        if step is not None and not isinstance(step, ast.Assign):
+            if not isinstance(step, ast.Call) and not _has_recovered_parts(step):
+                self.diagnostics.append(diagnostic(
+                    "G106", step.span, "the step of a `for` is an assignment or a call "
+                                       "(`i = i + 1`), not a value"))
+            step = ast.ExprStmt(step, step.span)
+        return ast.For(init, cond, step, body, self.span(keyword, body))
+
+    def break_stmt(self, children) -> ast.Break:
+        return ast.Break(self.span(children[0], children[-1]))
+
+    def continue_stmt(self, children) -> ast.Continue:
+        return ast.Continue(self.span(children[0], children[-1]))
 
     def assign(self, children) -> ast.Assign:
         target, _eq, value, semicolon = children

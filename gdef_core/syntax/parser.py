@@ -24,7 +24,7 @@ from lark.parsers.lalr_analysis import Shift
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic, sort_key
-from gdef_core.span import Span
+from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
 from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, unclosed
@@ -149,7 +149,7 @@ class _Grammar:
 def _callback(rule: _Rule, method):
     flatten = rule.has_splices
     if rule.splice:
-        return (lambda children: _Splice(_flatten(children))) if flatten else _Splice
+        return _grow_splice if flatten else _Splice
     if rule.expand_single:
         def expand_or_build(children):
             if flatten:
@@ -159,6 +159,21 @@ def _callback(rule: _Rule, method):
     if flatten:
         return lambda children: method(_flatten(children))
     return method
+
+
+def _grow_splice(children: list) -> "_Splice":
+    """A repetition (`x*`) reduces left-recursively, its list so far first: extend that list in
+    place (it is reduced once and never seen again) instead of copying it at every item,
+    which made a file of n items cost n squared."""
+    if children and type(children[0]) is _Splice:
+        grown = children[0]
+        for child in children[1:]:
+            if type(child) is _Splice:
+                grown.extend(child)
+            else:
+                grown.append(child)
+        return grown
+    return _Splice(_flatten(children))
 
 
 def _flatten(children: list) -> list:
@@ -456,13 +471,13 @@ def _parser() -> _Grammar:
 
 def parse(text: str, path: str = "<text>") -> ParseResult:
     """Parse one file's text. Never raises: syntax errors come back as diagnostics."""
-    return _parser().parse(text, path)
+    return _parser().parse(lone_cr_as_lf(text), path)
 
 
 def scan(text: str, path: str = "<text>") -> ScanResult:
     """Tokens, comments and lexical diagnostics of one file's text (for editor features that
     must read broken text token by token). Never raises."""
-    return _parser().scanner.scan(text, path)
+    return _parser().scanner.scan(lone_cr_as_lf(text), path)
 
 
 attach_doc_comments = _attach_doc_comments

@@ -25,7 +25,7 @@ TARGET = EXTENSION_DIR / "syntaxes" / "gdef.tmLanguage.json"
 # How the grammar colours each keyword. Every keyword of gdef_core.builtins.KEYWORDS must be in
 # exactly one group: a new keyword fails the check until someone decides its colour.
 TYPE_KEYWORDS = ("int", "float", "bool", "obj")
-CONTROL_KEYWORDS = ("if", "else", "while", "return")
+CONTROL_KEYWORDS = ("if", "else", "while", "for", "break", "continue", "return")
 BOOLEAN_KEYWORDS = ("true", "false")
 STRUCTURE_KEYWORDS = ("define", "start", "use")  # each has its own rule in the source grammar
 

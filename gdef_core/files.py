@@ -1,0 +1,52 @@
+"""Reading the user's files safely: regular files only, and at most MAX_FILE_BYTES.
+
+Every reader of a user-named path goes through here (`use`, named rule files, `--moves`,
+`--resume`, a record's `files`, test files, project discovery, the language server), so that
+/dev/zero, /dev/urandom, a FIFO or /dev/stdin give a clear error at once instead of eating
+memory or hanging, and a path holding a NUL byte or an unencodable character is an ordinary
+"cannot read" error rather than a crash.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The content of the regular file `path`; OSError (with a `strerror` fit for users) when
+    it is not one, is larger than `limit`, or cannot be read."""
+    info = stat_regular(path)
+    if info.st_size > limit:
+        raise _too_large(path, limit)
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # it grew while we read
+        raise _too_large(path, limit)
+    return data
+
+
+def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str:
+    """As read_bytes, decoded as UTF-8 (undecodable bytes replaced)."""
+    return read_bytes(path, limit).decode("utf-8", errors="replace")
+
+
+def stat_regular(path: str) -> os.stat_result:
+    """os.stat of a regular file (symbolic links followed); OSError otherwise."""
+    try:
+        info = os.stat(path)
+    except (ValueError, UnicodeError):  # a NUL byte, or a lone surrogate the file system cannot take
+        raise OSError(errno.EINVAL, "the path holds a character no file name can have", path) from None
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(info.st_mode) else
+                "a FIFO" if stat.S_ISFIFO(info.st_mode) else
+                "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else
+                "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+        raise OSError(errno.EINVAL, f"not a regular file ({kind}): only regular files are read", path)
+    return info
+
+
+def _too_large(path: str, limit: int) -> OSError:
+    return OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MB, the most gdef reads", path)

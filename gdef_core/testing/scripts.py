@@ -1,0 +1,128 @@
+"""Rule-test files (`*.test.moves`): a move script with assertions, split into named tests.
+
+    # game: ../checkers.gdef          (optional: else NAME.gdef beside the file, see find_game)
+    [a man reaching the far row is crowned]
+    place(...) clear(...)             a move, as at the gdef-run prompt
+    ? square 3,7 K                    an assertion (gdef_core.testing.assertions)
+
+A `[name]` line starts a test from the start position; lines before the first one form a test
+named after the file. `#` starts a comment.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+SUFFIX = ".test.moves"
+_GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>\S.*?)\s*$")
+_SECTION = re.compile(r"\[(?P<name>[^\]]*)\]\s*$")
+
+
+class TestFileError(ValueError):
+    """A test file that cannot be used: its game cannot be found, or it cannot be read."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One line of a test: a move or an assertion (`text` starts with '?')."""
+
+    text: str
+    line: int
+    column: int
+
+
+@dataclass
+class TestCase:
+    file: str
+    name: str
+    line: int  # of its `[name]` line, or 1
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def node_id(self) -> str:
+        return f"{self.file}::{self.name}"
+
+
+@dataclass
+class TestFile:
+    path: str
+    game_paths: list[str]
+    cases: list[TestCase]
+
+
+def parse_test_file(path: str, text: str) -> TestFile:
+    default = os.path.basename(path)[: -len(SUFFIX)] if path.endswith(SUFFIX) else os.path.basename(path)
+    header: str | None = None
+    cases = [TestCase(path, default, 1)]
+    for number, raw in enumerate(text.splitlines(), 1):
+        if header is None and not any(case.steps for case in cases):
+            match = _GAME_HEADER.match(raw.strip())
+            if match:
+                header = match["path"]
+                continue
+        content = raw.split("#", 1)[0]
+        stripped = content.strip()
+        if not stripped:
+            continue
+        section = _SECTION.fullmatch(stripped)
+        if section:
+            name = section["name"].strip() or f"line {number}"
+            cases.append(TestCase(path, name, number))
+            continue
+        cases[-1].steps.append(Step(stripped, number, len(content) - len(content.lstrip())))
+    if not cases[0].steps and len(cases) > 1:
+        cases.pop(0)
+    return TestFile(path, find_game(path, header), cases)
+
+
+def find_game(test_path: str, header: str | None) -> list[str]:
+    """The game file of a test file: its `# game:` header (relative to the test file), else
+    the .gdef beside it whose name the test file's name starts with (`checkers.gdef` for
+    `checkers.test.moves` and `checkers-promotion.test.moves`), the longest such name."""
+    folder = os.path.dirname(test_path) or "."
+    if header is not None:
+        paths = [os.path.normpath(os.path.join(folder, part)) for part in header.split()]
+        for candidate in paths:
+            if not os.path.isfile(candidate):
+                raise TestFileError(test_path, f"the game named in the header, {candidate}, is not a file", 1)
+        return paths
+    stem = os.path.basename(test_path)[: -len(SUFFIX)] if test_path.endswith(SUFFIX) else test_path
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as error:
+        raise TestFileError(test_path, f"cannot list {folder}: {error.strerror or error}") from None
+    best = None
+    for name in names:
+        if not name.endswith(".gdef"):
+            continue
+        game = name[:-5]
+        if stem == game or (stem.startswith(game) and stem[len(game)] in ".-_"):
+            if best is None or len(game) > len(best[:-5]):
+                best = name
+    if best is None:
+        raise TestFileError(test_path, f"which game does it test? Add a first line `# game: PATH.gdef`, "
+                                       f"or put it beside the game as NAME{SUFFIX} for NAME.gdef")
+    return [os.path.join(folder, best)]
+
+
+def discover(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The test files under `paths` (sorted), and the paths that do not exist."""
+    found: list[str] = []
+    missing: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+                found += [os.path.normpath(os.path.join(root, name)) for name in sorted(files) if name.endswith(SUFFIX)]
+        elif os.path.lexists(path):
+            found.append(path)  # the reader refuses what is not a regular file
+        else:
+            missing.append(path)
+    return list(dict.fromkeys(found)), missing

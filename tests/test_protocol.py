@@ -1,0 +1,193 @@
+"""The bot protocol end to end: `gdef-run --protocol` driven from a real subprocess over pipes,
+and programs that speak it as players (`--player N=cmd:"..."`)."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
+FIRST_LEGAL = str(ROOT / "examples" / "bots" / "first_legal.py")
+GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
+
+
+class Engine:
+    """`gdef-run --protocol` in a child process: one request line in, one answer line out."""
+
+    def __init__(self, *argv: str) -> None:
+        self.process = subprocess.Popen([GDEF_RUN, "--protocol", *argv], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.hello = self.read()
+
+    def read(self) -> dict:
+        line = self.process.stdout.readline()
+        assert line, f"no answer; stderr: {self.process.stderr.read()}"
+        return json.loads(line)
+
+    def send_line(self, line: str) -> dict:
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.read()
+
+    def ask(self, **request) -> dict:
+        return self.send_line(json.dumps(request))
+
+    def close(self) -> tuple[int, str]:
+        self.process.stdin.close()
+        code = self.process.wait(timeout=30)
+        return code, self.process.stderr.read()
+
+
+@pytest.fixture
+def engine():
+    started = Engine(TICTACTOE, "--seed", "1")
+    yield started
+    if started.process.poll() is None:
+        started.process.kill()
+        started.process.wait()
+
+
+def test_hello_names_the_protocol_and_the_game(engine):
+    assert engine.hello["protocol"] == "gdef"
+    assert engine.hello["version"] == 1
+    assert engine.hello["game"] == {"name": "tictactoe", "players": 2, "width": 3, "height": 3,
+                                    "objects": ["X", "O"], "variables": []}
+    assert set(engine.hello["commands"]) == {"new", "state", "set", "legal", "play", "undo", "go",
+                                             "result", "help", "quit"}
+
+
+def test_a_whole_game_played_over_the_protocol(engine):
+    start = engine.ask(id=1, cmd="state")
+    assert start == {"id": 1, "ok": True, "state": {
+        "game": "tictactoe", "width": 3, "height": 3, "player": 0, "move_number": 0, "over": False,
+        "winner": None, "vars": {}, "board": [], "scores": [0, 0]}}
+    legal = engine.ask(cmd="legal")["moves"]
+    assert legal == [f"place({x},{y},X)" for x in range(3) for y in range(3)]
+    for move in ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)"]:
+        answer = engine.ask(cmd="play", move=move)
+        assert answer["ok"] is True and answer["move"] == move
+    assert engine.ask(cmd="result") == {"ok": True, "over": False, "winner": None, "scores": [0, 0]}
+    final = engine.ask(cmd="play", move="place(2,0,X)")
+    assert final["state"]["over"] is True and final["state"]["winner"] == 0
+    assert engine.ask(cmd="result") == {"ok": True, "over": True, "winner": 0, "scores": [0, 0]}
+    assert engine.ask(cmd="go")["error"]["kind"] == "game over"
+    assert engine.ask(id="bye", cmd="quit") == {"id": "bye", "ok": True}
+    code, stderr = engine.close()
+    assert (code, stderr) == (0, "")
+
+
+def test_illegal_moves_and_bad_requests_are_answered_as_json(engine):
+    engine.ask(cmd="play", move="place(1,1,X)")
+    taken = engine.ask(id=7, cmd="play", move="place(1,1,O)")
+    assert taken["id"] == 7 and taken["ok"] is False
+    assert taken["error"]["kind"] == "rejected"
+    assert "isMoveLegal() returned false" in taken["error"]["message"]
+    off_board = engine.ask(cmd="play", move="place(5,0,O)")["error"]
+    assert "off the 3x3 board" in off_board["message"]
+    assert engine.ask(cmd="play", move="place(1,")["ok"] is False
+    assert engine.ask(cmd="play")["error"]["kind"] == "bad request"
+    assert engine.send_line("not json")["error"]["kind"] == "bad request"
+    assert engine.send_line("[1, 2]")["error"]["kind"] == "bad request"
+    assert engine.send_line("[" * 100_000)["error"]["kind"] == "bad request"
+    assert engine.ask(cmd="fly")["error"]["kind"] == "unknown command"
+    # after all that the position is untouched and the engine still answers
+    assert engine.ask(cmd="state")["state"]["board"] == [[1, 1, "X"]]
+    code, stderr = engine.close()
+    assert code == 0 and "Traceback" not in stderr
+
+
+def test_undo_new_and_set(engine):
+    assert engine.ask(cmd="undo")["error"]["kind"] == "nothing to undo"
+    played = engine.ask(cmd="play", move="place(0,2,X)")["state"]
+    assert engine.ask(cmd="undo")["state"]["board"] == []
+    assert engine.ask(cmd="set", state=played)["state"] == played
+    assert engine.ask(cmd="new")["state"]["move_number"] == 0
+    bad = engine.ask(cmd="set", state={"board": "nonsense"})
+    assert bad["ok"] is False and bad["error"]["kind"] in {"bad state", "bad request"}
+
+
+def test_go_suggests_a_legal_move_without_playing_it(engine):
+    engine.ask(cmd="play", move="place(1,1,X)")
+    suggestion = engine.ask(cmd="go")
+    assert suggestion["ok"] is True
+    legal = engine.ask(cmd="legal")["moves"]
+    assert suggestion["move"] in legal
+    assert engine.ask(cmd="state")["state"]["move_number"] == 1
+
+
+def test_go_uses_the_players_agent():
+    engine = Engine(TICTACTOE, "--player", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
+    engine.ask(cmd="play", move="place(0,0,X)")
+    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)"}
+    engine.ask(cmd="quit")
+    assert engine.close()[0] == 0
+
+
+def test_end_of_input_ends_the_engine_cleanly():
+    engine = Engine(TICTACTOE)
+    assert engine.close() == (0, "")
+
+
+def test_protocol_saves_the_record_as_it_goes(tmp_path):
+    record = tmp_path / "game.json"
+    engine = Engine(TICTACTOE, "--record", str(record))
+    engine.ask(cmd="play", move="place(1,1,X)")
+    engine.ask(cmd="play", move="place(0,0,O)")
+    assert json.loads(record.read_text())["moves"] == [
+        {"player": 0, "move": "place(1,1,X)"}, {"player": 1, "move": "place(0,0,O)"}]
+    engine.ask(cmd="quit")
+    engine.close()
+
+
+# ------------------------------------------------------------------ programs as players
+
+def run_game(*players: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    argv = [GDEF_RUN, TICTACTOE, "--seed", "2"]
+    for player in players:
+        argv += ["--player", player]
+    return subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_a_program_plays_a_whole_game():
+    done = run_game("0=cmd:" + f"{sys.executable} {FIRST_LEGAL}", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
+    # first legal move each turn: X fills column x=0 first (0,0), (0,1), (0,2) and wins
+    assert done.returncode == 0, done.stderr
+    assert "Player 0 wins." in done.stdout
+    assert "place(0,0,X)" in done.stdout and "place(0,2,X)" in done.stdout
+
+
+def test_gdef_run_protocol_itself_can_be_a_player():
+    engine = f"{GDEF_RUN} --protocol {TICTACTOE} --seed 5"
+    done = run_game("0=random", f"1=cmd:{engine}")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"Player [01] wins\.|draw", done.stdout, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("bot, complaint", [
+    ('print(\'{"ok": true, "move": "place(9,9,O)"}\', flush=True)', "which is not legal"),
+    ("print('hello there', flush=True)", "not a JSON answer"),
+    ("pass", "has stopped"),
+    ('print(\'{"ok": false, "error": {"message": "confused"}}\', flush=True)', "answered with an error: confused"),
+    ('print(\'{"ok": true}\', flush=True)', 'without a "move"'),
+])
+def test_a_misbehaving_program_stops_the_game_with_a_clear_error(tmp_path, bot, complaint):
+    program = tmp_path / "bot.py"
+    program.write_text("import sys\nfor line in sys.stdin:\n    " + bot + "\n    break\n")
+    done = run_game("0=random", f"1=cmd:{sys.executable} {program}")
+    assert done.returncode == 3
+    assert complaint in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "The record is in" in done.stderr
+
+
+def test_a_program_that_cannot_start_is_named():
+    done = run_game("0=cmd:/nonexistent/bot --fast")
+    assert done.returncode == 3
+    assert "could not be started" in done.stderr and "Traceback" not in done.stderr
+
