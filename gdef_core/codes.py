@@ -382,6 +382,18 @@ _code("G612", E, "rules too deeply nested to run",
       "`while` loops, about 100 nested blocks). The checker accepts the file, but it cannot run.",
       "define end() -> bool {\n  while (a) { while (b) { while (c) { ... 21 levels ... } } }\n}",
       "Move inner loops into functions of their own.")
+_code("G613", E, "array size out of range",
+      "A local array's sizes, known only when its declaration ran, were below 1 or made more "
+      "than 1,000,000 elements, or its initialiser list did not have as many elements as the "
+      "sizes say (the checker reports these when the sizes are constants, G313).",
+      "define end() -> bool {\n  int n = 0;\n  int a[n] = 0;\n  return false;\n}",
+      "Make sure the sizes are at least 1 (and their product at most 1,000,000) before "
+      "declaring the array.")
+_code("G614", E, "array index out of range",
+      "An element read or write `a[i]` / `a[i][j]` used an index outside 0 .. size-1 of its "
+      "dimension. The message names the index and the size.",
+      "define end() -> bool {\n  int a[8] = 0;\n  return a[8] == 0;\n}",
+      "Check the index first (`i >= 0 && i < sizeOf(a, 0)`), or loop with `i < sizeOf(a, 0)`.")
 
 
 

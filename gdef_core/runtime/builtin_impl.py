@@ -179,3 +179,13 @@ def _set_score(fc, node, args):
     if value.type not in ("int", "float"):  # known only at run time: a number is needed
         value = fc.coerce(value, "float", node.span)
     return _code(f"_set_score({player.text}, {value.text}, {fc.loc(node.span)})", None)
+
+
+@implements("sizeOf")
+def _size_of(fc, node, args):
+    array, dimension = args
+    d = dimension.value if dimension.constant else 0
+    known = array.sizes[d] if array.sizes and d < len(array.sizes) else None
+    if known is not None:
+        return _code("", "int", known, known, pure=True)
+    return _code(f"len({array.text}{'[0]' * d})", "int", 1, 1_000_000)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gdef_core.runtime import flow, inlining
+from gdef_core.runtime import facts, flow, inlining
 from gdef_core.runtime.builtin_impl import OPERATION_STEPS
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
@@ -68,6 +68,13 @@ class Compiler:
         self.objects = list(program.objects)
         self.var_index = {name: i for i, name in enumerate(program.game_vars)}
         self.var_types = {name: decl.type.name for name, decl in program.game_vars.items()}
+        # Game-variable arrays: name -> their sizes (constants, spec 15.1).
+        self.var_arrays: dict[str, tuple] = {}
+        for name, decl in program.game_vars.items():
+            if decl.sizes:
+                self.var_arrays[name] = tuple(facts.static_int(size, {
+                    "boardWidth": self.width, "boardHeight": self.height, "playersNum": self.players})
+                    for size in decl.sizes)
         self.spans: list[Span] = []
         self._span_numbers: dict[tuple, int] = {}
         self.inline_chains: dict[int, tuple] = {}
@@ -145,8 +152,20 @@ class Compiler:
         nowhere = Span("<game variables>", 0, 0, 0, 0)
         pseudo = ast.FunctionDef(ast.Name("<game variables>", nowhere), [], None, ast.Block([], nowhere), nowhere)
         fc = FunctionCompiler(self, pseudo)
-        values = [fc.coerce(fc.expr(decl.init), decl.type.name, decl.init.span).text
-                  for decl in self.program.game_vars.values()]
+        values = []
+        for name, decl in self.program.game_vars.items():
+            element = decl.type.name
+            if not decl.sizes:
+                values.append(fc.coerce(fc.expr(decl.init), element, decl.init.span).text)
+                continue
+            sizes = self.var_arrays[name]
+            if isinstance(decl.init, ast.ArrayInit):
+                values.append(fc.array_literal(decl.init, element, [str(n) for n in sizes], sizes, 0,
+                                               decl.span, 2))
+                continue
+            fill = fc.coerce(fc.expr(decl.init), element, decl.init.span).text
+            values.append(f"[{fill}] * {sizes[0]}" if len(sizes) == 1
+                          else f"[[{fill}] * {sizes[1]} for _ in range({sizes[0]})]")
         return [(1, "def _init_vars():", None), (2, "return [" + ", ".join(values) + "]", None)]
 
     def _entries(self) -> Lines:
@@ -369,6 +388,7 @@ def _expression_of(function: Lines) -> str | None:
 
 def _prelude(compiler: Compiler) -> Lines:
     """The factory's cells and the built-ins that need them."""
+    from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS
     w, h, p = compiler.width, compiler.height, compiler.players
     max_depth, max_steps = compiler.max_depth, compiler.max_steps
     objects = ["EMPTY = OBJECTS[0]"] + [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
@@ -522,6 +542,29 @@ def _is_generated(loc):
         {_CELLS} = saved
         GEN = {{_effect(B, c) for c in candidates}}
     return _effect(B, OPS) in GEN
+
+def _array_size(sizes, loc):
+    count = 1
+    for size in sizes:
+        if size < 1:
+            raise Fail("G613", f"an array size must be at least 1, not {{size}}", loc)
+        count *= size
+    if count > {MAX_ARRAY_ELEMENTS}:
+        raise Fail("G613", f"an array of {{' x '.join(map(str, sizes))}} = {{count:,}} elements is more than the {MAX_ARRAY_ELEMENTS:,} one array may have", loc)
+    return count
+
+def _array_shape(sizes, listed, loc):
+    if sizes != listed:
+        raise Fail("G613", f"the initialiser lists {{' x '.join(map(str, listed))}} elements, but the array is {{' x '.join(map(str, sizes))}}", loc)
+
+def _bad_index(array, indexes, name, loc):
+    for dim, i in enumerate(indexes):
+        size = len(array)
+        if not 0 <= i < size:
+            which = f"index {{i}}" if len(indexes) == 1 else f"index {{i}} of dimension {{dim}}"
+            raise Fail("G614", f"'{{name}}': {{which}} is out of range (size {{size}}: 0 to {{size - 1}})", loc)
+        array = array[i]
+    raise Fail("G614", f"'{{name}}': index out of range", loc)
 
 def _read_only(name, loc):
     _not_here(f"assigning the game variable '{{name}}'", "end(), setup() and the functions they call", loc)

@@ -40,6 +40,8 @@ def _reads(expr, assigned, locals_, found) -> None:
     for node in ast.walk(expr):
         if isinstance(node, ast.NameRef) and node.name.text in locals_ and node.name.text not in assigned:
             found.add(node)
+        elif isinstance(node, ast.Index) and node.base.text in locals_ and node.base.text not in assigned:
+            found.add(node)  # an element of an array local
 
 
 def _block(stmts, assigned, locals_, found):
@@ -78,7 +80,20 @@ def _stmt(stmt, assigned, locals_, found):
         case ast.While(cond=cond, body=body):
             _reads(cond, assigned, locals_, found)
             _block(body.stmts, assigned, locals_, found)
-            return EVERYTHING if _is_true(cond) else assigned
+            return EVERYTHING if _is_true(cond) and not breaks(body) else assigned
+        case ast.For(init=init, cond=cond, step=step, body=body):
+            inside = _stmt(init, assigned, locals_, found) if init is not None else assigned
+            if cond is not None:
+                _reads(cond, inside, locals_, found)
+            after_body = _block(body.stmts, inside, locals_, found)
+            if step is not None:
+                # the step runs after the body (or a `continue`): what the body surely assigned,
+                # when it can reach the end, is assigned there
+                _stmt(step, inside if after_body is EVERYTHING else after_body, locals_, found)
+            forever = cond is None or _is_true(cond)
+            return EVERYTHING if forever and not breaks(body) else inside
+        case ast.Break() | ast.Continue():
+            return EVERYTHING  # what follows in the block does not run
         case ast.Block(stmts=stmts):
             return _block(stmts, assigned, locals_, found)
     return assigned
@@ -101,11 +116,28 @@ def _stmt_completes(stmt) -> bool:
             if otherwise is None:
                 return True
             return completes(then.stmts) or _stmt_completes(otherwise)
-        case ast.While(cond=cond):
-            return not _is_true(cond)
+        case ast.While(cond=cond, body=body):
+            return not _is_true(cond) or breaks(body)
+        case ast.For(cond=cond, body=body):
+            return not (cond is None or _is_true(cond)) or breaks(body)
         case ast.Block(stmts=stmts):
             return completes(stmts)
     return True
+
+
+def breaks(body: ast.Block) -> bool:
+    """Whether a `break` in the loop body leaves this loop (not one nested in it)."""
+    pending = list(body.stmts)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break):
+            return True
+        if isinstance(node, (ast.While, ast.For)):
+            continue
+        pending.extend(child for child in ast.children(node)
+                       if isinstance(child, (ast.Block, ast.If, ast.Break, ast.VarDecl, ast.Assign, ast.ExprStmt,
+                                             ast.Return, ast.While, ast.For, ast.Continue)))
+    return False
 
 
 def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:

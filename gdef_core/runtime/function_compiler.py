@@ -60,6 +60,7 @@ class Code:
     lo: int = INT_MIN
     hi: int = INT_MAX
     pure: bool = False
+    sizes: tuple | None = None  # an array's sizes, each an int or None when known only at run time
 
     @property
     def constant(self) -> bool:
@@ -102,14 +103,21 @@ class FunctionCompiler:
         self.root = inlined_into.root if inlined_into else self
         self.chain = (*inlined_into.chain, (self.name, call_span)) if inlined_into else ()
         self.prefix = "u1_" if variant else "u_"
-        self.local_types: dict[str, str] = {p.name.text: p.type.name for p in function.params}
+        if inlined_into is None:
+            function = self.function = scoped_loop_locals(function)
+        self.local_types: dict[str, str] = {p.name.text: p.type.name + "[]" * p.rank for p in function.params}
         declarations: dict[str, int] = {}
         for node in ast.walk(function.body):
             if isinstance(node, ast.VarDecl):
-                self.local_types.setdefault(node.name.text, node.type.name)
+                self.local_types.setdefault(node.name.text, node.type.name + "[]" * len(node.sizes))
                 declarations[node.name.text] = declarations.get(node.name.text, 0) + 1
+        self.declarations = declarations
+        # Array locals: name -> sizes known at compile time (each an int or None).
+        self.array_sizes: dict[str, tuple] = {}
+        # The loops being compiled, innermost last: the `for` step to run on `continue` (or None).
+        self.loops: list = []
         self.unset = flow.maybe_unset_reads(function, set(self.local_types))
-        unset_names = {node.name.text for node in self.unset}
+        unset_names = {_read_name(node) for node in self.unset}
         reassigned = facts.assigned_names(function.body)
         # Locals and parameters that keep one value once set: their range and facts about them
         # hold everywhere after their declaration.
@@ -164,7 +172,7 @@ class FunctionCompiler:
             # Without recursion a call tree can still grow exponentially (f calls g twice, g
             # calls h twice, ...): every function that calls others checks the budget on entry.
             self.emit(2, "if ST < 0: _enter_failed(_d)", None)
-        for name in sorted({node.name.text for node in self.unset}):
+        for name in sorted({_read_name(node) for node in self.unset}):
             self.emit(2, f"l_{name} = _U", None)
         self.block(function.body.stmts, 2)
         if function.return_type is not None and flow.completes(function.body.stmts):
@@ -199,10 +207,23 @@ class FunctionCompiler:
 
     def stmt(self, stmt, indent: int) -> None:
         match stmt:
+            case ast.VarDecl(type=type_ref, name=name, init=init, sizes=sizes) if sizes:
+                self.declare_array(name.text, type_ref.name, sizes, init, stmt, indent)
             case ast.VarDecl(type=type_ref, name=name, init=init):
                 self.declare(name.text, type_ref.name, init, stmt, indent)
             case ast.Assign(target=ast.NameRef(name=name), value=value):
                 self.assign(name, value, stmt, indent)
+            case ast.Assign(target=ast.Index() as target, value=value):
+                self.assign_element(target, value, stmt, indent)
+            case ast.For():
+                self.for_loop(stmt, indent)
+            case ast.Break():
+                self.emit(indent, "break", stmt.span)
+            case ast.Continue():
+                step = self.loops[-1] if self.loops else None
+                if step is not None:  # a `for` runs its step before the next pass
+                    self.stmt(step, indent)
+                self.emit(indent, "continue", stmt.span)
             case ast.ExprStmt(expr=expr):
                 code = self.expr(expr)
                 if not code.pure:
@@ -280,19 +301,153 @@ class FunctionCompiler:
                     self.block(otherwise.stmts, indent + 1, before)
             return
 
-    def loop(self, stmt: ast.While, cond_expr, body: ast.Block, indent: int) -> None:
-        self.forget(facts.written_names(body))  # a later pass sees the values the body gave
-        cond = self.condition(cond_expr)
+    def loop(self, stmt, cond_expr, body: ast.Block, indent: int, step=None) -> None:
+        """A `while`, or the loop of a `for` (`step` runs after the body and on `continue`)."""
+        self.forget(facts.written_names(body) | (facts.written_names(step) if step is not None else set()))
+        cond = self.condition(cond_expr) if cond_expr is not None else constant(True)
         if cond.value is False:
             return
         self.emit(indent, "while True:" if cond.value is True else f"while ({cond.text}):", stmt.span)
         self.emit(indent + 1, "ST -= 1", stmt.span)
         self.emit(indent + 1, f"if ST < 0: _loop_limit({self.compiler.max_steps}, {self.loc(stmt.span)})",
                   stmt.span)
-        self.block(body.stmts, indent + 1, self.facts_true(cond_expr))
+        self.loops.append(step)
+        stmts = body.stmts if step is None else [*body.stmts, step]
+        self.block(stmts, indent + 1, self.facts_true(cond_expr) if cond_expr is not None else [])
+        self.loops.pop()
+
+    def for_loop(self, stmt: ast.For, indent: int) -> None:
+        """`for (INIT; COND; STEP)`: INIT, then a while loop whose passes end with STEP (a
+        `continue` runs STEP first, see stmt())."""
+        if stmt.init is not None:
+            self.stmt(stmt.init, indent)
+            self.forget(facts.written_names(stmt.init))
+        self.loop(stmt, stmt.cond, stmt.body, indent, stmt.step)
 
     def condition(self, expr) -> Code:
         return self.coerce(self.expr(expr), "bool", expr.span)
+
+    # ------------------------------------------------------------ arrays
+
+    def declare_array(self, name: str, element: str, size_exprs: list, init, stmt, indent: int) -> None:
+        """A local array: the sizes are evaluated and checked, the elements counted against the
+        step budget, then the initialiser fills it (one value, or the list of every element)."""
+        loc = self.loc(stmt.span)
+        sizes = [self.coerce(self.expr(size), "int", size.span) for size in size_exprs]
+        known = tuple(size.value if size.constant else None for size in sizes)
+        texts = []
+        for size in sizes:
+            if size.constant or _is_simple(size.text):
+                texts.append(size.text)
+            else:
+                t = self.temp()
+                self.emit(indent, f"{t} = ({size.text})", stmt.span)
+                texts.append(t)
+        count = 1
+        for size in known:
+            count = count * size if size is not None and count is not None else None
+        if count is not None and all(s >= 1 for s in known) and count <= MAX_ARRAY_ELEMENTS:
+            self.emit(indent, f"ST -= {count}", stmt.span)
+        else:
+            self.emit(indent, f"ST -= _array_size(({', '.join(texts)},), {loc})", stmt.span)
+        self.emit(indent, f"if ST < 0: _loop_limit({self.compiler.max_steps}, {loc})", stmt.span)
+        if self.declarations.get(name, 0) <= 1:
+            self.array_sizes[name] = known
+        if isinstance(init, ast.ArrayInit):
+            value = self.array_literal(init, element, texts, known, loc, stmt.span, indent)
+        else:
+            fill = self.coerce(self.expr(init), element, init.span)
+            if not (fill.constant or _is_simple(fill.text)):
+                t = self.temp()
+                self.emit(indent, f"{t} = ({fill.text})", stmt.span)
+                fill = Code(t, element)
+            value = (f"[{fill.text}] * {texts[0]}" if len(texts) == 1
+                     else f"[[{fill.text}] * {texts[1]} for _ in range({texts[0]})]")
+        self.emit(indent, f"l_{name} = {value}", stmt.span)
+
+    def array_literal(self, init: ast.ArrayInit, element: str, texts: list, known: tuple, loc: int,
+                      span: Span, indent: int) -> str:
+        """The list of every element; when the sizes are known only at run time, the number of
+        elements is checked first (spec 15.1: before any element is evaluated)."""
+        rows = [item.items if isinstance(item, ast.ArrayInit) else None for item in init.items]
+        if None in known:
+            shape = (len(init.items),) if len(texts) == 1 else (len(init.items), len(rows[0] or ()))
+            self.emit(indent, f"_array_shape(({', '.join(texts)},), {shape}, {loc})", span)
+        if len(texts) == 1:
+            return "[" + ", ".join(self.coerce(self.expr(item), element, item.span).text for item in init.items) + "]"
+        return "[" + ", ".join("[" + ", ".join(self.coerce(self.expr(item), element, item.span).text
+                                               for item in row) + "]" for row in rows) + "]"
+
+    def array_of(self, name: str, node=None) -> Code | None:
+        """The array called `name` (a local, a parameter, an inlined call's argument or a game
+        variable) as Code, or None when it is not an array."""
+        argument = self.arguments.get(name)
+        if argument is not None:
+            return argument if is_array_type(argument.type) else None
+        kind = self.local_types.get(name)
+        if kind is not None:
+            if not is_array_type(kind):
+                return None
+            text = f"l_{name}"
+            if node is not None and node in self.unset:
+                text = f"(l_{name} if l_{name} is not _U else _unset_local({name!r}, {self.loc(node.span)}))"
+            return Code(text, kind, sizes=self.array_sizes.get(name))
+        index = self.compiler.var_index.get(name)
+        if index is not None and name in self.compiler.var_arrays:
+            return Code(f"V[{index}]", self.compiler.var_types[name] + "[]" * len(self.compiler.var_arrays[name]),
+                        sizes=self.compiler.var_arrays[name])
+        return None
+
+    def element_indexes(self, array: Code, indexes: list[Code], prelude: list[str] | None
+                        ) -> tuple[list[str], list[str]]:
+        """(the indexes' texts, the tests) for `a[i]` / `a[i][j]`: each index evaluated once,
+        in order, and tested against its size unless its range proves it in range (a size
+        known only at run time is the list's length). With `prelude` (a statement), indexes
+        that need a temporary are assigned there first. The array's text is cheap to repeat."""
+        base = array.text
+        sizes = array.sizes or (None,) * len(indexes)
+        tests: list[str] = []
+        uses: list[str] = []
+        for dim, (code, size) in enumerate(zip(indexes, sizes)):
+            if prelude is not None and not (code.constant or _is_simple(code.text)):
+                t = self.temp()
+                prelude.append(f"{t} = ({code.text})")
+                code = Code(t, "int", None, code.lo, code.hi, True)
+            if size is None:
+                first, use = self.bind(code)
+                tests.append(f"(0 <= {first} < len({base}{'[0]' * dim}))")
+                uses.append(use)
+            else:
+                uses.append(self.index_part(code, size, tests))
+        return uses, tests
+
+    def element_read(self, array: Code, node: ast.Index) -> Code:
+        element = element_of(array.type)
+        indexes = [self.coerce(self.expr(i), "int", i.span) for i in node.indexes]
+        uses, tests = self.element_indexes(array, indexes, None)
+        read = array.text + "".join(f"[{use}]" for use in uses)
+        if not tests:
+            return Code(read, element)
+        failed = f"_bad_index({array.text}, ({', '.join(uses)},), {node.base.text!r}, {self.loc(node.span)})"
+        return Code(f"({read} if {' & '.join(tests)} else {failed})", element)
+
+    def assign_element(self, target: ast.Index, value, stmt, indent: int) -> None:
+        name = target.base.text
+        array = self.array_of(name, target)
+        if array is None:
+            raise CompileError(f"cannot assign to an element of '{name}'", target.span)
+        if array.text.startswith("V["):  # a game variable: only where they may be assigned
+            self.emit(indent, f"if RO: _read_only({name!r}, {self.loc(stmt.span)})", stmt.span)
+        indexes = [self.coerce(self.expr(i), "int", i.span) for i in target.indexes]
+        prelude: list[str] = []
+        uses, tests = self.element_indexes(array, indexes, prelude)
+        for line in prelude:
+            self.emit(indent, line, stmt.span)
+        if tests:
+            self.emit(indent, f"if not ({' & '.join(tests)}): _bad_index({array.text}, ({', '.join(uses)},), "
+                              f"{name!r}, {self.loc(target.span)})", stmt.span)
+        code = self.coerce(self.expr(value), element_of(array.type), value.span)
+        self.emit(indent, f"{array.text}{''.join(f'[{use}]' for use in uses)} = ({code.text})", stmt.span)
 
     # ------------------------------------------------------------ facts
 
@@ -346,6 +501,9 @@ class FunctionCompiler:
             case ast.Call():
                 return self.call(expr)
             case ast.Index(base=base, indexes=indexes):
+                array = self.array_of(base.text, expr)
+                if array is not None:
+                    return self.element_read(array, expr)
                 builtin = BUILTINS.get(base.text)
                 if builtin is None or builtin.kind is not Kind.BOARD or len(indexes) != 2:
                     raise CompileError(f"'{base.text}' cannot be indexed", expr.span)
@@ -361,6 +519,9 @@ class FunctionCompiler:
         argument = self.arguments.get(text)
         if argument is not None:
             return argument
+        array = self.array_of(text, expr)
+        if array is not None:  # passed to a function or to sizeOf: the list itself
+            return array
         if text in self.local_types:
             kind = self.local_types[text]
             if expr in self.unset:
@@ -394,7 +555,7 @@ class FunctionCompiler:
             arms = self.compiler.inlinable.get(name)
             if arms is not None:
                 return self.inline(call, function, arms, args)
-            texts = [self.depth_arg, *(self.coerce(arg, p.type.name, arg_node.span).text
+            texts = [self.depth_arg, *(self.coerce(arg, p.type.name + "[]" * p.rank, arg_node.span).text
                                        for arg, p, arg_node in zip(args, function.params, call.args))]
             result = function.return_type.name if function.return_type else None
             return Code(f"{MARK_START}{self.loc(call.span)}{MARK_END}{self.prefix}{name}({', '.join(texts)})", result)
@@ -411,11 +572,11 @@ class FunctionCompiler:
         arguments: dict[str, Code] = {}
         first: list[str] = []
         for arg, param, node in zip(args, function.params, call.args):
-            code = self.coerce(arg, param.type.name, node.span)
+            code = self.coerce(arg, param.type.name + "[]" * param.rank, node.span)
             if not (code.constant or (_is_simple(code.text) and (code.pure or code.text.startswith("l_")))):
                 t = self.temp()
                 first.append(f"({t} := {code.text})")
-                code = Code(t, code.type, None, code.lo, code.hi)
+                code = Code(t, code.type, None, code.lo, code.hi, sizes=code.sizes)
             arguments[param.name.text] = code
         body = FunctionCompiler(self.compiler, function, self.variant, self, call.span, arguments)
         value = body.arms(arms, function.return_type.name)
@@ -715,3 +876,49 @@ def _nesting(text: str) -> int:
         elif char in ")]":
             depth -= 1
     return deepest
+
+
+# The most elements one array may have (spec 15.1).
+MAX_ARRAY_ELEMENTS = 1_000_000
+
+
+def is_array_type(type_name: str | None) -> bool:
+    return type_name is not None and type_name.endswith("[]")
+
+
+def element_of(type_name: str) -> str:
+    return type_name.split("[", 1)[0]
+
+
+def _read_name(node) -> str:
+    """The local a possibly-unset read reads: a NameRef's name, an element read's array."""
+    return node.name.text if isinstance(node, ast.NameRef) else node.base.text
+
+
+def scoped_loop_locals(function: ast.FunctionDef) -> ast.FunctionDef:
+    """The function with every local declared in a `for` header renamed apart (`i` -> `1i`,
+    a name no user can write), so that two loops may each declare `i`, even with different
+    types (spec 15.2), while the rest of the compiler keeps one name per local. The
+    function's own AST, shared with the checker and the editor, is not changed."""
+    if not any(isinstance(node, ast.For) and isinstance(node.init, ast.VarDecl) for node in ast.walk(function.body)):
+        return function
+    import copy
+
+    function = copy.deepcopy(function)
+    counter = 0
+    for loop in [node for node in ast.walk(function.body) if isinstance(node, ast.For)]:
+        if not isinstance(loop.init, ast.VarDecl):
+            continue
+        counter += 1
+        old = loop.init.name.text
+        new = f"{counter}{old}"
+        loop.init.name = replace(loop.init.name, text=new)
+        for part in (loop.init.init, *loop.init.sizes, loop.cond, loop.step, loop.body):
+            if part is None:
+                continue
+            for node in ast.walk(part):
+                if isinstance(node, ast.NameRef) and node.name.text == old:
+                    node.name = replace(node.name, text=new)
+                elif isinstance(node, ast.Index) and node.base.text == old:
+                    node.base = replace(node.base, text=new)
+    return function
