@@ -191,3 +191,20 @@ def test_a_program_that_cannot_start_is_named():
     assert done.returncode == 3
     assert "could not be started" in done.stderr and "Traceback" not in done.stderr
 
+
+
+def test_infinite_and_nan_variables_are_strict_json(tmp_path):
+    rules = tmp_path / "inf.gdef"
+    rules.write_text("name: inf\nplayers: 2\nsize: 3 x 3\nobj X\nfloat f = 0.0;\nfloat m = 0.0;\n"
+                     "define isMoveLegal() -> bool { return true; }\n"
+                     "define end() -> bool { f = 10000000000.0; while (f < f * 2.0) { f = f * f; } "
+                     "m = f % 2.0; return false; }\n")
+    engine = Engine(str(rules))
+    line = None
+    engine.process.stdin.write(json.dumps({"cmd": "play", "move": "place(0,0,X)"}) + "\n")
+    engine.process.stdin.flush()
+    line = engine.process.stdout.readline()
+    assert "NaN" not in line and "Infinity" not in line
+    assert json.loads(line)["state"]["vars"] == {"f": "inf", "m": "nan"}
+    engine.ask(cmd="quit")
+    assert engine.close() == (0, "")
