@@ -1,6 +1,7 @@
 """The optimised compilation (ranges, condition facts, propagated locals, the single-operation
-variant) against the reference compilation that keeps every check (`optimize=False`): on random
-rules, every move gets the same verdict, and a run-time error the same code and location."""
+variant, array bounds tests dropped where proven) against the reference compilation that keeps
+every check (`optimize=False`): on random rules with arrays and loops, every move gets the same
+verdict, and a run-time error the same code and location."""
 from __future__ import annotations
 
 import itertools
@@ -24,6 +25,9 @@ define pick(int v, int w) -> int { if (v > w) { return v / w; } else if (v == w)
 define twice(int v) -> int { return pick(v, 2) * 2; }
 define lookup(int v) -> bool { return CurrentPosition[v][1] == X; }
 define walk(int v) -> int { int n = 0; while (n < v && n < 3) { n = n + 1; } return n; }
+int gv[3] = {1, -2, 3};
+define total(int v[]) -> int { int t = 0; for (int j = 0; j < sizeOf(v, 0); j = j + 1) { t = t + v[j]; } return t; }
+define at(int v[], int k) -> int { return v[k]; }
 """
 LOCALS = ("a", "b", "c")  # assigned anywhere
 STABLE = ("k", "s", "t")  # never assigned after their declaration
@@ -44,6 +48,16 @@ def int_expr(draw, depth: int = 0, names: tuple[str, ...] = (*LOCALS, *STABLE)):
         return draw(st.one_of(*leaves))
     if choice == 3:
         return f"-{draw(int_expr(depth + 1, names))}"
+    if choice == 4 and names and draw(st.booleans()):
+        array = draw(st.sampled_from(["arr", "gv"]))
+        form = draw(st.integers(0, 3))
+        if form == 0:
+            return f"{array}[{draw(int_expr(depth + 1, names))}]"
+        if form == 1:
+            return f"grid[{draw(int_expr(depth + 1, names))}][{draw(int_expr(depth + 1, names))}]"
+        if form == 2:
+            return f"at(arr, {draw(int_expr(depth + 1, names))})"
+        return draw(st.sampled_from(["total(arr)", "sizeOf(gv, 0)", "sizeOf(grid, 1)"]))
     if choice == 4 and names:
         function = draw(st.sampled_from(["pick", "twice", "walk"]))
         arguments = [draw(int_expr(depth + 1, names)) for _ in range(2 if function == "pick" else 1)]
@@ -77,9 +91,21 @@ def condition(draw, depth: int = 0):
 def statements(draw, depth: int = 0):
     out = []
     for _ in range(draw(st.integers(1, 4))):
-        choice = draw(st.integers(0, 5 if depth < 2 else 1))
+        choice = draw(st.integers(0, 7 if depth < 2 else 1))
         if choice <= 1:
             out.append(f"{draw(st.sampled_from(LOCALS))} = {draw(int_expr())};")
+        elif choice == 6:
+            target = draw(st.sampled_from(["arr[{}]", "grid[{}][{}]"]))
+            out.append(target.format(*(draw(int_expr()) for _ in range(target.count("{}"))))
+                       + f" = {draw(int_expr())};")
+        elif choice == 7:
+            counter = f"i{next(_counter)}"
+            body = draw(statements(depth + 1))
+            exits = draw(st.sampled_from(["", "continue;", "break;"]))
+            out.append(f"for (int {counter} = {draw(st.integers(-1, 1))}; {counter} < {draw(int_expr())} "
+                       f"&& {counter} < 4; {counter} = {counter} + 1) {{ "
+                       f"if ({draw(condition())}) {{ {exits} }} {body} "
+                       f"arr[{counter} + 1] = arr[{counter} + 1] + {counter}; }}")
         elif choice == 2:
             out.append(f"if ({draw(condition())}) {{ {draw(statements(depth + 1))} }} "
                        f"else {{ {draw(statements(depth + 1))} }}")
@@ -98,6 +124,8 @@ def statements(draw, depth: int = 0):
 def rules(draw):
     declarations = " ".join(f"int {name} = {draw(int_expr(names=()))};" for name in (*LOCALS, "k"))
     declarations += " int s = OperationList[0][0]; int t = onTurn() + s;"
+    declarations += f" int arr[5] = {{{', '.join(str(draw(st.integers(-2, 5))) for _ in range(5))}}};"
+    declarations += f" int grid[3][2] = {draw(st.integers(-2, 5))};"
     return (HEADER + "define isMoveLegal() -> bool {\n  " + declarations + "\n  "
             + draw(statements()) + "\n  return " + draw(condition()) + ";\n}\n")
 
