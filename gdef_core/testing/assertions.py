@@ -17,7 +17,8 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "not": ("over", "the game goes on"),
     "turn": ("P", "player P is on turn"),
     "square": ("X,Y OBJ", "square (X, Y) holds OBJ (`empty` for an empty square)"),
-    "var": ("NAME VALUE", "game variable NAME has VALUE (a number, true/false or an object)"),
+    "var": ("NAME VALUE", "game variable NAME has VALUE (a number, true/false, an object, or an "
+                          "array's elements as {a, b} / {{a, b}, {c, d}})"),
     "score": ("P VALUE", "player P's score (setScore) is VALUE"),
     "moves": ("N", "the player on turn has exactly N legal moves"),
 }
@@ -118,11 +119,42 @@ def _square(rest: str):
 
 
 def _var(rest: str):
-    words = rest.split()
-    if len(words) != 2 or not _NAME.fullmatch(words[0]):
+    name, _, text = rest.partition(" ")
+    text = text.strip()
+    if not _NAME.fullmatch(name) or not text:
         return None
-    value = _value(words[1])
-    return None if value is None else (words[0], value)
+    value = _array_value(text) if text.startswith("{") else _value(text)
+    return None if value is None else (name, value)
+
+
+def _array_value(text: str):
+    """`{a, b}` or `{{a, b}, {c, d}}`: an array's elements, as (nested) lists; None if unreadable."""
+    tokens = re.findall(r"[{},]|[^{},\s]+", text)
+    position = 0
+
+    def parse():
+        nonlocal position
+        if position >= len(tokens):
+            return None
+        token = tokens[position]
+        position += 1
+        if token != "{":
+            return _value(token)
+        items = []
+        while position < len(tokens) and tokens[position] != "}":
+            item = parse()
+            if item is None:
+                return None
+            items.append(item)
+            if position < len(tokens) and tokens[position] == ",":
+                position += 1
+        if position >= len(tokens):
+            return None
+        position += 1
+        return items
+
+    value = parse()
+    return value if position == len(tokens) and isinstance(value, list) else None
 
 
 def _score(rest: str):
@@ -242,6 +274,9 @@ def _moves(state, count) -> Outcome:
 
 
 def _same(actual, wanted) -> bool:
+    if isinstance(wanted, list) or isinstance(actual, list):
+        return (isinstance(wanted, list) and isinstance(actual, list) and len(wanted) == len(actual)
+                and all(_same(a, w) for a, w in zip(actual, wanted)))
     if isinstance(wanted, _ObjName):
         return (str(actual) or "empty") == wanted if not isinstance(actual, (bool, int, float)) else False
     if isinstance(wanted, bool) or isinstance(actual, bool):
@@ -250,6 +285,8 @@ def _same(actual, wanted) -> bool:
 
 
 def _show(value) -> str:
+    if isinstance(value, list):
+        return "{" + ", ".join(_show(item) for item in value) + "}"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
