@@ -11,12 +11,14 @@ import argparse
 import io
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from gdef_core.cli import move_entry
 from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.files import read_text
 from gdef_core.testing.assertions import is_assertion
@@ -29,7 +31,9 @@ MAX_DEPTH_LIMIT = 100_000
 HELP = """\
 Moves: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it; several operations
 are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
-Commands: help (this text), undo (take back the last move), save FILE (write the game
+Commands: help (this text), moves (list the legal moves, numbered; 'moves 3,1' only those
+touching square 3,1), a number (play that move of the list), hint (ask the computer for a move;
+'hint 10' lets it think 10 seconds), undo (take back the last move), save FILE (write the game
 record), quit (save the record and stop)."""
 
 
@@ -326,6 +330,12 @@ class Runner:
                     self.say("There is no move to take back.")
             elif word == "save":
                 self.save_command(rest.strip())
+            elif word == "moves":
+                self.list_moves(rest.strip())
+            elif word == "hint":
+                self.hint(rest.strip())
+            elif move_entry.is_move_number(text):
+                self.play_number(int(text))
             else:
                 self.move(text)
         return self.finish()
@@ -355,6 +365,70 @@ class Runner:
             self.say(f"Rejected: {played.verdict.reason}")
             self.show_stack(played.verdict, self.out)
             self.say("Try another move ('help' explains how to write one).")
+
+    def legal_moves(self) -> list | None:
+        """The legal moves here, or None after showing the run-time error of the rules."""
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        try:
+            return self.session.state.legal_moves()
+        except GdefRuntimeError as error:
+            self.say("The legal moves cannot be listed: the rules failed.")
+            self.show_error(error, self.session.game)
+            return None
+
+    def list_moves(self, square_text: str) -> None:
+        square = None
+        if square_text:
+            square = move_entry.parse_square(square_text)
+            if square is None:
+                self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves 3,1'.")
+                return
+        legal = self.legal_moves()
+        if legal is not None:
+            width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
+            self.say(move_entry.format_listing(move_entry.listing(legal, square), width))
+
+    def play_number(self, number: int) -> None:
+        legal = self.legal_moves()
+        if legal is None:
+            return
+        if not 1 <= number <= len(legal):
+            self.say(f"There is no move {number}: {self._count(legal)} here. "
+                     "Type 'moves' to list them.")
+            return
+        self.say(f"Move {number}: {legal[number - 1]}")
+        self.move(str(legal[number - 1]))
+
+    def hint(self, budget_text: str) -> None:
+        from gdef_core.play.errors import AgentError
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        seconds = move_entry.hint_budget(budget_text)
+        if isinstance(seconds, str):
+            self.say(seconds.capitalize())
+            return
+        legal = self.legal_moves()
+        if legal is None:
+            return
+        if not legal:
+            self.say("There is no legal move to suggest.")
+            return
+        seed = (self.args.seed or 0) * 1_000_003 + len(self.session.moves)
+        self.say(f"Thinking for up to {seconds:g} s ...")
+        try:
+            found = move_entry.hint(self.session.state, legal, seconds, seed)
+        except (AgentError, GdefRuntimeError) as error:
+            self.say("No hint: the rules failed while the computer searched.")
+            if isinstance(error, GdefRuntimeError):
+                self.show_error(error, self.session.game)
+            return
+        self.say(f"Hint: {found.move}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
+                 f"mcts, {found.iterations:,} playouts in {found.seconds:.1f} s)")
+
+    @staticmethod
+    def _count(legal: list) -> str:
+        return f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}"
 
     def save_command(self, path: str) -> None:
         if not path:

@@ -49,9 +49,11 @@ class MctsAgent:
         self.time_limit = time_limit
         self.exploration = exploration
         self.playout_cap = playout_cap
+        self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
 
     def choose(self, state):
         moves = legal_moves(state)
+        self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
         root = _Node(None, None, None)
@@ -66,6 +68,7 @@ class MctsAgent:
                 break
             self._iterate(root, state.clone())
             done += 1
+            self.last_iterations = done
         return max(root.children, key=lambda child: child.visits).move
 
     def _iterate(self, root: _Node, state) -> None:

@@ -1,0 +1,104 @@
+"""Move entry for people in gdef-run: `moves` lists the legal moves numbered, a number plays
+one, `hint` asks a small mcts search for a suggestion. Typing `clear(4,1); place(4,3,WP)` for
+every chess move, or `place(3,5,B)` on a 19x19 board, is what makes big games unplayable by
+hand; numbers make them playable.
+
+The numbers are the positions of the moves in the game's own order (`State.legal_moves()`:
+the order of `moves()`, or squares row by row for the automatic candidates), counted from 1,
+so the same position always numbers its moves the same way, listed or not.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+NUMBER = re.compile(r"[0-9]+")
+SQUARE = re.compile(r"\s*\(?\s*(-?[0-9]+)\s*[, ]\s*(-?[0-9]+)\s*\)?\s*")
+HINT_SECONDS = 2.0       # the default budget of `hint`
+HINT_MAX_SECONDS = 60.0
+HINT_PLAYOUT_CAP = 200   # moves; chess and Go playouts are long, and a hint must come quickly
+
+
+def is_move_number(text: str) -> bool:
+    return NUMBER.fullmatch(text) is not None
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The legal moves of a position, numbered from 1, and the ones a filter kept."""
+
+    moves: list
+    shown: list[tuple[int, object]]
+    square: tuple[int, int] | None = None
+
+
+def parse_square(text: str) -> tuple[int, int] | None:
+    """`3,1`, `3 1` or `(3,1)` -> (3, 1); None for anything else."""
+    match = SQUARE.fullmatch(text)
+    if match is None or max(len(match.group(1)), len(match.group(2))) > 9:
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def listing(legal: list, square: tuple[int, int] | None = None) -> Listing:
+    """Number `legal` from 1; with a square keep the moves that place on or clear it."""
+    numbered = list(enumerate(legal, 1))
+    if square is not None:
+        numbered = [(n, move) for n, move in numbered
+                    if any((op.x, op.y) == square for op in move.ops)]
+    return Listing(legal, numbered, square)
+
+
+def format_listing(found: Listing, width: int = 100) -> str:
+    """The numbered moves in columns, as `ls` lays out names, and a line on how to use them."""
+    count = len(found.moves)
+    if not found.shown:
+        where = f" on square {found.square[0]},{found.square[1]}" if found.square else ""
+        return (f"No legal move{where}." if count == 0 or not found.square else
+                f"No legal move touches square {found.square[0]},{found.square[1]} "
+                f"({count} legal move{'s' if count != 1 else ''} in all; 'moves' lists them).")
+    digits = len(str(count))
+    cells = [f"{n:>{digits}}. {move}" for n, move in found.shown]
+    cell_width = max(map(len, cells)) + 3
+    columns = max(1, min(len(cells), width // cell_width))
+    rows = -(-len(cells) // columns)
+    lines = []
+    for row in range(rows):
+        line = "".join(cells[i].ljust(cell_width) for i in range(row, len(cells), rows))
+        lines.append(line.rstrip())
+    kept = f"{len(found.shown)} of {count}" if found.square else str(count)
+    lines.append(f"{kept} legal move{'s' if count != 1 else ''}; type a number to play that move.")
+    return "\n".join(lines)
+
+
+def hint_budget(text: str) -> float | str:
+    """`hint` -> the default budget; `hint 5` -> 5 seconds; a message for anything else."""
+    if not text:
+        return HINT_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        return f"'{text}' is not a number of seconds: write 'hint' or, say, 'hint 5'."
+    if not 0 < seconds <= HINT_MAX_SECONDS:
+        return f"give hint between 0 and {HINT_MAX_SECONDS:g} seconds (for example 'hint 5')."
+    return seconds
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: object
+    number: int         # its number in the position's listing
+    iterations: int
+    seconds: float
+
+
+def hint(state, legal: list, seconds: float, seed: int) -> Hint:
+    """The move an mcts search of `seconds` prefers for the player on turn. Raises
+    GdefRuntimeError when the rules fail during the search."""
+    from gdef_core.play.mcts import MctsAgent
+
+    agent = MctsAgent(seed, time_limit=seconds, playout_cap=HINT_PLAYOUT_CAP)
+    started = time.perf_counter()
+    move = agent.choose(state.clone())
+    return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started)

@@ -1,0 +1,87 @@
+"""gdef-run's move entry for people: `moves` (numbered legal moves, optionally those touching a
+square), a number to play one, and `hint` (a short mcts search)."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from gdef_core.cli.move_entry import format_listing, hint_budget, listing, parse_square
+from gdef_core.cli.run import run
+from gdef_core.runtime.moves import Move
+
+ROOT = Path(__file__).resolve().parent.parent
+TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
+CHESS = str(ROOT / "examples" / "chess" / "chess.gdef")
+
+
+def play(*argv: str, stdin: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), io.StringIO(stdin), out, err)
+    return code, out.getvalue() + err.getvalue()
+
+
+def recorded(path) -> list[str]:
+    return [entry["move"] for entry in json.loads(Path(path).read_text())["moves"]]
+
+
+def test_moves_lists_the_legal_moves_numbered_in_the_games_order(tmp_path):
+    code, out = play(CHESS, "--record", str(tmp_path / "r.json"), stdin="moves\nquit\n")
+    assert " 1. clear(0,1); place(0,2,WP)" in out
+    assert "12. clear(4,1); place(4,3,WP)" in out
+    assert "20. clear(7,1); place(7,3,WP)" in out
+    assert "20 legal moves; type a number to play that move." in out
+
+
+def test_a_number_plays_that_move_and_the_record_holds_its_text(tmp_path):
+    record = tmp_path / "r.json"
+    code, out = play(CHESS, "--record", str(record), stdin="12\nquit\n")
+    assert "Move 12: clear(4,1); place(4,3,WP)" in out
+    assert recorded(record) == ["clear(4,1); place(4,3,WP)"]
+
+
+def test_moves_of_one_square_keep_their_numbers(tmp_path):
+    code, out = play(CHESS, "--record", str(tmp_path / "r.json"), stdin="moves 6,0\nmoves (4, 1)\nquit\n")
+    assert "15. clear(6,0); place(7,2,WN)   16. clear(6,0); place(5,2,WN)" in out
+    assert "11. clear(4,1); place(4,2,WP)   12. clear(4,1); place(4,3,WP)" in out
+    assert "2 of 20 legal moves" in out
+
+
+def test_bad_numbers_squares_and_budgets_are_explained(tmp_path):
+    code, out = play(TICTACTOE, "--record", str(tmp_path / "r.json"),
+                     stdin="0\n10\nmoves 1\nmoves 7,7\nhint soon\nhint 1000\nquit\n")
+    assert "There is no move 0: 9 legal moves here. Type 'moves' to list them." in out
+    assert "There is no move 10: 9 legal moves here." in out
+    assert "'1' is not a square: write 'moves' or, say, 'moves 3,1'." in out
+    assert "No legal move touches square 7,7 (9 legal moves in all; 'moves' lists them)." in out
+    assert "'soon' is not a number of seconds" in out
+    assert "Give hint between 0 and 60 seconds" in out
+    assert recorded(tmp_path / "r.json") == []
+
+
+def test_a_whole_game_by_numbers(tmp_path):
+    # The automatic candidates are the empty squares column by column, (0,0) (0,1) (0,2) (1,0)
+    # ..., so the numbers shift as squares fill. X takes the bottom row.
+    code, out = play(TICTACTOE, "--record", str(tmp_path / "r.json"), stdin="1\n1\n2\n2\n3\n")
+    assert code == 0
+    assert recorded(tmp_path / "r.json") == [
+        "place(0,0,X)", "place(0,1,O)", "place(1,0,X)", "place(1,1,O)", "place(2,0,X)"]
+    assert "Player 0 wins" in out
+
+
+def test_hint_names_a_legal_move_by_its_number(tmp_path):
+    code, out = play(TICTACTOE, "--record", str(tmp_path / "r.json"), "--seed", "3",
+                     stdin="place(0,0,X)\nplace(1,1,O)\nplace(1,0,X)\nhint 0.3\nquit\n")
+    # O must block the bottom row at (2,0), the 4th of the empty squares (0,1) (0,2) (1,2) (2,0) ...
+    assert "Hint: place(2,0,O)  (move 4 of 6; type 4 to play it; mcts," in out
+
+
+def test_listing_lays_out_columns_and_filters_by_square():
+    legal = [Move.parse(f"place({x},0,X)") for x in range(12)]
+    lines = format_listing(listing(legal), width=40).splitlines()
+    assert lines[0] == " 1. place(0,0,X)     7. place(6,0,X)"
+    assert lines[5] == " 6. place(5,0,X)    12. place(11,0,X)"
+    assert lines[6] == "12 legal moves; type a number to play that move."
+    assert listing(legal, (3, 0)).shown == [(4, legal[3])]
+    assert parse_square("3, 0") == (3, 0) and parse_square("(3,0)") == (3, 0) and parse_square("x") is None
+    assert hint_budget("") == 2.0 and hint_budget("2.5") == 2.5 and isinstance(hint_budget("0"), str)
