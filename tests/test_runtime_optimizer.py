@@ -24,6 +24,8 @@ define end() -> bool { return false; }
 define pick(int v, int w) -> int { if (v > w) { return v / w; } else if (v == w) { return 7; } return w - v; }
 define twice(int v) -> int { return pick(v, 2) * 2; }
 define lookup(int v) -> bool { return CurrentPosition[v][1] == X; }
+define inside(int v, int w) -> bool { return v >= 0 && v < 4 && w >= 0 && w < 3; }
+define inColumn(int w, int v) -> bool { return inside(v, w) && v != 2; }
 define walk(int v) -> int { int n = 0; while (n < v && n < 3) { n = n + 1; } return n; }
 int gv[3] = {1, -2, 3};
 define total(int v[]) -> int { int t = 0; for (int j = 0; j < sizeOf(v, 0); j = j + 1) { t = t + v[j]; } return t; }
@@ -80,7 +82,13 @@ def condition(draw, depth: int = 0):
         return f"{board}[{draw(int_expr(depth + 1))}][{draw(int_expr(depth + 1))}] == {obj}"
     if choice == 3:
         variable = draw(st.sampled_from(LOCALS))
-        return f"{variable} >= 0 && {variable} < 4 && CurrentPosition[{variable}][{draw(int_expr(depth + 1))}] != empty"
+        other = draw(st.sampled_from((*LOCALS, *STABLE)))
+        return draw(st.sampled_from([  # the facts a condition (or a predicate's body) gives
+            f"{variable} >= 0 && {variable} < 4 && CurrentPosition[{variable}][{draw(int_expr(depth + 1))}] != empty",
+            f"inside({variable}, {other}) && CurrentPosition[{variable}][{other}] != empty",
+            f"!inColumn({other}, {variable}) || NextPosition[{variable}][{other}] == X",
+            f"inside({variable} + 1, {other}) && CurrentPosition[{variable}][{other}] == O",
+            f"inside({variable}, {other}) || CurrentPosition[{variable}][{other}] == empty"]))
     if choice == 4:
         return f"!({draw(condition(depth + 1))})"
     op = draw(st.sampled_from(["&&", "||"]))
@@ -150,3 +158,35 @@ def test_optimised_rules_judge_like_the_reference(tmp_path_factory, text: str) -
     for move in MOVES:
         assert outcome(fast, move) == outcome(reference, move), (move, text)
     assert fast.new_state().legal_moves() == reference.new_state().legal_moves(), text
+
+
+PREDICATE = """name: p
+players: 2
+size: 4 x 3
+obj X
+define inside(int v, int w) -> bool { return v >= 0 && v < 4 && w >= 0 && w < 3; }
+define end() -> bool { return false; }
+define isMoveLegal() -> bool {
+  int a = OperationList[0][0] - 2;
+  int b = OperationList[0][0] + OperationList[0][1];
+  return CONDITION;
+}
+"""
+
+
+@pytest.mark.parametrize("condition, bounds_tests", [
+    ("inside(a, b) && CurrentPosition[a][b] == empty", 0),   # the call proves the read in range
+    ("!inside(a, b) || CurrentPosition[a][b] == empty", 0),
+    ("inside(a, b) || CurrentPosition[a][b] == empty", 1),   # the read happens when it is not
+    ("inside(b, a) && CurrentPosition[a][b] == empty", 1),   # facts go to the right arguments
+])
+def test_a_predicate_call_proves_what_its_body_proves(tmp_path, condition, bounds_tests) -> None:
+    path = tmp_path / "p.gdef"
+    path.write_text(PREDICATE.replace("CONDITION", condition), encoding="utf-8")
+    program = load_program([str(path)])
+    fast, reference = Game(program), Game(program, optimize=False)
+    legal = next(line for line in fast.rules.compiled.source.splitlines() if "def u_isMoveLegal" in line)
+    body = fast.rules.compiled.source.split(legal, 1)[1].split("\n    def ", 1)[0]
+    assert body.count("_off_board(") == bounds_tests
+    for move in ("place(0,0,X)", "place(2,1,X)", "place(3,2,X)"):  # (a, b) = (-2, 0), (0, 3), (1, 5)
+        assert outcome(fast, move) == outcome(reference, move)

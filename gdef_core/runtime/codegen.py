@@ -79,6 +79,7 @@ class Compiler:
         self._span_numbers: dict[tuple, int] = {}
         self.inline_chains: dict[int, tuple] = {}
         self.inlinable: dict = {}
+        self.predicates: dict = {}  # facts.predicates(): calls whose truth says something
         # The single-operation isMoveLegal() as one expression, when it compiles to one: the
         # candidate filters evaluate it in place of a call.
         self.legal_one: str | None = None
@@ -123,6 +124,7 @@ class Compiler:
         self.recursive = flow.recursive_functions(functions)
         if self.optimize:
             self.inlinable = inlining.inlinable_functions(functions, self.recursive)
+            self.predicates = facts.predicates(functions, self.inlinable)
         reach = {number: flow.reachable(functions, name) for name, number in CONTEXTS.items()}
         self.contexts = {name: frozenset(n for n, found in reach.items() if name in found) for name in functions}
         judging = reach[CONTEXTS["isMoveLegal"]]

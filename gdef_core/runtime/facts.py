@@ -35,19 +35,36 @@ def static_int(expr, constants: dict[str, int]) -> int | None:
     return None
 
 
-def facts_when_true(expr, names: set[str], constants: dict[str, int], memo: dict | None = None
-                    ) -> list[tuple[str, str, int]]:
+Predicate = tuple[list[str], object]  # a function's int parameters and the one expression it returns
+
+
+def predicates(functions: dict, inlinable: dict) -> dict[str, Predicate]:
+    """name -> (parameters, returned expression) of the inlinable bool functions that are one
+    `return e;` (onBoard(x, y) and the like): a call of one tells what its body tells about
+    the arguments that are plain variables."""
+    found = {}
+    for name, arms in inlinable.items():
+        function = functions[name]
+        if len(arms) == 1 and function.return_type is not None and function.return_type.name == "bool":
+            params = [p.name.text if p.type.name == "int" and not p.rank else "" for p in function.params]
+            found[name] = (params, arms[0][1])
+    return found
+
+
+def facts_when_true(expr, names: set[str], constants: dict[str, int], memo: dict | None = None,
+                    calls: dict[str, Predicate] | None = None) -> list[tuple[str, str, int]]:
     """Comparisons of a variable in `names` with a constant that hold when `expr` is true.
-    `memo` (shared by the calls about one function) keeps long `&&` chains linear."""
-    return _facts(expr, True, names, constants, {} if memo is None else memo)
+    `memo` (shared by the calls about one function) keeps long `&&` chains linear; `calls`
+    (from predicates()) lets a call such as `onBoard(nx, ny)` count as its body."""
+    return _facts(expr, True, names, constants, {} if memo is None else memo, calls or {})
 
 
-def facts_when_false(expr, names: set[str], constants: dict[str, int], memo: dict | None = None
-                     ) -> list[tuple[str, str, int]]:
-    return _facts(expr, False, names, constants, {} if memo is None else memo)
+def facts_when_false(expr, names: set[str], constants: dict[str, int], memo: dict | None = None,
+                     calls: dict[str, Predicate] | None = None) -> list[tuple[str, str, int]]:
+    return _facts(expr, False, names, constants, {} if memo is None else memo, calls or {})
 
 
-def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: dict) -> list:
+def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: dict, calls: dict) -> list:
     key = (id(expr), holds)
     found = memo.get(key)
     if found is not None:
@@ -55,15 +72,32 @@ def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: 
     found = []
     match expr:
         case ast.Binary(op=op, left=left, right=right) if op == ("&&" if holds else "||"):
-            found = _facts(left, holds, names, constants, memo) + _facts(right, holds, names, constants, memo)
+            found = (_facts(left, holds, names, constants, memo, calls)
+                     + _facts(right, holds, names, constants, memo, calls))
         case ast.Unary(op="!", operand=operand):
-            found = _facts(operand, not holds, names, constants, memo)
+            found = _facts(operand, not holds, names, constants, memo, calls)
         case ast.Binary():
             fact = _comparison(expr, names, constants)
             if fact:
                 found = [fact if holds else (fact[0], _NEGATE[fact[1]], fact[2])]
+        case ast.Call(callee=callee, args=args) if callee.text in calls:
+            found = _call_facts(callee.text, args, holds, names, constants, memo, calls)
     memo[key] = found
     return found
+
+
+def _call_facts(name: str, args, holds: bool, names: set[str], constants: dict[str, int], memo: dict,
+                calls: dict) -> list:
+    """What a predicate's body tells about its int parameters, said of the arguments that are
+    variables in `names` (the parameters are never assigned: the body is one expression)."""
+    params, body = calls[name]
+    key = ("call", name, holds)
+    inner = memo.get(key)
+    if inner is None:
+        inner = memo[key] = _facts(body, holds, set(params) - {""}, constants, {}, calls)
+    bound = {param: arg.name.text for param, arg in zip(params, args)
+             if param and isinstance(arg, ast.NameRef) and arg.name.text in names}
+    return [(bound[param], op, k) for param, op, k in inner if param in bound]
 
 
 def _comparison(expr: ast.Binary, names: set[str], constants: dict[str, int]):

@@ -452,10 +452,12 @@ class FunctionCompiler:
     # ------------------------------------------------------------ facts
 
     def facts_true(self, expr) -> list:
-        return facts.facts_when_true(expr, self.int_names, self.constants, self.facts_memo) if self.optimize else []
+        return facts.facts_when_true(expr, self.int_names, self.constants, self.facts_memo,
+                                     self.compiler.predicates) if self.optimize else []
 
     def facts_false(self, expr) -> list:
-        return facts.facts_when_false(expr, self.int_names, self.constants, self.facts_memo) if self.optimize else []
+        return facts.facts_when_false(expr, self.int_names, self.constants, self.facts_memo,
+                                      self.compiler.predicates) if self.optimize else []
 
     def push_facts(self, known: list) -> None:
         ranges: dict[str, tuple[int, int]] = {}
