@@ -98,18 +98,36 @@ def _sites(program: Program, function: ast.FunctionDef) -> Sites:
     return sites
 
 
-def _reachable(entry: str, sites: dict[str, Sites]) -> dict[str, list[str]]:
-    """Every function reachable from `entry`, with the shortest call path to it."""
-    paths = {entry: [entry]}
+def _reachable(entry: str, sites: dict[str, Sites]) -> dict[str, "_CallPath"]:
+    """Every function reachable from `entry`, with the shortest call path to it (kept as a
+    link to the caller's path: a chain of thousands of functions stays linear)."""
+    paths = {entry: _CallPath(entry, None)}
     queue = deque([entry])
     while queue:
         current = queue.popleft()
         for callee in sites[current].calls:
             if callee not in paths:
-                paths[callee] = paths[current] + [callee]
+                paths[callee] = _CallPath(callee, paths[current])
                 queue.append(callee)
     return paths
 
 
-def _path(path: list[str], last: str | None = None) -> str:
-    return " -> ".join(f"{name}()" for name in (path + [last] if last else path))
+class _CallPath:
+    """A call path from an entry point, built into a list only when a message needs it."""
+
+    __slots__ = ("name", "caller")
+
+    def __init__(self, name: str, caller: "_CallPath | None") -> None:
+        self.name, self.caller = name, caller
+
+    def names(self) -> list[str]:
+        path, link = [], self
+        while link is not None:
+            path.append(link.name)
+            link = link.caller
+        return path[::-1]
+
+
+def _path(path: _CallPath, last: str | None = None) -> str:
+    names = path.names()
+    return " -> ".join(f"{name}()" for name in (names + [last] if last else names))
