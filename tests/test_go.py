@@ -147,6 +147,7 @@ def test_ko_is_refused_until_the_board_has_changed(game, spiel_game):
     ours.apply("place(2,1,B); clear(1,1)")
     theirs.apply_action(2 + SIZE * 1)
     assert not ours.check("place(1,1,W); clear(2,1)")
+    assert (1, 1) not in {placed(m) for m in ours.legal_moves()}
     assert 1 + SIZE * 1 not in theirs.legal_actions()
     # after a move elsewhere by each side the board is new, and the retake is legal
     for p in [(8, 0), (7, 8)]:
