@@ -5,7 +5,8 @@ action a is the point (a % 9, a // 9), action 81 the pass), less the moves that 
 earlier board (OpenSpiel plays them and ends the game as a draw; our positional superko forbids
 them: the one difference rules.gdef's header states); after each move both boards are the same
 (captures agree); both agree on the end, and our winner is the player OpenSpiel's returns favour.
-Then small positions: a capture, a suicide refused, a ko refused, area scoring with komi.
+Then small positions: a capture, a suicide refused, a ko refused, area scoring with komi; and
+the first hundred plies of a 19x19 game.
 """
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ PASS = SIZE * SIZE
 @pytest.fixture(scope="module")
 def game():
     return load_game([str(GO / "go9.gdef")])
+
+
+@pytest.fixture(scope="module")
+def game19():
+    return load_game([str(GO / "go19.gdef")])
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +73,16 @@ def repeats_a_board(theirs, action: int) -> bool:
     return child.is_terminal() and child.returns() == [0.0, 0.0]
 
 
+def assert_same_legal_moves(ours: set, theirs, where: str) -> None:
+    """Ours are OpenSpiel's legal actions less those that repeat a board (only those are
+    cloned and tried, to keep the test fast)."""
+    size = theirs.get_game().get_parameters()["board_size"]
+    actions = {None if a == size * size else (a % size, a // size): a for a in theirs.legal_actions()}
+    assert ours <= set(actions), f"{where}, ply {theirs.move_number()}: {ours - set(actions)}\n{theirs}"
+    for p in set(actions) - ours:
+        assert repeats_a_board(theirs, actions[p]), f"{where}, ply {theirs.move_number()}: {p}\n{theirs}"
+
+
 def winner_of(theirs) -> int | None:
     black, white = theirs.returns()
     return None if black == white else (0 if black > white else 1)
@@ -85,8 +101,7 @@ def test_random_games_agree_with_openspiel_at_every_ply(game, spiel_game, seed):
         assert not ours.is_over and ours.current_player == theirs.current_player()
         moves = {placed(move): move for move in ours.legal_moves()}
         assert len(moves) == len(ours.legal_moves())
-        expected = {point(a) for a in theirs.legal_actions() if not repeats_a_board(theirs, a)}
-        assert set(moves) == expected, f"seed {seed}, ply {theirs.move_number()}\n{theirs}"
+        assert_same_legal_moves(set(moves), theirs, f"seed {seed}")
         placements = sorted(p for p in moves if p is not None)
         chosen = None if not placements or rng.random() < pass_rate else rng.choice(placements)
         move = moves[chosen]
@@ -200,8 +215,24 @@ def test_two_passes_end_the_game_but_one_does_not(game, spiel_game):
     assert ours.check("pass").kind.name == "GAME_OVER"
 
 
-def test_go19_uses_the_same_rules():
-    state = load_game([str(GO / "go19.gdef")]).new_state()
+def test_go19_agrees_with_openspiel_for_the_first_hundred_plies(game19):
+    rng = random.Random(19)
+    ours = game19.new_state()
+    theirs = pyspiel.load_game("go", {"board_size": 19, "komi": 7.5}).new_initial_state()
+    for _ in range(100):
+        moves = {placed(move): move for move in ours.legal_moves()}
+        assert_same_legal_moves(set(moves), theirs, "19x19")
+        x, y = rng.choice(sorted(p for p in moves if p is not None))
+        ours.apply(moves[(x, y)])
+        theirs.apply_action(x + 19 * y)
+        planes = theirs.observation_tensor(0)
+        stones = {(c % 19, c // 19): "B" if planes[c] else "W"
+                  for c in range(361) if planes[c] or planes[361 + c]}
+        assert our_board(ours) == stones
+
+
+def test_go19_uses_the_same_rules(game19):
+    state = game19.new_state()
     assert len(state.legal_moves()) == 19 * 19 + 1
     state.apply("place(0,1,B)")
     state.apply("place(0,0,W)")
