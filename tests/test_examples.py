@@ -53,12 +53,15 @@ EXAMPLES = {
     "chess": "examples/chess/chess.gdef",
     "kiwipete": "examples/chess/kiwipete.gdef",
     "position3": "examples/chess/position3.gdef",
+    "go9": "examples/go/go9.gdef",
+    "go19": "examples/go/go19.gdef",
 }
-# Games that cannot end in a draw (breakthrough: every move advances a pawn; someone arrives).
-NO_DRAWS = {"breakthrough"}
+# Games that cannot end in a draw (breakthrough: every move advances a pawn; someone arrives;
+# Go: the komi is half a point).
+NO_DRAWS = {"breakthrough", "go9"}
 # Other start positions of a game above (the same rules): a script of their own corner cases
 # each, not the whole set of outcomes.
-POSITIONS = {"kiwipete", "position3"}
+POSITIONS = {"kiwipete", "position3", "go19"}
 
 
 # ------------------------------------------------------------------ the script format
@@ -140,7 +143,7 @@ def test_library_of_the_split_example_checks_alone() -> None:
 def test_every_example_file_is_covered() -> None:
     """A new example must get scripted games here (and one that is gone, lose them)."""
     files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "examples").rglob("*.gdef")}
-    libraries = {"examples/tictactoe-split/lines.gdef", "examples/chess/rules.gdef"}
+    libraries = {"examples/tictactoe-split/lines.gdef", "examples/chess/rules.gdef", "examples/go/rules.gdef"}
     assert files - libraries == set(EXAMPLES.values())
     assert {p.name for p in GAMES.iterdir() if p.is_dir()} == set(EXAMPLES)
 
