@@ -87,8 +87,15 @@ def test_without_play_nothing_runs(tmp_path):
 
 def test_the_examples_play_clean(tmp_path):
     examples = [str(path) for path in sorted((ROOT / "examples").iterdir())
-                if path.name != "chess" and (path.is_dir() or path.suffix == ".gdef")]
+                if path.name not in ("chess", "go") and (path.is_dir() or path.suffix == ".gdef")]
     code, out = check(*examples, "--play", "8", "--play-out", str(tmp_path), "--format", "json")
+    assert code == 0 and json.loads(out)["diagnostics"] == []
+
+
+def test_go_plays_clean(tmp_path):
+    """Two games only: random Go games run to OpenSpiel's move limit (162 moves on 9 x 9)."""
+    code, out = check(str(ROOT / "examples" / "go" / "go9.gdef"), "--play", "2",
+                      "--play-out", str(tmp_path), "--format", "json")
     assert code == 0 and json.loads(out)["diagnostics"] == []
 
 
