@@ -15,11 +15,17 @@ const page = {
   candidates: null, // legal moves touching every selected square
   cells: new Map(), // "x,y" -> the square's element
   shown: new Map(), // "x,y" -> the object drawn there
-  busy: false,
+  queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
 };
 
 // ------------------------------------------------------------------ the API
+
+// Every action waits for the one before it: a quick second click is played, not lost.
+function enqueue(action) {
+  page.queue = page.queue.then(action).catch(failed);
+  return page.queue;
+}
 
 async function api(path, body) {
   const options = body === undefined ? {} : {
@@ -205,7 +211,7 @@ function renderLegal() {
     item.textContent = move.text;
     item.addEventListener("mouseenter", () => renderHighlights(move.squares));
     item.addEventListener("mouseleave", () => renderHighlights());
-    item.addEventListener("click", () => playMove(move.text));
+    item.addEventListener("click", () => enqueue(() => playMove(move.text)));
     list.append(item);
   }
   const more = legal.count - shown.length;
@@ -241,7 +247,7 @@ function renderPlayers() {
       row.append(`Player ${player}`);
       const select = document.createElement("select");
       select.id = `agent-${player}`;
-      select.addEventListener("change", () => setAgent(player, select.value));
+      select.addEventListener("change", () => enqueue(() => setAgent(player, select.value)));
       row.append(select);
       box.append(row);
     }
@@ -278,7 +284,7 @@ function renderScript() {
       item.append(note);
     }
     item.title = `line ${entry.line}: click to step to here`;
-    item.addEventListener("click", () => stepTo(index + 1));
+    item.addEventListener("click", () => enqueue(() => stepTo(index + 1)));
     list.append(item);
   });
   $("step-back").disabled = $("step-start").disabled = script.cursor === 0;
@@ -361,8 +367,6 @@ function failed(error) {
 // ------------------------------------------------------------------ playing
 
 async function playMove(text) {
-  if (page.busy) return;
-  page.busy = true;
   try {
     const result = await api("/api/move", { move: text });
     if (result.accepted) {
@@ -375,13 +379,11 @@ async function playMove(text) {
     await refresh();
   } catch (error) {
     failed(error);
-  } finally {
-    page.busy = false;
   }
 }
 
 async function clickSquare(x, y) {
-  if (page.busy || !page.state || page.state.over) return;
+  if (!page.state || page.state.over) return;
   if (page.tool !== "auto") {
     const op = page.tool === "clear" ? `clear(${x},${y})` : `place(${x},${y},${page.tool})`;
     const text = $("move-text").value.trim();
@@ -476,8 +478,6 @@ function resetSelection() {
 }
 
 async function undo() {
-  if (page.busy) return;
-  page.busy = true;
   try {
     const result = await api("/api/undo", {});
     say(result.undone ? "Took back the last move." : "There is no move to take back.");
@@ -485,8 +485,6 @@ async function undo() {
     await refresh();
   } catch (error) {
     failed(error);
-  } finally {
-    page.busy = false;
   }
 }
 
@@ -505,12 +503,11 @@ function scheduleComputer() {
   const { state } = page;
   const stepping = state.script && state.script.cursor < state.script.entries.length;
   if (!state.computerToMove || page.computerStopped || stepping) return;
-  setTimeout(computerMove, COMPUTER_PAUSE_MS);
+  setTimeout(() => enqueue(computerMove), COMPUTER_PAUSE_MS);
 }
 
 async function computerMove() {
-  if (page.busy || !page.state.computerToMove) return;
-  page.busy = true;
+  if (!page.state.computerToMove || page.computerStopped) return;
   try {
     const result = await api("/api/computer", {});
     if (result.accepted) {
@@ -522,8 +519,6 @@ async function computerMove() {
   } catch (error) {
     page.computerStopped = true;
     failed(error);
-  } finally {
-    page.busy = false;
   }
   await refresh().catch(failed);
 }
@@ -544,8 +539,7 @@ async function openScript(file) {
 }
 
 async function stepTo(to) {
-  if (page.busy || !page.state.script) return;
-  page.busy = true;
+  if (!page.state.script) return;
   try {
     const result = await api("/api/step", { to });
     const entry = result.cursor ? page.state.script.entries[result.cursor - 1] : null;
@@ -558,16 +552,16 @@ async function stepTo(to) {
     await refresh();
   } catch (error) {
     failed(error);
-  } finally {
-    page.busy = false;
   }
 }
 
 function step(delta) {
-  const script = page.state && page.state.script;
-  if (!script) return;
-  const to = delta === Infinity ? script.entries.length : delta === -Infinity ? 0 : script.cursor + delta;
-  stepTo(Math.max(0, Math.min(script.entries.length, to)));
+  enqueue(() => {
+    const script = page.state && page.state.script;
+    if (!script) return undefined;
+    const to = delta === Infinity ? script.entries.length : delta === -Infinity ? 0 : script.cursor + delta;
+    return stepTo(Math.max(0, Math.min(script.entries.length, to)));
+  });
 }
 
 async function saveRecord() {
@@ -598,25 +592,28 @@ async function start() {
   renderTools();
   $("board").addEventListener("click", (event) => {
     const square = event.target.closest(".sq");
-    if (square) clickSquare(Number(square.dataset.x), Number(square.dataset.y));
+    if (square) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));
   });
   $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move-text").value.trim();
-    if (text) playMove(text);
+    if (text) enqueue(() => playMove(text));
     else say("Write a move, or click squares with a place or clear tool.");
   });
   $("move-text").addEventListener("input", () => renderHighlights());
-  $("pass").addEventListener("click", () => playMove("pass"));
+  $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
-  $("undo").addEventListener("click", undo);
-  $("save").addEventListener("click", saveRecord);
-  $("script-file").addEventListener("change", (event) => event.target.files[0] && openScript(event.target.files[0]));
+  $("undo").addEventListener("click", () => enqueue(undo));
+  $("save").addEventListener("click", () => enqueue(saveRecord));
+  $("script-file").addEventListener("change", (event) => {
+    const file = event.target.files[0];
+    if (file) enqueue(() => openScript(file));
+  });
   $("step-start").addEventListener("click", () => step(-Infinity));
   $("step-back").addEventListener("click", () => step(-1));
   $("step-forward").addEventListener("click", () => step(1));
   $("step-end").addEventListener("click", () => step(Infinity));
-  $("step-close").addEventListener("click", async () => { await api("/api/script/close", {}).catch(failed); await refresh(); });
+  $("step-close").addEventListener("click", () => enqueue(async () => { await api("/api/script/close", {}); await refresh(); }));
   document.addEventListener("keydown", (event) => {
     if (event.target.matches("input, select, textarea")) return;
     if (event.key === "ArrowRight") step(1);
