@@ -49,6 +49,13 @@ class WebServer(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://{HOST}:{self.server_port}/"
 
+    def handle_error(self, request, client_address) -> None:
+        """A browser that leaves mid-answer is normal; anything else is one line, no traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        sys.stderr.write(f"gdef-run: internal error while answering a request: {type(error).__name__}: {error}\n")
+
 
 class Handler(BaseHTTPRequestHandler):
     server: WebServer

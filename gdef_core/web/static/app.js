@@ -186,7 +186,8 @@ function renderHighlights(strong) {
   if (page.tool === "auto") {
     if (page.candidates) {
       for (const move of page.candidates.moves) mark(move.squares, "candidate");
-    } else if (page.legal) {
+    } else if (page.legal && page.legal.count === page.legal.moves.length) {
+      // (a partial list would tint part of the board only: then nothing is tinted)
       for (const move of page.legal.moves) mark(move.squares, "legal");
     }
     mark(page.selection, "selected");
@@ -417,6 +418,7 @@ async function clickSquare(x, y) {
   }
   if (candidates) {
     say(exact.length > 1 ? `${exact.length} moves use exactly these squares: pick one from the list.`
+      : candidates.count === 1 ? `1 legal move touches the selected squares: click another of its squares, or pick it from the list.`
       : `${candidates.count} legal moves touch the selected squares: click another square, or pick one from the list.`);
   } else {
     say("");
