@@ -310,3 +310,10 @@ def test_a_port_in_use_is_a_clear_error(tmp_path) -> None:
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"gdef-run: error: cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+
+
+def test_a_port_out_of_range_is_a_clear_error() -> None:
+    done = subprocess.run([GDEF_RUN, "--web", "--no-browser", "--port", "70000", str(EXAMPLES / "tictactoe.gdef")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "gdef-run: error: --port 70000: a port is a number from 0 to 65535 (0: any free one)" in done.stderr

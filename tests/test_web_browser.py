@@ -198,8 +198,8 @@ def test_stepping_through_a_move_script(open_board, tmp_path) -> None:
     expect(page.locator("#status")).to_have_text("Player 0 to move")
 
 
-def test_a_checkers_move_by_two_clicks(open_board) -> None:
-    page, _ = open_board("examples/checkers.gdef")
+def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
+    page, run = open_board("examples/checkers.gdef")
     square(page, 2, 2).click()
     expect(page.locator("#legal li")).to_have_text(["clear(2,2); place(1,3,W)", "clear(2,2); place(3,3,W)"])
     expect(page.locator(".sq.candidate")).to_have_count(3)
@@ -207,6 +207,15 @@ def test_a_checkers_move_by_two_clicks(open_board) -> None:
     expect(square(page, 3, 3)).to_have_attribute("data-object", "W")
     expect(square(page, 2, 2)).not_to_have_attribute("data-object", "W")
     expect(page.locator("#status")).to_have_text("Player 1 to move")
+    square(page, 1, 5).click()
+    square(page, 2, 4).click()
+    expect(square(page, 2, 4)).to_have_attribute("data-object", "B")
+    # White must capture: from (3, 3) over (2, 4) to (1, 5); the jumped square needs no click
+    square(page, 3, 3).click()
+    square(page, 1, 5).click()
+    expect(square(page, 1, 5)).to_have_attribute("data-object", "W")
+    expect(page.locator('.sq[data-object="B"]')).to_have_count(11)
+    assert run.get("/api/state")[1]["moves"][-1] == {"player": 0, "move": "clear(3,3); clear(2,4); place(1,5,W)"}
 
 
 def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:

@@ -265,6 +265,9 @@ def serve(runner) -> int:
     args = runner.args
     if args.moves is not None and not _open_script(runner, board, args.moves):
         return EXIT_USAGE
+    if not 0 <= (args.port or 0) <= 65535:
+        runner.complain(f"gdef-run: error: --port {args.port}: a port is a number from 0 to 65535 (0: any free one)")
+        return EXIT_USAGE
     try:
         server = WebServer(board, args.port or 0)
     except OSError as error:

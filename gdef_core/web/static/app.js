@@ -362,6 +362,10 @@ function whereBox(error) {
 }
 
 function failed(error) {
+  if (error instanceof TypeError) { // fetch() could not connect
+    say("gdef-run does not answer: has it stopped? (gdef-run --resume RECORD continues a saved game)", "error");
+    return;
+  }
   say(String(error.message || error), "error");
 }
 
@@ -412,8 +416,10 @@ async function clickSquare(x, y) {
   page.candidates = candidates;
   const chosen = new Set(selection.map(([sx, sy]) => `${sx},${sy}`));
   const exact = candidates ? candidates.moves.filter((m) => m.squares.every(([sx, sy]) => chosen.has(`${sx},${sy}`))) : [];
-  if (candidates && candidates.count === 1 && exact.length === 1) {
-    await playMove(exact[0].text);
+  // One move left: played once all its squares are clicked, or two of them (a capture's jumped
+  // squares need no click of their own)
+  if (candidates && candidates.count === 1 && (exact.length === 1 || selection.length >= 2)) {
+    await playMove(candidates.moves[0].text);
     return;
   }
   if (candidates) {
