@@ -4,6 +4,8 @@ other pages and machines out (loopback only, Host and Origin checks, the one gam
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 
@@ -317,3 +319,16 @@ def test_a_port_out_of_range_is_a_clear_error() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "gdef-run: error: --port 70000: a port is a number from 0 to 65535 (0: any free one)" in done.stderr
+
+
+def test_without_a_display_no_browser_is_started(tmp_path) -> None:
+    env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    process = subprocess.Popen([GDEF_RUN, "--web", str(EXAMPLES / "tictactoe.gdef")], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout.readline().startswith("Serving tictactoe at http://127.0.0.1:")
+        assert process.stdout.readline() == "No graphical display here: open the address in a browser yourself.\n"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    assert process.returncode == 3

@@ -275,7 +275,10 @@ def serve(runner) -> int:
         return EXIT_USAGE
     runner.say(f"Serving {board.game.name} at {server.url} (Ctrl-C stops and saves the record)")
     if not args.no_browser:
-        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+        if _has_display():
+            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+        else:
+            runner.say("No graphical display here: open the address in a browser yourself.")
     try:
         server.serve_forever(poll_interval=0.2)
         why = "stopped"
@@ -288,6 +291,14 @@ def serve(runner) -> int:
         if runner.session.state.is_over:
             return runner.finish()
         return runner.stop(why)
+
+
+def _has_display() -> bool:
+    """Whether a browser can show a window: without one (an SSH session), Python's webbrowser
+    would start a text browser such as lynx inside the terminal the server prints to."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def _open_script(runner, board: Board, path: str) -> bool:
