@@ -174,7 +174,7 @@ class Board:
         from gdef_core.play.simulate import game_seed
         from gdef_core.play.spec import parse_agent
 
-        if not (isinstance(player, int) and 0 <= player < self.game.players):
+        if type(player) is not int or not 0 <= player < self.game.players:
             raise ApiError(400, f"player must be a number from 0 to {self.game.players - 1}")
         try:
             spec = parse_agent(text, allow_human=True)
