@@ -44,11 +44,13 @@ class Script:
 
 
 class Board:
+    """The game behind the page; each public method answers one API request (a JSON-ready
+    dict) or raises ApiError. Callers hold `lock`."""
+
     def __init__(self, runner) -> None:
         self.runner = runner
         self.lock = threading.Lock()
         self.script: Script | None = None
-        self.version = 0  # grows with every change, so the page can tell a stale answer
 
     @property
     def session(self):
@@ -59,7 +61,6 @@ class Board:
         return self.runner.session.game
 
     def _changed(self) -> None:
-        self.version += 1
         self.runner.autosave()
 
     # ------------------------------------------------------------ reading
@@ -77,7 +78,6 @@ class Board:
         session, computers = self.session, self.runner.computers
         state = session.state
         return {
-            "version": self.version,
             "player": state.current_player, "over": state.is_over, "winner": state.winner,
             "moveNumber": state.move_number,
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
@@ -189,7 +189,6 @@ class Board:
         if not spec.is_human:
             computers.specs[player] = spec
             computers.agents[player] = spec.build(game_seed(computers.seed, 0, player))
-        self.version += 1
         return {"player": player, "agent": str(spec)}
 
     # ------------------------------------------------------------ scripts and records
@@ -243,7 +242,6 @@ class Board:
 
     def close_script(self) -> dict:
         self.script = None
-        self.version += 1
         return {"closed": True}
 
     def _forward(self) -> None:
