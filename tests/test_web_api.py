@@ -166,7 +166,10 @@ def test_a_move_script_is_stepped_through_forwards_and_back(web) -> None:
     run.post("/api/move", {"move": "place(2,2,X)"})  # replaced by the script's game
     script = "\n".join(["# X wins", "place(0,0,X)", "place(0,0,O)  # taken", "place(1,1,O)",
                         "? turn 0", "? square 1,1 X", *WIN_FOR_X[2:], "? over winner 0", "place(0,2,O)"])
-    assert run.post("/api/script", {"text": script, "name": "win.moves"})[1] == {"entries": 10}
+    loaded = run.post("/api/script", {"text": script, "name": "win.moves"})[1]
+    assert loaded["entries"] == 10
+    with open(loaded["kept"], encoding="utf-8") as handle:  # the game before, in a temporary file
+        assert json.load(handle)["moves"] == [{"player": 0, "move": "place(2,2,X)"}]
     state = run.get("/api/state")[1]
     assert state["moves"] == [] and state["script"]["cursor"] == 0
     assert [e["line"] for e in state["script"]["entries"]] == list(range(2, 12))
@@ -194,7 +197,7 @@ def test_a_record_is_stepped_through_and_one_of_another_game_refused(web, tmp_pa
     run = web(TICTACTOE)
     record = {"game": "tictactoe", "files": [TICTACTOE], "players": 2, "rejected": [],
               "moves": [{"player": i % 2, "move": m} for i, m in enumerate(WIN_FOR_X)]}
-    assert run.post("/api/script", {"text": json.dumps(record), "name": "r.json"})[1] == {"entries": 5}
+    assert run.post("/api/script", {"text": json.dumps(record), "name": "r.json"})[1] == {"entries": 5, "kept": None}
     run.post("/api/step", {"to": 5})
     assert run.get("/api/state")[1]["winner"] == 0
     status, answer = run.post("/api/script", {"text": json.dumps({**record, "game": "chess"}), "name": "c.json"})
@@ -224,6 +227,21 @@ def test_resume_and_ctrl_c_saves_the_record(web, tmp_path) -> None:
     state = again.get("/api/state")[1]
     assert ([m["move"] for m in state["moves"]], state["player"]) == (WIN_FOR_X[:3], 1)
     assert again.get("/api/game")[1]["files"] == [TICTACTOE]
+
+
+def test_a_new_game_keeps_the_one_before(web, tmp_path) -> None:
+    record = tmp_path / "game.json"
+    run = web(TICTACTOE, "--record", str(record))
+    assert run.post("/api/new")[1] == {"kept": None}  # nothing played: nothing to keep
+    run.post("/api/move", {"move": "place(1,1,X)"})
+    assert run.post("/api/new")[1] == {"kept": f"{record}.~1~"}
+    assert json.loads((tmp_path / "game.json.~1~").read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    state = run.get("/api/state")[1]
+    assert (state["moves"], state["board"], state["player"]) == ([], [], 0)
+    run.post("/api/move", {"move": "place(0,0,X)"})
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    code, out, _ = run.interrupt()
+    assert f"The game so far is kept in {record}.~1~." in out
 
 
 def test_save_writes_the_record_where_the_page_says(web, tmp_path) -> None:

@@ -130,7 +130,7 @@ def test_a_run_time_error_shows_its_gdef_location(open_board, tmp_path) -> None:
     assert lines[2].index("^") == lines[1].index("/")
 
 
-def test_undo_takes_back_a_move(open_board) -> None:
+def test_undo_and_a_new_game(open_board) -> None:
     page, _ = open_board(TICTACTOE)
     square(page, 0, 0).click()
     square(page, 2, 2).click()
@@ -141,6 +141,10 @@ def test_undo_takes_back_a_move(open_board) -> None:
     expect(square(page, 0, 0)).to_have_attribute("data-object", "X")
     expect(page.locator("#status")).to_have_text("Player 1 to move")
     expect(page.locator("#message")).to_have_text("Took back the last move.")
+    page.locator("#new-game").click()
+    expect(page.locator("#message")).to_contain_text("A new game. The game before is kept in /")
+    expect(page.locator(".sq[data-object]")).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("Player 0 to move")
 
 
 def test_a_game_against_random_chosen_on_the_page(open_board) -> None:

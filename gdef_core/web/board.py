@@ -10,6 +10,7 @@ thread-safe, and the page never needs two answers at once.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 
@@ -195,19 +196,50 @@ class Board:
 
     def load_script(self, text: str, name: str = "moves") -> dict:
         """A move script (one move or `?` assertion a line) or a game record (JSON) to step
-        through from the start position; the game so far is replaced (its record kept first)."""
-        from gdef_core.runtime.session import Session
-
+        through from the start position, as a new game (the one so far is kept: _start_over)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
         entries = self._record_entries(text, name) if text.lstrip().startswith("{") else _script_entries(text)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
-        game, files = self.game, self.session.files
-        self.runner.session = Session(game, files, game.new_state())
+        kept = self._start_over()
         self.script = Script(name, entries)
         self._changed()
-        return {"entries": len(entries)}
+        return {"entries": len(entries), "kept": kept}
+
+    def new_game(self) -> dict:
+        """Start again from the start position, keeping the game so far in a file."""
+        self._leave_script()
+        kept = self._start_over()
+        self._changed()
+        return {"kept": kept}
+
+    def _start_over(self) -> str | None:
+        """A new session at the start position. The game so far, if anything was played, is
+        kept first: a --record file is renamed PATH.~N~ (as gdef-run keeps a record it would
+        overwrite) and the new game goes on in PATH; without --record it goes to a new file of
+        the temporary folder. Returns where it was kept, or None."""
+        from gdef_core.cli.run import _backup_name
+        from gdef_core.runtime.session import Session
+
+        old, runner = self.session, self.runner
+        kept = None
+        if old.moves or old.rejected:
+            record = runner.args.record
+            if record and runner.save_to(record):
+                kept = _backup_name(record)
+                try:
+                    os.replace(os.path.realpath(record), kept)
+                except OSError as error:
+                    raise ApiError(500, f"cannot keep the game so far as {kept}: {error.strerror or error}") from None
+            else:
+                kept = runner.keep_record()
+            if kept is None:
+                raise ApiError(500, "cannot save the game so far (see the terminal): nothing was changed")
+            runner.say(f"The game so far is kept in {kept}.")
+        game = old.game
+        runner.session = Session(game, old.files, game.new_state())
+        return kept
 
     def _record_entries(self, text: str, name: str) -> list[dict]:
         from gdef_core.runtime.session import _record_problem  # the check load_record() makes

@@ -496,6 +496,17 @@ async function undo() {
   }
 }
 
+async function newGame() {
+  try {
+    const result = await api("/api/new", {});
+    say(result.kept ? `A new game. The game before is kept in ${result.kept}.` : "A new game.", "ok");
+    page.computerStopped = false;
+    await refresh();
+  } catch (error) {
+    failed(error);
+  }
+}
+
 async function setAgent(player, agent) {
   try {
     await api("/api/agent", { player, agent });
@@ -537,7 +548,8 @@ async function openScript(file) {
   try {
     const text = await file.text();
     const result = await api("/api/script", { text, name: file.name });
-    say(`${file.name}: ${result.entries} step${result.entries === 1 ? "" : "s"}, from the start position. Step with ▶ or →.`);
+    const kept = result.kept ? ` The game before is kept in ${result.kept}.` : "";
+    say(`${file.name}: ${result.entries} step${result.entries === 1 ? "" : "s"}, from the start position. Step with ▶ or →.${kept}`);
     await refresh();
   } catch (error) {
     failed(error);
@@ -612,6 +624,7 @@ async function start() {
   $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
   $("undo").addEventListener("click", () => enqueue(undo));
+  $("new-game").addEventListener("click", () => enqueue(newGame));
   $("save").addEventListener("click", () => enqueue(saveRecord));
   $("script-file").addEventListener("change", (event) => {
     const file = event.target.files[0];
