@@ -50,7 +50,7 @@ def test_game_state_and_legal_moves_at_the_start(web) -> None:
     run = web(TICTACTOE)
     assert run.get("/api/game") == (200, {
         "name": "tictactoe", "players": 2, "width": 3, "height": 3, "objects": ["X", "O"],
-        "files": [TICTACTOE], "seed": run.get("/api/game")[1]["seed"], "record": None})
+        "files": [TICTACTOE], "seed": run.get("/api/game")[1]["seed"], "record": None, "yDown": False})
     status, state = run.get("/api/state")
     assert status == 200
     assert (state["player"], state["over"], state["winner"], state["board"], state["moves"]) == (0, False, None, [], [])

@@ -172,8 +172,9 @@ def test_resume_from_a_record(open_board, tmp_path) -> None:
         "game": "tictactoe", "files": [TICTACTOE], "players": 2, "rejected": [],
         "moves": [{"player": 0, "move": "place(0,0,X)"}, {"player": 1, "move": "place(1,1,O)"},
                   {"player": 0, "move": "place(1,0,X)"}, {"player": 1, "move": "place(2,2,O)"}]}))
-    page, _ = open_board("--resume", str(record), "--record", str(record))
+    page, _ = open_board("--resume", str(record), "--record", str(record), "--y-down")
     expect(page.locator("#moves li")).to_have_count(4)
+    assert square(page, 0, 0).bounding_box()["y"] < square(page, 0, 2).bounding_box()["y"]  # --y-down: y = 0 on top
     expect(square(page, 1, 1)).to_have_attribute("data-object", "O")
     expect(page.locator("#status")).to_have_text("Player 0 to move")
     square(page, 2, 0).click()

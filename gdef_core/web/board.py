@@ -73,6 +73,7 @@ class Board:
             "name": game.name, "players": game.players, "width": game.width, "height": game.height,
             "objects": list(game.objects), "files": list(self.session.files),
             "seed": self.runner.computers.seed, "record": self.runner.args.record,
+            "yDown": bool(self.runner.args.y_down),
         }
 
     def state(self) -> dict:

@@ -97,7 +97,10 @@ function buildBoard() {
     fragment.append(label("", false));
   };
   axis();
-  for (let y = height - 1; y >= 0; y--) { // row y = 0 at the bottom, as gdef-run prints it
+  // row y = 0 at the bottom, as gdef-run prints it (at the top with --y-down)
+  const rows = [...Array(height).keys()];
+  if (!page.game.yDown) rows.reverse();
+  for (const y of rows) {
     fragment.append(label(String(y), y % every === 0));
     for (let x = 0; x < width; x++) {
       const square = document.createElement("div");
@@ -606,7 +609,7 @@ async function start() {
   const { game } = page;
   $("title").textContent = game.name;
   $("game-facts").textContent = `${game.players} player${game.players === 1 ? "" : "s"}, ${game.width}×${game.height} board, ` +
-    `${game.files.join(", ")}; x left to right, y bottom to top`;
+    `${game.files.join(", ")}; x left to right, y ${game.yDown ? "top to bottom" : "bottom to top"}`;
   $("download").download = `${game.name}-record.json`;
   buildBoard();
   renderTools();
