@@ -15,3 +15,14 @@ if ! { .venv/bin/python -m pip install --upgrade pip && .venv/bin/python -m pip 
   echo "scripts/bootstrap.sh: the install failed (log above, also in .venv/install.log)" >&2
   exit 1
 fi
+# The browser tests (tests/test_web_browser.py) drive Debian's Chromium through the playwright
+# package: playwright's own browser download cannot work here, so Chromium comes from apt.
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Chromium (for the browser tests) ..."
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } \
+      > .venv/apt.log 2>&1 || { cat .venv/apt.log >&2; echo "scripts/bootstrap.sh: installing chromium failed" >&2; exit 1; }
+  else
+    echo "Chromium is not installed: the browser tests will be skipped (apt-get install chromium)" >&2
+  fi
+fi

@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--protocol", action="store_true",
                         help="speak the bot protocol (JSON lines) on stdin/stdout instead of "
                              "playing in the terminal (docs/protocol.md)")
+    parser.add_argument("--web", action="store_true",
+                        help="play on a board page in the browser, served on 127.0.0.1 (docs/web.md)")
+    parser.add_argument("--port", type=whole_number(0), default=0, metavar="N",
+                        help="with --web: the port to serve on (default: a free one, printed)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="with --web: print the page's address without opening a browser")
     return parser
 
 
@@ -176,6 +182,9 @@ class Runner:
             self.say(f"Computer players: {', '.join(f'{p} = {self.computers.label(p)}' for p in sorted(self.computers.specs))} "
                      f"(seed {self.computers.seed}).")
         try:
+            if args.web:
+                from gdef_core.web.server import serve
+                return serve(self)
             if args.moves is not None:
                 return self.scripted(args.moves)
             return self.interactive()

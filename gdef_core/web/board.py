@@ -1,0 +1,362 @@
+"""What the board page's JSON API does, without HTTP: read the position, list and check moves,
+play them (a person's or the computer's), undo, choose computer players, step through a move
+script or a record, save the record.
+
+It drives the terminal runner's own session, computer players and record saving
+(gdef_core.cli.run.Runner), so `--record`, `--resume`, `--player` and `--seed` mean the same in
+the browser as in the terminal. One lock makes requests take turns: a session is not
+thread-safe, and the page never needs two answers at once.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+
+from gdef_core.runtime.errors import GdefRuntimeError, format_stack
+from gdef_core.runtime.game import json_value
+
+LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
+SCRIPT_LIMIT = 100_000  # lines of a move script or moves of a record
+
+
+class ApiError(Exception):
+    """A request the API refuses: `status` is the HTTP status, the message says what to do."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Script:
+    """A move script or a record being stepped through: `cursor` entries have been run,
+    `results[i]` says what entry i did (None: not run yet)."""
+
+    name: str
+    entries: list[dict]
+    cursor: int = 0
+    results: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.results = [None] * len(self.entries)
+
+
+class Board:
+    """The game behind the page; each public method answers one API request (a JSON-ready
+    dict) or raises ApiError. Callers hold `lock`."""
+
+    def __init__(self, runner) -> None:
+        self.runner = runner
+        self.lock = threading.Lock()
+        self.script: Script | None = None
+
+    @property
+    def session(self):
+        return self.runner.session
+
+    @property
+    def game(self):
+        return self.runner.session.game
+
+    def _changed(self) -> None:
+        self.runner.autosave()
+
+    # ------------------------------------------------------------ reading
+
+    def info(self) -> dict:
+        """What does not change while the page is open: the game and how it is served."""
+        game = self.game
+        return {
+            "name": game.name, "players": game.players, "width": game.width, "height": game.height,
+            "objects": list(game.objects), "files": list(self.session.files),
+            "seed": self.runner.computers.seed, "record": self.runner.args.record,
+            "yDown": bool(self.runner.args.y_down),
+        }
+
+    def state(self) -> dict:
+        session, computers = self.session, self.runner.computers
+        state = session.state
+        return {
+            "player": state.current_player, "over": state.is_over, "winner": state.winner,
+            "moveNumber": state.move_number,
+            "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
+            "scores": [json_value(score) for score in state.scores],
+            "vars": {name: json_value(value) for name, value in state.variables.items()},
+            "moves": list(session.moves), "rejected": len(session.rejected),
+            "agents": [computers.label(p) if computers.plays(p) else "human" for p in range(self.game.players)],
+            "computerToMove": not state.is_over and computers.plays(state.current_player),
+            "script": self._script_json(),
+        }
+
+    def legal(self, touching: list[tuple[int, int]] | None = None, limit: int = LEGAL_LIMIT) -> dict:
+        """The legal moves (those touching every square of `touching`), each with its squares."""
+        state = self.session.state
+        try:
+            moves = state.legal_moves()
+        except GdefRuntimeError as error:
+            return {"moves": [], "count": 0, "error": error_json(error, self.game),
+                    "reason": f"moves() failed: {error.headline()}"}
+        wanted = set(touching or ())
+        found, count = [], 0
+        for move in moves:
+            squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
+            if wanted and not wanted.issubset(squares):
+                continue
+            count += 1
+            if len(found) < limit:
+                found.append({"text": str(move), "squares": [list(s) for s in squares],
+                              "ops": [[op.x, op.y, op.obj] for op in move.ops]})
+        return {"moves": found, "count": count}
+
+    def check(self, text: str) -> dict:
+        """Whether a move would be legal here; nothing is played or recorded."""
+        verdict = self.session.state.check(text)
+        return {"move": text, "legal": verdict.legal, **verdict_json(verdict, self.game)}
+
+    def record(self) -> dict:
+        return self.session.record()
+
+    # ------------------------------------------------------------ playing
+
+    def move(self, text: str) -> dict:
+        """A person's move: played when legal, else recorded as rejected (as in the terminal)."""
+        self._leave_script()
+        session = self.session
+        played = session.play(text)
+        if played.accepted:
+            self.runner.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+        else:
+            self.runner.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
+        self._changed()
+        return {"accepted": played.accepted, "move": played.text, "player": played.player,
+                **verdict_json(played.verdict, self.game)}
+
+    def computer(self) -> dict:
+        """One move of the computer player on turn."""
+        from gdef_core.play.errors import AgentError
+
+        session, computers = self.session, self.runner.computers
+        state = session.state
+        player = state.current_player
+        if state.is_over or not computers.plays(player):
+            raise ApiError(409, f"player {player} is not a computer player" if not state.is_over
+                           else "the game is over")
+        self._leave_script()
+        label = computers.label(player)
+        try:
+            move = computers.choose(state)
+        except AgentError as error:
+            return {"accepted": False, "player": player, "kind": "agent error",
+                    "reason": f"player {player} ({label}): {error}"}
+        except GdefRuntimeError as error:
+            return {"accepted": False, "player": player, "kind": "runtime error",
+                    "reason": f"player {player} ({label}) cannot choose a move: moves() failed: {error.headline()}",
+                    "error": error_json(error, self.game)}
+        played = session.play(str(move))
+        if played.accepted:
+            self.runner.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+        self._changed()
+        return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
+                **verdict_json(played.verdict, self.game)}
+
+    def undo(self) -> dict:
+        """Take back the last move, and the computer's before it, as `undo` in the terminal."""
+        self._leave_script()
+        undone = self.runner.take_back()
+        if undone:
+            self._changed()
+        return {"undone": undone}
+
+    def set_agent(self, player: int, text: str) -> dict:
+        """Let the computer (random, greedy, mcts...) or a person play `player`."""
+        from gdef_core.play.errors import AgentSpecError
+        from gdef_core.play.simulate import game_seed
+        from gdef_core.play.spec import parse_agent
+
+        if type(player) is not int or not 0 <= player < self.game.players:
+            raise ApiError(400, f"player must be a number from 0 to {self.game.players - 1}")
+        try:
+            spec = parse_agent(text, allow_human=True)
+        except AgentSpecError as error:
+            raise ApiError(400, f"agent '{text}': {error}") from None
+        if spec.name == "cmd":
+            raise ApiError(403, "a cmd: player runs a program: give it on the command line "
+                                "(gdef-run --player N=cmd:...), not from the page")
+        computers = self.runner.computers
+        computers.specs.pop(player, None)
+        computers.agents.pop(player, None)
+        if not spec.is_human:
+            computers.specs[player] = spec
+            computers.agents[player] = spec.build(game_seed(computers.seed, 0, player))
+        return {"player": player, "agent": str(spec)}
+
+    # ------------------------------------------------------------ scripts and records
+
+    def load_script(self, text: str, name: str = "moves") -> dict:
+        """A move script (one move or `?` assertion a line) or a game record (JSON) to step
+        through from the start position, as a new game (the one so far is kept: _start_over)."""
+        if not isinstance(text, str) or not isinstance(name, str):
+            raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
+        entries = self._record_entries(text, name) if text.lstrip().startswith("{") else _script_entries(text)
+        if len(entries) > SCRIPT_LIMIT:
+            raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
+        kept = self._start_over()
+        self.script = Script(name, entries)
+        self._changed()
+        return {"entries": len(entries), "kept": kept}
+
+    def new_game(self) -> dict:
+        """Start again from the start position, keeping the game so far in a file."""
+        self._leave_script()
+        kept = self._start_over()
+        self._changed()
+        return {"kept": kept}
+
+    def _start_over(self) -> str | None:
+        """A new session at the start position. The game so far, if anything was played, is
+        kept first: a --record file is renamed PATH.~N~ (as gdef-run keeps a record it would
+        overwrite) and the new game goes on in PATH; without --record it goes to a new file of
+        the temporary folder. Returns where it was kept, or None."""
+        from gdef_core.cli.run import _backup_name
+        from gdef_core.runtime.session import Session
+
+        old, runner = self.session, self.runner
+        kept = None
+        if old.moves or old.rejected:
+            record = runner.args.record
+            if record and runner.save_to(record):
+                kept = _backup_name(record)
+                try:
+                    os.replace(os.path.realpath(record), kept)
+                except OSError as error:
+                    raise ApiError(500, f"cannot keep the game so far as {kept}: {error.strerror or error}") from None
+            else:
+                kept = runner.keep_record()
+            if kept is None:
+                raise ApiError(500, "cannot save the game so far (see the terminal): nothing was changed")
+            runner.say(f"The game so far is kept in {kept}.")
+        game = old.game
+        runner.session = Session(game, old.files, game.new_state())
+        return kept
+
+    def _record_entries(self, text: str, name: str) -> list[dict]:
+        from gdef_core.runtime.session import _record_problem  # the check load_record() makes
+
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise ApiError(400, f"{name}: not a JSON game record: {error}") from None
+        problem = _record_problem(data)
+        if problem:
+            raise ApiError(400, f"{name}: not a gdef-run game record: {problem}")
+        if data["game"] != self.game.name:
+            raise ApiError(400, f"{name} is a record of '{data['game']}', but this page plays "
+                                f"'{self.game.name}'")
+        return [{"line": number, "text": entry["move"], "kind": "move", "player": entry["player"]}
+                for number, entry in enumerate(data["moves"], 1)]
+
+    def step(self, to: int) -> dict:
+        """Run or take back script entries until `to` of them have run."""
+        script = self.script
+        if script is None:
+            raise ApiError(409, "no move script or record is loaded: open one first")
+        if not isinstance(to, int) or isinstance(to, bool):
+            raise ApiError(400, "'to' must be a whole number")
+        to = max(0, min(to, len(script.entries)))
+        while script.cursor > to:
+            self._back()
+        while script.cursor < to:
+            self._forward()
+        self._changed()
+        return {"cursor": script.cursor, "result": script.results[to - 1] if to else None}
+
+    def close_script(self) -> dict:
+        self.script = None
+        return {"closed": True}
+
+    def _forward(self) -> None:
+        from gdef_core.testing.assertions import AssertionSyntaxError, evaluate, parse_assertion
+
+        script, session = self.script, self.session
+        entry = script.entries[script.cursor]
+        if entry["kind"] == "assert":
+            try:
+                outcome = evaluate(parse_assertion(entry["text"], entry["line"]), session.state)
+                result = {"status": "passed" if outcome.passed else "failed",
+                          "reason": "" if outcome.passed else f"expected {outcome.expected}, actual {outcome.actual}"}
+            except AssertionSyntaxError as error:
+                result = {"status": "failed", "reason": f"cannot read the assertion: {error.message}"}
+            except GdefRuntimeError as error:
+                result = {"status": "failed", "reason": f"the rules failed: {error.headline()}",
+                          "error": error_json(error, self.game)}
+        elif session.state.is_over:
+            result = {"status": "skipped", "reason": "the game is over: this move comes after its end"}
+        else:
+            played = session.play(entry["text"], entry["line"])
+            result = ({"status": "played", "player": played.player} if played.accepted else
+                      {"status": "rejected", "player": played.player, **verdict_json(played.verdict, self.game)})
+        script.results[script.cursor] = result
+        script.cursor += 1
+
+    def _back(self) -> None:
+        script, session = self.script, self.session
+        script.cursor -= 1
+        result = script.results[script.cursor]
+        if result["status"] == "played":
+            session.undo()
+        elif result["status"] == "rejected" and session.rejected:
+            session.rejected.pop()
+        script.results[script.cursor] = None
+
+    def _leave_script(self) -> None:
+        """A move of one's own leaves the script where it is: the page stops stepping."""
+        self.script = None
+
+    def _script_json(self) -> dict | None:
+        script = self.script
+        if script is None:
+            return None
+        return {"name": script.name, "cursor": script.cursor,
+                "entries": [{**entry, "result": result} for entry, result in zip(script.entries, script.results)]}
+
+    # ------------------------------------------------------------ saving
+
+    def save(self) -> dict:
+        """Write the record now: to --record, else to a new file of the temporary folder."""
+        path = self.runner.keep_record()
+        if path is None:
+            return {"saved": False, "reason": "nothing to save yet: no move has been played"}
+        return {"saved": True, "path": path}
+
+
+def verdict_json(verdict, game) -> dict:
+    """Why a move is not legal, for people, with the gdef location of a run-time error."""
+    out = {"kind": verdict.kind.value, "reason": verdict.reason}
+    if verdict.error is not None:
+        out["error"] = error_json(verdict.error, game)
+    return out
+
+
+def error_json(error: GdefRuntimeError, game) -> dict:
+    """A run-time error of the rules: code, message, file:line:col, the source line, the stack."""
+    span = error.span
+    lines = next((module.text.split("\n") for module in game.program.modules if module.path == span.file), [])
+    source = lines[span.line] if 0 <= span.line < len(lines) else ""
+    end = span.end_column if span.end_line == span.line else len(source)
+    return {"code": error.code, "message": error.message, "location": str(span), "file": span.file,
+            "line": span.line + 1, "column": span.column + 1, "endColumn": max(end, span.column + 1) + 1,
+            "source": source, "stack": format_stack(error.stack)}
+
+
+def _script_entries(text: str) -> list[dict]:
+    from gdef_core.testing.assertions import is_assertion
+
+    entries = []
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.split("#", 1)[0].strip()
+        if body:
+            entries.append({"line": number, "text": body, "kind": "assert" if is_assertion(body) else "move"})
+    return entries

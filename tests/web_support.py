@@ -1,0 +1,99 @@
+"""A real `gdef-run --web` process for the web tests: started on a free port, its address read
+from what it prints, spoken to over HTTP, stopped with Ctrl-C (SIGINT) as a person would."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
+
+
+class WebRun:
+    """`gdef-run --web --no-browser ARGS` running; `.get()` / `.post()` answer (status, JSON)."""
+
+    def __init__(self, *args: str, cwd: Path = ROOT) -> None:
+        self.process = subprocess.Popen([GDEF_RUN, "--web", "--no-browser", *args], cwd=cwd,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        first = self._read_until_serving()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", first or "")
+        if match is None:
+            out, err = self.process.communicate(timeout=10)
+            raise AssertionError(f"gdef-run --web did not start:\n{''.join(self.lines)}{out}{err}")
+        self.port = int(match.group(1))
+        self.url = match.group(0)
+        self.out_rest = ""
+        self.err = ""
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _read_until_serving(self) -> str | None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if line.startswith("Serving "):
+                return line
+        return None
+
+    def _drain(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def request(self, method: str, path: str, body=None, headers: dict | None = None,
+                raw: bytes | None = None) -> tuple[int, dict, dict]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        sent = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+        payload = raw
+        if body is not None:
+            payload = json.dumps(body).encode()
+            sent.setdefault("Content-Type", "application/json")
+        connection.request(method, path, body=payload, headers=sent)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        kind = response.getheader("Content-Type") or ""
+        parsed = json.loads(data) if kind.startswith("application/json") else data.decode()
+        return response.status, parsed, dict(response.getheaders())
+
+    def get(self, path: str, **headers) -> tuple[int, dict]:
+        status, data, _ = self.request("GET", path, headers=headers)
+        return status, data
+
+    def post(self, path: str, body=None, **headers) -> tuple[int, dict]:
+        status, data, _ = self.request("POST", path, {} if body is None else body, headers=headers)
+        return status, data
+
+    def interrupt(self) -> tuple[int, str, str]:
+        """Ctrl-C: (exit code, everything printed on stdout, stderr)."""
+        self.process.send_signal(signal.SIGINT)
+        err = self.process.stderr.read()
+        code = self.process.wait(timeout=30)
+        self._reader.join(timeout=10)
+        return code, "".join(self.lines), err
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            stream.close()
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (what CI installs), or $GDEF_CHROMIUM."""
+    for path in (os.environ.get("GDEF_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if path and os.access(path, os.X_OK):
+            return path
+    return None
