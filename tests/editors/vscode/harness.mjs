@@ -70,6 +70,7 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
   }
   writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
+    'files.autoSave': 'off', // VS Code in a browser saves after 1 s by default: a typed mistake must stay unsaved
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
     'telemetry.telemetryLevel': 'off',

@@ -91,8 +91,11 @@ describe('the .vsix with only a Python that has no gdef', { concurrency: 1 }, ()
     await runCommand(page, 'GDef: Show server output');
     const output = page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Starting the bundled gdef' });
     await output.first().waitFor({ timeout: 10_000 });
-    assert.ok((await output.first().innerText()).includes(
-      `Starting the bundled gdef ${VERSION} language server (Python from PATH): ${python} -m gdef_lsp with PYTHONPATH=`));
+    // the rendered lines in order, wrapped ones joined back, with monaco's non-breaking spaces undone
+    const log = (await output.first().evaluate((lines) => [...lines.querySelectorAll('.view-line')]
+      .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((line) => line.textContent).join('')))
+      .replace(/\u00a0/g, ' ');
+    assert.ok(log.includes(`Starting the bundled gdef ${VERSION} language server (Python from PATH): ${python} -m gdef_lsp with PYTHONPATH=`), log);
   });
 
   check('runs the game with the bundled gdef too', async () => {
