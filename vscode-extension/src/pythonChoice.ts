@@ -236,10 +236,11 @@ function noPython(candidates: Candidate[], tried: Rejected[], firstWithoutGdef: 
   const lines = tried.map((t) => `${t.python} (from ${describeSource(t.source)}): ${t.reason}`);
   const detail = `Tried:\n  ${lines.join('\n  ') || '(no Python: none configured, none selected, none on PATH)'}\nPATH: ${options.path ?? ''}`;
   const select: Remedy[] = options.pythonExtension ? ['selectInterpreter'] : [];
+  const minimum = (options.bundle?.requiresPython ?? [3, 11]).join('.');
   if (candidates.length > 0 && candidates.every((c) => c.source === 'setting')) {
     return {
       message: `The Python in the setting gdef.server.command, ${tried[0].python}, cannot run gdef's language server: ${tried[0].reason}. ` +
-        'Correct the setting (a Python 3.11 or newer), or clear it.',
+        `Correct the setting (a Python ${minimum} or newer), or clear it.`,
       remedies: ['openSettings', 'showOutput'],
       detail,
     };
@@ -252,7 +253,6 @@ function noPython(candidates: Candidate[], tried: Rejected[], firstWithoutGdef: 
       detail,
     };
   }
-  const minimum = (options.bundle?.requiresPython ?? [3, 11]).join('.');
   return {
     message: `GDef needs Python ${minimum} or newer to run its language server, and found none. ` +
       `Install Python ${minimum}+ (python.org, or your system's package manager) so that python3 is on PATH, ` +

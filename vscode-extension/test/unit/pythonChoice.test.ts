@@ -176,9 +176,10 @@ describe('the probe script in a real Python', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gdef-probe-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** The probe in `cwd`, without site-packages (-S): only the folder decides whether gdef is there. */
   function run(cwd: string): Promise<Probe> {
     return new Promise((resolve) => {
-      execFile(python, ['-c', PROBE_SCRIPT], { cwd, env: { ...process.env, PYTHONPATH: '' } }, (_error, stdout, stderr) => resolve(parseProbe(stdout, stderr)));
+      execFile(python, ['-S', '-c', PROBE_SCRIPT], { cwd, env: { ...process.env, PYTHONPATH: '' } }, (_error, stdout, stderr) => resolve(parseProbe(stdout, stderr)));
     });
   }
 
