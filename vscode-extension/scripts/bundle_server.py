@@ -36,9 +36,14 @@ class BundleError(Exception):
 
 def pip(*args: str) -> None:
     command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "-q", *args]
-    result = subprocess.run(command, capture_output=True, text=True)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        raise BundleError(f"cannot run pip with {sys.executable}: {error}") from error
     if result.returncode != 0:
-        raise BundleError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
+        raise BundleError(f"{' '.join(command)} failed (pip needs the package index, or the wheels in "
+                          f"its cache; a wheel that is not pure Python is not found with these options):\n"
+                          f"{result.stdout}{result.stderr}")
 
 
 def minimum_python(requires: str) -> list[int]:
