@@ -3,10 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'out/', 'node_modules/', '*.vsix'] },
+  { ignores: ['dist/', 'out/', 'node_modules/', 'bundled/', '*.vsix'] },
   js.configs.recommended,
   {
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'test/unit/**/*.ts'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
@@ -17,6 +17,11 @@ export default tseslint.config(
       eqeqeq: 'error',
       curly: 'error',
     },
+  },
+  {
+    // node:test's describe() and test() return promises that the runner itself awaits
+    files: ['test/unit/**/*.ts'],
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
   },
   {
     files: ['**/*.mjs'],

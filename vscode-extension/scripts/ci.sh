@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and tests gdef's editor support, from a fresh machine, for .ci/run:
-#   the VS Code extension (type-check, lint, grammar tests, .vsix built offline),
+#   the VS Code extension (type-check, lint, unit and grammar tests, .vsix built with the server bundled),
 #   Neovim headless and Emacs batch with the documented configurations, the extension end to end in a
 #   real VS Code (code-server from npm, driven by Playwright with Debian's Chromium).
 # Installs what it needs from the registries (apt as root, npm from the lock files).
@@ -47,6 +47,8 @@ step "extension: type-check"
 npm run -s typecheck
 step "extension: lint"
 npm run -s lint
+step "extension: unit tests (the choice of Python and gdef)"
+npm run -s test:unit
 step "extension: grammar tests (token assertions, and every token of the examples against gdef's scanner)"
 npm run -s test:grammar
 step "extension: package the .vsix"
@@ -55,6 +57,8 @@ npm run -s package >/dev/null
 [[ -s gdef.vsix ]] || fail "npm run package made no gdef.vsix"
 "$GDEF_PYTHON" -c "import sys, zipfile; sys.exit('extension/dist/extension.js' not in zipfile.ZipFile('gdef.vsix').namelist())" \
   || fail "gdef.vsix has no bundled extension"
+"$GDEF_PYTHON" -c "import sys, zipfile; names = zipfile.ZipFile('gdef.vsix').namelist(); sys.exit(not {'extension/bundled/manifest.json', 'extension/bundled/libs/gdef_lsp/server.py', 'extension/bundled/libs/pygls/__init__.py'} <= set(names))" \
+  || fail "gdef.vsix does not carry the language server (bundled/)"
 
 # ---------------------------------------------------------------- Neovim and the editor tests in pytest
 cd "$root"

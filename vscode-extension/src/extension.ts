@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Middleware } from 'vscode-languageclient/node';
 import { GameRunner, SERVER_RUN_COMMAND } from './runGame';
+import { loadBundle } from './pythonChoice';
 import { GdefServer } from './server';
 import { onPythonChange } from './serverCommand';
 import { GdefTaskProvider, TASK_TYPE } from './tasks';
@@ -13,8 +14,8 @@ let active: GdefServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('GDef', { log: true });
-  const runner: GameRunner = new GameRunner(() => server.ready());
-  const server: GdefServer = new GdefServer(output, runGameMiddleware(runner));
+  const runner: GameRunner = new GameRunner(() => server.ready(), () => server.command?.env);
+  const server: GdefServer = new GdefServer(output, runGameMiddleware(runner), loadBundle(context.extensionPath));
   active = server;
   const restart = () => void server.restart();
 

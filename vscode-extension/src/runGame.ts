@@ -14,8 +14,14 @@ export class GameRunner implements vscode.Disposable {
   private readonly terminals = new Map<string, vscode.Terminal>();
   private readonly subscription: vscode.Disposable;
 
-  /** @param client a running language client, or undefined when the server cannot start */
-  constructor(private readonly client: () => Promise<LanguageClient | undefined>) {
+  /**
+   * @param client a running language client, or undefined when the server cannot start
+   * @param env what the server's environment adds (the bundled gdef's PYTHONPATH): the game needs it too
+   */
+  constructor(
+    private readonly client: () => Promise<LanguageClient | undefined>,
+    private readonly env: () => Record<string, string> | undefined,
+  ) {
     this.subscription = vscode.window.onDidCloseTerminal((closed) => {
       for (const [key, terminal] of this.terminals) {
         if (terminal === closed) {
@@ -65,6 +71,7 @@ export class GameRunner implements vscode.Disposable {
       shellPath: argv[0],
       shellArgs: argv.slice(1),
       cwd: uri.scheme === 'file' ? path.dirname(uri.fsPath) : undefined,
+      env: this.env(),
       iconPath: new vscode.ThemeIcon('play'),
     });
     this.terminals.set(key, terminal);

@@ -15,6 +15,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { Bundle, describeSource } from './pythonChoice';
 import { Remedy, ServerCommand, StartProblem, resolveServerCommand } from './serverCommand';
 
 export const DOCUMENT_SELECTOR = [
@@ -36,6 +37,8 @@ export class GdefServer implements vscode.Disposable {
   constructor(
     private readonly output: vscode.LogOutputChannel,
     private readonly middleware: Middleware,
+    /** The server vendored in the extension, if this build has one. */
+    readonly bundle: Bundle | undefined,
   ) {}
 
   /** The command the running server was started with (undefined when not running). */
@@ -89,7 +92,7 @@ export class GdefServer implements vscode.Disposable {
       return this.client;
     }
     const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
-    const resolution = await resolveServerCommand(resource);
+    const resolution = await resolveServerCommand(resource, this.bundle);
     if ('problem' in resolution) {
       this.output.error(resolution.problem.message);
       if (resolution.problem.detail) {
@@ -102,12 +105,14 @@ export class GdefServer implements vscode.Disposable {
     if (server.note) {
       this.output.warn(server.note);
     }
-    this.output.info(`Starting the gdef language server (from ${describeSource(server)}): ${[server.command, ...server.args].join(' ')}`);
+    const which = server.gdef === 'bundled' ? `the bundled gdef ${this.bundle?.gdef ?? ''}` : server.gdef ? `gdef ${server.gdef}` : 'gdef';
+    this.output.info(`Starting ${which} language server (Python from ${describeSource(server.source)}): ${[server.command, ...server.args].join(' ')}` +
+      (server.env ? ` with PYTHONPATH=${server.env.PYTHONPATH}` : ''));
     const serverOptions: ServerOptions = {
       command: server.command,
       args: server.args,
       transport: TransportKind.stdio,
-      options: { cwd: server.cwd },
+      options: { cwd: server.cwd, env: server.env },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: DOCUMENT_SELECTOR,
@@ -124,7 +129,7 @@ export class GdefServer implements vscode.Disposable {
       this.output.error(`The gdef language server did not start: ${detail}`);
       void this.report({
         message: `The gdef language server did not start (${[server.command, ...server.args].join(' ')}, ` +
-          `from ${describeSource(server)}): ${detail}. See the output for details.`,
+          `from ${describeSource(server.source)}): ${detail}. See the output for details.`,
         remedies: server.source === 'setting' ? ['showOutput', 'openSettings'] : ['showOutput', 'selectInterpreter'],
       });
       await client.dispose().catch(() => undefined);
@@ -177,16 +182,5 @@ export class GdefServer implements vscode.Disposable {
     } else if (remedy === 'showOutput') {
       this.output.show();
     }
-  }
-}
-
-function describeSource(server: ServerCommand): string {
-  switch (server.source) {
-    case 'setting':
-      return 'the setting gdef.server.command';
-    case 'python':
-      return 'the selected Python interpreter';
-    case 'path':
-      return 'PATH';
   }
 }

@@ -1,10 +1,11 @@
 /**
  * Which command starts the gdef language server, and why it cannot start when it cannot.
  *
- * Order: the `gdef.server.command` setting; else the interpreter selected in the Python
- * extension running `-m gdef_lsp` (so a project's virtual environment just works); else
- * `gdef-lsp` on PATH. Every failure becomes a message that says what to do, because "server
- * crashed" tells a newcomer nothing.
+ * Candidates for the Python, in order: the `gdef.server.command` setting (a Python, or any
+ * command, which then runs as it is); the interpreter selected in the Python extension; python3
+ * and python on PATH. pythonChoice.ts decides between the gdef installed in that Python and the
+ * copy bundled in the extension. Every failure becomes a message that says what to do, because
+ * "server crashed" tells a newcomer nothing.
  */
 import { execFile } from 'child_process';
 import * as fs from 'fs';
@@ -12,33 +13,11 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { PythonExtension } from '@vscode/python-extension';
+import { Bundle, Candidate, PROBE_SCRIPT, Probe, Resolution, ServerCommand, chooseServer, parseProbe, settingPython } from './pythonChoice';
+
+export type { Remedy, Resolution, ServerCommand, StartProblem } from './pythonChoice';
 
 export const PYTHON_EXTENSION_ID = 'ms-python.python';
-
-export interface ServerCommand {
-  command: string;
-  args: string[];
-  /** Where the command came from: shown in messages so the user knows what to change. */
-  source: 'setting' | 'python' | 'path';
-  /** The interpreter that runs `-m gdef_lsp`, when that is how the server starts. */
-  python?: string;
-  /** The folder the server runs in (Python puts it on sys.path for `-m`). */
-  cwd: string;
-  /** Why this command was chosen over the usual one, for the server output. */
-  note?: string;
-}
-
-/** What the user can do about a problem; each becomes a button on the message. */
-export type Remedy = 'selectInterpreter' | 'openSettings' | 'showOutput';
-
-export interface StartProblem {
-  message: string;
-  remedies: Remedy[];
-  /** More for the output channel than fits in a notification. */
-  detail?: string;
-}
-
-export type Resolution = { command: ServerCommand } | { problem: StartProblem };
 
 /** The configured command, split into program and arguments, or undefined when unset. */
 export function configuredCommand(): string[] | undefined {
@@ -58,51 +37,53 @@ export function serverCwd(resource: vscode.Uri | undefined): string {
   return folder?.uri.scheme === 'file' ? folder.uri.fsPath : os.homedir();
 }
 
-export async function resolveServerCommand(resource: vscode.Uri | undefined): Promise<Resolution> {
+export async function resolveServerCommand(resource: vscode.Uri | undefined, bundle: Bundle | undefined): Promise<Resolution> {
   const cwd = serverCwd(resource);
   const configured = configuredCommand();
+  const candidates: Candidate[] = [];
   if (configured) {
-    const [command, ...args] = configured;
-    if (!findExecutable(command)) {
-      return {
-        problem: {
-          message: `The gdef language server command in the setting gdef.server.command was not found: "${command}". ` +
-            'Correct the setting, or clear it to use the selected Python interpreter.',
-          remedies: ['openSettings'],
-        },
-      };
+    const python = settingPython(configured);
+    if (!python) {
+      const [command, ...args] = configured; // a server command, e.g. a gdef-lsp: run as it is
+      if (!findExecutable(command)) {
+        return {
+          problem: {
+            message: `The gdef language server command in the setting gdef.server.command was not found: "${command}". ` +
+              'Correct the setting, or clear it to use the bundled server with any Python 3.11 or newer.',
+            remedies: ['openSettings'],
+          },
+        };
+      }
+      return { command: { command, args, source: 'setting', cwd } };
     }
-    if (args.length === 2 && args[0] === '-m' && args[1] === 'gdef_lsp') {
-      // a Python: check that gdef is installed there, to say so plainly if it is not
-      const problem = await checkGdefInstalled(command, cwd, 'or correct the setting gdef.server.command.');
-      return problem ? { problem: { ...problem, remedies: ['openSettings'] } }
-        : { command: { command, args, source: 'setting', python: command, cwd } };
+    candidates.push({ python, source: 'setting' });
+  } else {
+    const selected = await selectedPython(resource);
+    if (selected) {
+      candidates.push({ python: selected, source: 'python' });
     }
-    return { command: { command, args, source: 'setting', cwd } };
-  }
-  const python = await selectedPython(resource);
-  if (python) {
-    const problem = await checkGdefInstalled(python, cwd, 'or select the interpreter of the environment where gdef is installed.');
-    if (!problem) {
-      return { command: { command: python, args: ['-m', 'gdef_lsp'], source: 'python', python, cwd } };
+    for (const name of process.platform === 'win32' ? ['python', 'python3'] : ['python3', 'python']) {
+      const onPath = findExecutable(name);
+      if (onPath) {
+        candidates.push({ python: onPath, source: 'path' });
+      }
     }
-    const onPath = findExecutable('gdef-lsp');
-    return onPath
-      ? { command: { command: onPath, args: [], source: 'path', cwd, note: `${problem.message} Using ${onPath} instead.` } }
-      : { problem };
   }
-  const onPath = findExecutable('gdef-lsp');
-  if (onPath) {
-    return { command: { command: onPath, args: [], source: 'path', cwd } };
-  }
-  return {
-    problem: {
-      message: 'gdef-lsp was not found on PATH, and the Python extension is not installed to say which Python has gdef. ' +
-        'Install gdef (pip install gdef), or set gdef.server.command to the gdef-lsp of your environment.',
-      remedies: ['openSettings', 'showOutput'],
-      detail: `PATH searched: ${process.env.PATH ?? ''}`,
-    },
+  const options = {
+    cwd,
+    bundle,
+    pythonPath: process.env.PYTHONPATH,
+    pythonExtension: vscode.extensions.getExtension(PYTHON_EXTENSION_ID) !== undefined,
+    path: process.env.PATH,
   };
+  const resolution = await chooseServer(candidates, (python) => probePython(python, cwd), options);
+  if ('problem' in resolution && !configured) {
+    const server = findExecutable('gdef-lsp'); // last resort: a gdef installed with pipx, say
+    if (server) {
+      return { command: { command: server, args: [], source: 'path', cwd, note: `${resolution.problem.message} Using ${server} instead.` } };
+    }
+  }
+  return resolution;
 }
 
 /** The interpreter selected in the Python extension, or undefined if that extension is absent. */
@@ -134,32 +115,17 @@ export async function onPythonChange(listener: () => void): Promise<vscode.Dispo
 }
 
 /**
- * Imports the server's module in `python`, in the folder the server will run in; a problem to
- * show if that fails, else undefined. Importing the server module, not just the package,
+ * Runs the probe script in `python`, in the folder the server will run in (so a gdef importable
+ * from there counts, as it would for `-m`). Importing the server module, not just the package,
  * also catches a broken installation (a missing dependency).
  */
-export function checkGdefInstalled(python: string, cwd: string, otherwise: string): Promise<StartProblem | undefined> {
+export function probePython(python: string, cwd: string): Promise<Probe> {
   return new Promise((resolve) => {
-    execFile(python, ['-c', 'import gdef_lsp.server'], { timeout: 60_000, cwd }, (error, _stdout, stderr) => {
-      if (!error) {
-        resolve(undefined);
-      } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        resolve({
-          message: `The Python interpreter ${python} does not exist: install gdef in a Python environment, ${otherwise}`,
-          remedies: ['selectInterpreter', 'openSettings'],
-        });
-      } else if (/No module named '?gdef_lsp'?$/m.test(stderr)) {
-        resolve({
-          message: `gdef is not installed in ${python}: run "${python} -m pip install gdef", ${otherwise}`,
-          remedies: ['selectInterpreter', 'openSettings'],
-        });
+    execFile(python, ['-c', PROBE_SCRIPT], { timeout: 60_000, cwd }, (error, stdout, stderr) => {
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
+        resolve({ kind: 'missing' });
       } else {
-        const lastLine = stderr.trim().split('\n').pop() || error.message;
-        resolve({
-          message: `gdef's language server cannot be imported by ${python}: ${lastLine}. ` +
-            `Reinstall gdef there ("${python} -m pip install --force-reinstall gdef").`,
-          remedies: ['showOutput', 'selectInterpreter'],
-        });
+        resolve(parseProbe(stdout, stderr));
       }
     });
   });

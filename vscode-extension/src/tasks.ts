@@ -38,7 +38,7 @@ export class GdefTaskProvider implements vscode.TaskProvider {
     if (this.server.command) {
       return this.server.command;
     }
-    const resolution = await resolveServerCommand(vscode.workspace.workspaceFolders?.[0]?.uri);
+    const resolution = await resolveServerCommand(vscode.workspace.workspaceFolders?.[0]?.uri, this.server.bundle);
     return 'command' in resolution ? resolution.command : undefined;
   }
 }
@@ -52,6 +52,7 @@ function makeTask(
   const files = definition.files && definition.files.length > 0 ? definition.files : ['${file}'];
   const execution = new vscode.ProcessExecution(program, [...programArgs, ...(definition.args ?? []), ...files], {
     cwd: '${fileDirname}',
+    env: server?.env, // the bundled gdef's PYTHONPATH, when the server runs the bundled copy
   });
   const isCheck = definition.action === 'check';
   const task = new vscode.Task(

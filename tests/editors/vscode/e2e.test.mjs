@@ -1,15 +1,15 @@
 // End-to-end: the gdef extension in a real VS Code (code-server + Chromium). Each test checks
 // what the editor shows a person: the squiggle and the Problems panel, the hover, the
-// completion list, the game running in the terminal, the message when the server cannot start.
+// completion list, the game running in the terminal. zero-install.test.mjs: the bundled server,
+// and the message when no Python can run it.
 //
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CTRL, PYTHON, ROOT, boxOf, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { CTRL, ROOT, boxOf, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
 
 // a folder name that breaks anything passing paths through a shell
 const FOLDER = 'my games $(touch pwned)';
@@ -179,29 +179,5 @@ describe('Run game', { concurrency: 1 }, () => {
     });
     assert.doesNotMatch(text, /^\s*1 \. X \. 1\s*$/m);
     assert.ok((await page.locator('.terminal-wrapper').count()) <= before, 'running again replaces the previous game');
-  });
-});
-
-describe('when the server cannot start', { concurrency: 1 }, () => {
-  let broken;
-  after(async () => {
-    await broken?.stop();
-  });
-
-  check('says that gdef is not installed in that Python, and what to run', async () => {
-    // a real interpreter without gdef: a fresh virtual environment
-    const venv = join(workspace, 'venv without gdef');
-    execFileSync(PYTHON, ['-m', 'venv', '--without-pip', venv]);
-    const python = join(venv, 'bin', 'python');
-    await vscode.stop(); // one VS Code at a time: the machine has two cores
-    vscode = undefined;
-    broken = await openVSCode({ folder: join(workspace, FOLDER), settings: { 'gdef.server.command': [python, '-m', 'gdef_lsp'] } });
-    page = broken.page;
-    await openFile(page, 'tictactoe.gdef');
-    const toast = page.locator('.notification-toast', { hasText: `gdef is not installed in ${python}` });
-    await toast.first().waitFor({ timeout: 30_000 });
-    const text = await toast.first().innerText();
-    assert.ok(text.includes(`run "${python} -m pip install gdef"`), text);
-    assert.ok(text.includes('Open Settings'), text);
   });
 });

@@ -2,8 +2,8 @@
 // installed, driven through Debian's Chromium by Playwright. Nothing is downloaded.
 //
 // Environment: GDEF_VSIX (default ../../../vscode-extension/gdef.vsix), GDEF_PYTHON (its folder
-// goes first on PATH so the extension finds gdef-lsp there, as a user's activated venv would),
-// CHROMIUM (default /usr/bin/chromium).
+// goes first on PATH so the extension finds the Python with gdef there, as a user's activated
+// venv would; `shellPath` replaces that PATH), CHROMIUM (default /usr/bin/chromium).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -54,21 +54,23 @@ function pythonPath() {
 
 /**
  * Starts code-server on a fresh profile with the extension installed and `settings`, opens
- * `folder` in Chromium, and returns { page, userDir, log, stop }.
+ * `folder` in Chromium, and returns { page, userDir, log, stop }. `shellPath`: the PATH of the
+ * user's login shell (default: GDEF_PYTHON's folder, then the usual PATH).
  */
-export async function openVSCode({ folder, settings = {}, viewport = { width: 1400, height: 900 } }) {
+export async function openVSCode({ folder, settings = {}, viewport = { width: 1400, height: 900 }, shellPath }) {
   const base = mkdtempSync(join(tmpdir(), 'gdef-code-server-'));
   const dirs = { user: join(base, 'user'), ext: join(base, 'ext'), xdg: join(base, 'xdg'), home: join(base, 'home') };
   mkdirSync(join(dirs.user, 'User'), { recursive: true });
   // VS Code takes the extension host's environment from the user's login shell: a profile
   // that puts gdef's environment on PATH is how a user makes `gdef-lsp` findable.
   mkdirSync(dirs.home);
-  const profile = `export PATH="${dirname(pythonPath())}:$PATH"\n`;
+  const profile = `export PATH="${shellPath ?? `${dirname(pythonPath())}:$PATH`}"\n`;
   for (const rc of ['.profile', '.bashrc']) {
     writeFileSync(join(dirs.home, rc), profile);
   }
   writeFileSync(join(dirs.user, 'User', 'settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
+    'files.autoSave': 'off', // VS Code in a browser saves after 1 s by default: a typed mistake must stay unsaved
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
     'telemetry.telemetryLevel': 'off',
