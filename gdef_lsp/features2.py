@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from gdef_core.ide import inlay
+from gdef_core.ide import call_hierarchy, inlay
 from gdef_lsp.convert import LineIndex
 
 
@@ -22,5 +22,39 @@ def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
             for h in inlay.inlay_hints(ls.session.analyses(path), path, first, last)]
 
 
+def prepare_call_hierarchy(ls, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem]:
+    path, _, line, column = ls.at(params)
+    return [_call_item(ls, item) for item in call_hierarchy.prepare(ls.session.analyses(path), path, line, column)]
+
+
+def incoming_calls(ls, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:
+    path, line, column = _item_position(ls, params.item)
+    return [types.CallHierarchyIncomingCall(_call_item(ls, edge.item), [ls.location(s).range for s in edge.spans])
+            for edge in call_hierarchy.incoming(ls.session.analyses, path, line, column)]
+
+
+def outgoing_calls(ls, params: types.CallHierarchyOutgoingCallsParams) -> list[types.CallHierarchyOutgoingCall]:
+    path, line, column = _item_position(ls, params.item)
+    return [types.CallHierarchyOutgoingCall(_call_item(ls, edge.item), [ls.location(s).range for s in edge.spans])
+            for edge in call_hierarchy.outgoing(ls.session.analyses, path, line, column)]
+
+
+def _call_item(ls, item: call_hierarchy.CallItem) -> types.CallHierarchyItem:
+    location = ls.location(item.span)
+    return types.CallHierarchyItem(name=item.name, kind=types.SymbolKind.Function, uri=location.uri,
+                                   range=location.range, selection_range=ls.location(item.selection).range,
+                                   detail=item.detail)
+
+
+def _item_position(ls, item: types.CallHierarchyItem) -> tuple[str, int, int]:
+    """The core position of an item's name, which the editor hands back as it got it."""
+    path = ls.path_of(item.uri)
+    line, column = ls.index(path).core_position(item.selection_range.start)
+    return path, line, column
+
+
 def register(server) -> None:
     server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(inlay_hints)
+    server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare_call_hierarchy)
+    server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)(incoming_calls)
+    server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)

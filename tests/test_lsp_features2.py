@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from lsp_support import DATA, close_document, lsp_fixture, open_document, position
+from lsp_support import DATA, close_document, lsp_fixture, open_document, position, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
@@ -43,3 +43,26 @@ async def test_inlay_hints_of_builtins_after_a_non_ascii_line(client):
     assert [(h.position, h.label) for h in hints] == [
         (position(client, GAME_TEXT, "isPlaceOperation(0)", len("isPlaceOperation(")), "i:")]
     close_document(client, target)
+
+
+async def test_call_hierarchy_across_used_files_and_games(client):
+    game = open_document(client, GAME)
+    library = open_document(client, LIBRARY)
+    (item,) = await client.text_document_prepare_call_hierarchy_async(types.CallHierarchyPrepareParams(
+        doc(game), position(client, GAME_TEXT, "hasLine(pieceOf")))
+    assert (item.name, item.detail, item.uri) == ("hasLine", "hasLine(obj piece) -> bool", library)
+    assert item.selection_range.start == position(client, LIBRARY_TEXT, "hasLine(obj")
+    callers = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    assert [(c.from_.name, c.from_.uri) for c in callers] == [("end", game), ("end", uri(OTHER_GAME))]
+    assert list(callers[0].from_ranges) == [types.Range(position(client, GAME_TEXT, "hasLine(pieceOf"),
+                                                  position(client, GAME_TEXT, "(pieceOf(onTurn()))"))]
+    callees = await client.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item))
+    assert [(c.to.name, len(c.from_ranges)) for c in callees] == [("lineFrom", 4)]  # built-ins left out
+    (end,) = await client.text_document_prepare_call_hierarchy_async(types.CallHierarchyPrepareParams(
+        doc(game), position(client, GAME_TEXT, "end()")))
+    callees = await client.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(end))
+    assert [(c.to.name, c.to.uri) for c in callees] == [("pieceOf", game), ("hasLine", library)]
+    assert not await client.text_document_prepare_call_hierarchy_async(types.CallHierarchyPrepareParams(
+        doc(game), position(client, GAME_TEXT, "drops = drops")))
+    close_document(client, game)
+    close_document(client, library)
