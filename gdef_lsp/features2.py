@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from gdef_core.ide import call_hierarchy, inlay
+from gdef_core.ide import call_hierarchy, inlay, selection
 from gdef_lsp.convert import LineIndex
 
 
@@ -53,8 +53,25 @@ def _item_position(ls, item: types.CallHierarchyItem) -> tuple[str, int, int]:
     return path, line, column
 
 
+def selection_range(ls, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
+    """One chain per position, outermost (the file) at the end of the parent links."""
+    path = ls.path_of(params.text_document.uri)
+    text = ls.session.source(path) or ""
+    module = ls.session.parse_cache.module(path, text)
+    index = LineIndex(text, ls.workspace.position_codec)
+    found = []
+    for at in params.positions:
+        line, column = index.core_position(at)
+        parent = None
+        for span in reversed(selection.selection_ranges(module, line, column)):
+            parent = types.SelectionRange(index.range(span), parent)
+        found.append(parent)
+    return found
+
+
 def register(server) -> None:
     server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(inlay_hints)
     server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare_call_hierarchy)
     server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)(incoming_calls)
     server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)
+    server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)(selection_range)

@@ -66,3 +66,25 @@ async def test_call_hierarchy_across_used_files_and_games(client):
         doc(game), position(client, GAME_TEXT, "drops = drops")))
     close_document(client, game)
     close_document(client, library)
+
+
+async def test_selection_ranges_grow_from_the_word_to_the_file(client):
+    target = open_document(client, GAME)
+    at = [position(client, GAME_TEXT, "Red; }"), position(client, GAME_TEXT, "drops = 0")]
+    first, second = await client.text_document_selection_range_async(types.SelectionRangeParams(doc(target), at))
+    chain = []
+    while first is not None:
+        chain.append(first.range)
+        first = first.parent
+    lines = GAME_TEXT.split("\n")
+
+    def text_of(r: types.Range) -> str:
+        assert r.start.line == r.end.line
+        return lines[r.start.line].encode("utf-16-le")[2 * r.start.character:2 * r.end.character].decode("utf-16-le") \
+            if client.encoding == "utf16" else lines[r.start.line].encode()[r.start.character:r.end.character].decode()
+
+    assert [text_of(r) for r in chain[:3]] == ["Red", "return Red;", "{ return Red; }"]
+    assert chain[-2].start == position(client, GAME_TEXT, "define pieceOf")
+    assert chain[-1].start == types.Position(0, 0) and chain[-1].end.line == GAME_TEXT.count("\n")
+    assert text_of(second.range) == "drops" and text_of(second.parent.range) == "int drops = 0;"
+    close_document(client, target)
