@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from gdef_core.ide import call_hierarchy, inlay, selection
+from gdef_core.ide import call_hierarchy, inlay, links, selection
 from gdef_lsp.convert import LineIndex
 
 
@@ -69,9 +69,22 @@ def selection_range(ls, params: types.SelectionRangeParams) -> list[types.Select
     return found
 
 
+def document_link(ls, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    path = ls.path_of(params.text_document.uri)
+    text = ls.session.source(path) or ""
+    module = ls.session.parse_cache.module(path, text)
+    index = LineIndex(text, ls.workspace.position_codec)
+    capability = ls.client_capabilities.text_document and ls.client_capabilities.text_document.document_link
+    tooltips = bool(capability and capability.tooltip_support)
+    return [types.DocumentLink(index.range(link.span), target=ls.uri_of(link.target),
+                               tooltip=link.target if tooltips else None)
+            for link in links.document_links(module, exists=lambda p: ls.session.source(p) is not None)]
+
+
 def register(server) -> None:
     server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(inlay_hints)
     server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare_call_hierarchy)
     server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)(incoming_calls)
     server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)
     server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)(selection_range)
+    server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))(document_link)

@@ -88,3 +88,18 @@ async def test_selection_ranges_grow_from_the_word_to_the_file(client):
     assert chain[-1].start == types.Position(0, 0) and chain[-1].end.line == GAME_TEXT.count("\n")
     assert text_of(second.range) == "drops" and text_of(second.parent.range) == "int drops = 0;"
     close_document(client, target)
+
+
+async def test_document_links_for_use_paths(client, tmp_path):
+    target = open_document(client, GAME)
+    (link,) = await client.text_document_document_link_async(types.DocumentLinkParams(doc(target)))
+    assert link.target == uri(LIBRARY)
+    assert link.range == types.Range(position(client, GAME_TEXT, "lines.gdef"),
+                                     position(client, GAME_TEXT, 'lines.gdef"', len("lines.gdef")))
+    close_document(client, target)
+    text = 'use "gone.gdef"\nuse "here.gdef"\ndefine f() {}\n'
+    (tmp_path / "here.gdef").write_text("define g() {}\n", encoding="utf-8")
+    broken = open_document(client, tmp_path / "lib.gdef", text)
+    links = await client.text_document_document_link_async(types.DocumentLinkParams(doc(broken)))
+    assert [(link.target, link.range.start.line) for link in links] == [(uri(tmp_path / "here.gdef"), 1)]
+    close_document(client, broken)
