@@ -5,10 +5,12 @@ diagnostics: each converts one gdef_core.ide answer to LSP types, nothing more.
 """
 from __future__ import annotations
 
+import hashlib
+
 from lsprotocol import types
 
 from gdef_core.ide import call_hierarchy, inlay, links, selection
-from gdef_lsp.convert import LineIndex
+from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 
 
 def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
@@ -81,6 +83,38 @@ def document_link(ls, params: types.DocumentLinkParams) -> list[types.DocumentLi
             for link in links.document_links(module, exists=lambda p: ls.session.source(p) is not None)]
 
 
+def client_pulls(params: types.InitializeParams) -> bool:
+    """Whether this client asks for diagnostics (textDocument/diagnostic) rather than being
+    sent them. Such clients (VS Code, Neovim 0.10+) keep pulled and pushed diagnostics
+    apart and would show both, so the server then stops pushing, as ruff's server does.
+    `initializationOptions.diagnosticMode: "push"` keeps pushing for a client that pulls badly."""
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    document = params.capabilities.text_document
+    return bool(document and document.diagnostic) and options.get("diagnosticMode") != "push"
+
+
+def document_diagnostic(ls, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    """The diagnostics of the document's current text. The result id is a digest of the
+    report, so an unchanged report is answered as `unchanged` (the client keeps its copy)."""
+    path = ls.path_of(params.text_document.uri)
+    index = ls.index(path)
+    items = [convert_diagnostic(d, index, ls.location, ls.docs_url) for d in ls.session.diagnostics(path)]
+    result_id = hashlib.sha256(repr(items).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    if params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+
+def refresh_diagnostics(ls) -> None:
+    """A burst of changes settled (pull mode): ask the client to pull again, once the last
+    waiting file is done. The client re-pulls an edited file by itself, but only the server
+    knows which other files read it (a library and its games) or changed on disk."""
+    workspace = ls.client_capabilities.workspace
+    if ls.pending or not (workspace and workspace.diagnostics and workspace.diagnostics.refresh_support):
+        return
+    ls.workspace_diagnostic_refresh(None)
+
+
 def register(server) -> None:
     server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(inlay_hints)
     server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)(prepare_call_hierarchy)
@@ -88,3 +122,5 @@ def register(server) -> None:
     server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)
     server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)(selection_range)
     server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))(document_link)
+    server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+        identifier="gdef", inter_file_dependencies=True, workspace_diagnostics=False))(document_diagnostic)

@@ -129,6 +129,7 @@ class GdefServer(LanguageServer):
         self._indexes: dict[str, tuple[str, LineIndex]] = {}  # path -> (the text indexed, its index)
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
+        self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.client_pulls)
 
     # ------------------------------------------------------------ positions
 
@@ -179,6 +180,9 @@ class GdefServer(LanguageServer):
         if self.pending.get(path) is asyncio.current_task():
             del self.pending[path]
         try:
+            if self.pull_diagnostics:
+                features2.refresh_diagnostics(self)
+                return
             self.publish(path)
             for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
                 if other not in self.pending:
@@ -222,6 +226,7 @@ def refuse(reason: str) -> JsonRpcException:
 @server.feature(types.INITIALIZE)
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
+    ls.pull_diagnostics = features2.client_pulls(params)
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
     ls.roots = [normalise(r) for r in roots if r]

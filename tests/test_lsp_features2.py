@@ -2,13 +2,33 @@
 pull diagnostics, on the game of tests/data/lsp/game (two games sharing a library)."""
 from __future__ import annotations
 
-import pytest
-from lsprotocol import types
+import asyncio
 
-from lsp_support import DATA, close_document, lsp_fixture, open_document, position, uri
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pytest_lsp import LanguageClient, client_capabilities
+
+from lsp_support import (CONFIG, DATA, change_document, close_document, diagnostics, lsp_fixture, open_document,
+                         position, uri)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
+
+
+@pytest_lsp.fixture(config=CONFIG, scope="module")
+async def puller(lsp_client: LanguageClient):
+    """Neovim 0.10's capabilities (it pulls diagnostics) plus `workspace/diagnostic/refresh`,
+    as VS Code offers it."""
+    capabilities = client_capabilities("neovim")
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    result = await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=from_fs_path(str(DATA))))
+    lsp_client.server_capabilities = result.capabilities
+    lsp_client.encoding = str(result.capabilities.position_encoding or "utf-16").replace("-", "")
+    yield
+    await lsp_client.shutdown_session()
 
 GAME = DATA / "game" / "connect.gdef"
 LIBRARY = DATA / "game" / "lines.gdef"
@@ -103,3 +123,50 @@ async def test_document_links_for_use_paths(client, tmp_path):
     links = await client.text_document_document_link_async(types.DocumentLinkParams(doc(broken)))
     assert [(link.target, link.range.start.line) for link in links] == [(uri(tmp_path / "here.gdef"), 1)]
     close_document(client, broken)
+
+
+async def pull(client, target, previous=None):
+    return await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        doc(target), identifier="gdef", previous_result_id=previous))
+
+
+async def refreshed(client, count: int) -> None:
+    """Waits until the server has asked the client to pull again `count` times."""
+    for _ in range(5000):
+        if client.diagnostic_refresh_count >= count:
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"no workspace/diagnostic/refresh number {count}")
+
+
+async def test_a_client_that_pulls_diagnostics_gets_reports_and_none_pushed(puller):
+    provider = puller.server_capabilities.diagnostic_provider
+    assert (provider.identifier, provider.inter_file_dependencies, provider.workspace_diagnostics) == \
+        ("gdef", True, False)
+    text = GAME_TEXT.replace("return Yellow;", "return Blue;")
+    game = open_document(puller, GAME, text)
+    library = open_document(puller, LIBRARY)
+    report = await pull(puller, game)
+    assert report.kind == "full" and [(d.code, d.range.start) for d in report.items] == [
+        ("G201", position(puller, text, "Blue"))]
+    assert (await pull(puller, game, report.result_id)).kind == "unchanged"
+
+    # Renaming the library's function breaks the game: the server asks for a new pull.
+    await refreshed(puller, 1)
+    before = puller.diagnostic_refresh_count
+    start, end = position(puller, LIBRARY_TEXT, "hasLine(obj"), position(puller, LIBRARY_TEXT, "(obj piece) -> bool {")
+    change_document(puller, library, 2, "hasLines", (start.line, start.character), (end.line, end.character))
+    await refreshed(puller, before + 1)
+    again = await pull(puller, game, report.result_id)
+    assert [d.code for d in again.items] == ["G201", "G202"]  # Blue, and hasLine() now undefined
+    assert again.result_id != report.result_id
+    assert not [p for p in puller.published if p.diagnostics]  # nothing was pushed
+    close_document(puller, game)
+    close_document(puller, library)
+
+
+async def test_a_client_that_does_not_pull_still_gets_diagnostics_pushed(client):
+    text = GAME_TEXT.replace("return Yellow;", "return Blue;")
+    game = open_document(client, GAME, text)
+    assert [d.code for d in await diagnostics(client, game)] == ["G201"]
+    close_document(client, game)
