@@ -30,7 +30,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__, features2
+from gdef_lsp import __version__, features2, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
@@ -130,6 +130,7 @@ class GdefServer(LanguageServer):
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
         self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.client_pulls)
+        self.simulations = simulation.Simulations()  # the "Simulate 200 games" lens's runs
 
     # ------------------------------------------------------------ positions
 
@@ -227,6 +228,7 @@ def refuse(reason: str) -> JsonRpcException:
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
     ls.pull_diagnostics = features2.client_pulls(params)
+    ls.simulations.configure(params.initialization_options)
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
     ls.roots = [normalise(r) for r in roots if r]
@@ -252,6 +254,7 @@ async def initialized(ls: GdefServer, params: types.InitializedParams) -> None:
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: GdefServer, params: None) -> None:
     ls.shut_down = True
+    ls.simulations.stop_all()
     for task in ls.pending.values():
         task.cancel()
     ls.pending.clear()
@@ -277,6 +280,7 @@ def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> Non
         document.text = apply_change(document.text, change, ls.workspace.position_codec)
     document.version = params.text_document.version
     ls.session.set_buffer(path, document.text)
+    ls.simulations.edited(ls, path)
     ls.schedule_diagnostics(path)
 
 
@@ -510,11 +514,12 @@ def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLe
     path = ls.path_of(params.text_document.uri)
     module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
     header = next((item for item in module.items if isinstance(item, ast.GameParam)), None)
+    simulate = ls.simulations.lenses(ls, path)
     if header is None:
-        return []
+        return simulate
     return [types.CodeLens(ls.index(path).range(header.span),
                            types.Command(title="▶ Run game", command=RUN_COMMAND,
-                                         arguments=[params.text_document.uri]))]
+                                         arguments=[params.text_document.uri]))] + simulate
 
 
 @server.command(RUN_COMMAND)
@@ -530,6 +535,7 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
 
 
 features2.register(server)
+simulation.register(server)
 
 
 def make_server(log_level: int = logging.INFO) -> GdefServer:
