@@ -83,14 +83,23 @@ def document_link(ls, params: types.DocumentLinkParams) -> list[types.DocumentLi
             for link in links.document_links(module, exists=lambda p: ls.session.source(p) is not None)]
 
 
-def client_pulls(params: types.InitializeParams) -> bool:
-    """Whether this client asks for diagnostics (textDocument/diagnostic) rather than being
-    sent them. Such clients (VS Code, Neovim 0.10+) keep pulled and pushed diagnostics
-    apart and would show both, so the server then stops pushing, as ruff's server does.
-    `initializationOptions.diagnosticMode: "push"` keeps pushing for a client that pulls badly."""
+def setup_diagnostics(ls, params: types.InitializeParams) -> None:
+    """Decide, at `initialize`, how this client gets its diagnostics.
+
+    A client that pulls them (textDocument/diagnostic) keeps pulled and pushed diagnostics
+    apart and would show each problem twice, so it gets only one kind. Pull needs the client
+    to take `workspace/diagnostic/refresh` as well: a change of a library changes the
+    diagnostics of the games using it, and only the server knows. So the server offers pull
+    (registers the request, which puts it in the capabilities it answers with) to clients
+    that can do both (VS Code), and pushes to all others (Neovim up to 0.11 pulls but cannot
+    be asked to refresh). `initializationOptions.diagnosticMode: "push"` always pushes."""
     options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
-    document = params.capabilities.text_document
-    return bool(document and document.diagnostic) and options.get("diagnosticMode") != "push"
+    document, workspace = params.capabilities.text_document, params.capabilities.workspace
+    ls.pull_diagnostics = bool(document and document.diagnostic and workspace and workspace.diagnostics
+                               and workspace.diagnostics.refresh_support) and options.get("diagnosticMode") != "push"
+    if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
+        ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+            identifier="gdef", inter_file_dependencies=True, workspace_diagnostics=False))(document_diagnostic)
 
 
 def document_diagnostic(ls, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
@@ -109,10 +118,8 @@ def refresh_diagnostics(ls) -> None:
     """A burst of changes settled (pull mode): ask the client to pull again, once the last
     waiting file is done. The client re-pulls an edited file by itself, but only the server
     knows which other files read it (a library and its games) or changed on disk."""
-    workspace = ls.client_capabilities.workspace
-    if ls.pending or not (workspace and workspace.diagnostics and workspace.diagnostics.refresh_support):
-        return
-    ls.workspace_diagnostic_refresh(None)
+    if not ls.pending:
+        ls.workspace_diagnostic_refresh(None)
 
 
 def register(server) -> None:
@@ -122,5 +129,3 @@ def register(server) -> None:
     server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)(outgoing_calls)
     server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)(selection_range)
     server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))(document_link)
-    server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
-        identifier="gdef", inter_file_dependencies=True, workspace_diagnostics=False))(document_diagnostic)

@@ -129,7 +129,7 @@ class GdefServer(LanguageServer):
         self._indexes: dict[str, tuple[str, LineIndex]] = {}  # path -> (the text indexed, its index)
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
-        self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.client_pulls)
+        self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.setup_diagnostics)
         self.simulations = simulation.Simulations()  # the "Simulate 200 games" lens's runs
 
     # ------------------------------------------------------------ positions
@@ -227,7 +227,7 @@ def refuse(reason: str) -> JsonRpcException:
 @server.feature(types.INITIALIZE)
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
-    ls.pull_diagnostics = features2.client_pulls(params)
+    features2.setup_diagnostics(ls, params)
     ls.simulations.configure(params.initialization_options)
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]

@@ -48,18 +48,13 @@ def make_client() -> LanguageClient:
 CONFIG = ClientServerConfig(server_command=[sys.executable, "-m", "gdef_lsp"], client_factory=make_client)
 
 
-def lsp_fixture(initialization_options=None, profiles=PROFILES, pull=False):
-    """A module-scoped client fixture, parametrised over the client profiles. Unless `pull`,
-    the client does not offer to pull diagnostics, so the server pushes them (a client that
-    pulls gets none pushed: tests/test_lsp_features2.py tests that mode)."""
+def lsp_fixture(initialization_options=None, profiles=PROFILES):
+    """A module-scoped client fixture, parametrised over the client profiles."""
 
     @pytest_lsp.fixture(params=profiles, config=CONFIG, scope="module")
     async def client(request, lsp_client: LanguageClient):
-        capabilities = client_capabilities(request.param)
-        if not pull and capabilities.text_document is not None:
-            capabilities.text_document.diagnostic = None
         result = await lsp_client.initialize_session(types.InitializeParams(
-            capabilities=capabilities,
+            capabilities=client_capabilities(request.param),
             root_uri=from_fs_path(str(DATA)),
             initialization_options=initialization_options,
         ))

@@ -17,16 +17,27 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
 
 
-@pytest_lsp.fixture(config=CONFIG, scope="module")
-async def puller(lsp_client: LanguageClient):
-    """Neovim 0.10's capabilities (it pulls diagnostics) plus `workspace/diagnostic/refresh`,
-    as VS Code offers it."""
+async def initialize_puller(lsp_client: LanguageClient, options=None) -> None:
+    """Neovim 0.11's capabilities (it pulls diagnostics) plus `workspace/diagnostic/refresh`,
+    as VS Code and Neovim 0.12 offer it."""
     capabilities = client_capabilities("neovim")
     capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
     result = await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=capabilities, root_uri=from_fs_path(str(DATA))))
+        capabilities=capabilities, root_uri=from_fs_path(str(DATA)), initialization_options=options))
     lsp_client.server_capabilities = result.capabilities
     lsp_client.encoding = str(result.capabilities.position_encoding or "utf-16").replace("-", "")
+
+
+@pytest_lsp.fixture(config=CONFIG, scope="module")
+async def puller(lsp_client: LanguageClient):
+    await initialize_puller(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG, scope="module")
+async def forced_push(lsp_client: LanguageClient):
+    await initialize_puller(lsp_client, {"diagnosticMode": "push"})
     yield
     await lsp_client.shutdown_session()
 
@@ -165,8 +176,17 @@ async def test_a_client_that_pulls_diagnostics_gets_reports_and_none_pushed(pull
     close_document(puller, library)
 
 
-async def test_a_client_that_does_not_pull_still_gets_diagnostics_pushed(client):
+async def test_other_clients_are_not_offered_pull_and_get_diagnostics_pushed(client):
+    """VS Code 1.65 does not pull; Neovim 0.11 pulls but cannot be asked to pull again."""
+    assert client.server_capabilities.diagnostic_provider is None
     text = GAME_TEXT.replace("return Yellow;", "return Blue;")
     game = open_document(client, GAME, text)
     assert [d.code for d in await diagnostics(client, game)] == ["G201"]
     close_document(client, game)
+
+
+async def test_diagnostic_mode_push_pushes_to_a_client_that_pulls(forced_push):
+    assert forced_push.server_capabilities.diagnostic_provider is None
+    game = open_document(forced_push, GAME, GAME_TEXT.replace("return Yellow;", "return Blue;"))
+    assert [d.code for d in await diagnostics(forced_push, game)] == ["G201"]
+    close_document(forced_push, game)
