@@ -1,7 +1,8 @@
 """Handlers for inlay hints, call hierarchy, selection ranges, document links and pull
 diagnostics: each converts one gdef_core.ide answer to LSP types, nothing more.
 
-`register(server)` adds them to the server (called once by gdef_lsp.server).
+`register(server)` adds them to the server (called once by gdef_lsp.server), except pull
+diagnostics, which `setup_diagnostics` offers at `initialize` to the clients it suits.
 """
 from __future__ import annotations
 

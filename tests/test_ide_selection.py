@@ -58,3 +58,9 @@ def test_a_broken_definition_still_gives_ranges():
     broken = TEXT.replace("a = a - 1;", "a = (a‸ - ;")
     assert texts(broken.replace("‸]", "]"))[-2:] == ["define f(int a) -> bool {...}", "name: g..."]
     assert texts(broken.replace("‸]", "]"))[0] == "a"
+
+
+def test_section_15_loops_and_arrays():
+    text = TEXT.replace("  return false;\n}", "  int seen[4] = 0;\n  for (int i = 0; i < 4; i = i + 1) { seen[i‸] = 1; }\n  return false;\n}")
+    assert texts(text.replace("‸]", "]", 1))[:5] == [
+        "i", "seen[i]", "seen[i] = 1;", "{ seen[i] = 1; }", "for (int i = 0; i < 4; i = i + 1) { seen[i] = 1; }"]
