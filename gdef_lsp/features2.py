@@ -98,6 +98,7 @@ def setup_diagnostics(ls, params: types.InitializeParams) -> None:
     document, workspace = params.capabilities.text_document, params.capabilities.workspace
     ls.pull_diagnostics = bool(document and document.diagnostic and workspace and workspace.diagnostics
                                and workspace.diagnostics.refresh_support) and options.get("diagnosticMode") != "push"
+    ls.pulled_ids = {}  # path -> the result id last answered for it
     if ls.pull_diagnostics and types.TEXT_DOCUMENT_DIAGNOSTIC not in ls.protocol.fm.features:
         ls.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
             identifier="gdef", inter_file_dependencies=True, workspace_diagnostics=False))(document_diagnostic)
@@ -107,20 +108,29 @@ def document_diagnostic(ls, params: types.DocumentDiagnosticParams) -> types.Doc
     """The diagnostics of the document's current text. The result id is a digest of the
     report, so an unchanged report is answered as `unchanged` (the client keeps its copy)."""
     path = ls.path_of(params.text_document.uri)
-    index = ls.index(path)
-    items = [convert_diagnostic(d, index, ls.location, ls.docs_url) for d in ls.session.diagnostics(path)]
-    result_id = hashlib.sha256(repr(items).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    items, result_id = _report(ls, path)
+    ls.pulled_ids[path] = result_id
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
 
 def refresh_diagnostics(ls) -> None:
-    """A burst of changes settled (pull mode): ask the client to pull again, once the last
-    waiting file is done. The client re-pulls an edited file by itself, but only the server
-    knows which other files read it (a library and its games) or changed on disk."""
-    if not ls.pending:
+    """A burst of changes settled (pull mode): once the last waiting file is checked, ask the
+    client to pull again if what it last pulled for an open file is no longer right. The
+    client re-pulls an edited file by itself, but only the server knows that a change of
+    one file (a library; a file changed on disk) changes the diagnostics of others."""
+    if ls.pending:
+        return
+    open_paths = set(ls.session.open_paths())
+    if any(_report(ls, path)[1] != result_id for path, result_id in ls.pulled_ids.items() if path in open_paths):
         ls.workspace_diagnostic_refresh(None)
+
+
+def _report(ls, path: str) -> tuple[list[types.Diagnostic], str]:
+    index = ls.index(path)
+    items = [convert_diagnostic(d, index, ls.location, ls.docs_url) for d in ls.session.diagnostics(path)]
+    return items, hashlib.sha256(repr(items).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def register(server) -> None:

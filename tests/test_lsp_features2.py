@@ -163,7 +163,6 @@ async def test_a_client_that_pulls_diagnostics_gets_reports_and_none_pushed(pull
     assert (await pull(puller, game, report.result_id)).kind == "unchanged"
 
     # Renaming the library's function breaks the game: the server asks for a new pull.
-    await refreshed(puller, 1)
     before = puller.diagnostic_refresh_count
     start, end = position(puller, LIBRARY_TEXT, "hasLine(obj"), position(puller, LIBRARY_TEXT, "(obj piece) -> bool {")
     change_document(puller, library, 2, "hasLines", (start.line, start.character), (end.line, end.character))
