@@ -30,7 +30,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__
+from gdef_lsp import __version__, features2, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
@@ -129,6 +129,8 @@ class GdefServer(LanguageServer):
         self._indexes: dict[str, tuple[str, LineIndex]] = {}  # path -> (the text indexed, its index)
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
+        self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.setup_diagnostics)
+        self.simulations = simulation.Simulations()  # the "Simulate 200 games" lens's runs
 
     # ------------------------------------------------------------ positions
 
@@ -179,6 +181,9 @@ class GdefServer(LanguageServer):
         if self.pending.get(path) is asyncio.current_task():
             del self.pending[path]
         try:
+            if self.pull_diagnostics:
+                features2.refresh_diagnostics(self)
+                return
             self.publish(path)
             for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
                 if other not in self.pending:
@@ -222,6 +227,8 @@ def refuse(reason: str) -> JsonRpcException:
 @server.feature(types.INITIALIZE)
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
+    features2.setup_diagnostics(ls, params)
+    ls.simulations.configure(params.initialization_options)
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
     ls.roots = [normalise(r) for r in roots if r]
@@ -247,6 +254,7 @@ async def initialized(ls: GdefServer, params: types.InitializedParams) -> None:
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: GdefServer, params: None) -> None:
     ls.shut_down = True
+    ls.simulations.stop_all()
     for task in ls.pending.values():
         task.cancel()
     ls.pending.clear()
@@ -272,6 +280,7 @@ def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> Non
         document.text = apply_change(document.text, change, ls.workspace.position_codec)
     document.version = params.text_document.version
     ls.session.set_buffer(path, document.text)
+    ls.simulations.edited(ls, path)
     ls.schedule_diagnostics(path)
 
 
@@ -505,11 +514,12 @@ def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLe
     path = ls.path_of(params.text_document.uri)
     module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
     header = next((item for item in module.items if isinstance(item, ast.GameParam)), None)
+    simulate = ls.simulations.lenses(ls, path)
     if header is None:
-        return []
+        return simulate
     return [types.CodeLens(ls.index(path).range(header.span),
                            types.Command(title="▶ Run game", command=RUN_COMMAND,
-                                         arguments=[params.text_document.uri]))]
+                                         arguments=[params.text_document.uri]))] + simulate
 
 
 @server.command(RUN_COMMAND)
@@ -522,6 +532,10 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
     if isinstance(found, Refusal):
         raise refuse(found.reason)
     return found
+
+
+features2.register(server)
+simulation.register(server)
 
 
 def make_server(log_level: int = logging.INFO) -> GdefServer:

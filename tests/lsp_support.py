@@ -21,7 +21,8 @@ PROFILES = ["visual_studio_code", "neovim"]
 
 def make_client() -> LanguageClient:
     """pytest-lsp's client, also keeping every publishDiagnostics in order (with versions),
-    and accepting the server's dynamic registrations (as editors do)."""
+    accepting the server's dynamic registrations (as editors do) and counting code lens
+    refreshes."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = []
     client.sent_at = {}  # uri -> len(published) when the last change of it was sent
@@ -33,9 +34,14 @@ def make_client() -> LanguageClient:
     def register_capability(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)
 
+    def refresh_code_lenses(client: LanguageClient, params: None) -> None:
+        client.code_lens_refreshes += 1
+
     client.registrations = []
+    client.code_lens_refreshes = 0
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
-                                   types.CLIENT_REGISTER_CAPABILITY: register_capability})
+                                   types.CLIENT_REGISTER_CAPABILITY: register_capability,
+                                   types.WORKSPACE_CODE_LENS_REFRESH: refresh_code_lenses})
     return client
 
 

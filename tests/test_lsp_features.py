@@ -266,8 +266,9 @@ async def test_folding_ranges(client):
 
 async def test_code_lens_runs_the_game(client):
     target = open_document(client, GAME)
-    (lens,) = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(target)))
+    lens, simulate = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(target)))
     assert lens.range.start.line == 2  # `name: connect`
+    assert simulate.command.command == "gdef.simulate"  # above end(): tests/test_lsp_simulation.py
     assert (lens.command.command, list(lens.command.arguments)) == ("gdef.runGame", [target])
     argv = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command=lens.command.command, arguments=lens.command.arguments))

@@ -1,7 +1,7 @@
 // End-to-end: the gdef extension in a real VS Code (code-server + Chromium). Each test checks
 // what the editor shows a person: the squiggle and the Problems panel, the hover, the
-// completion list, the game running in the terminal. zero-install.test.mjs: the bundled server,
-// and the message when no Python can run it.
+// completion list, the game running in the terminal, the win shares of a simulation.
+// zero-install.test.mjs: the bundled server, and the message when no Python can run it.
 //
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
@@ -179,5 +179,16 @@ describe('Run game', { concurrency: 1 }, () => {
     });
     assert.doesNotMatch(text, /^\s*1 \. X \. 1\s*$/m);
     assert.ok((await page.locator('.terminal-wrapper').count()) <= before, 'running again replaces the previous game');
+  });
+
+  check('the lens above end() simulates 200 games and shows the win shares', async () => {
+    await openFile(page, 'tictactoe.gdef');
+    await goTo(page, readFileSync(GAME, 'utf8').split('\n').findIndex((l) => l.startsWith('define end(')) + 1, 1);
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Simulate 200 games' });
+    await lens.first().waitFor({ timeout: 30_000 });
+    await lens.first().click();
+    // gdef-sim runs in the background; the server asks VS Code to redraw the lens when it is done
+    const shares = page.locator('.codelens-decoration a', { hasText: /200 games: player 0 \d+\.\d%, player 1 \d+\.\d%, draws \d+\.\d%/ });
+    await shares.first().waitFor({ timeout: 60_000 });
   });
 });

@@ -82,6 +82,9 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
     'window.restoreWindows': 'none',
     'git.enabled': false,
     'git.openRepositoryInParentFolders': 'never',
+    // code-server saves after 1 s by default (VS Code for the web does): a test that undoes an
+    // edit with "Revert File" must not race the autosave on a loaded machine
+    'files.autoSave': 'off',
     ...settings,
   }, null, 2));
   const env = {
