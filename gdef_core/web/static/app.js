@@ -207,6 +207,11 @@ function renderLegal() {
   if (!legal) return;
   if (legal.error) {
     $("legal-count").textContent = "(moves() failed)";
+    const item = document.createElement("li");
+    item.className = "failure";
+    item.textContent = legal.reason;
+    item.append(whereBox(legal.error));
+    list.append(item);
     return;
   }
   const shown = legal.moves.slice(0, 500);
