@@ -31,6 +31,23 @@ define isMoveLegal() -> bool {
 define end() -> bool { return moveNumber() == 4; }
 """
 
+BROKEN_MOVES = """\
+name: broken
+players: 2
+size: 3 x 3
+obj X
+
+define moves() {
+  int zero = moveNumber();
+  addPlace(6 / zero, 0, X);
+  addMove();
+}
+
+define isMoveLegal() -> bool { return true; }
+
+define end() -> bool { return moveNumber() == 4; }
+"""
+
 
 @pytest.fixture
 def web(request):
@@ -117,6 +134,20 @@ def test_a_run_time_error_of_the_rules_comes_with_its_gdef_location(web, tmp_pat
     assert error["stack"] == ["in isMoveLegal() at boom.gdef:8:12"]
     # moves() is automatic here: listing the legal moves runs isMoveLegal() on each candidate
     assert run.post("/api/move", {"move": "place(0,0,X)"})[1]["accepted"] is True
+
+
+def test_a_failing_moves_is_reported_with_its_location(web, tmp_path) -> None:
+    (tmp_path / "broken.gdef").write_text(BROKEN_MOVES)
+    run = web("broken.gdef", cwd=tmp_path)
+    legal = run.get("/api/legal")[1]
+    assert (legal["moves"], legal["count"]) == ([], 0)
+    assert legal["reason"] == "moves() failed: broken.gdef:8:14: error[G601]: division by zero (6 / 0)"
+    assert (legal["error"]["location"], legal["error"]["source"]) == ("broken.gdef:8:14", "  addPlace(6 / zero, 0, X);")
+    run.post("/api/agent", {"player": 0, "agent": "random"})
+    answer = run.post("/api/computer")[1]
+    assert (answer["accepted"], answer["kind"]) == (False, "runtime error")
+    assert answer["reason"] == ("player 0 (random) cannot choose a move: moves() failed: "
+                                "broken.gdef:8:14: error[G601]: division by zero (6 / 0)")
 
 
 def test_undo_takes_back_the_persons_move_and_the_computers_reply(web) -> None:

@@ -118,6 +118,18 @@ def test_an_illegal_click_is_explained(open_board) -> None:
     assert run.get("/api/state")[1]["rejected"] == 1
 
 
+def test_the_keyboard_plays_too(open_board) -> None:
+    page, _ = open_board(TICTACTOE)
+    square(page, 0, 0).focus()
+    for key in ("ArrowRight", "ArrowUp", "Enter"):  # to (1, 1), then play there
+        page.keyboard.press(key)
+    expect(square(page, 1, 1)).to_have_attribute("data-object", "X")
+    expect(square(page, 1, 1)).to_have_attribute("aria-label", "(1, 1): X")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")
+    expect(square(page, 2, 1)).to_have_attribute("data-object", "O")
+
+
 def test_a_run_time_error_shows_its_gdef_location(open_board, tmp_path) -> None:
     (tmp_path / "boom.gdef").write_text(BOOM)
     page, _ = open_board("boom.gdef", cwd=tmp_path)

@@ -108,6 +108,9 @@ function buildBoard() {
       square.dataset.x = x;
       square.dataset.y = y;
       square.title = `(${x}, ${y}): empty`;
+      square.setAttribute("role", "button");
+      square.setAttribute("aria-label", square.title);
+      square.tabIndex = x === 0 && y === 0 ? 0 : -1; // one tab stop; arrows move inside the board
       page.cells.set(`${x},${y}`, square);
       fragment.append(square);
     }
@@ -148,6 +151,7 @@ function setSquare(key, name) {
   square.replaceChildren();
   if (name !== undefined) square.append(pieceElement(name));
   square.title = `(${x}, ${y}): ${name === undefined ? "empty" : name}`;
+  square.setAttribute("aria-label", square.title);
   if (name !== undefined) square.dataset.object = name;
   else delete square.dataset.object;
 }
@@ -207,6 +211,11 @@ function renderLegal() {
   if (!legal) return;
   if (legal.error) {
     $("legal-count").textContent = "(moves() failed)";
+    const item = document.createElement("li");
+    item.className = "failure";
+    item.textContent = legal.reason;
+    item.append(whereBox(legal.error));
+    list.append(item);
     return;
   }
   const shown = legal.moves.slice(0, 500);
@@ -596,6 +605,31 @@ async function saveRecord() {
   }
 }
 
+// The keyboard on the board: arrows move between squares (y grows upwards, as drawn unless
+// --y-down), Enter or Space clicks the square.
+function boardKey(event) {
+  const square = event.target.closest(".sq");
+  if (!square) return;
+  const x = Number(square.dataset.x);
+  const y = Number(square.dataset.y);
+  const up = page.game.yDown ? -1 : 1;
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, up], ArrowDown: [0, -up] };
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    enqueue(() => clickSquare(x, y));
+  } else if (steps[event.key]) {
+    event.preventDefault();
+    event.stopPropagation(); // not a step through a script
+    const [dx, dy] = steps[event.key];
+    const next = page.cells.get(`${x + dx},${y + dy}`);
+    if (next) {
+      square.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    }
+  }
+}
+
 // ------------------------------------------------------------------ start
 
 async function start() {
@@ -638,6 +672,7 @@ async function start() {
   $("step-forward").addEventListener("click", () => step(1));
   $("step-end").addEventListener("click", () => step(Infinity));
   $("step-close").addEventListener("click", () => enqueue(async () => { await api("/api/script/close", {}); await refresh(); }));
+  $("board").addEventListener("keydown", boardKey);
   document.addEventListener("keydown", (event) => {
     if (event.target.matches("input, select, textarea")) return;
     if (event.key === "ArrowRight") step(1);
