@@ -76,10 +76,15 @@ def _verify(before, formatted: str, path: str) -> None:
         problem = f"its output does not parse ({after.diagnostics[0].message})"
     elif not same_tree(before.module, after.module):
         problem = "its output would change the meaning"
-    elif [c.text for c in before.module.comments] != [c.text for c in after.module.comments]:
+    elif comment_texts(before.module) != comment_texts(after.module):
         problem = "its output would change a comment"
     if problem is not None:
         raise LayoutError(problem)
 
 
-__all__ = ["DEFAULT_INDENT", "FormatError", "FormatOptions", "SyntaxErrors", "format_source"]
+def comment_texts(module) -> list[str]:
+    """The comments, but for spaces at the ends of their lines (the formatter drops those)."""
+    return ["\n".join(line.rstrip() for line in c.text.split("\n")) for c in module.comments]
+
+
+__all__ = ["DEFAULT_INDENT", "FormatError", "comment_texts", "FormatOptions", "SyntaxErrors", "format_source"]

@@ -325,8 +325,8 @@ class Printer:
                 self.expr(operand)  # `- -x`, not `--x`
             else:
                 self.expr(operand, space=False)
-        elif isinstance(expr, ast.IntLit) and last > first:  # a negative literal folded by the parser
-            while self.next <= last:
+        elif isinstance(expr, ast.IntLit) and last - parens > first + parens:  # `-9223372036854775808`
+            while self.next <= last - parens:
                 self.take(self.peek().type, space=space)
                 space = False
         elif isinstance(expr, (ast.IntLit, ast.FloatLit, ast.BoolLit, ast.NameRef)):

@@ -1,4 +1,5 @@
 """The output side of the formatter: lines, indentation, blank lines, and the comments.
+Comments are written as they are, but for the spaces at the ends of their lines.
 
 Comments are not in the AST, so the printer never places them: it writes tokens (each with
 its source position) and asks for line breaks; before each token the writer puts down every
@@ -100,13 +101,17 @@ class Writer:
             if not self.line.endswith((" ", "(", "[")):
                 self.line += " "
             self.line += _first_line(comment.text)
+        elif self.trailing and self.trailing[:2] == (span.line - 1, span.column) and comment.text.startswith("//"):
+            # goes on with the comment at the end of the line above, under it
+            self.lines.append(self.line.rstrip())
+            self.line = " " * self.trailing[2] + comment.text
+            self.trailing = (span.line, span.column, self.trailing[2])
+            self.last_line = span.end_line
+            return
         else:  # a line of its own, indented as what follows
             indent = self.next_indent if self.break_pending or self.line is None else self.cont_indent
             self.next_indent = indent
             self._start_line(span.line)
-            if self.trailing and self.trailing[:2] == (span.line - 1, span.column) and comment.text.startswith("//"):
-                self.line = " " * self.trailing[2]  # goes on with the comment at the end of the line above
-                self.trailing = (span.line, span.column, self.trailing[2])
             self.line += _first_line(comment.text)
         self._rest_of(comment)
         self.last_line = span.end_line
@@ -119,7 +124,7 @@ class Writer:
         """The lines after the first of a block comment, exactly as written."""
         lines = comment.text.split("\n")
         for line in lines[1:]:
-            self.lines.append(self.line)
+            self.lines.append(self.line.rstrip())
             self.line = line
 
 
