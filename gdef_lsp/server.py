@@ -30,7 +30,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__
+from gdef_lsp import __version__, formatting
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
@@ -522,6 +522,9 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
     if isinstance(found, Refusal):
         raise refuse(found.reason)
     return found
+
+
+formatting.register(server)  # textDocument/formatting and rangeFormatting: gdef_lsp/formatting.py
 
 
 def make_server(log_level: int = logging.INFO) -> GdefServer:
