@@ -10,6 +10,7 @@ statement (`if (x) { return 1; }`), one blank line where the author left one or 
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from contextlib import contextmanager
 
 from gdef_core.format.writer import KEEP, NEED, NEVER, Writer
@@ -37,6 +38,7 @@ class Printer:
         self.ends = {(t.end_line, t.end_column): i for i, t in enumerate(tokens)}
         self.match = _matching_parens(tokens)
         self.extents: dict[int, tuple[int, int, int]] = {}  # id(expr) -> (first, last, parens)
+        self.comment_starts = sorted(c.span.start for c in module.comments)
 
     # ------------------------------------------------------------ tokens
 
@@ -189,8 +191,12 @@ class Printer:
     # ------------------------------------------------------------ statements
 
     def comments_inside(self, span) -> bool:
-        start, end = span.start, span.end
-        return any(start < c.span.start and c.span.end <= end for c in self.module.comments)
+        return self.comment_between(span.start, span.end)
+
+    def comment_between(self, start: tuple[int, int], end: tuple[int, int]) -> bool:
+        """Whether a comment starts strictly between two source positions."""
+        at = bisect_right(self.comment_starts, start)
+        return at < len(self.comment_starts) and self.comment_starts[at] < end
 
     def block(self, block: ast.Block, indent: int) -> None:
         """`{`, the statements a line each, `}`; `{}` when empty; `{ stmt; }` kept on one line
@@ -375,9 +381,8 @@ class Printer:
             self.expr(node.right)
 
     def comments_between(self, first: int, second: int) -> bool:
-        start = (self.tokens[first].line, self.tokens[first].column)
-        end = (self.tokens[second].line, self.tokens[second].column)
-        return any(start < c.span.start < end for c in self.module.comments)
+        return self.comment_between((self.tokens[first].line, self.tokens[first].column),
+                                    (self.tokens[second].line, self.tokens[second].column))
 
     def array_init(self, init: ast.ArrayInit, space: bool) -> None:
         """`{a, b}` on one line; written across lines, a block: `{`, the items indented one
