@@ -101,6 +101,16 @@ def test_deep_nesting_is_formatted_or_refused_cleanly():
         assert "nested too deeply" in str(error)
 
 
+def test_the_layout_shown_in_the_docs_is_the_formatters():
+    doc = (ROOT / "docs" / "formatter.md").read_text(encoding="utf-8")
+    (example,) = [block.split("```")[0] for block in doc.split("```gdef\n")[1:]]
+    assert format_source(example) == example
+
+
+def test_a_trailing_comment_keeps_its_distance_from_the_code():
+    assert format_source("size: 3x3   // c\nobj  X // d\n") == "size: 3 x 3   // c\nobj X // d\n"
+
+
 def test_a_start_block_wraps_by_board_row():
     text = "start { (0,1: X), (1,1: O), (0,0: O) }\n"
     assert format_source(text) == "start {\n  (0,1: X), (1,1: O),\n  (0,0: O)\n}\n"

@@ -52,7 +52,7 @@ class Printer:
             found = "the end of the file" if token is None else f"{token.type} {token.value!r} at {token.line + 1}:{token.column + 1}"
             raise LayoutError(f"expected {'/'.join(types)}, found {found}")
         self.next += 1
-        self.w.token(token.value if text is None else text, token.line, token.column, space)
+        self.w.token(token.value if text is None else text, token.line, token.column, space, token.end_column)
         return token
 
     def skip(self, type_: str) -> None:

@@ -40,9 +40,9 @@ class Writer:
         self.next_indent = indent
         self.blank = blank
 
-    def token(self, text: str, line: int, column: int, space: bool = True) -> None:
-        """Write one token that stood at (line, column) in the source, after the comments
-        before it; `space`: one space before it when it goes on the current line."""
+    def token(self, text: str, line: int, column: int, space: bool, end_column: int) -> None:
+        """Write one token that stood at (line, column)..end_column in the source, after the
+        comments before it; `space`: one space before it when it goes on the current line."""
         self.comments_before(line, column)
         if self.break_pending or self.line is None:
             self._start_line(line)
@@ -51,7 +51,7 @@ class Writer:
         self.after_inline_comment = False
         self.line += text
         self.last_line = line
-        self.last_end = column + len(text)
+        self.last_end = end_column
 
     def comments_before(self, line: int, column: int) -> None:
         """Write every comment that starts before (line, column) in the source."""
