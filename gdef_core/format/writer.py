@@ -1,13 +1,14 @@
 """The output side of the formatter: lines, indentation, blank lines, and the comments.
-Comments are written as they are, but for the spaces at the ends of their lines.
 
 Comments are not in the AST, so the printer never places them: it writes tokens (each with
 its source position) and asks for line breaks; before each token the writer puts down every
 comment that came before that token in the source. A comment on the same source line as the
 token before it stays at the end of that line, as far from the code as it was (so comments
 aligned in a formatted file stay aligned), and a `//` line right below it that continues it
-stays under it; any other comment gets a line of its own, at the indentation of what follows. Line breaks are lazy: a comment that trails a line is written
-on that line before the requested break takes effect.
+stays under it; any other comment gets a line of its own, at the indentation of what follows.
+Line breaks are lazy: a comment that trails a line is written on that line before the
+requested break takes effect. Comments are written as they are, but for the spaces at the
+ends of their lines.
 """
 from __future__ import annotations
 
