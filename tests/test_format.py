@@ -13,6 +13,7 @@ from gdef_core import parse
 from gdef_core.format import FormatError, FormatOptions, SyntaxErrors, comment_texts, format_source
 from gdef_core.format.equivalence import same_tree
 from gdef_core.syntax import scan
+from test_robustness import SOURCES as MUTATED_SOURCES, TEXTS as MUTATED_TEXTS, edit, mutate
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests" / "data" / "format"
@@ -144,6 +145,26 @@ def test_any_layout_of_a_real_file_formats_faithfully_and_idempotently(path, cho
     if parse(text).diagnostics:  # a line break can end a top-level `obj` early; not this test's subject
         return
     formatted = format_source(text)
+    assert_faithful(text, formatted)
+    assert format_source(formatted) == formatted
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(MUTATED_SOURCES), st.lists(edit, min_size=1, max_size=3))
+def test_mutated_examples_are_formatted_faithfully_or_refused(path, edits):
+    """The mutations of tests/test_robustness.py: what still parses formats faithfully, what
+    does not is refused with its syntax errors."""
+    text = mutate(MUTATED_TEXTS[path], edits)
+    errors = parse(text).diagnostics
+    try:
+        formatted = format_source(text)
+    except SyntaxErrors as refused:
+        assert errors and refused.diagnostics == errors
+        return
+    except FormatError as error:  # only nesting beyond what Python's stack can print
+        assert "nested too deeply" in str(error)
+        return
+    assert not errors
     assert_faithful(text, formatted)
     assert format_source(formatted) == formatted
 
