@@ -30,7 +30,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__, features2, simulation
+from gdef_lsp import __version__, features2, formatting, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
@@ -536,6 +536,7 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
 
 features2.register(server)
 simulation.register(server)
+formatting.register(server)  # textDocument/formatting and rangeFormatting: gdef_lsp/formatting.py
 
 
 def make_server(log_level: int = logging.INFO) -> GdefServer:

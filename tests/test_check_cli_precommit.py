@@ -45,7 +45,7 @@ def repository(tmp_path):
     for name in ("game.gdef", "helpers.gdef"):
         shutil.copy(LINT / "broken" / "split" / name, repo / "split" / name)
     (repo / "README.md").write_text("not a game\n")
-    [hook] = yaml.safe_load(MANIFEST.read_text())
+    hook = next(h for h in yaml.safe_load(MANIFEST.read_text()) if h["id"] == "gdef-check")
     local = {key: hook[key] for key in ("id", "name", "entry", "files", "require_serial")}
     config = {"repos": [{"repo": "local", "hooks": [{**local, "language": "system"}]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
