@@ -121,8 +121,18 @@ def statements(draw, depth: int = 0):
             counter = f"k{next(_counter)}"
             out.append(f"int {counter} = 0; while (({draw(condition())}) && {counter} < 4) "
                        f"{{ {draw(statements(depth + 1))} {counter} = {counter} + 1; }}")
-        elif choice == 4:
+        elif choice == 4 and draw(st.booleans()):
             out.append(f"if ({draw(condition())}) {{ return {draw(condition())}; }}")
+        elif choice == 4:  # a guard: what follows knows the condition is false
+            variable = draw(st.sampled_from(LOCALS))
+            width = f"w{next(_counter)}"
+            out.append(f"int {width} = boardWidth(); "
+                       f"if ({variable} < {draw(st.integers(-1, 1))} || {variable} >= {width}) "
+                       f"{{ {draw(statements(depth + 1)) if depth < 2 else ''} return false; }} "
+                       f"if (CurrentPosition[{variable}][{draw(int_expr())}] == X) {{ {variable} = {variable} + 1; }}"
+                       if draw(st.booleans()) else
+                       f"if (!inside({variable}, 0)) {{ return {draw(condition())}; }} "
+                       f"if (CurrentPosition[{variable}][0] == O) {{ {variable} = {draw(int_expr())}; }}")
         else:
             out.append(f"int r{next(_counter)} = {draw(int_expr())};")
     return " ".join(out)
@@ -169,9 +179,33 @@ define end() -> bool { return false; }
 define isMoveLegal() -> bool {
   int a = OperationList[0][0] - 2;
   int b = OperationList[0][0] + OperationList[0][1];
+  int w = boardWidth();
+  GUARD
   return CONDITION;
 }
 """
+
+
+def compiled_legal(tmp_path, guard: str, condition: str):
+    path = tmp_path / "p.gdef"
+    path.write_text(PREDICATE.replace("GUARD", guard).replace("CONDITION", condition), encoding="utf-8")
+    program = load_program([str(path)])
+    fast, reference = Game(program), Game(program, optimize=False)
+    legal = next(line for line in fast.rules.compiled.source.splitlines() if "def u_isMoveLegal" in line)
+    return fast, reference, fast.rules.compiled.source.split(legal, 1)[1].split("\n    def ", 1)[0]
+
+
+@pytest.mark.parametrize("guard, bounds_tests", [
+    ("if (a < 0 || a >= w) { return false; }", 0),         # what follows knows 0 <= a < 4
+    ("if (a >= 0) { return false; }", 1),                  # ... and here only that a < 0
+    ("if (a < 0) { return false; } else { b = 0; }", 1),   # an else: not a guard
+    ("if (a < 0 || a >= w) { b = 0; }", 1),                # no exit: not a guard
+])
+def test_a_guard_tells_what_follows_that_its_condition_is_false(tmp_path, guard, bounds_tests) -> None:
+    fast, reference, body = compiled_legal(tmp_path, guard, "CurrentPosition[a][0] == empty")
+    assert body.count("_off_board(") == bounds_tests
+    for move in ("place(0,0,X)", "place(2,1,X)", "place(3,2,X)"):
+        assert outcome(fast, move) == outcome(reference, move)
 
 
 @pytest.mark.parametrize("condition, bounds_tests", [
@@ -181,12 +215,7 @@ define isMoveLegal() -> bool {
     ("inside(b, a) && CurrentPosition[a][b] == empty", 1),   # facts go to the right arguments
 ])
 def test_a_predicate_call_proves_what_its_body_proves(tmp_path, condition, bounds_tests) -> None:
-    path = tmp_path / "p.gdef"
-    path.write_text(PREDICATE.replace("CONDITION", condition), encoding="utf-8")
-    program = load_program([str(path)])
-    fast, reference = Game(program), Game(program, optimize=False)
-    legal = next(line for line in fast.rules.compiled.source.splitlines() if "def u_isMoveLegal" in line)
-    body = fast.rules.compiled.source.split(legal, 1)[1].split("\n    def ", 1)[0]
+    fast, reference, body = compiled_legal(tmp_path, "", condition)
     assert body.count("_off_board(") == bounds_tests
     for move in ("place(0,0,X)", "place(2,1,X)", "place(3,2,X)"):  # (a, b) = (-2, 0), (0, 3), (1, 5)
         assert outcome(fast, move) == outcome(reference, move)

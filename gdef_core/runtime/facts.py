@@ -26,6 +26,8 @@ def static_int(expr, constants: dict[str, int]) -> int | None:
             return -value if value is not None and value != INT_MIN else None
         case ast.Call(callee=callee, args=[]) if callee.text in constants:
             return constants[callee.text]
+        case ast.NameRef(name=name) if local_constant(name.text) in constants:
+            return constants[local_constant(name.text)]
         case ast.Binary(op=op, left=left, right=right) if op in "+-*":
             a, b = static_int(left, constants), static_int(right, constants)
             if a is None or b is None:
@@ -33,6 +35,19 @@ def static_int(expr, constants: dict[str, int]) -> int | None:
             value = a + b if op == "+" else a - b if op == "-" else a * b
             return value if INT_MIN <= value <= INT_MAX else None
     return None
+
+
+def local_constant(name: str) -> str:
+    """The key of a local that holds one constant value (`int w = boardWidth();`) among the
+    constants static_int() knows (no gdef name contains '=')."""
+    return "=" + name
+
+
+def is_guard(stmt) -> bool:
+    """`if (c) { ... return/break/continue; }` without else: what follows runs only when c is
+    false."""
+    return (isinstance(stmt, ast.If) and stmt.otherwise is None and bool(stmt.then.stmts)
+            and isinstance(stmt.then.stmts[-1], (ast.Return, ast.Break, ast.Continue)))
 
 
 Predicate = tuple[list[str], object]  # a function's int parameters and the one expression it returns

@@ -201,6 +201,8 @@ class FunctionCompiler:
         for stmt in stmts:
             self.stmt(stmt, indent)
             self.forget(facts.written_names(stmt))
+            if self.optimize and facts.is_guard(stmt):  # `if (c) { ... continue; }`: not c from here on
+                self.add_facts(self.facts_false(stmt.cond))
         self.fact_stack.pop()
         if len(self.lines) == start:
             self.emit(indent, "pass", None)
@@ -253,6 +255,8 @@ class FunctionCompiler:
             self.ranges[name] = (max(lo, value.lo), min(hi, value.hi))
             if value.pure and name not in self.read_as_variable:
                 self.substitutes[name] = value  # every read becomes the value itself
+                if value.lo == value.hi:  # `int w = boardWidth();`: facts may compare with w
+                    self.constants[facts.local_constant(name)] = value.lo
                 return
         self.emit(indent, f"l_{name} = ({value.text})", stmt.span)
 
@@ -458,6 +462,12 @@ class FunctionCompiler:
     def facts_false(self, expr) -> list:
         return facts.facts_when_false(expr, self.int_names, self.constants, self.facts_memo,
                                       self.compiler.predicates) if self.optimize else []
+
+    def add_facts(self, known: list) -> None:
+        """Facts that hold from here to the end of the innermost block."""
+        ranges = self.fact_stack[-1]
+        for name, op, k in known:
+            ranges[name] = facts.narrow(ranges.get(name) or self.bounds(name), op, k)
 
     def push_facts(self, known: list) -> None:
         ranges: dict[str, tuple[int, int]] = {}
