@@ -246,3 +246,162 @@ def test_rename_loop_variables_of_separate_loops(tmp_path):
     assert isinstance(refused, Refusal) and "'total' is already a local" in refused.reason
     refused = rename.rename(session.analyses, text, path, *at(text, "int i = 0", 4), "n")
     assert isinstance(refused, Refusal) and "parameter" in refused.reason
+
+
+# ---------------------------------------------------------------- quick fixes
+
+
+def fixed(tmp_path, text: str, code: str) -> list[tuple[str, str, bool]]:
+    """(title, the text after the fix, preferred) for each fix of the first `code` diagnostic."""
+    session, path = open_game(tmp_path, text)
+    analysis = session.analysis(path)
+    diag = next(d for d in analysis.program.diagnostics if d.code == code)
+    found = []
+    for fix in fixes.fixes(analysis, text, path, [diag]):
+        result = text
+        for edit in sorted(fix.edits, key=lambda e: e.span.start, reverse=True):
+            lines = result.split("\n")
+            start = sum(len(line) + 1 for line in lines[:edit.span.line]) + edit.span.column
+            end = sum(len(line) + 1 for line in lines[:edit.span.end_line]) + edit.span.end_column
+            result = result[:start] + edit.new_text + result[end:]
+        found.append((fix.title, result, fix.preferred))
+    return found
+
+
+def codes_of(tmp_path, text: str) -> list[str]:
+    session, path = open_game(tmp_path, text)
+    return [d.code for d in session.analysis(path).program.diagnostics]
+
+
+LOCAL = HEADER + "define f() -> int {\n  BODY\n}\ndefine isMoveLegal() -> bool { return f() > 0; }\n" \
+    "define end() -> bool { return false; }\n"
+
+
+def test_fix_groups_a_flat_list_into_rows(tmp_path):
+    text = LOCAL.replace("BODY", "int steps[2][3] = {1, 0, -1, 0, 1, 0};\n  return steps[1][1];")
+    [(title, after, preferred)] = fixed(tmp_path, text, "G313")
+    assert title == "Group the list into 2 rows of 3" and preferred
+    assert "int steps[2][3] = {{1, 0, -1}, {0, 1, 0}};" in after and codes_of(tmp_path, after) == []
+
+
+def test_fix_sizes_an_array_to_its_list(tmp_path):
+    text = LOCAL.replace("BODY", "int dx[3] = {1, 2};\n  return dx[0];")
+    [(title, after, _)] = fixed(tmp_path, text, "G313")
+    assert title == "Make the size 2 (the list's elements)" and "int dx[2] = {1, 2};" in after
+    assert codes_of(tmp_path, after) == []
+    text = LOCAL.replace("BODY", "int dx = {1, 2, 3};\n  return dx[0];")
+    [(title, after, _)] = fixed(tmp_path, text, "G313")
+    assert title == "Make 'dx' an array of 3" and "int dx[3] = {1, 2, 3};" in after
+    assert codes_of(tmp_path, after) == []
+    text = LOCAL.replace("BODY", "int g[2][2] = {{1, 2}, {3, 4, 5}};\n  return g[0][0];")
+    assert fixed(tmp_path, text, "G313") == []  # which element is extra is the author's call
+
+
+def test_fix_removes_a_jump_outside_a_loop(tmp_path):
+    text = LOCAL.replace("BODY", "if (true) { break; }\n  continue;\n  return 1;")
+    [(title, after, _)] = fixed(tmp_path, text, "G314")
+    assert title == "Remove the 'break'" and "if (true) { }\n  continue;" in after
+    [(title, after, _)] = fixed(tmp_path, after, "G314")
+    assert title == "Remove the 'continue'" and "if (true) { }\n  return 1;" in after
+    assert "G314" not in codes_of(tmp_path, after)
+
+
+def test_fix_updates_the_loop_variable_before_continue(tmp_path):
+    body = ("int i = 0;\n  int n = 0;\n  while (i < 8) {\n    if (CurrentPosition[i % 3][0] == empty) { continue; }\n"
+            "    if (i == 5) {\n      continue;\n    }\n    n = n + 1;\n    i = i + 1;\n  }\n  return n;")
+    text = LOCAL.replace("BODY", body)
+    [(title, after, preferred)] = fixed(tmp_path, text, "G507")
+    assert title == "Update 'i' before the 'continue'" and preferred
+    assert "== empty) { i = i + 1; continue; }" in after
+    assert "if (i == 5) {\n      i = i + 1;\n      continue;\n    }" in after
+    assert "G507" not in codes_of(tmp_path, after)
+
+
+def test_fix_adds_the_moves_that_is_generated_needs(tmp_path):
+    text = HEADER + "define isMoveLegal() -> bool { return isGenerated(); }\ndefine end() -> bool { return false; }\n"
+    assert codes_of(tmp_path, text) == ["G413"]
+    [(title, after, _)] = fixed(tmp_path, text, "G413")
+    assert title == "Add 'moves()'" and after.endswith("\ndefine moves() {\n  // TODO: for each legal move: "
+                                                       "addPlace(x, y, o) / addClear(x, y) ..., then addMove();\n}\n")
+    assert codes_of(tmp_path, after) == []
+
+
+@pytest.mark.parametrize("code, body", [
+    ("G312", "int a[3] = 0;\n  return a + 1;"),
+    ("G412", None),
+])
+def test_no_fix_where_none_is_obvious(tmp_path, code, body):
+    text = LOCAL.replace("BODY", body) if body else (
+        HEADER + "int n = 0;\ndefine isMoveLegal() -> bool { n = 1; return true; }\ndefine end() -> bool { return false; }\n")
+    assert fixed(tmp_path, text, code) == []
+
+
+# ---------------------------------------------------------------- over stdio, with the real server
+
+client = lsp_fixture(profiles=["visual_studio_code"])
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("lang2") / "g.gdef"
+    path.write_text(GAME, encoding="utf-8")
+    return path
+
+
+def doc(target: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=target)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_completion_hover_and_signature(client, game_file):
+    text = GAME.replace("    total = total + 1;", "    total = total + 1;\n    \n")
+    target = open_document(client, game_file, text)
+    at = position(client, text, "    \n", 4)
+    result = await client.text_document_completion_async(types.CompletionParams(doc(target), at))
+    items = {i.label: i for i in result.items}
+    assert items["break"].kind == types.CompletionItemKind.Keyword and items["seen"].detail == "bool[][]"
+    assert "repetitions" not in items and "nextBoardSeen" in items
+    hovered = await client.text_document_hover_async(types.HoverParams(doc(target), position(client, text, "seen[i][n]")))
+    assert hovered.contents.value.startswith("```gdef\nbool seen[][]\n```")
+    help_ = await client.text_document_signature_help_async(types.SignatureHelpParams(
+        doc(target), position(client, text, "dx[0]) > 0")))
+    (information,) = help_.signatures
+    start, end = information.parameters[0].label
+    assert information.label[start:end] == "bool seen[][]" and help_.active_parameter == 1
+    close_document(client, target)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_semantic_tokens_and_rename(client, game_file):
+    target = open_document(client, game_file, GAME)
+    legend = client.server_capabilities.semantic_tokens_provider.legend
+    result = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(doc(target)))
+    decoded, line, start = {}, 0, 0
+    for k in range(0, len(result.data), 5):
+        delta_line, delta_start, length, kind, _ = result.data[k:k + 5]
+        line, start = line + delta_line, (start + delta_start if delta_line == 0 else delta_start)
+        decoded[(line, start)] = (GAME.split("\n")[line][start:start + length], legend.token_types[kind])
+    assert decoded[at(GAME, "for (int i")] == ("for", "keyword")
+    assert decoded[at(GAME, "counter int")] == ("counter", "keyword")
+    assert decoded[at(GAME, "continue;")] == ("continue", "keyword")
+    edit = await client.text_document_rename_async(types.RenameParams(
+        doc(target), position(client, GAME, "seen[][]"), "marked"))
+    (edits,) = edit.changes.values()
+    assert sorted((e.range.start.line, e.range.start.character) for e in edits) == \
+        [at(GAME, "seen[][]"), at(GAME, "seen, 0)"), at(GAME, "seen[i][n]")]
+    close_document(client, target)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_g413_and_its_quick_fix(client, game_file):
+    text = GAME.replace("define moves() {", "define propose() {").replace(
+        "define end() -> bool {", "define end() -> bool {\n  propose();")
+    target = open_document(client, game_file, text)
+    found = [d for d in await diagnostics(client, target, version=1) if d.code == "G413"]
+    assert [(d.range.start.line, d.range.start.character) for d in found] == [at(text, "isGenerated()")]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        doc(target), found[0].range, types.CodeActionContext(diagnostics=found)))
+    assert [a.title for a in actions] == ["Add 'moves()'"]
+    (edits,) = actions[0].edit.changes.values()
+    assert edits[0].new_text.startswith("\ndefine moves() {")
+    close_document(client, target)
