@@ -1,8 +1,8 @@
-"""Rule tests (`*.test.moves`) in the server: their documents, a "Run rule tests" code lens,
+"""Rule tests (`*.test.moves`) and move scripts (`*.moves`) in the server: their documents, a "Run rule tests" code lens,
 the run itself (gdef-test in a child process, bounded and cancellable), and failures
 published as diagnostics at the lines of the test files.
 
-Test files are not gdef: `install()` routes every textDocument/* request about one to the
+Move scripts are not gdef: `install()` routes every textDocument/* request about one to the
 handlers here (completion and hover of `?` assertions, the lens, their own diagnostics) and
 answers the others as for a document they know nothing about, so no gdef feature reads a
 move script as rules. It also adds the lens to game files that have tests. Call it once
@@ -87,7 +87,7 @@ def _routed(server, method: str, handler, mine):
 
     def is_test(params) -> bool:
         document = getattr(params, "text_document", None)
-        return document is not None and rule_tests.is_test_file(server.path_of(document.uri))
+        return document is not None and rule_tests.is_move_script(server.path_of(document.uri))
 
     if asyncio.iscoroutinefunction(handler):
         @functools.wraps(handler)
@@ -213,7 +213,10 @@ def _hover(ls, params: types.HoverParams) -> types.Hover | None:
 
 def _lenses(ls, params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
-    return [_lens(ls, ls.path_of(uri), uri, types.Range(types.Position(0, 0), types.Position(0, 0)))]
+    path = ls.path_of(uri)
+    if not rule_tests.is_test_file(path):
+        return []  # a --moves script: played by gdef-run, not a test
+    return [_lens(ls, path, uri, types.Range(types.Position(0, 0), types.Position(0, 0)))]
 
 
 def _with_game_lens(ls, params: types.CodeLensParams, found):

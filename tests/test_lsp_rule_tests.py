@@ -230,3 +230,15 @@ async def test_a_run_is_stopped_at_the_time_limit(limited, folder):
     await asyncio.sleep(0.5)
     assert gdef_test_processes("slow.test.moves") == []
     close_document(limited, target)
+
+
+async def test_a_moves_script_gets_assertion_help_but_no_test_lens(client, folder):
+    text = "place(1,1,X)\n[not a section here]\n? tunr 1\n"
+    target = open_document(client, folder / "tictactoe.moves", text)
+    found = await published(client, target, "gdef-test", 2, timeout=10)
+    assert [(d.range.start.line, d.message.split(":")[0]) for d in found] == [
+        (1, "not a move"), (2, "unknown assertion 'tunr'")]
+    assert await lenses(client, target) == []
+    result = await client.text_document_completion_async(types.CompletionParams(doc(target), types.Position(2, 2)))
+    assert "turn" in [item.label for item in result.items]
+    close_document(client, target)

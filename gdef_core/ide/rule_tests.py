@@ -18,7 +18,7 @@ from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
 from gdef_core.runtime.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
-from gdef_core.testing.scripts import SUFFIX, TestFileError, find_game, read_cases
+from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -29,6 +29,11 @@ MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edi
 
 def is_test_file(path: str) -> bool:
     return path.endswith(SUFFIX)
+
+
+def is_move_script(path: str) -> bool:
+    """A move script: a test file, or the `--moves` file of gdef-run (moves and `?` lines)."""
+    return path.endswith(".moves")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,26 +62,33 @@ def game_of(path: str, text: str) -> list[str] | Problem:
 
 
 def syntax_problems(path: str, text: str) -> list[Problem]:
-    """Moves and assertions that cannot be read, as gdef-test would report them (without
-    running the rules), and a missing game."""
+    """Moves and assertions that cannot be read, as gdef-test (or `gdef-run --moves`) would
+    report them, found without running the rules; for a test file also a missing game."""
     found = []
-    game = game_of(path, text)
-    if isinstance(game, Problem):
-        found.append(game)
-    _, cases = read_cases(path, text)
-    for case in cases:
-        for step in case.steps:
-            line = step.line - 1
-            end = step.column + len(step.text)
-            try:
-                if step.text.startswith("?"):
-                    parse_assertion(step.text, step.line)
-                else:
-                    Move.parse(step.text)
-            except AssertionSyntaxError as error:
-                found.append(Problem(line, step.column + error.column, end, error.message))
-            except MoveSyntaxError as error:
-                found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
+    if is_test_file(path):
+        game = game_of(path, text)
+        if isinstance(game, Problem):
+            found.append(game)
+        _, cases = read_cases(path, text)
+        steps = [step for case in cases for step in case.steps]
+    else:
+        steps = []
+        for number, raw in enumerate(text.split("\n"), 1):
+            content = raw.split("#", 1)[0]
+            if content.strip():
+                steps.append(Step(content.strip(), number, len(content) - len(content.lstrip())))
+    for step in steps:
+        line = step.line - 1
+        end = step.column + len(step.text)
+        try:
+            if step.text.startswith("?"):
+                parse_assertion(step.text, step.line)
+            else:
+                Move.parse(step.text)
+        except AssertionSyntaxError as error:
+            found.append(Problem(line, step.column + error.column, end, error.message))
+        except MoveSyntaxError as error:
+            found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
     return found
 
 
