@@ -238,7 +238,7 @@ async def test_a_moves_script_gets_assertion_help_but_no_test_lens(client, folde
     found = await published(client, target, "gdef-test", 2, timeout=10)
     assert [(d.range.start.line, d.message.split(":")[0]) for d in found] == [
         (1, "not a move"), (2, "unknown assertion 'tunr'")]
-    assert await lenses(client, target) == []
+    assert not await lenses(client, target)
     result = await client.text_document_completion_async(types.CompletionParams(doc(target), types.Position(2, 2)))
     assert "turn" in [item.label for item in result.items]
     close_document(client, target)
