@@ -147,6 +147,24 @@ describe('live errors', { concurrency: 1 }, () => {
   });
 });
 
+describe('rule tests', { concurrency: 1 }, () => {
+  check('the lens of a test file runs gdef-test and shows the failure at its assertion line', async () => {
+    // `? moves 8` is wrong (the empty board has 9 moves): one test fails, one passes
+    writeFileSync(join(workspace, FOLDER, 'tictactoe.test.moves'),
+      '[opening]\n? turn 0\n? moves 8\n\n[centre]\nplace(1,1,X)\n? square 1,1 X\n');
+    await openFile(page, 'tictactoe.test.moves');
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Run rule tests' });
+    await lens.first().waitFor({ timeout: 30_000 });
+    await lens.first().click();
+    await page.locator('.codelens-decoration a', { hasText: '✗ 1 failed, 1 passed' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.part.panel .composite-bar a[aria-label^="Problems"]').first().click();
+    const row = page.locator('.markers-panel .monaco-list-row[aria-label*="assertion failed: ? moves 8"]');
+    await row.first().waitFor({ timeout: 20_000 });
+    assert.match(await row.first().getAttribute('aria-label'), / at line 3 and character 1\./);
+    assert.ok(!existsSync(join(workspace, FOLDER, 'pwned')), 'no shell ran the folder name');
+  });
+});
+
 describe('Run game', { concurrency: 1 }, () => {
   check('the code lens starts a playable game in a terminal, without a shell', async () => {
     await openFile(page, 'tictactoe.gdef');
