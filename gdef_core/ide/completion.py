@@ -16,7 +16,7 @@ from lark import Token
 
 from gdef_core.builtins import BUILTINS, ENTRY_POINTS, GAME_PARAMETERS, OPERATION_FIELDS, Context, Kind
 from gdef_core.ide.analysis import Analysis
-from gdef_core.ide.describe import (builtin_markdown, declaration_text, function_signature, game_parameter_markdown,
+from gdef_core.ide.describe import (builtin_markdown, declared_type, function_signature, game_parameter_markdown,
                                     symbol_markdown)
 from gdef_core.ide.lexing import before_cursor
 from gdef_core.semantics.program import Symbol, SymbolKind
@@ -223,10 +223,9 @@ def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_ty
                    if not (word == "start" and has_start)]
     candidates += [Candidate(t, CandidateKind.TYPE, detail="game variable type", sort_group=6)
                    for t in ("int", "float", "bool")]
-    if last_type in (None, "SEMICOLON", "RBRACE", "NAME", "INT", "DIMS", "STRING"):  # where a declaration may start
-        candidates.append(Candidate("counter", CandidateKind.KEYWORD, detail="game variable modifier",
-                                    documentation=_COUNTER_DOC, insert_text="counter ", snippet=_COUNTER_SNIPPET,
-                                    sort_group=6))
+    candidates.append(Candidate("counter", CandidateKind.KEYWORD, detail="game variable modifier",
+                                documentation=_COUNTER_DOC, insert_text="counter ", snippet=_COUNTER_SNIPPET,
+                                sort_group=6))
     return candidates
 
 
@@ -271,13 +270,8 @@ def _expression(analyses: list[Analysis], tokens: list[Token], stack: list[_Open
 
 
 def _game_var(symbol: Symbol) -> Candidate:
-    return Candidate(symbol.name, CandidateKind.GAME_VAR, detail=_declared_type(symbol.decl),
+    return Candidate(symbol.name, CandidateKind.GAME_VAR, detail=declared_type(symbol.decl),
                      documentation=symbol_markdown(symbol), sort_group=1)
-
-
-def _declared_type(decl) -> str:
-    """`int`, `bool[4]`, `counter int`: a declaration without its name."""
-    return declaration_text(decl).replace(f" {decl.name.text}", "", 1)
 
 
 # ---------------------------------------------------------------- built-ins by context

@@ -39,6 +39,13 @@ def declaration_text(decl, source_of=None) -> str:
     return f"{counter}{decl.type.name} {decl.name.text}{sizes}"
 
 
+def declared_type(decl) -> str:
+    """`int`, `int[64]`, `counter int`: a declaration without its name (completion details,
+    the outline)."""
+    sizes = "".join(f"[{_size_text(size, None)}]" for size in getattr(decl, "sizes", ()))
+    return ("counter " if getattr(decl, "counter", False) else "") + decl.type.name + sizes
+
+
 def _size_text(size, source_of) -> str:
     if isinstance(size, ast.IntLit):
         return str(size.value)
