@@ -26,6 +26,8 @@ before(async () => {
   mkdirSync(folder);
   copyFileSync(SEED, join(folder, 'original seed.gdef'));
   copyFileSync(GAME, join(folder, 'tictactoe.gdef'));
+  // rule tests of it: `? moves 8` is wrong (the empty board has 9 moves), so one test fails
+  writeFileSync(join(folder, 'tictactoe.test.moves'), '[opening]\n? turn 0\n? moves 8\n\n[centre]\nplace(1,1,X)\n? square 1,1 X\n');
   // the example tasks.json of docs/editors.md, as a user would copy it
   const docs = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
   const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
@@ -149,9 +151,6 @@ describe('live errors', { concurrency: 1 }, () => {
 
 describe('rule tests', { concurrency: 1 }, () => {
   check('the lens of a test file runs gdef-test and shows the failure at its assertion line', async () => {
-    // `? moves 8` is wrong (the empty board has 9 moves): one test fails, one passes
-    writeFileSync(join(workspace, FOLDER, 'tictactoe.test.moves'),
-      '[opening]\n? turn 0\n? moves 8\n\n[centre]\nplace(1,1,X)\n? square 1,1 X\n');
     await openFile(page, 'tictactoe.test.moves');
     const lens = page.locator('.codelens-decoration a', { hasText: 'Run rule tests' });
     await lens.first().waitFor({ timeout: 30_000 });

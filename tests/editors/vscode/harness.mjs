@@ -80,6 +80,9 @@ export async function openVSCode({ folder, settings = {}, viewport = { width: 14
     'window.restoreWindows': 'none',
     'git.enabled': false,
     'git.openRepositoryInParentFolders': 'never',
+    // code-server saves edits after a second: tests that type a mistake and revert it need
+    // the file on disk to stay as it was
+    'files.autoSave': 'off',
     ...settings,
   }, null, 2));
   const env = {
