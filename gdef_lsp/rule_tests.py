@@ -59,7 +59,7 @@ class RuleTests:
 
 
 def install(server) -> None:
-    """Route test-file requests here, add the game-file lens, register the commands."""
+    """Route requests about move scripts here, add the game-file lens, register the commands."""
     if getattr(server, "rule_tests", None) is not None:
         return
     server.rule_tests = RuleTests()
@@ -75,32 +75,32 @@ def install(server) -> None:
 
 
 def _routed(server, method: str, handler, mine):
-    """`handler` for gdef files; for test files `mine`, or the answer for an unknown
+    """`handler` for gdef files; for move scripts `mine`, or the answer for an unknown
     document. A game file's code lenses get the rule-test lens added."""
 
-    def for_test_file(params):
+    def for_script(params):
         if mine is not None:
             return mine(server, params)
         if method == types.TEXT_DOCUMENT_DIAGNOSTIC:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         return None
 
-    def is_test(params) -> bool:
+    def is_script(params) -> bool:
         document = getattr(params, "text_document", None)
         return document is not None and rule_tests.is_move_script(server.path_of(document.uri))
 
     if asyncio.iscoroutinefunction(handler):
         @functools.wraps(handler)
         async def routed(params):
-            if is_test(params):
-                return for_test_file(params)
+            if is_script(params):
+                return for_script(params)
             found = await handler(params)
             return _with_game_lens(server, params, found) if method == types.TEXT_DOCUMENT_CODE_LENS else found
     else:
         @functools.wraps(handler)
         def routed(params):
-            if is_test(params):
-                return for_test_file(params)
+            if is_script(params):
+                return for_script(params)
             found = handler(params)
             return _with_game_lens(server, params, found) if method == types.TEXT_DOCUMENT_CODE_LENS else found
     return routed
