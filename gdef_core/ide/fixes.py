@@ -195,7 +195,7 @@ def _fit_array_list(module: ast.Module, text: str, diag: Diagnostic) -> list[Fix
     if not sizes:
         if any(isinstance(item, ast.ArrayInit) for item in items):
             return []
-        return [Fix(f"Make '{name}' an array of {len(items)}", (Edit(point_after(decl.name.span), f"[{len(items)}]"),),
+        return [Fix(f"Make '{name}' an array of {len(items)}", (Edit(_point_after(decl.name.span), f"[{len(items)}]"),),
                     diag, preferred=True)]
     if len(sizes) == 2 and None not in sizes and not any(isinstance(item, ast.ArrayInit) for item in items) \
             and len(items) == sizes[0] * sizes[1]:
@@ -212,7 +212,7 @@ def _fit_array_list(module: ast.Module, text: str, diag: Diagnostic) -> list[Fix
     return []
 
 
-def point_after(span: Span) -> Span:
+def _point_after(span: Span) -> Span:
     return point(span.file, span.end_line, span.end_column)
 
 

@@ -134,14 +134,13 @@ def _square_filled(words: list[str]) -> bool:
 
 
 def _keyword(word: str) -> Candidate:
-    arguments, _ = KEYWORDS[word]
     insert = "not over" if word == "not" else word + " "
     return Candidate("not over" if word == "not" else word, CandidateKind.KEYWORD, detail=usage(word),
                      documentation=_meaning(word), insert_text=insert, sort_group=0)
 
 
 def _meaning(keyword: str) -> str:
-    arguments, meaning = KEYWORDS[keyword]
+    _, meaning = KEYWORDS[keyword]
     return f"{code_block(usage(keyword))}\n\nAsserts that {meaning}. It checks the position the moves above it " \
            "reached and changes nothing."
 
