@@ -263,6 +263,14 @@ _code("G412", E, "game variable assigned while judging or proposing a move",
       "game. The message names the call path that reaches the assignment.",
       "int captures = 0;\ndefine isMoveLegal() -> bool {\n  captures = captures + 1;\n  return true;\n}",
       "Do the assignment in `end()`, which runs once the move is applied.")
+_code("G413", E, "isGenerated() in a game without moves()",
+      "`isGenerated()` asks whether `moves()` proposes the move being judged (section 15.3); it is "
+      "valid only in a game that defines `moves()`. Without a generator nothing is ever proposed, "
+      "so every move would be judged illegal. (A library checked alone is not reported: the game "
+      "that uses it may define `moves()`.)",
+      "define isMoveLegal() -> bool {\n  return isGenerated();   // and no define moves() anywhere\n}",
+      "Define `moves()`, proposing each legal move with `addPlace`/`addClear` and `addMove()` (the "
+      "editor's quick fix adds one to fill in), or judge the move in `isMoveLegal()` itself.")
 
 # ------------------------------------------------------------------ G5xx: warnings
 _code("G501", W, "unused local",

@@ -30,7 +30,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__, features2, formatting, simulation
+from gdef_lsp import __version__, features2, formatting, rule_tests, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.logs import ClientLogHandler
@@ -80,6 +80,9 @@ class Settings:
         options = options if isinstance(options, dict) else {}
         delay = options.get("diagnosticDelay")  # milliseconds
         self.delay = delay / 1000 if isinstance(delay, (int, float)) and 0 <= delay <= 10_000 else DEFAULT_DELAY
+        timeout = options.get("ruleTestTimeout")  # seconds a run of the rule tests may take
+        self.rule_test_timeout = float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout <= 86_400 \
+            else rule_tests.DEFAULT_TIMEOUT
         docs = options.get("diagnosticsDocs")
         self.docs = docs if isinstance(docs, str) and docs else (
             DIAGNOSTICS_DOCS.as_uri() if DIAGNOSTICS_DOCS.exists() else None)
@@ -547,4 +550,5 @@ def make_server(log_level: int = logging.INFO) -> GdefServer:
     root.setLevel(log_level)
     if log_level > logging.DEBUG:
         logging.getLogger("pygls").setLevel(logging.WARNING)
+    rule_tests.install(server)  # last: it routes the requests about *.test.moves files of every feature
     return server

@@ -15,4 +15,5 @@ feature modules take an Analysis and a position:
     folding      folding ranges
     fixes        code-action fixes
     run          the argv that runs a game
+    rule_tests   move scripts and rule tests: assertion help, gdef-test's argv and report
 """

@@ -14,9 +14,10 @@ from enum import Enum
 
 from lark import Token
 
-from gdef_core.builtins import BUILTINS, GAME_PARAMETERS, OPERATION_FIELDS, Kind
+from gdef_core.builtins import BUILTINS, ENTRY_POINTS, GAME_PARAMETERS, OPERATION_FIELDS, Context, Kind
 from gdef_core.ide.analysis import Analysis
-from gdef_core.ide.describe import builtin_markdown, function_signature, game_parameter_markdown, symbol_markdown
+from gdef_core.ide.describe import (builtin_markdown, declared_type, function_signature, game_parameter_markdown,
+                                    symbol_markdown)
 from gdef_core.ide.lexing import before_cursor
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
@@ -55,8 +56,11 @@ TYPE_NAMES = ("int", "float", "bool", "obj")
 _STATEMENT_KEYWORDS = {
     "if": "if (${1:condition}) {\n\t$0\n}",
     "while": "while (${1:condition}) {\n\t$0\n}",
+    "for": "for (int ${1:i} = 0; $1 < ${2:8}; $1 = $1 + 1) {\n\t$0\n}",
     "return": None,
 }
+_LOOP_KEYWORDS = {"break": "break;", "continue": "continue;"}  # only inside a `while` or `for`
+_COUNTER_SNIPPET = "counter ${1|int,float,bool|} ${2:name} = ${3:0};"
 _TOP_LEVEL_KEYWORDS = {
     "define": "define ${1:name}($2) -> ${3:bool} {\n\t$0\n}",
     "obj": None,
@@ -74,7 +78,7 @@ class _Open:
 
     index: int  # of the bracket token
     kind: str  # LPAR, LSQB, LBRACE
-    owner: str | None = None  # for `{`: "start", "if", "else", "while", "function"
+    owner: str | None = None  # for `{`: "start", "if", "else", "while", "for", "function"
 
 
 def complete(analyses: list[Analysis], text: str, path: str, line: int, column: int) -> list[Candidate]:
@@ -92,12 +96,14 @@ def complete(analyses: list[Analysis], text: str, path: str, line: int, column: 
     top = stack[-1] if stack else None
     if top and top.kind == "LSQB" and _is_operation_field(tokens, top):
         return _operation_fields()
-    if before.word[:1].isdigit() or last_type in ("DEFINE", "TYPE", "OBJ", "IF", "WHILE"):
+    if before.word[:1].isdigit() or last_type in ("DEFINE", "TYPE", "OBJ", "IF", "WHILE", "FOR", "BREAK", "CONTINUE"):
         return []
     if last_type == "ARROW":
         return _types()
     if top and top.kind == "LPAR" and _is_parameter_list(tokens, top.index):
         return _types() if last_type in ("LPAR", "COMMA") else []
+    if any(o.kind == "LPAR" and _is_parameter_list(tokens, o.index) for o in stack):
+        return []  # the brackets of an array parameter (`bool seen[][]`)
     body = next((o for o in reversed(stack) if o.kind == "LBRACE"), None)
     if body is None:
         return _top_level(analyses, path, tokens, last_type)
@@ -107,12 +113,19 @@ def complete(analyses: list[Analysis], text: str, path: str, line: int, column: 
         return [_keyword("if", _STATEMENT_KEYWORDS["if"])]
     if last_type in _OPERAND_ENDS:
         return []
-    candidates = _expression(analyses, tokens)
+    size_of = _size_of_argument(tokens, top)
+    if size_of is not None:
+        return _size_of_candidates(analyses, tokens, stack, size_of)
+    candidates = _expression(analyses, tokens, stack)
     if top is body and last_type in _STATEMENT_STARTS:
         candidates += [_keyword(word, snippet) for word, snippet in _STATEMENT_KEYWORDS.items()]
+        if any(o.kind == "LBRACE" and o.owner in ("while", "for") for o in stack):
+            candidates += [_keyword(word, snippet) for word, snippet in _LOOP_KEYWORDS.items()]
         candidates += _types()
         if last_type == "RBRACE" and closed_owner == "if":
             candidates.append(_keyword("else", "else {\n\t$0\n}"))
+    elif top is not None and top.kind == "LPAR" and last_type == "LPAR" and _is_for_header(tokens, top.index):
+        candidates += _types()  # INIT may declare the loop's local
     return candidates
 
 
@@ -150,6 +163,8 @@ def _block_owner(tokens: list[Token], i: int) -> str:
             return "if"
         if before == "WHILE":
             return "while"
+        if before == "FOR":
+            return "for"
     return "function"
 
 
@@ -168,6 +183,10 @@ def _opening(tokens: list[Token], close: int, opener: str, closer: str) -> int:
 
 def _is_parameter_list(tokens: list[Token], i: int) -> bool:
     return i >= 2 and tokens[i - 1].type == "NAME" and tokens[i - 2].type == "DEFINE"
+
+
+def _is_for_header(tokens: list[Token], i: int) -> bool:
+    return i >= 1 and tokens[i - 1].type == "FOR"
 
 
 def _is_operation_field(tokens: list[Token], open_: _Open) -> bool:
@@ -204,7 +223,15 @@ def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_ty
                    if not (word == "start" and has_start)]
     candidates += [Candidate(t, CandidateKind.TYPE, detail="game variable type", sort_group=6)
                    for t in ("int", "float", "bool")]
+    candidates.append(Candidate("counter", CandidateKind.KEYWORD, detail="game variable modifier",
+                                documentation=_COUNTER_DOC, insert_text="counter ", snippet=_COUNTER_SNIPPET,
+                                sort_group=6))
     return candidates
+
+
+_COUNTER_DOC = ("`counter int halfmoves = 0;` declares a game variable that is game state in every way, "
+                "except that `repetitions()` compares positions without it (a clock such as chess's "
+                "fifty-move counter).")
 
 
 def _in_game_var_init(tokens: list[Token]) -> bool:
@@ -221,23 +248,114 @@ def _declared_parameters(analyses: list[Analysis]) -> set[str]:
             if isinstance(item, ast.GameParam)}
 
 
-def _expression(analyses: list[Analysis], tokens: list[Token]) -> list[Candidate]:
-    candidates = _locals(tokens)
+def _expression(analyses: list[Analysis], tokens: list[Token], stack: list[_Open]) -> list[Candidate]:
+    candidates = _locals(tokens, stack)
     seen = {c.label for c in candidates}
-    for symbol in _declarations(analyses):
+    declarations = _declarations(analyses)
+    for symbol in declarations:
         if symbol.name in seen:
             continue
         match symbol.kind:
             case SymbolKind.GAME_VAR:
-                candidates.append(Candidate(symbol.name, CandidateKind.GAME_VAR, detail=symbol.type,
-                                            documentation=symbol_markdown(symbol), sort_group=1))
+                candidates.append(_game_var(symbol))
             case SymbolKind.OBJECT:
                 candidates.append(_object(symbol))
             case SymbolKind.FUNCTION:
                 candidates.append(_function(symbol.decl, symbol_markdown(symbol)))
+    allowed = _allowed_builtins(analyses, tokens, declarations)
     for builtin in BUILTINS.values():
-        candidates.append(_builtin(builtin))
+        if allowed(builtin):
+            candidates.append(_builtin(builtin))
     return candidates + _booleans()
+
+
+def _game_var(symbol: Symbol) -> Candidate:
+    return Candidate(symbol.name, CandidateKind.GAME_VAR, detail=declared_type(symbol.decl),
+                     documentation=symbol_markdown(symbol), sort_group=1)
+
+
+# ---------------------------------------------------------------- built-ins by context
+
+
+def _allowed_builtins(analyses: list[Analysis], tokens: list[Token], declarations: list[Symbol]):
+    """Which built-ins may be called in the function being edited: those whose contexts
+    (builtins.Builtin.contexts) include every entry point that reaches the function (all of
+    them when nothing reaches it yet); `isGenerated()` only in a game with `moves()`."""
+    program = analyses[0].program if analyses else None
+    current = _current_function(tokens)
+    reaching = _reaching_contexts(program, current) if program is not None and current else set()
+    has_moves = any(s.kind is SymbolKind.FUNCTION and s.name == "moves" for s in declarations)
+
+    def allowed(builtin) -> bool:
+        if builtin.name == "isGenerated" and not has_moves:
+            return False
+        return reaching <= builtin.contexts
+
+    return allowed
+
+
+def _current_function(tokens: list[Token]) -> str | None:
+    start = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].type == "DEFINE"), None)
+    if start is None or start + 1 >= len(tokens) or tokens[start + 1].type != "NAME":
+        return None
+    return tokens[start + 1].value
+
+
+def _reaching_contexts(program, name: str) -> set[Context]:
+    """The entry points from which `name` is called (directly, or through user functions)."""
+    if name in ENTRY_POINTS:
+        return {Context(name)}
+    callees: dict[str, set[str]] = {}
+    for function_name, function in program.functions.items():
+        callees[function_name] = {program.references[node.callee].name for node in ast.walk(function.body)
+                                  if isinstance(node, ast.Call) and node.callee in program.references
+                                  and program.references[node.callee].kind is SymbolKind.FUNCTION}
+    found = set()
+    for context in Context:
+        pending, seen = [context.value], {context.value}
+        while pending:
+            current = pending.pop()
+            if current == name:
+                found.add(context)
+                break
+            for callee in callees.get(current, ()):
+                if callee not in seen:
+                    seen.add(callee)
+                    pending.append(callee)
+    return found
+
+
+# ---------------------------------------------------------------- sizeOf(
+
+
+def _size_of_argument(tokens: list[Token], top: _Open | None) -> int | None:
+    """0 or 1 when the cursor is at that argument of `sizeOf(`, else None."""
+    if top is None or top.kind != "LPAR" or top.index < 1:
+        return None
+    callee = tokens[top.index - 1]
+    if callee.type != "NAME" or callee.value != "sizeOf":
+        return None
+    commas = sum(1 for token in tokens[top.index + 1:] if token.type == "COMMA")
+    if tokens[-1].type not in ("LPAR", "COMMA") or commas > 1:
+        return None
+    return commas
+
+
+def _size_of_candidates(analyses: list[Analysis], tokens: list[Token], stack: list[_Open], argument: int
+                        ) -> list[Candidate]:
+    """`sizeOf(` takes an array first (only arrays are offered), then a dimension: 0, or 1
+    for a two-dimensional array."""
+    arrays = [c for c in _locals(tokens, stack) if "[" in (c.detail or "")]
+    names = {c.label for c in arrays}
+    arrays += [_game_var(s) for s in _declarations(analyses)
+               if s.kind is SymbolKind.GAME_VAR and s.decl.sizes and s.name not in names]
+    if argument == 0:
+        return arrays
+    array = tokens[-2].value if len(tokens) >= 2 and tokens[-2].type == "NAME" else None
+    rank = next((c.detail.count("[") for c in arrays if c.label == array), 2)
+    meanings = ("the first size (rows of a two-dimensional array)", "the second size")
+    return [Candidate(str(d), CandidateKind.INDEX, detail="int", documentation=f"Dimension {d}: {meanings[d]}.",
+                      sort_group=0) for d in range(rank)]
 
 
 def _declarations(analyses: list[Analysis]) -> list[Symbol]:
@@ -257,7 +375,7 @@ def _declarations(analyses: list[Analysis]) -> list[Symbol]:
                 case ast.FunctionDef(return_type=result):
                     found[name.text] = Symbol(SymbolKind.FUNCTION, name.text, result.name if result else None, item)
                 case ast.GameVar(type=type_):
-                    found[name.text] = Symbol(SymbolKind.GAME_VAR, name.text, type_.name, item)
+                    found[name.text] = Symbol(SymbolKind.GAME_VAR, name.text, type_.name + "[]" * len(item.sizes), item)
     return list(found.values())
 
 
@@ -266,8 +384,10 @@ def _object(symbol: Symbol) -> Candidate:
                      sort_group=1)
 
 
-def _locals(tokens: list[Token]) -> list[Candidate]:
-    """Parameters and locals declared before the cursor in the function being edited."""
+def _locals(tokens: list[Token], stack: list[_Open]) -> list[Candidate]:
+    """Parameters and locals declared before the cursor in the function being edited. A
+    local is visible to the end of its function, except one declared in a `for`'s INIT:
+    only inside that loop (spec 15.2)."""
     start = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].type == "DEFINE"), None)
     if start is None:
         return []
@@ -275,23 +395,88 @@ def _locals(tokens: list[Token]) -> list[Candidate]:
     i = start + 3  # define NAME ( ...
     while i + 1 < len(tokens) and tokens[i].type != "RPAR":
         if tokens[i].type in ("TYPE", "OBJ") and tokens[i + 1].type == "NAME":
-            name = tokens[i + 1].value
-            found.setdefault(name, Candidate(name, CandidateKind.PARAMETER, detail=tokens[i].value,
-                                             documentation=f"Parameter ({tokens[i].value}).", sort_group=0))
+            name, rank = tokens[i + 1].value, _empty_brackets(tokens, i + 2)
+            detail = tokens[i].value + "[]" * rank
+            what = "Array parameter, passed by reference" if rank else "Parameter"
+            found.setdefault(name, Candidate(name, CandidateKind.PARAMETER, detail=detail,
+                                             documentation=f"{what} (`{detail}`).", sort_group=0))
         i += 1
-    for j in range(i, len(tokens) - 2):
-        typ, name, equal = tokens[j], tokens[j + 1], tokens[j + 2]
-        if typ.type in ("TYPE", "OBJ") and name.type == "NAME" and equal.type == "EQUAL" \
-                and tokens[j - 1].type in _STATEMENT_STARTS and _finished(tokens, j + 3):
-            found.setdefault(name.value, Candidate(name.value, CandidateKind.LOCAL, detail=typ.value,
-                                                   documentation=f"Local ({typ.value}).", sort_group=0))
+    open_loops = _open_for_headers(tokens, stack)
+    for j in range(max(i, 1), len(tokens) - 2):
+        typ, name = tokens[j], tokens[j + 1]
+        if typ.type not in ("TYPE", "OBJ") or name.type != "NAME":
+            continue
+        sizes, after = _sizes(tokens, j + 2)
+        if after >= len(tokens) or tokens[after].type != "EQUAL" or not _finished(tokens, after + 1):
+            continue
+        in_for = tokens[j - 1].type == "LPAR" and j >= 2 and tokens[j - 2].type == "FOR"
+        if in_for and j - 1 not in open_loops:
+            continue  # the loop ended: its local is gone
+        if not in_for and tokens[j - 1].type not in _STATEMENT_STARTS:
+            continue
+        detail = typ.value + "".join(f"[{size}]" for size in sizes)
+        where = "Loop variable" if in_for else ("Local array" if sizes else "Local")
+        found.setdefault(name.value, Candidate(name.value, CandidateKind.LOCAL, detail=detail,
+                                               documentation=f"{where} (`{detail}`).", sort_group=0))
     return list(found.values())
+
+
+def _empty_brackets(tokens: list[Token], i: int) -> int:
+    """How many `[]` pairs start at tokens[i] (an array parameter's dimensions)."""
+    rank = 0
+    while i + 1 < len(tokens) and tokens[i].type == "LSQB" and tokens[i + 1].type == "RSQB":
+        rank, i = rank + 1, i + 2
+    return rank
+
+
+def _sizes(tokens: list[Token], i: int) -> tuple[list[str], int]:
+    """The sizes written in `[...]` from tokens[i] (each as its tokens' text), and the index
+    after them."""
+    sizes = []
+    while i < len(tokens) and tokens[i].type == "LSQB":
+        close = _closing(tokens, i)
+        if close is None:
+            return sizes, len(tokens)
+        sizes.append("".join(t.value for t in tokens[i + 1:close]))
+        i = close + 1
+    return sizes, i
+
+
+def _closing(tokens: list[Token], i: int) -> int | None:
+    depth = 0
+    for j in range(i, len(tokens)):
+        kind = tokens[j].type
+        depth += kind in ("LPAR", "LSQB", "LBRACE")
+        depth -= kind in ("RPAR", "RSQB", "RBRACE")
+        if depth == 0:
+            return j
+    return None
+
+
+def _open_for_headers(tokens: list[Token], stack: list[_Open]) -> set[int]:
+    """The `(` of every `for` the cursor is inside (its header or its body)."""
+    found = set()
+    for open_ in stack:
+        if open_.kind == "LPAR" and _is_for_header(tokens, open_.index):
+            found.add(open_.index)
+        elif open_.kind == "LBRACE" and open_.owner == "for":
+            found.add(_opening(tokens, open_.index - 1, "LPAR", "RPAR"))
+    return found
 
 
 def _finished(tokens: list[Token], i: int) -> bool:
     """Whether the statement going on at tokens[i] ended before the cursor (a local is not
-    visible in its own initialiser)."""
-    return any(t.type in _STATEMENT_STARTS for t in tokens[i:])
+    visible in its own initialiser, braces of an initialiser list included)."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        kind = tokens[j].type
+        if kind in ("SEMICOLON", "RBRACE", "RPAR") and depth == 0:
+            return True  # `;`, or the end of the block or `for` header around it
+        if kind == "LBRACE" and depth == 0 and tokens[j - 1].type == "RPAR":
+            return True  # a block (`if (...) {`) began: the declaration was left unfinished
+        depth += kind in ("LPAR", "LSQB", "LBRACE")
+        depth -= kind in ("RPAR", "RSQB", "RBRACE")
+    return False
 
 
 def _function(function: ast.FunctionDef, documentation: str) -> Candidate:

@@ -19,10 +19,37 @@ _CONTEXT_NAMES = {Context.IS_MOVE_LEGAL: "isMoveLegal()", Context.END: "end()", 
 
 
 def function_signature(function: ast.FunctionDef) -> str:
-    """`name(int a, obj b) -> bool`, as written."""
-    params = ", ".join(f"{p.type.name} {p.name.text}" for p in function.params)
+    """`name(int a, bool seen[][]) -> bool`, as written."""
+    params = ", ".join(parameter_text(p) for p in function.params)
     result = f" -> {function.return_type.name}" if function.return_type else ""
     return f"{function.name.text}({params}){result}"
+
+
+def parameter_text(param: ast.Param) -> str:
+    """`int a`, or an array parameter with its empty brackets: `bool seen[][]`."""
+    return f"{param.type.name} {param.name.text}" + "[]" * param.rank
+
+
+def declaration_text(decl, source_of=None) -> str:
+    """A local or game variable as declared, without its initialiser: `int seen[64]`,
+    `obj grid[boardWidth()][8]`, `counter int halfmoves`. Sizes that are not literals are
+    shown as written when `source_of(span)` can give the text."""
+    sizes = "".join(f"[{_size_text(size, source_of)}]" for size in getattr(decl, "sizes", ()))
+    counter = "counter " if getattr(decl, "counter", False) else ""
+    return f"{counter}{decl.type.name} {decl.name.text}{sizes}"
+
+
+def declared_type(decl) -> str:
+    """`int`, `int[64]`, `counter int`: a declaration without its name (completion details,
+    the outline)."""
+    sizes = "".join(f"[{_size_text(size, None)}]" for size in getattr(decl, "sizes", ()))
+    return ("counter " if getattr(decl, "counter", False) else "") + decl.type.name + sizes
+
+
+def _size_text(size, source_of) -> str:
+    if isinstance(size, ast.IntLit):
+        return str(size.value)
+    return (source_of(size.span) if source_of else None) or "…"
 
 
 def where(span: Span | None) -> str:
@@ -70,13 +97,31 @@ def symbol_markdown(symbol: Symbol, source_of=None) -> str:
             return f"{code_block('obj ' + symbol.name)}\n\nObject, declared at {where(decl.name.span)}."
         case SymbolKind.GAME_VAR:
             init = source_of(decl.init.span) if source_of else None
-            shown = f"{decl.type.name} {symbol.name}" + (f" = {init}" if init else "")
-            return (f"{code_block(shown)}\n\nGame variable (part of the game state), declared at "
-                    f"{where(decl.name.span)}.")
+            shown = declaration_text(decl, source_of) + (f" = {init}" if init else "")
+            what = ("Counter game variable: part of the game state, but left out when positions are "
+                    "compared (`repetitions()`)" if decl.counter else "Game variable (part of the game state)")
+            return f"{code_block(shown)}\n\n{what}, declared at {where(decl.name.span)}.{_array_note(decl, source_of)}"
+        case SymbolKind.PARAMETER if isinstance(decl, ast.Param):
+            owner = symbol.function.name.text if symbol.function else "?"
+            note = " (an array, passed by reference: writes change the caller's elements)" if decl.rank else ""
+            return f"{code_block(parameter_text(decl))}\n\nParameter of `{owner}()`{note}."
+        case SymbolKind.LOCAL if isinstance(decl, ast.VarDecl):
+            owner = symbol.function.name.text if symbol.function else "?"
+            return (f"{code_block(declaration_text(decl, source_of))}\n\n"
+                    f"Local of `{owner}()`.{_array_note(decl, source_of)}")
         case SymbolKind.LOCAL | SymbolKind.PARAMETER:
             owner = symbol.function.name.text if symbol.function else "?"
             return f"{code_block(f'{symbol.type} {symbol.name}')}\n\n{symbol.kind.value.capitalize()} of `{owner}()`."
     return code_block(symbol.name)
+
+
+def _array_note(decl, source_of) -> str:
+    """` An array of 8 x 8 obj elements.` for an array declaration, else nothing."""
+    sizes = getattr(decl, "sizes", ())
+    if not sizes:
+        return ""
+    shape = " x ".join(_size_text(size, source_of) for size in sizes)
+    return f" An array of {shape} {decl.type.name} elements."
 
 
 def docs_anchor(code: str) -> str:

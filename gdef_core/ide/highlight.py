@@ -29,7 +29,8 @@ class SemanticToken:
 
 
 _BY_TOKEN = {
-    **dict.fromkeys(("DEFINE", "RETURN", "IF", "ELSE", "WHILE", "START", "USE", "TRUE", "FALSE"), "keyword"),
+    **dict.fromkeys(("DEFINE", "RETURN", "IF", "ELSE", "WHILE", "START", "USE", "TRUE", "FALSE", "FOR", "BREAK",
+                     "CONTINUE"), "keyword"),
     **dict.fromkeys(("TYPE", "OBJ"), "type"),
     **dict.fromkeys(("INT", "FLOAT", "DIMS"), "number"),
     "STRING": "string",
@@ -67,6 +68,8 @@ def semantic_tokens(analysis: Analysis | None, text: str, path: str) -> list[Sem
                 classified, modifiers = _name(occurrence)
             elif i + 1 < len(tokens) and tokens[i + 1].type == "COLON" and (i == 0 or tokens[i - 1].type != "COLON"):
                 classified = "property"  # a game parameter's key
+            elif _is_counter_modifier(tokens, i):
+                classified = "keyword"
         elif classified is None:
             classified = "operator"
         if classified is not None:
@@ -75,6 +78,12 @@ def semantic_tokens(analysis: Analysis | None, text: str, path: str) -> list[Sem
         found += _comment_lines(comment)
     found.sort(key=lambda t: (t.line, t.column))
     return found
+
+
+def _is_counter_modifier(tokens, i: int) -> bool:
+    """`counter` before the type of a game variable (a keyword only there, spec 15.4)."""
+    return (tokens[i].value == "counter" and i + 1 < len(tokens) and tokens[i + 1].type in ("TYPE", "OBJ")
+            and (i == 0 or tokens[i - 1].type in ("SEMICOLON", "RBRACE") or tokens[i - 1].line < tokens[i].line))
 
 
 def _name(occurrence) -> tuple[str, frozenset[str]]:

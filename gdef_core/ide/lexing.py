@@ -12,7 +12,7 @@ from gdef_core.syntax import Token, scan
 
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_]*\Z")
 WORD_TYPES = frozenset({"NAME", "TYPE", "OBJ", "DEFINE", "RETURN", "IF", "ELSE", "WHILE", "START", "USE",
-                        "TRUE", "FALSE", "INT", "FLOAT", "DIMS"})
+                        "TRUE", "FALSE", "INT", "FLOAT", "DIMS", "FOR", "BREAK", "CONTINUE"})
 
 
 def offset_of(text: str, line: int, column: int) -> int:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Iterable
 
-from gdef_core.ide.describe import function_signature
+from gdef_core.ide.describe import declared_type, function_signature
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
@@ -70,8 +70,8 @@ def _item(item) -> OutlineItem | None:
             return OutlineItem("start", OutlineKind.START, f"{len(entries)} squares", item.span,
                                Span(item.span.file, item.span.line, item.span.column, item.span.line,
                                     item.span.column + len("start")))
-        case ast.GameVar(name=name, type=type_) if name.text:
-            return OutlineItem(name.text, OutlineKind.GAME_VAR, type_.name, item.span, name.span)
+        case ast.GameVar(name=name) if name.text:
+            return OutlineItem(name.text, OutlineKind.GAME_VAR, declared_type(item), item.span, name.span)
         case ast.FunctionDef(name=name) if name.text:
             return OutlineItem(name.text, OutlineKind.FUNCTION, function_signature(item), item.span, name.span,
                                tuple(_inside(item)))
@@ -79,9 +79,9 @@ def _item(item) -> OutlineItem | None:
 
 
 def _inside(function: ast.FunctionDef) -> list[OutlineItem]:
-    found = [OutlineItem(p.name.text, OutlineKind.PARAMETER, p.type.name, p.span, p.name.span)
+    found = [OutlineItem(p.name.text, OutlineKind.PARAMETER, p.type.name + "[]" * p.rank, p.span, p.name.span)
              for p in function.params if p.name.text]
-    found += [OutlineItem(node.name.text, OutlineKind.LOCAL, node.type.name, node.span, node.name.span)
+    found += [OutlineItem(node.name.text, OutlineKind.LOCAL, declared_type(node), node.span, node.name.span)
               for node in ast.walk(function.body) if isinstance(node, ast.VarDecl) and node.name.text]
     return found
 

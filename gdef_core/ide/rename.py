@@ -19,6 +19,7 @@ from gdef_core.ide.lexing import token_at
 from gdef_core.ide.navigation import occurrences_everywhere
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
+from gdef_core.syntax import ast
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _LOCAL_KINDS = (SymbolKind.LOCAL, SymbolKind.PARAMETER)
@@ -117,7 +118,7 @@ def _clash(analysis: Analysis, symbol: Symbol, new_name: str) -> str | None:
         return f"'{new_name}' is already {_described(existing)}"
     if symbol.kind in _LOCAL_KINDS:
         for other in _locals_of(analysis, symbol):
-            if other.name == new_name:
+            if other.name == new_name and _overlap(_scope(symbol), _scope(other)):
                 return f"'{new_name}' is already {_described(other)} in the same function"
     else:
         for other in _all_locals(analysis):
@@ -129,6 +130,20 @@ def _clash(analysis: Analysis, symbol: Symbol, new_name: str) -> str | None:
 
 def _locals_of(analysis: Analysis, symbol: Symbol) -> list[Symbol]:
     return [s for s in _all_locals(analysis) if s.function is symbol.function and s is not symbol]
+
+
+def _scope(symbol: Symbol) -> tuple:
+    """Where a local or parameter is visible: a parameter in its whole function, a local from
+    its declaration to the end of its function, or of its loop if a `for` declares it."""
+    function = symbol.function
+    if symbol.kind is SymbolKind.PARAMETER or function is None:
+        return (function.span.start, function.span.end) if function else ((0, 0), (0, 0))
+    loop = next((node for node in ast.walk(function.body) if isinstance(node, ast.For) and node.init is symbol.decl), None)
+    return symbol.name_span.start, (loop or function).span.end
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
 
 
 def _all_locals(analysis: Analysis) -> list[Symbol]:

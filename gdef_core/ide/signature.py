@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from gdef_core.builtins import Kind, lookup
 from gdef_core.ide.analysis import Analysis
-from gdef_core.ide.describe import builtin_markdown, function_signature
+from gdef_core.ide.describe import builtin_markdown, function_signature, parameter_text
 from gdef_core.ide.lexing import before_cursor
 
 
@@ -84,7 +84,7 @@ def _describe(analyses: list[Analysis], open_: _Open) -> SignatureInfo | None:
     for analysis in analyses:
         function = analysis.program.functions.get(open_.callee)
         if function is not None:
-            params = tuple(f"{p.type.name} {p.name.text}" for p in function.params)
+            params = tuple(parameter_text(p) for p in function.params)
             return SignatureInfo(function_signature(function), params, function.doc,
                                  min(open_.argument, max(len(params) - 1, 0)))
     return None

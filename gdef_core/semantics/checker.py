@@ -12,7 +12,7 @@ from typing import Sequence
 from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.semantics.collect import collect
 from gdef_core.semantics.constants import check_game_var_inits
-from gdef_core.semantics.contexts import check_contexts, check_unused_functions
+from gdef_core.semantics.contexts import check_contexts, check_generator, check_unused_functions
 from gdef_core.semantics.flow import check_flow
 from gdef_core.semantics.names import resolve_names
 from gdef_core.semantics.params import check_params
@@ -37,6 +37,7 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_entry_points(program, report)
     check_flow(program, report)
     check_contexts(program, report)
+    check_generator(program, report)
     check_unused_functions(program, report)
     everything = sorted([*load_diagnostics, *report.kept()], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))

@@ -63,6 +63,19 @@ def check_contexts(program: Program, report: Report) -> None:
                                    "the callee could change it: only end() and setup() may pass it")
 
 
+def check_generator(program: Program, report: Report) -> None:
+    """`isGenerated()` in a game that has no `moves()` to generate with (spec 15.3)."""
+    if program.is_library or "moves" in program.functions or report.recovery.syntax_errors:
+        return  # a library's game may define moves(); a broken file may hold it
+    for function in program.functions.values():
+        for node in ast.walk(function.body):
+            if isinstance(node, ast.Call) and node.callee.text == "isGenerated":
+                symbol = program.references.get(node.callee)
+                if symbol is not None and symbol.kind is SymbolKind.BUILTIN:
+                    report.add("G413", node.callee.span, "'isGenerated()' asks whether moves() proposes this "
+                               "move, but the game defines no moves(): define moves(), or judge the move here")
+
+
 def check_unused_functions(program: Program, report: Report) -> None:
     if program.is_library or report.recovery.syntax_errors:  # a caller may be in broken text
         return

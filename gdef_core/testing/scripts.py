@@ -58,6 +58,13 @@ class TestFile:
 
 
 def parse_test_file(path: str, text: str) -> TestFile:
+    header, cases = read_cases(path, text)
+    return TestFile(path, find_game(path, header), cases)
+
+
+def read_cases(path: str, text: str) -> tuple[str | None, list[TestCase]]:
+    """The `# game:` header (None if absent) and the tests of a test file's text, without
+    looking for the game (the editor reads files whose game may not exist yet)."""
     default = os.path.basename(path)[: -len(SUFFIX)] if path.endswith(SUFFIX) else os.path.basename(path)
     header: str | None = None
     cases = [TestCase(path, default, 1)]
@@ -79,7 +86,7 @@ def parse_test_file(path: str, text: str) -> TestFile:
         cases[-1].steps.append(Step(stripped, number, len(content) - len(content.lstrip())))
     if not cases[0].steps and len(cases) > 1:
         cases.pop(0)
-    return TestFile(path, find_game(path, header), cases)
+    return header, cases
 
 
 def find_game(test_path: str, header: str | None) -> list[str]:

@@ -21,6 +21,8 @@ import { Remedy, ServerCommand, StartProblem, resolveServerCommand } from './ser
 export const DOCUMENT_SELECTOR = [
   { scheme: 'file', language: 'gdef' },
   { scheme: 'untitled', language: 'gdef' },
+  // move scripts: rule tests (*.test.moves) and gdef-run --moves files
+  { scheme: 'file', language: 'gdef-moves' },
 ];
 
 const REMEDY_LABELS: Record<Remedy, string> = {

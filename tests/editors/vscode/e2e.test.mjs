@@ -26,6 +26,8 @@ before(async () => {
   mkdirSync(folder);
   copyFileSync(SEED, join(folder, 'original seed.gdef'));
   copyFileSync(GAME, join(folder, 'tictactoe.gdef'));
+  // rule tests of it: `? moves 8` is wrong (the empty board has 9 moves), so one test fails
+  writeFileSync(join(folder, 'tictactoe.test.moves'), '[opening]\n? turn 0\n? moves 8\n\n[centre]\nplace(1,1,X)\n? square 1,1 X\n');
   // the example tasks.json of docs/editors.md, as a user would copy it
   const docs = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
   const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
@@ -144,6 +146,21 @@ describe('live errors', { concurrency: 1 }, () => {
     assert.match(await row.first().getAttribute('aria-label'), /did you mean 'y'\?.* at line 42 and character 11\./);
     await runCommand(page, 'File: Revert File');
     await row.first().waitFor({ state: 'detached', timeout: 20_000 });
+  });
+});
+
+describe('rule tests', { concurrency: 1 }, () => {
+  check('the lens of a test file runs gdef-test and shows the failure at its assertion line', async () => {
+    await openFile(page, 'tictactoe.test.moves');
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Run rule tests' });
+    await lens.first().waitFor({ timeout: 30_000 });
+    await lens.first().click();
+    await page.locator('.codelens-decoration a', { hasText: '✗ 1 failed, 1 passed' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.part.panel .composite-bar a[aria-label^="Problems"]').first().click();
+    const row = page.locator('.markers-panel .monaco-list-row[aria-label*="assertion failed: ? moves 8"]');
+    await row.first().waitFor({ timeout: 20_000 });
+    assert.match(await row.first().getAttribute('aria-label'), / at line 3 and character 1\./);
+    assert.ok(!existsSync(join(workspace, FOLDER, 'pwned')), 'no shell ran the folder name');
   });
 });
 

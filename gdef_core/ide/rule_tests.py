@@ -1,0 +1,282 @@
+"""Rule tests (`*.test.moves`, see gdef_core.testing) in the editor, in gdef_core terms.
+
+What a test file's lines mean (completion and hover of `?` assertion keywords, read from
+gdef_core.testing.assertions.KEYWORDS; lines that cannot be read, found without running
+anything), which test files test a game, the command line that runs them (gdef-test in its
+own process: rules are user code, and the server never runs them itself), and its JUnit
+report read back as failures at the lines of the test files.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+from gdef_core.ide.completion import Candidate, CandidateKind
+from gdef_core.ide.describe import code_block
+from gdef_core.runtime.moves import Move, MoveSyntaxError
+from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
+from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases
+
+TEST_MODULE = "gdef_core.cli.test"
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
+_STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?): (.*)$")
+MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
+
+
+def is_test_file(path: str) -> bool:
+    return path.endswith(SUFFIX)
+
+
+def is_move_script(path: str) -> bool:
+    """A move script: a test file, or the `--moves` file of gdef-run (moves and `?` lines)."""
+    return path.endswith(".moves")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong at a line of a test file (0-based line and columns; an end_column
+    below 0 means the end of the line)."""
+
+    line: int
+    column: int
+    end_column: int
+    message: str
+    severity: str = "error"  # "error" (the test cannot pass) or "warning"
+
+
+# ---------------------------------------------------------------- reading a test file
+
+
+def game_of(path: str, text: str) -> list[str] | Problem:
+    """The game files a test file tests (its `# game:` header, or the game beside it)."""
+    header, _ = read_cases(path, text)
+    try:
+        return find_game(path, header)
+    except TestFileError as error:
+        line = (error.line or 1) - 1
+        return Problem(line, 0, len(_line(text, line)), error.message)
+
+
+def syntax_problems(path: str, text: str) -> list[Problem]:
+    """Moves and assertions that cannot be read, as gdef-test (or `gdef-run --moves`) would
+    report them, found without running the rules; for a test file also a missing game."""
+    found = []
+    if is_test_file(path):
+        game = game_of(path, text)
+        if isinstance(game, Problem):
+            found.append(game)
+        _, cases = read_cases(path, text)
+        steps = [step for case in cases for step in case.steps]
+    else:
+        steps = []
+        for number, raw in enumerate(text.split("\n"), 1):
+            content = raw.split("#", 1)[0]
+            if content.strip():
+                steps.append(Step(content.strip(), number, len(content) - len(content.lstrip())))
+    for step in steps:
+        line = step.line - 1
+        end = step.column + len(step.text)
+        try:
+            if step.text.startswith("?"):
+                parse_assertion(step.text, step.line)
+            else:
+                Move.parse(step.text)
+        except AssertionSyntaxError as error:
+            found.append(Problem(line, step.column + error.column, end, error.message))
+        except MoveSyntaxError as error:
+            found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
+    return found
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line] if 0 <= line < len(lines) else ""
+
+
+# ---------------------------------------------------------------- completion and hover
+
+
+def complete(text: str, line: int, column: int, variables: list[str] = (), objects: list[str] = ()
+             ) -> list[Candidate]:
+    """Candidates in an assertion line: the keyword after `?`, the words a keyword's
+    arguments spell out (`winner`, `draw` after `over`), the game's variables after `var`
+    and its objects at the end of `square X,Y`."""
+    head = _line(text, line)[:column]
+    if "#" in head or not head.lstrip().startswith("?"):
+        return []
+    words = head.lstrip()[1:].split()
+    typing = bool(words) and not head[-1:].isspace()
+    done = words[:-1] if typing else words
+    if not done:
+        return [_keyword(word) for word in KEYWORDS]
+    keyword = done[0]
+    if keyword not in KEYWORDS:
+        return []
+    fixed = [w for w in _WORD.findall(KEYWORDS[keyword][0]) if w.islower()]  # `[winner P | draw]`
+    if fixed and len(done) == 1:
+        return [Candidate(word, CandidateKind.KEYWORD, detail=usage(keyword), documentation=_meaning(keyword),
+                          sort_group=0) for word in fixed]
+    if keyword == "var" and len(done) == 1:
+        return [Candidate(name, CandidateKind.GAME_VAR, detail="game variable", sort_group=0) for name in variables]
+    if keyword == "square" and len(done) >= 2 and _square_filled(done[1:]):
+        return [Candidate(name, CandidateKind.OBJECT, detail="obj", sort_group=0) for name in [*objects, "empty"]]
+    return []
+
+
+def _square_filled(words: list[str]) -> bool:
+    """`X,Y` (or `X, Y` / `X Y`) is written: the object comes next."""
+    numbers = re.findall(r"-?\d+", " ".join(words))
+    return len(numbers) == 2 and not re.search(r"[A-Za-z_]", " ".join(words))
+
+
+def _keyword(word: str) -> Candidate:
+    insert = "not over" if word == "not" else word + " "
+    return Candidate("not over" if word == "not" else word, CandidateKind.KEYWORD, detail=usage(word),
+                     documentation=_meaning(word), insert_text=insert, sort_group=0)
+
+
+def _meaning(keyword: str) -> str:
+    _, meaning = KEYWORDS[keyword]
+    return f"{code_block(usage(keyword))}\n\nAsserts that {meaning}. It checks the position the moves above it " \
+           "reached and changes nothing."
+
+
+@dataclass(frozen=True, slots=True)
+class Hover:
+    markdown: str
+    line: int
+    column: int
+    end_column: int
+
+
+def hover(text: str, line: int, column: int) -> Hover | None:
+    """The meaning of the assertion keyword (or its fixed words: `winner`, `draw`, `over`)
+    under the cursor."""
+    content = _line(text, line)
+    if not content.lstrip().startswith("?") or "#" in content[:column]:
+        return None
+    words = list(_WORD.finditer(content))
+    if not words or words[0].group() not in KEYWORDS:
+        return None
+    keyword = words[0].group()
+    fixed = {w for w in _WORD.findall(KEYWORDS[keyword][0]) if w.islower()}
+    for word in words:
+        if word.start() <= column <= word.end() and (word is words[0] or word.group() in fixed):
+            return Hover(_meaning(keyword), line, word.start(), word.end())
+    return None
+
+
+# ---------------------------------------------------------------- which tests, and running them
+
+
+def tests_of_game(game_path: str) -> list[str]:
+    """The test files in the game's folder and the folders below it (two levels) whose game
+    is `game_path`."""
+    game = os.path.abspath(game_path)
+    tests = []
+    for path in _test_files(os.path.dirname(game)):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                header = handle.read(4096)
+        except OSError:
+            continue
+        games = game_of(path, header)
+        if not isinstance(games, Problem) and game in (os.path.abspath(g) for g in games):
+            tests.append(os.path.abspath(path))
+    return tests
+
+
+def _test_files(folder: str, depth: int = 2) -> list[str]:
+    found = []
+    for root, dirs, files in os.walk(folder):
+        level = os.path.relpath(root, folder).count(os.sep) + (root != folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")
+                         and level < depth)
+        found += [os.path.join(root, name) for name in sorted(files) if name.endswith(SUFFIX)]
+        if len(found) >= MAX_TEST_FILES:
+            return found[:MAX_TEST_FILES]
+    return found
+
+
+def command(test_files: list[str], junit_path: str) -> list[str]:
+    """The argv that runs `test_files` and writes their JUnit report to `junit_path`."""
+    return [sys.executable, "-m", TEST_MODULE, "-q", "--junit-xml", junit_path, *test_files]
+
+
+@dataclass(slots=True)
+class CaseOutcome:
+    file: str
+    name: str
+    status: str  # "passed", "failed", "error"
+    problem: Problem | None = None  # where and why, for a test that did not pass
+
+
+@dataclass(slots=True)
+class RunReport:
+    cases: list[CaseOutcome] = field(default_factory=list)
+    file_problems: dict[str, list[Problem]] = field(default_factory=dict)  # test files gdef-test refused
+
+    def count(self, status: str) -> int:
+        return sum(1 for case in self.cases if case.status == status)
+
+    def summary(self) -> str:
+        """`2 failed, 1 error, 5 passed`, as gdef-test counts."""
+        parts = [f"{self.count(s)} {s if s != 'error' else 'errors' if self.count(s) > 1 else 'error'}"
+                 for s in ("failed", "error", "passed") if self.count(s)]
+        refused = len(self.file_problems)
+        if refused:
+            parts.append(f"{refused} unreadable file{'s' if refused > 1 else ''}")
+        return ", ".join(parts) or "no tests"
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.cases) and not self.file_problems and all(c.status == "passed" for c in self.cases)
+
+    def problems(self, path: str) -> list[Problem]:
+        path = os.path.abspath(path)
+        found = list(self.file_problems.get(path, []))
+        found += [case.problem for case in self.cases
+                  if case.problem is not None and os.path.abspath(case.file) == path]
+        return found
+
+
+def read_report(junit_xml: str, stderr: str) -> RunReport:
+    """gdef-test's JUnit report (and its error lines) -> outcomes with their lines."""
+    report = RunReport()
+    for text in stderr.splitlines():
+        match = _STDERR_PROBLEM.match(text.strip())
+        if match and is_test_file(match[1]):
+            report.file_problems.setdefault(os.path.abspath(match[1]), []).append(Problem(0, 0, 0, match[2]))
+    if not junit_xml.strip():
+        return report
+    for case in ET.fromstring(junit_xml).iter("testcase"):
+        bad = case.find("failure")
+        status = "failed" if bad is not None else "passed"
+        if bad is None and (bad := case.find("error")) is not None:
+            status = "error"
+        outcome = CaseOutcome(case.get("file", ""), case.get("name", ""), status)
+        if bad is not None:
+            outcome.problem = _problem(case, bad)
+        report.cases.append(outcome)
+    return report
+
+
+def _problem(case: ET.Element, bad: ET.Element) -> Problem:
+    """Where a failure is (`FILE:LINE:COL: message` heads gdef-test's description) and
+    what it says: the message, expected and actual, the board."""
+    description = (bad.text or "").strip("\n")
+    first, _, rest = description.partition("\n")
+    match = _LOCATION.match(first)
+    if match:
+        line, column = int(match[1]) - 1, int(match[2]) - 1
+        message = first[match.end():]
+    else:
+        line, column = int(case.get("line", "1") or 1) - 1, 0
+        message = bad.get("message", "") or first
+    details = "\n".join(part[2:] if part.startswith("  ") else part for part in rest.splitlines())
+    name = case.get("name", "")
+    return Problem(line, column, -1, f"[{name}] {message}" + (f"\n{details}" if details else ""))
