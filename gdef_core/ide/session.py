@@ -16,6 +16,7 @@ from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.parse_cache import ParseCache
 from gdef_core.loader import GdefFileError
+from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
 
 
@@ -32,6 +33,7 @@ class Session:
         self._analyses: dict[tuple[str, ...], Analysis] = {}
         self._previous: dict[tuple[str, ...], Analysis] = {}  # the last analysis of each game
         self._games: dict[str, list[tuple[str, ...]]] = {}
+        self._checkers: dict[tuple[str, ...], IncrementalChecker] = {}  # per game: kept results
 
     # ------------------------------------------------------------ text
 
@@ -108,8 +110,11 @@ class Session:
     def _analysis_of(self, entry: tuple[str, ...]) -> Analysis:
         found = self._analyses.get(entry)
         if found is None:
+            checker = self._checkers.get(entry)
+            if checker is None:
+                checker = self._checkers[entry] = IncrementalChecker()
             try:
-                program = self.workspace.program(entry)
+                program = checker.check(*self.workspace.load(entry))
             except GdefFileError:  # deleted since the games were listed
                 program = Program(modules=[])
             found = self._analyses[entry] = Analysis(program, entry)

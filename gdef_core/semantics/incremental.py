@@ -1,0 +1,267 @@
+"""The checker for an editor: the same Program and diagnostics as checker.check(), but the
+work done inside each function is kept and reused while neither the function nor anything
+it reads outside itself changed.
+
+Most of a check is per function (names, types, flow, what it calls): those passes read the
+function's own nodes, and outside it only the game's top-level names. So the result of one
+function is kept with the facts it read (its dependencies):
+- for every name written in it, what that name is at the top level (kind, type, a function's
+  parameters and whether its header is damaged);
+- for its local and parameter names, where a top-level name of the same spelling is declared
+  (the clash message names the line);
+- for names that did not resolve, whether they lie in skipped text, and every top-level name
+  (the "did you mean" candidates).
+A function is the same when it is the same node: the parse cache (gdef_core.ide.parse_cache)
+hands back the very nodes of every definition an edit did not touch. The whole-game passes
+(declarations, game parameters, `start`, game variables, entry points, call-graph rules,
+unused functions) run every time over the kept per-function facts; they are cheap.
+
+tests/test_incremental_check.py compares this with checker.check() over long random edit
+sessions, diagnostic for diagnostic.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Sequence
+
+from gdef_core.builtins import ALIASES
+from gdef_core.diagnostics import Diagnostic, sort_key
+from gdef_core.semantics.collect import collect
+from gdef_core.semantics.constants import check_game_var_inits
+from gdef_core.semantics.contexts import Sites, called_in, check_contexts, check_unused_functions, sites_of
+from gdef_core.semantics.flow import check_function_flow
+from gdef_core.semantics.names import Resolver, Scope
+from gdef_core.semantics.params import check_params
+from gdef_core.semantics.program import Program, Symbol, SymbolKind
+from gdef_core.semantics.recovery import Recovery, recovery, skipped_words
+from gdef_core.semantics.report import Report
+from gdef_core.semantics.start import check_start
+from gdef_core.semantics.structure import check_entry_points
+from gdef_core.semantics.types import Typer, array_arguments
+from gdef_core.syntax import ast
+
+# Results kept for functions no longer in the game (an undo brings their nodes back).
+_KEPT_EXTRA = 2_000
+
+
+@dataclass(eq=False, slots=True)
+class _Result:
+    """What checking one function produced, and what it read outside itself."""
+
+    function: ast.FunctionDef
+    references: list[tuple[ast.Name, Symbol | str]]  # a str: the top-level symbol of that name
+    expr_types: dict
+    names: list[Diagnostic]
+    types: list[Diagnostic]
+    flow: list[Diagnostic]
+    sites: Sites
+    called: set[str]
+    depends: dict[str, tuple]  # name -> what it was at the top level
+    positions: dict[str, object]  # local names -> the span of a top-level name spelt alike
+    unresolved: dict[str, bool]  # names that did not resolve -> whether in skipped text
+    candidates: tuple | None  # the top-level names, when a name did not resolve
+
+
+class IncrementalChecker:
+    """Checks successive versions of one game, reusing per-function results."""
+
+    def __init__(self) -> None:
+        self._results: OrderedDict[int, _Result] = OrderedDict()
+        self._skipped: dict[int, tuple[object, frozenset[str]]] = {}
+        self._globals: tuple | None = None
+        self.reused = self.checked = 0  # functions in the last check (for tests and benchmarks)
+
+    def check(self, modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()) -> Program:
+        program = Program(modules=list(modules))
+        found = recovery(program.modules, load_diagnostics, self._skipped_words())
+        report = Report(found)
+        collect(program, report)
+        check_params(program, report)
+        check_start(program, report)
+        environment = _Environment(program, found)
+        if environment.globals != self._globals:
+            self._results.clear()
+            self._globals = environment.globals
+        self.reused = self.checked = 0
+        results: list[_Result] = []
+        # names, in item order (game variables in place, as resolve_names does)
+        resolver = Resolver(program, report)
+        for module in program.modules:
+            for item in module.items:
+                if isinstance(item, ast.FunctionDef):
+                    result = self._result(item, program, found, environment)
+                    results.append(result)
+                    _merge_references(program, result)
+                    report.diagnostics += result.names
+                elif isinstance(item, ast.GameVar):
+                    for size in item.sizes:
+                        resolver.expr(size, Scope())
+                    resolver.expr(item.init, Scope())
+        # types, in item order
+        functions = iter(results)
+        for module in program.modules:
+            for item in module.items:
+                if isinstance(item, ast.FunctionDef):
+                    result = next(functions)
+                    program.expr_types.update(result.expr_types)
+                    report.diagnostics += result.types
+                elif isinstance(item, ast.GameVar):
+                    Typer(program, report, array_arguments([item], program.functions)).declare(
+                        item, f"game variable '{item.name.text}'")
+        check_game_var_inits(program, report)
+        check_entry_points(program, report)
+        for result in results:
+            report.diagnostics += result.flow
+        by_function = {id(result.function): result for result in results}
+        check_contexts(program, report, {name: by_function[id(function)].sites
+                                         for name, function in program.functions.items()})
+        called: set[str] = set()
+        for module in program.modules:
+            for item in module.items:
+                if not isinstance(item, ast.FunctionDef):
+                    called |= called_in(program, [item])
+        for result in results:
+            called |= result.called
+        check_unused_functions(program, report, called)
+        everything = sorted([*load_diagnostics, *report.kept()], key=sort_key)
+        program.diagnostics = list(dict.fromkeys(everything))
+        self._forget(len(results))
+        return program
+
+    # ------------------------------------------------------------ per function
+
+    def _result(self, function: ast.FunctionDef, program: Program, found: Recovery,
+                environment: _Environment) -> _Result:
+        kept = self._results.get(id(function))
+        if kept is not None and kept.function is function and environment.unchanged_for(kept):
+            self._results.move_to_end(id(function))
+            self.reused += 1
+            return kept
+        result = _check_function(function, program, found, environment)
+        self._results[id(function)] = result
+        self._results.move_to_end(id(function))
+        self.checked += 1
+        return result
+
+    def _forget(self, in_use: int) -> None:
+        while len(self._results) > in_use + _KEPT_EXTRA:
+            self._results.popitem(last=False)
+
+    def _skipped_words(self):
+        """recovery.skipped_words, kept per item (it walks the whole item)."""
+        previous, self._skipped = self._skipped, {}
+
+        def skipped(item, lines) -> frozenset[str]:
+            kept = previous.get(id(item)) or self._skipped.get(id(item))
+            if kept is None or kept[0] is not item:
+                kept = (item, skipped_words(item, lines))
+            self._skipped[id(item)] = kept
+            return kept[1]
+
+        return skipped
+
+
+class _Environment:
+    """What a function's check can read outside the function, computed once per check."""
+
+    def __init__(self, program: Program, found: Recovery) -> None:
+        self.program = program
+        self.recovery = found
+        self._signatures: dict[str, tuple] = {}
+        self._candidates: tuple | None = None
+        # read by every function that compares an object with 0 ("did you mean 'O'?")
+        self.globals = ("O" in program.objects,)
+
+    def signature(self, text: str) -> tuple:
+        found = self._signatures.get(text)
+        if found is None:
+            symbols = self.program.symbols
+            found = (_signature(symbols.get(text), self.recovery),
+                     _signature(symbols.get(ALIASES[text]), self.recovery) if text in ALIASES else None)
+            self._signatures[text] = found
+        return found
+
+    def position(self, text: str):
+        symbol = self.program.symbols.get(text)
+        return None if symbol is None else symbol.name_span
+
+    @property
+    def candidates(self) -> tuple:
+        if self._candidates is None:
+            program = self.program
+            self._candidates = (tuple(program.functions), tuple(program.game_vars), tuple(program.objects))
+        return self._candidates
+
+    def unchanged_for(self, result: _Result) -> bool:
+        signature, position, words = self.signature, self.position, self.recovery.words
+        return (all(signature(text) == seen for text, seen in result.depends.items())
+                and all(position(text) == seen for text, seen in result.positions.items())
+                and all((text in words) == seen for text, seen in result.unresolved.items())
+                and (result.candidates is None or result.candidates == self.candidates))
+
+
+def _signature(symbol: Symbol | None, found: Recovery) -> tuple | None:
+    """What the per-function passes read of a top-level symbol."""
+    if symbol is None:
+        return None
+    if symbol.kind is SymbolKind.FUNCTION:
+        decl: ast.FunctionDef = symbol.decl
+        return (symbol.kind, symbol.type, tuple((p.name.text, p.type.name, p.rank) for p in decl.params),
+                found.header_damaged(decl))
+    return (symbol.kind, symbol.type, symbol.builtin.name if symbol.builtin else None)
+
+
+def _check_function(function: ast.FunctionDef, program: Program, found: Recovery,
+                    environment: _Environment) -> _Result:
+    """Run the per-function parts of every pass on `function` alone."""
+    references, expr_types = program.references, program.expr_types
+    program.references, program.expr_types = {}, {}
+    try:
+        names = Report(found)
+        Resolver(program, names).function(function)
+        types = Report(found)
+        Typer(program, types, array_arguments([function], program.functions)).block(function.body, function)
+        flow = Report(found)
+        check_function_flow(function, flow)
+        sites = sites_of(program, function)
+        called = called_in(program, [function])
+        mine, mine_types = program.references, program.expr_types
+    finally:
+        program.references, program.expr_types = references, expr_types
+    symbols = program.symbols
+    written = _names_in(function)
+    unresolved = {name.text for name, _local in written
+                  if name not in mine and not name.recovered and name.text}
+    return _Result(
+        function=function,
+        references=[(name, symbol.name if symbols.get(symbol.name) is symbol else symbol)
+                    for name, symbol in mine.items()],
+        expr_types=mine_types,
+        names=names.diagnostics, types=types.diagnostics, flow=flow.diagnostics,
+        sites=sites, called=called,
+        depends={name.text: environment.signature(name.text) for name, _local in written},
+        positions={name.text: environment.position(name.text) for name, local in written if local},
+        unresolved={text: text in found.words for text in unresolved},
+        candidates=environment.candidates if unresolved else None,
+    )
+
+
+def _names_in(function: ast.FunctionDef) -> list[tuple[ast.Name, bool]]:
+    """Every name written in the function, each with whether it declares a local or parameter."""
+    found: list[tuple[ast.Name, bool]] = []
+    for node in ast.walk(function):
+        match node:
+            case ast.NameRef(name=name):
+                found.append((name, False))
+            case ast.Call(callee=name) | ast.Index(base=name):
+                found.append((name, False))
+            case ast.VarDecl(name=name) | ast.Param(name=name):
+                found.append((name, True))
+    return found
+
+
+def _merge_references(program: Program, result: _Result) -> None:
+    references, symbols = program.references, program.symbols
+    for name, symbol in result.references:
+        references[name] = symbols[symbol] if type(symbol) is str else symbol
