@@ -181,6 +181,11 @@ def test_an_unchanged_game_reuses_every_function_and_an_edit_rechecks_only_what_
     # a body edit: that function only
     run(text.replace("int count = a * 3 + 1;", "int count = a * 4 + 1;", 1))
     assert checker.checked == 1
+    # a syntax error in a body: that function only, and back
+    run(text.replace("int count = a * 3 + 1;", "int count = a * 3 +", 1))
+    assert checker.checked == 1
+    run(text)
+    assert checker.checked == 0
     # a changed signature: the function and its one caller (helper4 calls helper3)
     edited = text.replace("define helper3(int a, obj o) -> int", "define helper3(int a, obj o) -> bool")
     program = run(edited)

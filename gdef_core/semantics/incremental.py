@@ -50,7 +50,9 @@ class _Result:
     """What checking one function produced, and what it read outside itself."""
 
     function: ast.FunctionDef
-    references: list[tuple[ast.Name, Symbol | str]]  # a str: the top-level symbol of that name
+    references: dict[ast.Name, Symbol]
+    top_level: list[tuple[ast.Name, str]]  # the names among them that mean a top-level symbol
+    top_keys: frozenset[str]  # the names of those symbols
     expr_types: dict
     names: list[Diagnostic]
     types: list[Diagnostic]
@@ -61,6 +63,8 @@ class _Result:
     positions: dict[str, object]  # local names -> the span of a top-level name spelt alike
     unresolved: dict[str, bool]  # names that did not resolve -> whether in skipped text
     candidates: tuple | None  # the top-level names, when a name did not resolve
+    seen: int  # the last check that used it (its facts were true then)
+    symbols_seen: int  # the last check whose top-level symbols `references` holds
 
 
 class IncrementalChecker:
@@ -69,20 +73,24 @@ class IncrementalChecker:
     def __init__(self) -> None:
         self._results: OrderedDict[int, _Result] = OrderedDict()
         self._skipped: dict[int, tuple[object, frozenset[str]]] = {}
-        self._globals: tuple | None = None
+        self._symbols: dict[str, Symbol] = {}
+        self._last: _Environment | None = None
+        self._check = 0
         self.reused = self.checked = 0  # functions in the last check (for tests and benchmarks)
 
     def check(self, modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()) -> Program:
+        self._check += 1
         program = Program(modules=list(modules))
         found = recovery(program.modules, load_diagnostics, self._skipped_words())
         report = Report(found)
         collect(program, report)
+        replaced = self._keep_symbols(program)
         check_params(program, report)
         check_start(program, report)
-        environment = _Environment(program, found)
-        if environment.globals != self._globals:
+        environment = _Environment(program, found, self._last)
+        if self._last is None or environment.globals != self._last.globals:
             self._results.clear()
-            self._globals = environment.globals
+        self._last = environment
         self.reused = self.checked = 0
         results: list[_Result] = []
         # names, in item order (game variables in place, as resolve_names does)
@@ -92,7 +100,7 @@ class IncrementalChecker:
                 if isinstance(item, ast.FunctionDef):
                     result = self._result(item, program, found, environment)
                     results.append(result)
-                    _merge_references(program, result)
+                    self._merge_references(program, result, replaced)
                     report.diagnostics += result.names
                 elif isinstance(item, ast.GameVar):
                     for size in item.sizes:
@@ -134,15 +142,43 @@ class IncrementalChecker:
     def _result(self, function: ast.FunctionDef, program: Program, found: Recovery,
                 environment: _Environment) -> _Result:
         kept = self._results.get(id(function))
-        if kept is not None and kept.function is function and environment.unchanged_for(kept):
+        if kept is not None and kept.function is function and environment.unchanged_for(kept, self._check):
             self._results.move_to_end(id(function))
+            kept.seen = self._check
             self.reused += 1
             return kept
-        result = _check_function(function, program, found, environment)
+        result = _check_function(function, program, found, environment, self._check)
         self._results[id(function)] = result
         self._results.move_to_end(id(function))
         self.checked += 1
         return result
+
+    def _merge_references(self, program: Program, result: _Result, replaced: set[str]) -> None:
+        """Add the function's resolved names, pointing at this check's top-level symbols."""
+        if result.symbols_seen != self._check - 1 or (replaced and not replaced.isdisjoint(result.top_keys)):
+            symbols = program.symbols
+            for name, key in result.top_level:
+                result.references[name] = symbols[key]
+        result.symbols_seen = self._check
+        program.references.update(result.references)
+
+    def _keep_symbols(self, program: Program) -> set[str]:
+        """Put back the last check's top-level Symbol objects where nothing in them changed
+        (kept results point at them); returns the names whose symbol is new."""
+        previous, replaced = self._symbols, set()
+        symbols, references = program.symbols, program.references
+        for text, symbol in symbols.items():
+            old = previous.get(text)
+            if old is not None and old.kind is symbol.kind and old.type == symbol.type \
+                    and old.decl is symbol.decl and old.builtin is symbol.builtin:
+                symbols[text] = old
+                if symbol.decl is not None and references.get(symbol.decl.name) is symbol:
+                    references[symbol.decl.name] = old
+            else:
+                replaced.add(text)
+        replaced.update(previous.keys() - symbols.keys())
+        self._symbols = dict(symbols)
+        return replaced
 
     def _forget(self, in_use: int) -> None:
         while len(self._results) > in_use + _KEPT_EXTRA:
@@ -162,38 +198,54 @@ class IncrementalChecker:
         return skipped
 
 
-class _Environment:
-    """What a function's check can read outside the function, computed once per check."""
+_NOTHING = (None, None)
 
-    def __init__(self, program: Program, found: Recovery) -> None:
+
+class _Environment:
+    """What a function's check can read outside the function, computed once per check, and
+    what changed in it since the last check (so that a result used by the last check is
+    checked against the changes only)."""
+
+    def __init__(self, program: Program, found: Recovery, last: _Environment | None) -> None:
         self.program = program
         self.recovery = found
-        self._signatures: dict[str, tuple] = {}
-        self._candidates: tuple | None = None
+        symbols = program.symbols
+        # symbols are kept from check to check while unchanged: so is what is read of them
+        known = last.of_symbol if last is not None else {}
+        self.of_symbol: dict[Symbol, tuple] = {}
+        for symbol in symbols.values():
+            signature = known.get(symbol)
+            self.of_symbol[symbol] = signature if signature is not None else _signature(symbol)
+        # a function's header is damaged only while there are syntax errors
+        damaged = found.header_damaged if found.syntax_errors else (lambda decl: False)
+        function = SymbolKind.FUNCTION
+        self.signatures = {text: ((self.of_symbol[symbol], damaged(symbol.decl)) if symbol.kind is function
+                                  else self.of_symbol[symbol], None)
+                           for text, symbol in symbols.items()}
+        for alias, target in ALIASES.items():
+            self.signatures[alias] = (self.signatures.get(alias, _NOTHING)[0],
+                                      self.signatures.get(target, _NOTHING)[0])
+        self.positions = {text: symbol.name_span for text, symbol in symbols.items()}
+        self.candidates = (tuple(program.functions), tuple(program.game_vars), tuple(program.objects))
         # read by every function that compares an object with 0 ("did you mean 'O'?")
         self.globals = ("O" in program.objects,)
+        if last is not None:
+            self.changed = _changed(last.signatures, self.signatures)
+            self.moved = _changed(last.positions, self.positions)
+            self.words = last.recovery.words ^ found.words
+            self.new_candidates = last.candidates != self.candidates
 
     def signature(self, text: str) -> tuple:
-        found = self._signatures.get(text)
-        if found is None:
-            symbols = self.program.symbols
-            found = (_signature(symbols.get(text), self.recovery),
-                     _signature(symbols.get(ALIASES[text]), self.recovery) if text in ALIASES else None)
-            self._signatures[text] = found
-        return found
+        return self.signatures.get(text, _NOTHING)
 
     def position(self, text: str):
-        symbol = self.program.symbols.get(text)
-        return None if symbol is None else symbol.name_span
+        return self.positions.get(text)
 
-    @property
-    def candidates(self) -> tuple:
-        if self._candidates is None:
-            program = self.program
-            self._candidates = (tuple(program.functions), tuple(program.game_vars), tuple(program.objects))
-        return self._candidates
-
-    def unchanged_for(self, result: _Result) -> bool:
+    def unchanged_for(self, result: _Result, check: int) -> bool:
+        if result.seen == check - 1:  # true at the last check: look at what changed since
+            return (self.changed.isdisjoint(result.depends) and self.moved.isdisjoint(result.positions)
+                    and self.words.isdisjoint(result.unresolved)
+                    and (result.candidates is None or not self.new_candidates))
         signature, position, words = self.signature, self.position, self.recovery.words
         return (all(signature(text) == seen for text, seen in result.depends.items())
                 and all(position(text) == seen for text, seen in result.positions.items())
@@ -201,19 +253,23 @@ class _Environment:
                 and (result.candidates is None or result.candidates == self.candidates))
 
 
-def _signature(symbol: Symbol | None, found: Recovery) -> tuple | None:
-    """What the per-function passes read of a top-level symbol."""
-    if symbol is None:
-        return None
+def _changed(old: dict, new: dict) -> set:
+    changed = {key for key, value in new.items() if old.get(key, _NOTHING) != value}
+    changed.update(old.keys() - new.keys())
+    return changed
+
+
+def _signature(symbol: Symbol) -> tuple:
+    """What the per-function passes read of a top-level symbol (but whether a function's
+    header is damaged, which depends on the syntax errors of the moment)."""
     if symbol.kind is SymbolKind.FUNCTION:
         decl: ast.FunctionDef = symbol.decl
-        return (symbol.kind, symbol.type, tuple((p.name.text, p.type.name, p.rank) for p in decl.params),
-                found.header_damaged(decl))
+        return (symbol.kind, symbol.type, tuple((p.name.text, p.type.name, p.rank) for p in decl.params))
     return (symbol.kind, symbol.type, symbol.builtin.name if symbol.builtin else None)
 
 
 def _check_function(function: ast.FunctionDef, program: Program, found: Recovery,
-                    environment: _Environment) -> _Result:
+                    environment: _Environment, check: int) -> _Result:
     """Run the per-function parts of every pass on `function` alone."""
     references, expr_types = program.references, program.expr_types
     program.references, program.expr_types = {}, {}
@@ -233,10 +289,11 @@ def _check_function(function: ast.FunctionDef, program: Program, found: Recovery
     written = _names_in(function)
     unresolved = {name.text for name, _local in written
                   if name not in mine and not name.recovered and name.text}
+    top_level = [(name, symbol.name) for name, symbol in mine.items() if symbols.get(symbol.name) is symbol]
     return _Result(
         function=function,
-        references=[(name, symbol.name if symbols.get(symbol.name) is symbol else symbol)
-                    for name, symbol in mine.items()],
+        references=mine,
+        top_level=top_level, top_keys=frozenset(key for _, key in top_level),
         expr_types=mine_types,
         names=names.diagnostics, types=types.diagnostics, flow=flow.diagnostics,
         sites=sites, called=called,
@@ -244,6 +301,7 @@ def _check_function(function: ast.FunctionDef, program: Program, found: Recovery
         positions={name.text: environment.position(name.text) for name, local in written if local},
         unresolved={text: text in found.words for text in unresolved},
         candidates=environment.candidates if unresolved else None,
+        seen=check, symbols_seen=check,
     )
 
 
@@ -259,9 +317,3 @@ def _names_in(function: ast.FunctionDef) -> list[tuple[ast.Name, bool]]:
             case ast.VarDecl(name=name) | ast.Param(name=name):
                 found.append((name, True))
     return found
-
-
-def _merge_references(program: Program, result: _Result) -> None:
-    references, symbols = program.references, program.symbols
-    for name, symbol in result.references:
-        references[name] = symbols[symbol] if type(symbol) is str else symbol
