@@ -20,6 +20,12 @@ from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
 
 
+# Open buffers longer than this (in characters) are not analysed: each would hold the server
+# for seconds (parsing and checking cost about 0.1 s per 1,000 lines) while other requests
+# wait. Such a buffer is seen as empty until it shrinks; the server tells the user why.
+MAX_ANALYSED_CHARS = 1_000_000
+
+
 def normalise(path: str) -> str:
     """The one spelling of a path used as a key everywhere (absolute, normalised)."""
     return os.path.abspath(path)
@@ -28,6 +34,7 @@ def normalise(path: str) -> str:
 class Session:
     def __init__(self) -> None:
         self._buffers: dict[str, str] = {}
+        self._too_large: dict[str, int] = {}  # open buffers not analysed -> their length
         self.parse_cache = ParseCache()
         self._workspace: project.Workspace | None = None
         self._analyses: dict[tuple[str, ...], Analysis] = {}
@@ -38,13 +45,24 @@ class Session:
     # ------------------------------------------------------------ text
 
     def set_buffer(self, path: str, text: str) -> None:
-        """An editor opened or changed `path`: its text now wins over the disk."""
+        """An editor opened or changed `path`: its text now wins over the disk (a text longer
+        than MAX_ANALYSED_CHARS counts as empty: see too_large)."""
         path = normalise(path)
+        if len(text) > MAX_ANALYSED_CHARS:
+            self._too_large[path] = len(text)
+            text = ""
+        else:
+            self._too_large.pop(path, None)
         if self._buffers.get(path) != text:
             self._buffers[path] = text
             self.disk_changed()
 
+    def too_large(self, path: str) -> int | None:
+        """The length of the open buffer of `path` when it is too long to be analysed, else None."""
+        return self._too_large.get(normalise(path))
+
     def close_buffer(self, path: str) -> None:
+        self._too_large.pop(normalise(path), None)
         if self._buffers.pop(normalise(path), None) is not None:
             self.disk_changed()
 
