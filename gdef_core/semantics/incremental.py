@@ -21,12 +21,14 @@ sessions, diagnostic for diagnostic.
 """
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
 from gdef_core.builtins import ALIASES
-from gdef_core.diagnostics import Diagnostic, sort_key
+from gdef_core.diagnostics import Diagnostic, Edit, Related, Suggestion, sort_key
 from gdef_core.semantics.collect import collect
 from gdef_core.semantics.constants import check_game_var_inits
 from gdef_core.semantics.contexts import Sites, called_in, check_contexts, check_unused_functions, sites_of
@@ -39,6 +41,7 @@ from gdef_core.semantics.report import Report
 from gdef_core.semantics.start import check_start
 from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import Typer, array_arguments
+from gdef_core.span import Span
 from gdef_core.syntax import ast
 
 # Results kept for functions no longer in the game (an undo brings their nodes back).
@@ -65,6 +68,7 @@ class _Result:
     candidates: tuple | None  # the top-level names, when a name did not resolve
     seen: int  # the last check that used it (its facts were true then)
     symbols_seen: int  # the last check whose top-level symbols `references` holds
+    span: Span  # the function's span when the diagnostics above were made
 
 
 class IncrementalChecker:
@@ -142,7 +146,8 @@ class IncrementalChecker:
     def _result(self, function: ast.FunctionDef, program: Program, found: Recovery,
                 environment: _Environment) -> _Result:
         kept = self._results.get(id(function))
-        if kept is not None and kept.function is function and environment.unchanged_for(kept, self._check):
+        if kept is not None and kept.function is function and environment.unchanged_for(kept, self._check) \
+                and (kept.span == function.span or _moved(kept, function.span)):
             self._results.move_to_end(id(function))
             kept.seen = self._check
             self.reused += 1
@@ -301,8 +306,46 @@ def _check_function(function: ast.FunctionDef, program: Program, found: Recovery
         positions={name.text: environment.position(name.text) for name, local in written if local},
         unresolved={text: text in found.words for text in unresolved},
         candidates=environment.candidates if unresolved else None,
-        seen=check, symbols_seen=check,
+        seen=check, symbols_seen=check, span=function.span,
     )
+
+
+# A message naming a line ("already declared in this function (line 12)") or a place in
+# another file: moving it would need knowing which of its numbers move.
+_PLACE_IN_MESSAGE = re.compile(r"\bline \d|\.gdef:\d")
+
+
+def _moved(result: _Result, now: Span) -> bool:
+    """Move the result's diagnostics with its function (the parse cache moved the nodes in
+    place: lines were added or removed above it). False when some diagnostic cannot simply
+    move: it names a line, or points outside the function; the function is checked again."""
+    before, lines = result.span, now.line - result.span.line
+    if (now.file, now.end_line - now.line, now.column, now.end_column) != \
+            (before.file, before.end_line - before.line, before.column, before.end_column):
+        return False
+
+    def inside(span: Span) -> bool:
+        return span.file == before.file and before.line <= span.line and span.end_line <= before.end_line
+
+    def move(span: Span) -> Span:
+        return Span(span.file, span.line + lines, span.column, span.end_line + lines, span.end_column)
+
+    moved: list[list[Diagnostic]] = []
+    for found in (result.names, result.types, result.flow):
+        moved.append([])
+        for diagnostic in found:
+            spans = [diagnostic.span, *(r.span for r in diagnostic.related),
+                     *(e.span for s in diagnostic.suggestions for e in s.edits)]
+            if _PLACE_IN_MESSAGE.search(diagnostic.message) or not all(inside(span) for span in spans):
+                return False
+            moved[-1].append(dataclasses.replace(
+                diagnostic, span=move(diagnostic.span),
+                related=tuple(Related(move(r.span), r.message) for r in diagnostic.related),
+                suggestions=tuple(Suggestion(s.message, tuple(Edit(move(e.span), e.new_text) for e in s.edits))
+                                  for s in diagnostic.suggestions)))
+    result.names, result.types, result.flow = moved
+    result.span = now
+    return True
 
 
 def _names_in(function: ast.FunctionDef) -> list[tuple[ast.Name, bool]]:
