@@ -236,3 +236,18 @@ def test_declaring_the_object_O_elsewhere_adds_its_suggestion_to_an_unchanged_fu
     incremental, full = _checked_twice(HEADER + body, HEADER.replace("obj X", "obj X obj O") + body, reused=False)
     assert incremental.diagnostics == full.diagnostics
     assert any(s.message == "did you mean the object 'O'?" for d in full.diagnostics for s in d.suggestions)
+
+
+@pytest.mark.parametrize("name", [*GAMES, "tictactoe-split/tictactoe.gdef"])
+def test_definitions_that_only_moved_keep_their_nodes_and_read_as_parsed_afresh(name):
+    path = str(EXAMPLES / name)
+    text = (EXAMPLES / name).read_text(encoding="utf-8")
+    cache = ParseCache()
+    before = list(cache.parse(text, path).module.functions())
+    for edited in ("\n\n" + text, text, "// a new first line\n" + text.replace("\ndefine ", "\n\ndefine ", 1)):
+        found = cache.parse(edited, path)
+        fresh = ParseCache().parse(edited, path)
+        assert repr(found.module) == repr(fresh.module)
+        assert repr(found.diagnostics) == repr(fresh.diagnostics)
+        moved = list(found.module.functions())
+        assert sum(a is b for a, b in zip(before, moved)) >= len(before) - 2  # the same nodes, moved

@@ -177,26 +177,38 @@ def _with_message_lines_shifted(diag: Diagnostic, lines: int) -> Diagnostic:
 
 def _move(piece: _Piece, lines: int) -> None:
     """Move a piece's nodes down by `lines` in place (its diagnostics are replaced)."""
-    pending: list = [piece.items, piece.comments]
+    pending: list = [*piece.items, *piece.comments]
+    plans = _MOVE_PLANS
     while pending:
-        value = pending.pop()
-        if type(value) is list or type(value) is tuple:
-            pending.extend(value)
+        node = pending.pop()
+        kind = type(node)
+        if kind is list or kind is tuple:
+            pending.extend(node)
             continue
-        kind = type(value)
-        names = _FIELDS.get(kind)
-        if names is None:
-            if not dataclasses.is_dataclass(kind):
-                continue
-            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
-        for name in names:
-            field = getattr(value, name)
-            if type(field) is Span:
-                setattr(value, name, Span(field.file, field.line + lines, field.column,
-                                          field.end_line + lines, field.end_column))
-            elif field is not None and not isinstance(field, (str, int, float, frozenset)):
-                pending.append(field)
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _move_plan(kind)
+        spans, children = plan
+        for name in spans:
+            span = getattr(node, name)
+            setattr(node, name, Span(span.file, span.line + lines, span.column, span.end_line + lines, span.end_column))
+        for name in children:
+            child = getattr(node, name)
+            if child is not None:
+                pending.append(child)
     piece.diagnostics = [_with_message_lines_shifted(d, lines) for d in _shifted(piece.diagnostics, lines)]
+
+
+# Per node class: its Span fields, and the fields that can hold nodes (read from the
+# dataclass annotations; tests/test_ide_parse_cache.py checks a moved parse against a fresh one).
+_MOVE_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_SCALARS = {"str", "int", "float", "bool", "str | None"}
+
+
+def _move_plan(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    fields = dataclasses.fields(kind)
+    return (tuple(f.name for f in fields if f.type == "Span"),
+            tuple(f.name for f in fields if f.type != "Span" and f.type not in _SCALARS))
 
 
 def _shifted(value, lines: int):
