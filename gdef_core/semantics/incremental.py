@@ -12,9 +12,12 @@ function is kept with the facts it read (its dependencies):
 - for names that did not resolve, whether they lie in skipped text, and every top-level name
   (the "did you mean" candidates).
 A function is the same when it is the same node: the parse cache (gdef_core.ide.parse_cache)
-hands back the very nodes of every definition an edit did not touch. The whole-game passes
-(declarations, game parameters, `start`, game variables, entry points, call-graph rules,
-unused functions) run every time over the kept per-function facts; they are cheap.
+hands back the very nodes of every definition an edit did not touch, moved in place when
+lines were added or removed above it (its kept diagnostics then move with it). Top-level
+symbols are kept from one check to the next while unchanged, so that kept resolved names
+point at this check's symbols. The whole-game passes (declarations, game parameters, `start`,
+game variables, entry points, call-graph rules, unused functions) run every time, over the
+kept per-function facts; they are cheap.
 
 tests/test_incremental_check.py compares this with checker.check() over long random edit
 sessions, diagnostic for diagnostic.
