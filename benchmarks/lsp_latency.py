@@ -183,6 +183,8 @@ async def keystrokes(path: Path, text: str, edits: int, full: bool) -> dict[str,
 async def big_change(folder: Path) -> dict[str, float]:
     """A 5 MB change of one document: how long another document's request waits, and how
     long the big one waits for its diagnostics."""
+    folder = folder / "big"  # away from the benchmark's other files
+    folder.mkdir()
     small, other = folder / "small.gdef", folder / "other.gdef"
     small_uri, other_uri = from_fs_path(str(small)), from_fs_path(str(other))
     client = await start(full=False)

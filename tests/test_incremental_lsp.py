@@ -110,3 +110,19 @@ async def test_a_5_MB_change_is_not_analysed_and_the_server_keeps_answering(clie
     assert len([m for m in client.messages if "gdef-check small.gdef" in m.message]) == 1
     close_document(client, target)
     close_document(client, other)
+
+
+def test_a_buffer_too_long_to_analyse_is_its_own_empty_game(tmp_path):
+    """Not a library whose users must be looked for (reading and parsing the folder's games)."""
+    from gdef_core.ide.session import Session
+
+    (tmp_path / "game.gdef").write_text('players: 2\nsize: 3 x 3\nuse "big.gdef"\n', encoding="utf-8")
+    big = str(tmp_path / "big.gdef")
+    session = Session()
+    session.set_buffer(big, "define f() {}\n" + " " * MAX_ANALYSED_CHARS)
+    assert session.too_large(big) == MAX_ANALYSED_CHARS + 14
+    assert session.games(big) == [(big,)] and session.diagnostics(big) == []
+    assert session.source(big) == ""
+    session.set_buffer(big, "define f() {}\n")
+    assert session.too_large(big) is None
+    assert session.games(big) == [(str(tmp_path / "game.gdef"),)]

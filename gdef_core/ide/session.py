@@ -100,6 +100,8 @@ class Session:
         declares a game (or no game uses it), else each game of its folder that uses it."""
         path = normalise(path)
         found = self._games.get(path)
+        if found is None and path in self._too_large:  # empty for now: no game to look for
+            found = self._games[path] = [(path,)]
         if found is None:
             try:
                 is_game = self.workspace.source(path).declares_game
