@@ -15,6 +15,9 @@ incremental checker swapped for checker.check, all else equal), in the same run,
 against two more baselines: the round trip of a request that does almost no work (a
 completion inside a comment), and a full parse and check of the file in this process.
 
+The same keystrokes are also timed in-process, in CPU time, without the protocol (what the
+server computes for them), incremental and from scratch.
+
 Last, a 5 MB change: one open document becomes a 5 MB game; we time how long a request about
 another open document waits for its answer, and how long the big one waits for its (empty)
 diagnostics; the baseline is the in-process parse and check of that text, which is what the
@@ -211,6 +214,46 @@ async def big_change(folder: Path) -> dict[str, float]:
             "in-process check": time.perf_counter() - started}
 
 
+def in_process(path: Path, text: str, edits: int) -> dict[tuple[bool, str], float]:
+    """Median CPU time (time.process_time) of what the server does for one keystroke, minus
+    the protocol: gdef_core.ide.session.Session.set_buffer then .diagnostics, incremental and
+    from scratch. CPU time is far less disturbed than wall time by other work on the machine."""
+    import gdef_core.ide.session as session
+    from gdef_core.semantics.checker import check
+
+    class FullChecker:
+        def check(self, modules, diagnostics=()):
+            return check(modules, diagnostics)
+
+    found = {}
+    for full in (False, True):
+        saved = session.IncrementalChecker
+        session.IncrementalChecker = FullChecker if full else saved
+        try:
+            editor = session.Session()
+            editor.set_buffer(str(path), text)
+            editor.diagnostics(str(path))
+            lines = text.split("\n")
+            middle = len(lines) // 18
+            target = lines.index(f"  int count = a * {middle % 7} + 1;")
+            for kind in ("character", "new line"):
+                times = []
+                for edit in range(edits):
+                    if kind == "character":
+                        lines[target] = f"  int count = a * {edit % 2 + 7} + 1;"
+                    else:
+                        lines.insert(target, "")
+                        target += 1
+                    started = time.process_time()
+                    editor.set_buffer(str(path), "\n".join(lines))
+                    editor.diagnostics(str(path))
+                    times.append(time.process_time() - started)
+                found[(full, kind)] = statistics.median(times)
+        finally:
+            session.IncrementalChecker = saved
+    return found
+
+
 def full_check_time(path: Path) -> float:
     best = float("inf")
     for _ in range(3):  # the best of three (the first also loads the parser tables)
@@ -233,7 +276,8 @@ async def main() -> None:
             text = generate(lines)
             path = folder / f"bench{lines}.gdef"
             path.write_text(text, encoding="utf-8")
-            row = {"lines": len(text.split("\n")) - 1, "full check": full_check_time(path)}
+            row = {"lines": len(text.split("\n")) - 1, "full check": full_check_time(path),
+                   "cpu": in_process(path, text, args.edits)}
             for full in (False, True):
                 found = await keystrokes(path, text, args.edits, full)
                 for kind in ("character", "new line"):
@@ -258,6 +302,13 @@ async def main() -> None:
               f"{row[(False, 'new line', 'median')] / row[(True, 'new line', 'median')]:.2f}x; character median is "
               f"{row[(False, 'character', 'median')] / row[(False, 'round trip')]:.1f}x the empty round trip and "
               f"{row[(False, 'character', 'median')] / row['full check']:.2f}x a full check in-process")
+    print("\nCPU time of one keystroke in-process (Session.set_buffer + diagnostics), median:\n")
+    print("| lines | character, incremental | character, from scratch | new line, incremental | new line, from scratch |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        cpu = row["cpu"]
+        print(f"| {row['lines']:,} | " + " | ".join(f"{cpu[(full, kind)] * ms:.1f} ms" for kind in ("character", "new line")
+                                                   for full in (False, True)) + " |")
     if big:
         print(f"\n5 MB change ({big['chars']:,} characters): another document's request answered after "
               f"{big['other request'] * ms:.0f} ms, the big one's diagnostics after {big['big diagnostics'] * ms:.0f} ms; "
