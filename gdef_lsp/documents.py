@@ -8,11 +8,14 @@ edits are applied here with exactly those.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
+
+from gdef_core.ide.session import MAX_ANALYSED_CHARS
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -48,3 +51,17 @@ def offset_at(text: str, position: types.Position, codec: PositionCodec) -> int:
             return line_start + index
         units += codec.impl.code_units_for_char(char)
     return line_start + len(line)
+
+
+def tell_if_too_large(server, path: str, was_too_large: int | None) -> None:
+    """Say once, when a document becomes too long to be analysed as one types (see
+    gdef_core.ide.session.MAX_ANALYSED_CHARS), that the server now treats it as empty."""
+    length = server.session.too_large(path)
+    if length is None or was_too_large is not None:
+        return
+    name = os.path.basename(path)
+    server.window_show_message(types.ShowMessageParams(
+        types.MessageType.Warning,
+        f"{name} has {length:,} characters, more than the {MAX_ANALYSED_CHARS:,} the gdef language "
+        f"server analyses as you type: it shows no diagnostics or other help for it until it is "
+        f"shorter. Check it with `gdef-check {name}`."))

@@ -32,7 +32,7 @@ from gdef_core.span import Span
 from gdef_core.syntax import ast
 from gdef_lsp import __version__, features2, formatting, rule_tests, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
-from gdef_lsp.documents import Document, apply_change
+from gdef_lsp.documents import Document, apply_change, tell_if_too_large
 from gdef_lsp.logs import ClientLogHandler
 
 log = logging.getLogger("gdef_lsp")
@@ -269,6 +269,7 @@ def did_open(ls: GdefServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.uris[path] = params.text_document.uri
     ls.documents[path] = Document(params.text_document.text, params.text_document.version)
     ls.session.set_buffer(path, params.text_document.text)
+    tell_if_too_large(ls, path, None)
     ls.schedule_diagnostics(path)
 
 
@@ -282,8 +283,10 @@ def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> Non
     for change in params.content_changes:
         document.text = apply_change(document.text, change, ls.workspace.position_codec)
     document.version = params.text_document.version
+    was_too_large = ls.session.too_large(path)
     ls.session.set_buffer(path, document.text)
     ls.simulations.edited(ls, path)
+    tell_if_too_large(ls, path, was_too_large)
     ls.schedule_diagnostics(path)
 
 

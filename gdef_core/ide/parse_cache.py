@@ -44,19 +44,30 @@ class ParseCache:
         self._at_zero: OrderedDict[tuple[str, str, bool], _Piece] = OrderedDict()
         self._placed: OrderedDict[tuple[str, str, int, bool], _Piece] = OrderedDict()
         self._modules: dict[str, tuple[str, ParseResult]] = {}
+        self._pieces: dict[str, list[tuple[tuple[str, str, int, bool], _Piece]]] = {}  # of the last parse
 
     def parse(self, text: str, path: str) -> ParseResult:
         """Same contract as gdef_core.parse (never raises)."""
         last = self._modules.get(path)
         if last is not None and last[0] == text:
             return last[1]
-        items, comments, diagnostics = [], [], []
         pieces = split(text)
-        for number, (line, piece_text) in enumerate(pieces):
-            piece = self._piece(path, piece_text, line, number == len(pieces) - 1)
+        keys = [(path, piece_text, line, number == len(pieces) - 1)
+                for number, (line, piece_text) in enumerate(pieces)]
+        found = [self._placed.get(key) for key in keys]
+        self._move_pieces(path, keys, found)
+        items, comments, diagnostics = [], [], []
+        placed = []
+        for key, piece in zip(keys, found):
+            if piece is None:
+                piece = self._piece(*key)
+            else:
+                self._placed.move_to_end(key)
+            placed.append((key, piece))
             items += piece.items
             comments += piece.comments
             diagnostics += piece.diagnostics
+        self._pieces[path] = placed
         module = ast.Module(path, text, items, comments)
         # A function's documentation is the comment block above it, which may end a piece
         # before it (a comment after code on its line): attach docs on the whole module.
@@ -69,6 +80,29 @@ class ParseCache:
 
     def module(self, path: str, text: str) -> ast.Module:
         return self.parse(text, path).module
+
+    def _move_pieces(self, path: str, keys: list, found: list) -> None:
+        """Where a definition only moved (lines were added or removed above it), move the
+        nodes of its last parse in place instead of copying them: a new line near the top of
+        a long file would otherwise copy every definition below it. The nodes stay the same
+        objects, so what was computed about them (the checker's results) can be kept too."""
+        used = {id(piece) for piece in found if piece is not None}
+        movable: dict[tuple[str, bool], list] = {}
+        for key, piece in self._pieces.get(path, ()):
+            if id(piece) not in used and self._placed.get(key) is piece \
+                    and self._at_zero.get((path, key[1], key[3])) is not piece:
+                movable.setdefault((key[1], key[3]), []).append((key, piece))
+        for number, key in enumerate(keys):
+            if found[number] is not None:
+                continue
+            candidates = movable.get((key[1], key[3]))
+            if not candidates:
+                continue
+            old_key, piece = candidates.pop()
+            del self._placed[old_key]
+            _move(piece, key[2] - old_key[2])
+            self._placed[key] = piece
+            found[number] = piece
 
     def _piece(self, path: str, text: str, line: int, last: bool) -> _Piece:
         key = (path, text, line, last)
@@ -139,6 +173,42 @@ def _with_message_lines_shifted(diag: Diagnostic, lines: int) -> Diagnostic:
     """Messages may name another line of the same piece ("the '(' at line 3"): move it too."""
     message = _LINE_REFERENCE.sub(lambda m: f"line {int(m.group(1)) + lines}", diag.message)
     return diag if message == diag.message else dataclasses.replace(diag, message=message)
+
+
+def _move(piece: _Piece, lines: int) -> None:
+    """Move a piece's nodes down by `lines` in place (its diagnostics are replaced)."""
+    pending: list = [*piece.items, *piece.comments]
+    plans = _MOVE_PLANS
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is list or kind is tuple:
+            pending.extend(node)
+            continue
+        plan = plans.get(kind)
+        if plan is None:
+            plan = plans[kind] = _move_plan(kind)
+        spans, children = plan
+        for name in spans:
+            span = getattr(node, name)
+            setattr(node, name, Span(span.file, span.line + lines, span.column, span.end_line + lines, span.end_column))
+        for name in children:
+            child = getattr(node, name)
+            if child is not None:
+                pending.append(child)
+    piece.diagnostics = [_with_message_lines_shifted(d, lines) for d in _shifted(piece.diagnostics, lines)]
+
+
+# Per node class: its Span fields, and the fields that can hold nodes (read from the
+# dataclass annotations; tests/test_ide_parse_cache.py checks a moved parse against a fresh one).
+_MOVE_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_SCALARS = {"str", "int", "float", "bool", "str | None"}
+
+
+def _move_plan(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    fields = dataclasses.fields(kind)
+    return (tuple(f.name for f in fields if f.type == "Span"),
+            tuple(f.name for f in fields if f.type != "Span" and f.type not in _SCALARS))
 
 
 def _shifted(value, lines: int):

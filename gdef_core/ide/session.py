@@ -16,7 +16,14 @@ from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.parse_cache import ParseCache
 from gdef_core.loader import GdefFileError
+from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
+
+
+# Open buffers longer than this (in characters) are not analysed: each would hold the server
+# for seconds (parsing and checking cost about 0.1 s per 1,000 lines) while other requests
+# wait. Such a buffer is seen as empty until it shrinks; the server tells the user why.
+MAX_ANALYSED_CHARS = 1_000_000
 
 
 def normalise(path: str) -> str:
@@ -27,22 +34,35 @@ def normalise(path: str) -> str:
 class Session:
     def __init__(self) -> None:
         self._buffers: dict[str, str] = {}
+        self._too_large: dict[str, int] = {}  # open buffers not analysed -> their length
         self.parse_cache = ParseCache()
         self._workspace: project.Workspace | None = None
         self._analyses: dict[tuple[str, ...], Analysis] = {}
         self._previous: dict[tuple[str, ...], Analysis] = {}  # the last analysis of each game
         self._games: dict[str, list[tuple[str, ...]]] = {}
+        self._checkers: dict[tuple[str, ...], IncrementalChecker] = {}  # per game: kept results
 
     # ------------------------------------------------------------ text
 
     def set_buffer(self, path: str, text: str) -> None:
-        """An editor opened or changed `path`: its text now wins over the disk."""
+        """An editor opened or changed `path`: its text now wins over the disk (a text longer
+        than MAX_ANALYSED_CHARS counts as empty: see too_large)."""
         path = normalise(path)
+        if len(text) > MAX_ANALYSED_CHARS:
+            self._too_large[path] = len(text)
+            text = ""
+        else:
+            self._too_large.pop(path, None)
         if self._buffers.get(path) != text:
             self._buffers[path] = text
             self.disk_changed()
 
+    def too_large(self, path: str) -> int | None:
+        """The length of the open buffer of `path` when it is too long to be analysed, else None."""
+        return self._too_large.get(normalise(path))
+
     def close_buffer(self, path: str) -> None:
+        self._too_large.pop(normalise(path), None)
         if self._buffers.pop(normalise(path), None) is not None:
             self.disk_changed()
 
@@ -80,6 +100,8 @@ class Session:
         declares a game (or no game uses it), else each game of its folder that uses it."""
         path = normalise(path)
         found = self._games.get(path)
+        if found is None and path in self._too_large:  # empty for now: no game to look for
+            found = self._games[path] = [(path,)]
         if found is None:
             try:
                 is_game = self.workspace.source(path).declares_game
@@ -108,8 +130,11 @@ class Session:
     def _analysis_of(self, entry: tuple[str, ...]) -> Analysis:
         found = self._analyses.get(entry)
         if found is None:
+            checker = self._checkers.get(entry)
+            if checker is None:
+                checker = self._checkers[entry] = IncrementalChecker()
             try:
-                program = self.workspace.program(entry)
+                program = checker.check(*self.workspace.load(entry))
             except GdefFileError:  # deleted since the games were listed
                 program = Program(modules=[])
             found = self._analyses[entry] = Analysis(program, entry)

@@ -30,8 +30,10 @@ class Sites:
     game_var_passes: list[ast.NameRef] = field(default_factory=list)  # arrays given to user functions
 
 
-def check_contexts(program: Program, report: Report) -> None:
-    sites = {name: _sites(program, function) for name, function in program.functions.items()}
+def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | None = None) -> None:
+    """`sites`: sites_of() each function of program.functions, when already known."""
+    if sites is None:
+        sites = {name: sites_of(program, function) for name, function in program.functions.items()}
     reported: set[int] = set()
     for context in Context:
         if context.value not in program.functions:
@@ -76,19 +78,25 @@ def check_generator(program: Program, report: Report) -> None:
                                "move, but the game defines no moves(): define moves(), or judge the move here")
 
 
-def check_unused_functions(program: Program, report: Report) -> None:
+def check_unused_functions(program: Program, report: Report, called: set[str] | None = None) -> None:
+    """`called`: called_in() every item of the program, when already known."""
     if program.is_library or report.recovery.syntax_errors:  # a caller may be in broken text
         return
-    called = {program.references[node.callee].name
-              for module in program.modules for node in ast.walk(module)
-              if isinstance(node, ast.Call) and node.callee in program.references}
+    if called is None:
+        called = called_in(program, program.modules)
     for name, function in program.functions.items():
         if name not in called and name not in ENTRY_POINTS:
             report.add("G502", function.name.span, f"function '{name}' is never called",
                        tags=frozenset({Tag.UNNECESSARY}))
 
 
-def _sites(program: Program, function: ast.FunctionDef) -> Sites:
+def called_in(program: Program, roots) -> set[str]:
+    """The names of what the calls under the nodes `roots` resolved to."""
+    return {program.references[node.callee].name for root in roots for node in ast.walk(root)
+            if isinstance(node, ast.Call) and node.callee in program.references}
+
+
+def sites_of(program: Program, function: ast.FunctionDef) -> Sites:
     sites = Sites()
     for node in ast.walk(function.body):
         if isinstance(node, ast.Call):

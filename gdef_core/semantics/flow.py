@@ -16,15 +16,20 @@ from gdef_core.syntax import ast
 def check_flow(program: Program, report: Report) -> None:
     for module in program.modules:
         for function in module.functions():
-            _jumps(function.body, report)
-            ends = never_completing(function.body)
-            _unreachable(function.body, ends, report)
-            if function.return_type is not None and function.body not in ends \
-                    and not function.name.recovered:
-                name = function.name.text
-                report.add("G504", function.name.span, f"'{name}' returns "
-                           f"{function.return_type.name}, but some path reaches the end of its body "
-                           "without 'return'")
+            check_function_flow(function, report)
+
+
+def check_function_flow(function: ast.FunctionDef, report: Report) -> None:
+    """The flow of one function: it reads nothing outside the function."""
+    _jumps(function.body, report)
+    ends = never_completing(function.body)
+    _unreachable(function.body, ends, report)
+    if function.return_type is not None and function.body not in ends \
+            and not function.name.recovered:
+        name = function.name.text
+        report.add("G504", function.name.span, f"'{name}' returns "
+                   f"{function.return_type.name}, but some path reaches the end of its body "
+                   "without 'return'")
 
 
 def never_completing(body: ast.Block) -> set:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.span import Span
@@ -56,7 +56,9 @@ class Recovery:
         return any(start <= position <= end for position in self._errors.get(function.span.file, ()))
 
 
-def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic]) -> Recovery:
+def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic],
+             skipped: Callable | None = None) -> Recovery:
+    """`skipped`: skipped_words, or a function that caches its answer per item."""
     errors: dict[str, list[tuple[int, int]]] = {}
     for diagnostic in diagnostics:
         if diagnostic.is_error:
@@ -79,7 +81,7 @@ def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic]) -> Re
             # inside it, or in skipped text right after it (an early `}` may have cut it short)
             if any(item.span.start <= p < until for p in positions):
                 damaged.append(item.span)
-    words = _skipped_words(modules) | {var.name.text for var in distrusted}
+    words = _skipped_words(modules, skipped or skipped_words) | {var.name.text for var in distrusted}
     if errors:
         words |= _declared_in_text(modules) | _words_near_errors(modules, errors, damaged)
     return Recovery(words, bool(errors), tuple(damaged), frozenset(id(var) for var in distrusted),
@@ -130,14 +132,29 @@ def _declared_in_text(modules: list[ast.Module]) -> set[str]:
     return {match for module in modules for match in _DECLARED.findall(module.text)}
 
 
-def _skipped_words(modules: list[ast.Module]) -> frozenset[str]:
+def _skipped_words(modules: list[ast.Module], skipped) -> frozenset[str]:
     words: set[str] = set()
     for module in modules:
-        lines = module.text.splitlines()
-        for node in ast.walk(module):
-            if isinstance(node, _ERROR_NODES):
-                words.update(_WORD.findall(_slice(lines, node.span)))
+        split: list[list[str]] = []
+
+        def lines(text: str = module.text) -> list[str]:  # split once, and only if needed
+            if not split:
+                split.append(text.splitlines())
+            return split[0]
+
+        for item in module.items:
+            words.update(skipped(item, lines))
     return frozenset(words)
+
+
+def skipped_words(item, lines: Callable[[], list[str]]) -> frozenset[str]:
+    """The identifiers in the text the parser skipped inside one top-level item; `lines()`
+    gives the lines of its file."""
+    errors = [node for node in ast.walk(item) if isinstance(node, _ERROR_NODES)]
+    if not errors:
+        return frozenset()
+    found = lines()
+    return frozenset(word for node in errors for word in _WORD.findall(_slice(found, node.span)))
 
 
 def _slice(lines: list[str], span: Span) -> str:

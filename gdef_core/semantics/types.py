@@ -38,16 +38,22 @@ def check_types(program: Program, report: Report) -> None:
                 typer.declare(item, f"game variable '{item.name.text}'")
 
 
+def array_arguments(roots, functions) -> set:
+    """The array names standing where an array is allowed, under the nodes `roots`: arguments
+    of user functions (their parameters say whether they take one) and the first argument of
+    sizeOf."""
+    return {arg for root in roots for node in ast.walk(root)
+            if isinstance(node, ast.Call) for arg in node.args[:1 if node.callee.text == "sizeOf" else None]
+            if isinstance(arg, ast.NameRef)
+            and (node.callee.text == "sizeOf" or node.callee.text in functions)}
+
+
 class Typer:
-    def __init__(self, program: Program, report: Report) -> None:
+    def __init__(self, program: Program, report: Report, arrays: set | None = None) -> None:
+        """`arrays`: array_arguments() of the part to be typed (default: the whole program)."""
         self.program = program
         self.report = report
-        # array names standing where an array is allowed: arguments of user functions (their
-        # parameters say whether they take one) and the first argument of sizeOf
-        self.array_arguments = {arg for module in program.modules for node in ast.walk(module)
-                                if isinstance(node, ast.Call) for arg in node.args[:1 if node.callee.text == "sizeOf" else None]
-                                if isinstance(arg, ast.NameRef)
-                                and (node.callee.text == "sizeOf" or node.callee.text in program.functions)}
+        self.array_arguments = arrays if arrays is not None else array_arguments(program.modules, program.functions)
 
     # ------------------------------------------------------------ statements
 

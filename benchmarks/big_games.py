@@ -1,0 +1,144 @@
+"""How gdef-check and gdef-run cope with big games (issue 12: checking cost linear, large
+legal games load fast), each as a fresh process, as a user runs them.
+
+1. Chained calls: a game of N lines (default 10,000; `--lines 100000` for the large case) of
+   small functions, each calling the one before it, the last called from isMoveLegal(): the
+   call graph is one long chain, which is what made reachability quadratic. Timed:
+   `gdef-check FILE`, and in-process the parse and the check apart.
+2. A 100 x 100 board with 2,000 objects: 2,000 declared object types, each placed once by
+   `start`, and a moves() proposing a placement on every empty square (8,000 moves). Timed:
+   `gdef-check FILE` and `gdef-run --perft 1 FILE`.
+
+Baseline, in the same run: `python -c "import lark"` as a fresh process (the floor of any
+gdef command), so each time is also printed as a multiple of it.
+
+Run: python benchmarks/big_games.py [--lines 10000] [--repeat 3]
+The figures go into docs/performance.md ("Big games").
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import gdef_core
+from gdef_core.syntax import parse
+
+
+def chained(lines: int) -> str:
+    """A valid game of about `lines` lines whose functions form one chain of calls."""
+    out = ["name: chained", "players: 2", "size: 8 x 8", "obj X", "obj O"]
+    functions = (lines - 12) // 6
+    for index in range(functions):
+        call = f"f{index - 1}(a - 1)" if index else "a"
+        out += [f"define f{index}(int a) -> int {{",
+                "  if (a <= 0) { return 0; }",
+                f"  int b = {call};",
+                f"  return b + {index % 5};",
+                "}", ""]
+    out += ["define isMoveLegal() -> bool {",
+            f"  return operationsNum() == 1 && f{functions - 1}(3) >= 0;",
+            "}",
+            "define end() -> bool {",
+            "  return true;",
+            "}"]
+    return "\n".join(out) + "\n"
+
+
+def crowded(side: int = 100, objects: int = 2000) -> str:
+    """A side x side board holding `objects` different objects, one each, placed by `start`;
+    moves() proposes the first object on every empty square."""
+    out = ["name: crowded", "players: 2", f"size: {side} x {side}"]
+    out += [f"obj P{index}" for index in range(objects)]
+    entries = [f"({index % side}, {index // side}: P{index})" for index in range(objects)]
+    out.append("start {")
+    out += ["  " + ", ".join(entries[row:row + side]) + ("," if row + side < objects else "")
+            for row in range(0, objects, side)]
+    out.append("}")
+    out += ["define moves() {",
+            f"  for (int y = 0; y < {side}; y = y + 1) {{",
+            f"    for (int x = 0; x < {side}; x = x + 1) {{",
+            "      if (CurrentPosition[x][y] == empty) {",
+            "        addPlace(x, y, P0);",
+            "        addMove();",
+            "      }",
+            "    }",
+            "  }",
+            "}",
+            "define isMoveLegal() -> bool {",
+            "  return operationsNum() == 1 && isPlaceOperation(0)",
+            "      && CurrentPosition[OperationList[0][0]][OperationList[0][1]] == empty;",
+            "}",
+            "define end() -> bool {",
+            "  return false;",
+            "}"]
+    return "\n".join(out) + "\n"
+
+
+def script(name: str) -> list[str]:
+    found = shutil.which(name, path=os.path.dirname(sys.executable))
+    module = {"gdef-check": "gdef_core.cli.check", "gdef-run": "gdef_core.cli.run"}[name]
+    return [found] if found else [sys.executable, "-m", module]
+
+
+def best(command: list[str], repeat: int) -> tuple[float, str]:
+    """The best wall time of `repeat` runs, and the last run's output."""
+    times, output = [], ""
+    for _ in range(repeat):
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        times.append(time.perf_counter() - started)
+        output = done.stdout + done.stderr
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n{output[-2000:]}")
+    return min(times), output
+
+
+def in_process(path: Path) -> tuple[float, float]:
+    """(parse seconds, parse + load + check seconds) in this process, the best of two."""
+    text = path.read_text(encoding="utf-8")
+    parsed = checked = float("inf")
+    for _ in range(2):
+        started = time.perf_counter()
+        parse(text, str(path))
+        parsed = min(parsed, time.perf_counter() - started)
+        started = time.perf_counter()
+        program = gdef_core.load_program([str(path)])
+        checked = min(checked, time.perf_counter() - started)
+        assert not program.errors, program.errors[:3]
+    return parsed, checked
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--lines", type=int, default=10_000, help="lines of the chained game (default 10,000)")
+    options.add_argument("--repeat", type=int, default=3, help="runs of each command (the best counts)")
+    args = options.parse_args()
+    floor, _ = best([sys.executable, "-c", "import lark"], args.repeat)
+    print(f"baseline: python -c 'import lark' {floor * 1000:.0f} ms")
+    with tempfile.TemporaryDirectory(prefix="gdef-big-") as tmp:
+        chain = Path(tmp) / "chained.gdef"
+        chain.write_text(chained(args.lines), encoding="utf-8")
+        lines = chain.read_text(encoding="utf-8").count("\n")
+        check, _ = best([*script("gdef-check"), str(chain)], args.repeat)
+        parsed, checked = in_process(chain)
+        print(f"chained calls, {lines:,} lines: gdef-check {check:.2f} s ({check / floor:.1f}x the baseline); "
+              f"in-process parse {parsed:.2f} s, parse + check {checked:.2f} s")
+
+        board = Path(tmp) / "crowded.gdef"
+        board.write_text(crowded(), encoding="utf-8")
+        check, _ = best([*script("gdef-check"), str(board)], args.repeat)
+        perft, output = best([*script("gdef-run"), "--perft", "1", str(board)], args.repeat)
+        counted = output.strip().splitlines()[-1] if output.strip() else "?"
+        print(f"100 x 100 board, 2,000 objects: gdef-check {check:.2f} s ({check / floor:.1f}x the baseline); "
+              f"gdef-run --perft 1 {perft:.2f} s ({perft / floor:.1f}x), perft says: {counted}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
