@@ -281,8 +281,8 @@ class State:
         self._history = history
         # The operations of the moves legal_moves() found here: applying one of them needs no
         # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
-        # share it.
-        self._legal: list | None = None
+        # share it; a set once it is long (perft applies every move of a list to a clone).
+        self._legal: list | frozenset | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -414,14 +414,15 @@ class State:
         rules = game.rules
         try:
             if rules.raw_moves is None:  # the automatic candidates come with their Moves
-                self._legal, moves = rules.raw_default_filter(self._board, game._places, game._clears,
-                                                              self.player, self.move_number, self._vars, False,
-                                                              self._history)
+                found, moves = rules.raw_default_filter(self._board, game._places, game._clears,
+                                                        self.player, self.move_number, self._vars, False,
+                                                        self._history)
+                self._legal = _lookup(found)
                 return moves
             found = game.legal_ops(self._board, self.player, self.move_number, self._vars, False, self._history)
         except (Fail, RecursionError) as error:
             raise rules.error(error) from None
-        self._legal = found
+        self._legal = _lookup(found)
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
 
@@ -568,6 +569,11 @@ def _json_value(value):
     if type(value) is tuple:
         return [_json_value(item) for item in value]
     return str(value) if isinstance(value, str) else value
+
+
+def _lookup(found: list) -> list | frozenset:
+    """Legal operations to look moves up in: a short list is searched faster than a set is built."""
+    return frozenset(found) if len(found) > 8 else found
 
 
 def _copy_vars(variables: list) -> list:
