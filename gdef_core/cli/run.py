@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
@@ -37,9 +38,9 @@ touching square 3,1), a number (play that move of the list), hint (ask the compu
 record), quit (save the record and stop)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Play a game defined in .gdef files: interactively, or from a move script.",
         epilog="Exit codes: 0 the game ended; 1 the definition has errors; 2 bad arguments or "
                "unreadable files; 3 the moves ran out before the end (the record is saved); "
@@ -76,16 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; exits with the exit code."""
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; exits with the exit code. `prog`: the name in usage
+    lines (`gdef run` when the gdef command runs this one)."""
     _stop_on_signals()
-    sys.exit(guarded(PROG, run, argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
+    sys.exit(guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
                      broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n"))
 
 
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
-        stderr: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+        stderr: TextIO | None = None, prog: str = PROG) -> int:
+    args = build_parser(prog).parse_args(argv)
     runner = Runner(args, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     return runner.run()
 
