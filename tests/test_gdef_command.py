@@ -2,6 +2,7 @@
 stdio, --version, and completion scripts that real shells accept and complete with."""
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
@@ -63,6 +64,36 @@ def test_fmt_run_sim_and_test_subcommands(capsys, monkeypatch):
     code, out, _ = run(capsys, "test", str(ROOT / "examples" / "tictactoe.test.moves"), "-q")
     assert code == 0
     assert run(capsys, "run", "--no-such-option")[0] == 2  # gdef-run's own usage error and code
+
+
+@pytest.mark.parametrize("command", TOOLS)
+def test_usage_names_gdef_command_or_the_alias_as_called(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and out.startswith(f"usage: gdef {command} [-h]"), out
+    code, _, err = run(capsys, command, "--no-such-option")
+    assert code == 2 and err.startswith(f"usage: gdef {command} [-h]"), err
+    assert f"\ngdef {command}: error: " in err
+    tool = importlib.import_module(TOOLS[command][0])
+    try:
+        code = tool.main(["--help"])
+    except SystemExit as exit_:  # gdef-run exits even when given its arguments
+        code = exit_.code
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith(f"usage: gdef-{command} [-h]"), out
+
+
+def test_the_console_scripts_name_themselves():
+    bin_dir = Path(sys.executable).parent
+    gdef, alias = bin_dir / "gdef", bin_dir / "gdef-check"
+    if not (gdef.exists() and alias.exists()):
+        pytest.skip("the console scripts are not installed beside this Python")
+    through_gdef = subprocess.run([str(gdef), "check"], capture_output=True, text=True, timeout=60)
+    assert through_gdef.returncode == 2
+    assert through_gdef.stderr.startswith("usage: gdef check [-h]")
+    assert "gdef check: error: no PATH given" in through_gdef.stderr and "(e.g. `gdef check .`)" in through_gdef.stderr
+    as_alias = subprocess.run([str(alias)], capture_output=True, text=True, timeout=60)
+    assert as_alias.returncode == 2 and as_alias.stderr.startswith("usage: gdef-check [-h]")
+    assert "gdef-check: error: no PATH given" in as_alias.stderr
 
 
 def _frame(message: dict) -> bytes:

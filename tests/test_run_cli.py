@@ -320,3 +320,46 @@ def test_hostile_rules_are_stopped_by_the_limits(tmp_path) -> None:
     done = subprocess.run([GDEF_RUN, str(tmp_path / "hostile.gdef")], input="", capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
     assert "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------ one way of playing a run
+
+@pytest.mark.parametrize("argv, message", [
+    (["--web", "--protocol"], "--web and --protocol cannot be used together"),
+    (["--protocol", "--perft", "1"], "--protocol and --perft cannot be used together"),
+    (["--perft", "2", "--moves", "moves.txt"], "--perft and --moves cannot be used together"),
+    (["--protocol", "--moves", "-"], "--protocol and --moves cannot be used together"),
+    (["--web", "--moves", "m.txt", "--perft", "1"], "--web and --perft cannot be used together"),
+    (["--web", "--protocol", "--perft", "1"], "--web, --protocol and --perft cannot be used together"),
+    (["--port", "8000"], "--port is an option of the browser board: add --web"),
+    (["--port", "0", "--protocol"], "--port is an option of the browser board"),
+    (["--no-browser", "--moves", "moves.txt"], "--no-browser is an option of the browser board"),
+    (["--perft", "1", "--record", "r.json"], "--perft only counts moves and plays no game, so --record"),
+    (["--perft", "1", "--player", "0=random"],
+     "--perft only counts moves and plays no game, so --player would do nothing"),
+])
+def test_conflicting_ways_of_playing_are_usage_errors(argv, message, capsys) -> None:
+    code, out, err = gdef_run(TICTACTOE, *argv)
+    err += capsys.readouterr().err
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: gdef-run [-h]") and f"\ngdef-run: error: {message}" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--web", "--moves", "moves.txt", "--port", "0", "--no-browser", "--record", "r.json"],
+    ["--perft", "2", "--resume", "r.json", "--seed", "3"],
+    ["--protocol", "--player", "1=greedy", "--record", "r.json"],
+    ["--moves", "-", "--player", "1=random"],
+])
+def test_the_documented_combinations_are_accepted(argv) -> None:
+    from gdef_core.cli.run import build_parser, check_modes
+
+    parser = build_parser()
+    check_modes(parser, parser.parse_args([TICTACTOE, *argv]))  # raises SystemExit if refused
+
+
+def test_web_with_protocol_is_refused_before_anything_runs(tmp_path) -> None:
+    done = subprocess.run([GDEF_RUN, "--web", "--protocol", "--no-browser", TICTACTOE], input="",
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1].startswith("gdef-run: error: --web and --protocol cannot be used together")

@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.codes import CODES, render_entry
@@ -21,11 +22,11 @@ UNDEFINED_CODES = ("G201", "G202")  # undefined name, undefined function
 PLAY_CODES = ("G6", "G7")  # reported only when games run (gdef-run, gdef-check --play)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     from gdef_core.report import FORMATS
 
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Check .gdef game rules: syntax, names, types and game structure.",
         epilog="Exit codes: 0 clean (warnings allowed unless --strict), 1 problems found, "
                "2 usage error or unreadable input. Docs: docs/gdef-check.md.")
@@ -69,17 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns (and exits with) the exit code."""
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
+    name in usage lines (`gdef check` when the gdef command runs this one)."""
     # A broken pipe means the output was cut, so the run cannot claim to be clean.
-    code = guarded(PROG, run, argv, interrupted=130, internal=EXIT_INTERNAL, broken_pipe=EXIT_PROBLEMS)
+    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                   broken_pipe=EXIT_PROBLEMS)
     if argv is None:
         sys.exit(code)
     return code
 
 
-def run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.explain is not None:
         return explain(args.explain)
@@ -87,7 +90,7 @@ def run(argv: Sequence[str] | None) -> int:
     ignore = _codes_option(parser, "--ignore", args.ignore)
     if not args.paths:
         parser.error("no PATH given: name the .gdef files or directories to check "
-                     "(e.g. `gdef-check .`)")
+                     f"(e.g. `{prog} .`)")
     if args.statistics and args.format not in ("text", "json"):
         parser.error("--statistics works with --format text or json")
 

@@ -18,6 +18,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Sequence
+from functools import partial
 from dataclasses import dataclass, field
 
 from gdef_core.cli.common import guarded
@@ -26,9 +27,9 @@ PROG = "gdef-fmt"
 EXIT_OK, EXIT_CHANGES, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Format .gdef files: one canonical layout, comments kept, meaning unchanged.",
         epilog="Exit codes: 0 done or already formatted, 1 (--check, --diff) some file would "
                "change, 2 usage error, unreadable file, bad configuration or syntax errors "
@@ -52,9 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns (and exits with) the exit code."""
-    code = guarded(PROG, run, argv, interrupted=130, internal=EXIT_INTERNAL, broken_pipe=EXIT_ERROR)
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
+    name in usage lines (`gdef fmt` when the gdef command runs this one)."""
+    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                   broken_pipe=EXIT_ERROR)
     if argv is None:
         sys.exit(code)
     return code
@@ -67,12 +70,12 @@ class Outcome:
     failed: int = 0
 
 
-def run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if not args.paths:
         parser.error("no PATH given: name the .gdef files or directories to format "
-                     "(e.g. `gdef-fmt .`), or - for stdin")
+                     f"(e.g. `{prog} .`), or - for stdin")
     if "-" in args.paths and len(args.paths) > 1:
         parser.error("- (stdin) cannot be mixed with other paths")
     if args.stdin_filename and args.paths != ["-"]:

@@ -57,7 +57,7 @@ def run(args: list[str]) -> int:
     if command in TOOLS:
         tool = importlib.import_module(TOOLS[command][0])
         try:
-            return tool.main(rest)
+            return tool.main(rest, prog=f"{PROG} {command}")  # usage lines say `gdef check`
         except SystemExit as exit_:  # gdef-run ends with sys.exit even when given its arguments
             return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     if command == "lsp":

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
@@ -37,9 +38,9 @@ touching square 3,1), a number (play that move of the list), hint (ask the compu
 record), quit (save the record and stop)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Play a game defined in .gdef files: interactively, or from a move script.",
         epilog="Exit codes: 0 the game ended; 1 the definition has errors; 2 bad arguments or "
                "unreadable files; 3 the moves ran out before the end (the record is saved); "
@@ -69,25 +70,51 @@ def build_parser() -> argparse.ArgumentParser:
                              "playing in the terminal (docs/protocol.md)")
     parser.add_argument("--web", action="store_true",
                         help="play on a board page in the browser, served on 127.0.0.1 (docs/web.md)")
-    parser.add_argument("--port", type=whole_number(0), default=0, metavar="N",
+    parser.add_argument("--port", type=whole_number(0), default=None, metavar="N",
                         help="with --web: the port to serve on (default: a free one, printed)")
     parser.add_argument("--no-browser", action="store_true",
                         help="with --web: print the page's address without opening a browser")
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; exits with the exit code."""
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; exits with the exit code. `prog`: the name in usage
+    lines (`gdef run` when the gdef command runs this one)."""
     _stop_on_signals()
-    sys.exit(guarded(PROG, run, argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
+    sys.exit(guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
                      broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n"))
 
 
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
-        stderr: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
+        stderr: TextIO | None = None, prog: str = PROG) -> int:
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    check_modes(parser, args)
     runner = Runner(args, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
     return runner.run()
+
+
+# The ways of playing, one a run; --web also takes --moves: the board opens the script (docs/web.md).
+MODES = ("--web", "--protocol", "--perft", "--moves")
+
+
+def check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse (usage error, exit 2) options that would otherwise be silently ignored: two ways
+    of playing at once, and the options of a way that was not chosen."""
+    given = (args.web, args.protocol, args.perft is not None, args.moves is not None)
+    clashing = [flag for flag, on in zip(MODES, given) if on and not (flag == "--moves" and args.web)]
+    if len(clashing) > 1:
+        parser.error(f"{', '.join(clashing[:-1])} and {clashing[-1]} cannot be used together: a run plays one way, "
+                     f"{', '.join(MODES[:-1])} or {MODES[-1]} (--web may take --moves, to open the "
+                     "script on the board)")
+    for option, given_ in (("--port", args.port is not None), ("--no-browser", args.no_browser)):
+        if given_ and not args.web:
+            parser.error(f"{option} is an option of the browser board: add --web, or leave {option} out")
+    if args.perft is not None:
+        for option, given_ in (("--record", args.record is not None), ("--player", bool(args.player))):
+            if given_:
+                parser.error(f"--perft only counts moves and plays no game, so {option} would do "
+                             f"nothing: leave {option} out")
 
 
 class Terminated(KeyboardInterrupt):
@@ -618,9 +645,6 @@ class Runner:
         from gdef_core.play.protocol import ProtocolServer
         from gdef_core.runtime.session import Session
 
-        if self.args.moves is not None:
-            self.complain(f"{PROG}: error: --protocol reads requests from stdin; it cannot take --moves")
-            return EXIT_USAGE
         game, files, computers = self.session.game, self.session.files, self.computers
         fallback = RandomAgent(computers.seed)
 

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
@@ -24,9 +25,9 @@ DEFAULT_AGENT = "random"
 DEFAULT_MAX_MOVES = 10_000
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Play many games of a .gdef game between computer players and print wins, "
                     "draws and game lengths.",
         epilog=f"Agents: {agent_help()}. Players without --player are '{DEFAULT_AGENT}'. "
@@ -53,21 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns (and exits with) the exit code."""
-    code = guarded(PROG, run, argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
+    name in usage lines (`gdef sim` when the gdef command runs this one)."""
+    code = guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
                    broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
     if argv is None:
         sys.exit(code)
     return code
 
 
-def run(argv: Sequence[str] | None) -> int:
+def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     from gdef_core.play.progress import Progress
     from gdef_core.play.cluster import ClusterError as ClusterUnavailable
     from gdef_core.play.simulate import SimulationError, SimulationInterrupted, simulate
 
-    parser = build_parser()
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     chosen: dict[int, AgentSpec] = {}
     for text in args.player:

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TextIO
 
 from gdef_core.cli.common import guarded
@@ -20,9 +21,9 @@ PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Run the rule tests of *.test.moves files: moves and `?` assertions "
                     "(docs/runtime.md, \"Rule tests\").",
         epilog="Exit codes: 0 all passed, 1 failures, 2 usage error or unreadable files, "
@@ -38,19 +39,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    code = guarded(PROG, run, argv, interrupted=130, internal=EXIT_INTERNAL, broken_pipe=EXIT_FAILED)
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point of the console script; `prog`: the name in usage lines (`gdef test` from gdef)."""
+    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                   broken_pipe=EXIT_FAILED)
     if argv is None:
         sys.exit(code)
     return code
 
 
-def run(argv: Sequence[str] | None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run(argv: Sequence[str] | None, out: TextIO | None = None, err: TextIO | None = None,
+        prog: str = PROG) -> int:
     from gdef_core.testing.scripts import discover
     from gdef_core.testing.select import KeywordError, keyword_matcher
 
     out, err = out or sys.stdout, err or sys.stderr
-    parser = build_parser()
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     selected = lambda node_id: True  # noqa: E731
     if args.keyword is not None:
