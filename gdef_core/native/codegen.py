@@ -97,7 +97,9 @@ class NativeCompiler:
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.recursive = flow.recursive_functions(functions)
-        blocks = [_FunctionCompiler(self, f).compile() for f in functions.values()]
+        compilers = [_FunctionCompiler(self, f) for f in functions.values()]
+        blocks = [fc.compile() for fc in compilers]
+
         program = self.program
         constants = (f"W = {program.width}\nH = {program.height}\nP = {program.players}\n"
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
@@ -155,6 +157,11 @@ class _FunctionCompiler:
         if self.recursive:
             self.emit(1, "if _d > MAXDEPTH:")
             self.emit(2, "_fail()")
+            # A return that never runs (_d >= 1) but tells numba's type inference the result
+            # type without recursing: mutual recursion is typed from it.
+            self.emit(1, "if _d < 0:")
+            result = f.return_type.name if f.return_type is not None else None
+            self.emit(2, f"return {_zero(result)}" if result else "return")
         self.block(f.body.stmts, 1)
         if f.return_type is not None and flow.completes(f.body.stmts):
             self.emit(1, "_fail()  # reached its end without returning a value")
@@ -485,7 +492,7 @@ _DTYPES = {"int": "np.int64", "obj": "np.int64", "float": "np.float64", "bool": 
 
 
 def _zero(type_name: str) -> str:
-    return {"int": "0", "obj": "0", "float": "0.0", "bool": "False"}.get(type_name, "0")
+    return {"int": "0", "obj": "0", "float": "0.0", "bool": "False"}[type_name]
 
 
 def native_source(program: Program, max_steps: int, max_depth: int) -> tuple[str, bool]:

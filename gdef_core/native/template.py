@@ -26,12 +26,12 @@ _T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL = 0, 1, 
 NSLOTS = 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _fail():
     raise RuntimeError("gdef")
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _add(a, b):
     r = a + b
     if ((a ^ r) & (b ^ r)) < 0:
@@ -39,7 +39,7 @@ def _add(a, b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _sub(a, b):
     r = a - b
     if ((a ^ b) & (a ^ r)) < 0:
@@ -47,7 +47,7 @@ def _sub(a, b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _mul(a, b):
     if a == 0 or b == 0:
         return a * 0
@@ -65,14 +65,14 @@ def _mul(a, b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _neg(a):
     if a == INT_MIN:
         _fail()
     return -a
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _idiv(a, b):
     """C division: truncates toward zero."""
     if b == 0:
@@ -85,7 +85,7 @@ def _idiv(a, b):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _imod(a, b):
     """C remainder: the sign of the dividend."""
     if b == 0:
@@ -98,14 +98,14 @@ def _imod(a, b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _fdiv(a, b):
     if b == 0:
         _fail()
     return a / b
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _fmod(a, b):
     if b == 0:
         _fail()
@@ -114,7 +114,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _sq(x, y):
     """The index of square (x, y); off the board is an error."""
     if x < 0 or x >= W or y < 0 or y >= H:
@@ -122,28 +122,28 @@ def _sq(x, y):
     return x * H + y
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _ix(i, n):
     if i < 0 or i >= n:
         _fail()
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _limit(S):
     S[_ST] -= 1
     if S[_ST] < 0:
         _fail()
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _steps(S, n):
     S[_ST] -= n
     if S[_ST] < 0:
         _fail()
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
     k = _sq(x, y)
@@ -154,27 +154,27 @@ def _nread(B, OPS, S, x, y):
     return B[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _opf(OPS, S, i, j):
     if i < 0 or i >= S[_NOPS]:
         _fail()
     return OPS[i, j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _player(p):
     if p < 0 or p >= P:
         _fail()
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _set_winner(S, p):
     _player(p)
     if S[_CTX] == 2:
         S[_WIN] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _set_next(S, p):
     if S[_CTX] != 2 and S[_CTX] != 4:
         _fail()
@@ -182,7 +182,7 @@ def _set_next(S, p):
     S[_NXT] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _set_score(S, SC, p, v):
     if S[_CTX] != 2 and S[_CTX] != 4:
         _fail()
@@ -190,13 +190,13 @@ def _set_score(S, SC, p, v):
     SC[p] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _read_only(S):
     if S[_RO] != 0:
         _fail()
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _add_op(S, CO, x, y, o, place):
     """addPlace / addClear in moves(): one operation of the candidate being built."""
     if S[_CTX] != 3:
@@ -215,7 +215,7 @@ def _add_op(S, CO, x, y, o, place):
     S[_ST] -= OPERATION_STEPS
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _add_move(S, CS):
     if S[_CTX] != 3:
         _fail()
@@ -230,7 +230,7 @@ def _add_move(S, CS):
     S[_BAD] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _is_generated(S):
     if S[_CTX] != 1:
         _fail()
@@ -242,32 +242,48 @@ def _is_generated(S):
 KERNEL = '''
 
 @njit(cache=True)
+def _same(CO, a, b, c, d):
+    if d - c != b - a:
+        return False
+    for k in range(b - a):
+        for f in range(4):
+            if CO[a + k, f] != CO[c + k, f]:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _dedupe(CO, CS, m):
-    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys)."""
+    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys), with a
+    hash table of the candidates kept."""
+    size = 16
+    while size < 2 * m:
+        size *= 2
+    table = np.full(size, -1, np.int64)
     kept = 0
     for i in range(m):
         a, b = CS[i], CS[i + 1]
+        h = np.uint64(b - a)
+        for k in range(a, b):
+            for f in range(4):
+                h = (h ^ np.uint64(CO[k, f] + 7)) * np.uint64(0x100000001B3)
+        slot = np.int64(h >> np.uint64(20)) & (size - 1)
         duplicate = False
-        for j in range(kept):
-            c, d = CS[j], CS[j + 1]
-            if d - c != b - a:
-                continue
-            same = True
-            for k in range(b - a):
-                if (CO[a + k, 0] != CO[c + k, 0] or CO[a + k, 1] != CO[c + k, 1]
-                        or CO[a + k, 2] != CO[c + k, 2] or CO[a + k, 3] != CO[c + k, 3]):
-                    same = False
-                    break
-            if same:
+        while table[slot] >= 0:
+            j = table[slot]
+            if _same(CO, a, b, CS[j], CS[j + 1]):
                 duplicate = True
                 break
+            slot = (slot + 1) & (size - 1)
         if duplicate:
             continue
         start = CS[kept]
-        for k in range(b - a):
-            for f in range(4):
-                CO[start + k, f] = CO[a + k, f]
+        if start != a:
+            for k in range(b - a):
+                for f in range(4):
+                    CO[start + k, f] = CO[a + k, f]
         CS[kept + 1] = start + b - a
+        table[slot] = kept
         kept += 1
     return kept
 
