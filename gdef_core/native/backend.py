@@ -104,8 +104,9 @@ class NativeRules:
 
     def play(self, indexes: Iterable[int], seed: int, max_moves: int | None, state=None) -> list:
         """The outcomes (simulate.GameOutcome) of random games `indexes` of a run seeded
-        `seed`, from `state` (default: the start). Raises what the Python backend raises for
-        a game that fails (GdefRuntimeError, IllegalMoveError, NoLegalMoveError)."""
+        `seed`, from `state` (default: the start). The entry of a game that fails is the
+        error the Python backend raised there (GdefRuntimeError, IllegalMoveError or
+        NoLegalMoveError)."""
         from gdef_core.play.simulate import GameOutcome, game_seed
 
         indexes = list(indexes)
@@ -123,8 +124,18 @@ class NativeRules:
                 outcomes.append(GameOutcome(index, winner if winner >= 0 and state_k == ENDED else None,
                                             int(lengths[k]), state_k == CAPPED, self._scores(scores[k])))
             else:
-                outcomes.append(self.replay(index, seeds[k:k + 1], seed, max_moves, start))
+                outcomes.append(self._replayed(index, seeds[k:k + 1], seed, max_moves, start))
         return outcomes
+
+    def _replayed(self, index: int, seeds, seed: int, max_moves, start):
+        """replay()'s outcome, or the error that stopped the game."""
+        from gdef_core.play.errors import AgentError
+        from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
+
+        try:
+            return self.replay(index, seeds, seed, max_moves, start)
+        except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
+            return error
 
     def _scores(self, row) -> tuple:
         return tuple(int(v) if self.int_scores and float(v).is_integer() else float(v) for v in row)
