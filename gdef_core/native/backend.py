@@ -62,17 +62,19 @@ class NativeRules:
             say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
             return None
         try:
-            source, int_scores = native_source(game.program, game.max_steps, game.max_depth)
+            source, int_scores, cached = native_source(game.program, game.max_steps, game.max_depth)
         except NativeUnsupported as why:
             where = f" ({why.span})" if why.span is not None else ""
             say(f"gdef: the native backend cannot compile {game.name}: {why.what}{where}; "
                 "using the Python backend")
             return None
-        from gdef_core.native.cache import is_compiled, load_module
+        from gdef_core.native.cache import is_compiled, load_module, module_path
 
-        module, path = load_module(source)
-        if not is_compiled(path):
+        if not cached:
+            say(f"gdef: compiling rules for {game.name} (recursive functions: not cached) ...")
+        elif not is_compiled(module_path(source)):
             say(f"gdef: compiling rules (once) for {game.name} ...")
+        module, _ = load_module(source)
         rules = cls(game, module, int_scores)
         try:
             rules.play(range(1), seed=0, max_moves=1)  # compiles (or loads) the playout kernel

@@ -26,12 +26,12 @@ _T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL = 0, 1, 
 NSLOTS = 13
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _fail():
     raise RuntimeError("gdef")
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _add(a, b):
     r = a + b
     if ((a ^ r) & (b ^ r)) < 0:
@@ -39,7 +39,7 @@ def _add(a, b):
     return r
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _sub(a, b):
     r = a - b
     if ((a ^ b) & (a ^ r)) < 0:
@@ -47,7 +47,7 @@ def _sub(a, b):
     return r
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _mul(a, b):
     if a == 0 or b == 0:
         return a * 0
@@ -65,14 +65,14 @@ def _mul(a, b):
     return r
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _neg(a):
     if a == INT_MIN:
         _fail()
     return -a
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _idiv(a, b):
     """C division: truncates toward zero."""
     if b == 0:
@@ -85,7 +85,7 @@ def _idiv(a, b):
     return q
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _imod(a, b):
     """C remainder: the sign of the dividend."""
     if b == 0:
@@ -98,14 +98,14 @@ def _imod(a, b):
     return r
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _fdiv(a, b):
     if b == 0:
         _fail()
     return a / b
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _fmod(a, b):
     if b == 0:
         _fail()
@@ -114,7 +114,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _sq(x, y):
     """The index of square (x, y); off the board is an error."""
     if x < 0 or x >= W or y < 0 or y >= H:
@@ -122,28 +122,28 @@ def _sq(x, y):
     return x * H + y
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _ix(i, n):
     if i < 0 or i >= n:
         _fail()
     return i
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _limit(S):
     S[_ST] -= 1
     if S[_ST] < 0:
         _fail()
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _steps(S, n):
     S[_ST] -= n
     if S[_ST] < 0:
         _fail()
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
     k = _sq(x, y)
@@ -154,27 +154,27 @@ def _nread(B, OPS, S, x, y):
     return B[k]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _opf(OPS, S, i, j):
     if i < 0 or i >= S[_NOPS]:
         _fail()
     return OPS[i, j]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _player(p):
     if p < 0 or p >= P:
         _fail()
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _set_winner(S, p):
     _player(p)
     if S[_CTX] == 2:
         S[_WIN] = p
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _set_next(S, p):
     if S[_CTX] != 2 and S[_CTX] != 4:
         _fail()
@@ -182,7 +182,7 @@ def _set_next(S, p):
     S[_NXT] = p
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _set_score(S, SC, p, v):
     if S[_CTX] != 2 and S[_CTX] != 4:
         _fail()
@@ -190,13 +190,13 @@ def _set_score(S, SC, p, v):
     SC[p] = v
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _read_only(S):
     if S[_RO] != 0:
         _fail()
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
     """addPlace / addClear in moves(): one operation of the candidate being built."""
     if S[_CTX] != 3:
@@ -215,7 +215,7 @@ def _add_op(S, CO, x, y, o, place):
     S[_ST] -= OPERATION_STEPS
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _add_move(S, CS):
     if S[_CTX] != 3:
         _fail()
@@ -230,7 +230,7 @@ def _add_move(S, CS):
     S[_BAD] = 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=CACHE, inline='always')
 def _is_generated(S):
     if S[_CTX] != 1:
         _fail()
@@ -241,7 +241,7 @@ def _is_generated(S):
 
 KERNEL = '''
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _same(CO, a, b, c, d):
     if d - c != b - a:
         return False
@@ -252,7 +252,7 @@ def _same(CO, a, b, c, d):
     return True
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _dedupe(CO, CS, m):
     """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys), with a
     hash table of the candidates kept."""
@@ -288,7 +288,7 @@ def _dedupe(CO, CS, m):
     return kept
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     """The candidates of `player` (spec section 12) into CO / CS; -> how many."""
     S[_T] = player
@@ -304,7 +304,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     return _candidates(B, S, V, VF, SC, CO, CS)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _automatic(B, S, CO, CS):
     """A game without moves(): every place, the clear of every occupied square, the pass."""
     n = 0
@@ -336,7 +336,7 @@ def _automatic(B, S, CO, CS):
     return m
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure makes
     it illegal; the steps of one search are bounded by the pool (an error)."""
@@ -359,7 +359,7 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     return r and S[_ST] >= 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _has_legal_move(B, S, V, VF, SC, CO, CS):
     if S[_CTX] != 2:
         _fail()
@@ -373,7 +373,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     """Apply the move MV and run end(); -> (over, winner or -1, next player)."""
     n = MV.shape[0]
@@ -395,7 +395,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     return False, -1, S[_NXT] if S[_NXT] >= 0 else (player + 1) % P
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _rand(R):
     """splitmix64: a float in [0, 1)."""
     z = R[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -406,7 +406,7 @@ def _rand(R):
     return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
              record, rec_ops, rec_starts):
     """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
@@ -481,7 +481,7 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     return nrec
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _perft(B, player, mn, V, VF, SC, depth, counts, level, CO, CS, S):
     m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
     S[_POOL] = POOL
@@ -516,7 +516,7 @@ def _perft(B, player, mn, V, VF, SC, depth, counts, level, CO, CS, S):
             _perft(B2, nxt, mn + 1, V2, VF2, SC2, depth, counts, level + 1, CO, CS, S)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def perft(board, player, mn, V, VF, SC, depth, counts):
     CO = np.empty((CAP_OPS, 4), np.int64)
     CS = np.empty(CAP_MOVES, np.int64)
