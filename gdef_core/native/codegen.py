@@ -29,6 +29,9 @@ UNSUPPORTED_BUILTINS = {"PreviousPosition", "repetitions", "nextBoardSeen"}
 # that needs more makes that game run on the Python backend (the failure path).
 CAP_OPS = 1 << 16
 CAP_MOVES = 1 << 14
+# The legal moves held per level of perft.
+PERFT_OPS = 1 << 13
+PERFT_MOVES = 1 << 11
 _CTX_ARGS = "B, OPS, S, V, VF, SC, CO, CS"
 
 
@@ -105,6 +108,7 @@ class NativeCompiler:
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
                      f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
                      f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
+                     f"PERFT_OPS = {PERFT_OPS}\nPERFT_MOVES = {PERFT_MOVES}\n"
                      f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
                      # numba's disk cache loads recursive functions wrongly (a null call: a
                      # crash), so a game with recursion is compiled in every process

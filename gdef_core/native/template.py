@@ -482,45 +482,74 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
 
 
 @njit(cache=CACHE)
-def _perft(B, player, mn, V, VF, SC, depth, counts, level, CO, CS, S):
+def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
+    """The legal moves of a position, copied into LO / LS; -> how many."""
     m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
     S[_POOL] = POOL
-    keep = np.empty(m, np.int64)
     n = 0
-    total = 0
+    LS[0] = 0
     for c in range(m):
         if _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
-            keep[n] = c
+            a = CS[c]
+            b = CS[c + 1]
+            if n + 2 >= LS.shape[0] or LS[n] + b - a > LO.shape[0]:
+                _fail()
+            for k in range(b - a):
+                for f in range(4):
+                    LO[LS[n] + k, f] = CO[a + k, f]
+            LS[n + 1] = LS[n] + b - a
             n += 1
-            total += CS[c + 1] - CS[c]
-    LO = np.empty((total, 4), np.int64)
-    LS = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        a = CS[keep[i]]
-        b = CS[keep[i] + 1]
-        LS[i + 1] = LS[i] + b - a
-        for k in range(b - a):
-            for f in range(4):
-                LO[LS[i] + k, f] = CO[a + k, f]
-    for i in range(n):
-        B2 = B.copy()
-        V2 = V.copy()
-        VF2 = VF.copy()
-        SC2 = SC.copy()
-        try:
-            over, winner, nxt = _play(B2, S, V2, VF2, SC2, CO, CS, LO[LS[i]:LS[i + 1]], player, mn)
-        except Exception:
-            continue  # end() failed: not a legal move
-        counts[level] += 1
-        if level + 1 < depth and not over:
-            _perft(B2, nxt, mn + 1, V2, VF2, SC2, depth, counts, level + 1, CO, CS, S)
+    return n
 
 
 @njit(cache=CACHE)
 def perft(board, player, mn, V, VF, SC, depth, counts):
+    """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
+    depth first with one frame per level (numba's cache cannot hold recursive functions)."""
     CO = np.empty((CAP_OPS, 4), np.int64)
     CS = np.empty(CAP_MOVES, np.int64)
     S = np.zeros(NSLOTS, np.int64)
-    _perft(board.copy(), player, mn, V.copy(), VF.copy(), SC.copy(), depth, counts, 0, CO, CS, S)
+    LO = np.empty((depth, PERFT_OPS, 4), np.int64)
+    LS = np.empty((depth, PERFT_MOVES), np.int64)
+    Bs = np.empty((depth + 1, board.shape[0]), np.int64)
+    Vs = np.empty((depth + 1, V.shape[0]), np.int64)
+    VFs = np.empty((depth + 1, VF.shape[0]), np.float64)
+    SCs = np.empty((depth + 1, SC.shape[0]), np.float64)
+    players = np.empty(depth + 1, np.int64)
+    numbers = np.empty(depth + 1, np.int64)
+    sizes = np.zeros(depth, np.int64)
+    next_move = np.zeros(depth, np.int64)
+    Bs[0] = board
+    Vs[0] = V
+    VFs[0] = VF
+    SCs[0] = SC
+    players[0] = player
+    numbers[0] = mn
+    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0])
+    level = 0
+    while level >= 0:
+        i = next_move[level]
+        if i >= sizes[level]:
+            level -= 1
+            continue
+        next_move[level] = i + 1
+        up = level + 1
+        Bs[up] = Bs[level]
+        Vs[up] = Vs[level]
+        VFs[up] = VFs[level]
+        SCs[up] = SCs[level]
+        try:
+            over, winner, nxt = _play(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS,
+                                      LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level])
+        except Exception:
+            continue  # end() failed: not a legal move
+        counts[level] += 1
+        if up < depth and not over:
+            players[up] = nxt
+            numbers[up] = numbers[level] + 1
+            sizes[up] = _legal_into(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, nxt, numbers[up],
+                                    LO[up], LS[up])
+            next_move[up] = 0
+            level = up
     return 0
 '''
