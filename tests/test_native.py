@@ -68,7 +68,7 @@ def native_of(name: str, notices: list | None = None):
 @pytest.mark.parametrize("name, depth", GAMES)
 def test_perft_equals_the_python_backend(cache_dir, name, depth):
     game, native, said = native_of(name)
-    assert said == [f"gdef: compiling rules (once) for {game.name} ..."]
+    assert len(said) == 1 and said[0].startswith("gdef: compiling rules") and game.name in said[0]
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
 
 

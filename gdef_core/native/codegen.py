@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from gdef_core.builtins import ALIASES, BUILTINS, Kind
-from gdef_core.runtime import flow
+from gdef_core.runtime import flow, inlining
 from gdef_core.runtime.builtin_impl import OPERATION_STEPS
 from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS, scoped_loop_locals
 from gdef_core.runtime.values import INT_MAX
@@ -87,6 +87,7 @@ class NativeCompiler:
             else:
                 self.int_vars[name] = len(self.int_vars)
         self.recursive: set[str] = set()
+        self.inlinable: dict = {}
         self.int_scores = True  # every setScore value is an int
 
     def compile(self) -> str:
@@ -100,6 +101,7 @@ class NativeCompiler:
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.recursive = flow.recursive_functions(functions)
+        self.inlinable = inlining.inlinable_functions(functions, self.recursive)
         compilers = [_FunctionCompiler(self, f) for f in functions.values()]
         blocks = [fc.compile() for fc in compilers]
 
@@ -158,7 +160,11 @@ class _FunctionCompiler:
     def compile(self) -> str:
         f = self.function
         params = ", ".join([_CTX_ARGS, "_d", *(f"l_{p.name.text}" for p in f.params)])
-        self.emit(0, "@njit(cache=CACHE)")
+        # The functions the Python backend inlines (runtime/inlining.py: small if/return
+        # chains such as markOf) numba inlines too: no call with the state arrays as
+        # arguments. Inlining every function costs several times the compile time.
+        inline = self.name in self.c.inlinable
+        self.emit(0, "@njit(cache=CACHE, inline='always')" if inline else "@njit(cache=CACHE)")
         self.emit(0, f"def u_{self.name}({params}):")
         self.emit(1, "_limit(S)")
         if self.recursive:

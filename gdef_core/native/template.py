@@ -419,11 +419,15 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     S = np.zeros(NSLOTS, np.int64)
     R = np.zeros(1, np.uint64)
     nrec = 0
+    B = board.copy()
+    V = V0.copy()
+    VF = VF0.copy()
+    SC = SC0.copy()
     for g in range(seeds.shape[0]):
-        B = board.copy()
-        V = V0.copy()
-        VF = VF0.copy()
-        SC = SC0.copy()
+        B[:] = board
+        V[:] = V0
+        VF[:] = VF0
+        SC[:] = SC0
         R[0] = seeds[g]
         player = player0
         mn = mn0
