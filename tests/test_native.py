@@ -146,11 +146,12 @@ def test_runtime_error_is_located_by_the_python_backend(cache_dir, tmp_path, cap
     for backend in ("python", "native"):
         code = sim_main([str(path), "--games", "3", "--backend", backend, "--no-progress"])
         out, err = capsys.readouterr()
-        results.append((code, err.splitlines()[-6:]))
+        results.append((code, [line for line in err.splitlines() if not line.startswith("gdef: compiling")]))
     (python_code, python_err), (native_code, native_err) = results
     assert python_code == native_code == 1
     assert native_err == python_err
     text = "\n".join(native_err)
+    assert native_err[0] == "gdef-sim: game 1 (run seed 0): end() failed:"
     assert "G601" in text and f"{path}:13:" in text
     assert "numba" not in text.lower() and "Traceback" not in text
 
@@ -181,3 +182,20 @@ def test_without_numba_the_python_backend_is_used(monkeypatch):
     said: list[str] = []
     assert NativeRules.load(game, said.append) is None
     assert said == ["gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend"]
+
+
+def test_run_perft_with_the_native_backend(cache_dir):
+    import io
+
+    from gdef_core.cli.run import run
+
+    native_of("connect4")  # compiled (and perft too) by the tests above, or here
+    path = str(EXAMPLES / "connect4.gdef")
+    outputs = []
+    for backend in ("python", "native"):
+        out, err = io.StringIO(), io.StringIO()
+        run([path, "--perft", "5", "--backend", backend], stdout=out, stderr=err)
+        outputs.append(out.getvalue())
+        assert "numba" not in err.getvalue()
+    assert outputs[0] == outputs[1]
+    assert outputs[1].splitlines()[-1] == "depth 5: 16807"
