@@ -33,6 +33,7 @@ CAP_MOVES = 1 << 14
 PERFT_OPS = 1 << 13
 PERFT_MOVES = 1 << 11
 _CTX_ARGS = "B, OPS, S, V, VF, SC, CO, CS"
+_ENTRIES = ("isMoveLegal", "end", "moves")
 
 
 class NativeUnsupported(Exception):
@@ -163,7 +164,8 @@ class _FunctionCompiler:
         # The functions the Python backend inlines (runtime/inlining.py: small if/return
         # chains such as markOf) numba inlines too: no call with the state arrays as
         # arguments. Inlining every function costs several times the compile time.
-        inline = self.name in self.c.inlinable
+        # So are the entry points, each into the one kernel function that calls it.
+        inline = self.name in self.c.inlinable or (self.name in _ENTRIES and not self.recursive)
         self.emit(0, "@njit(cache=CACHE, inline='always')" if inline else "@njit(cache=CACHE)")
         self.emit(0, f"def u_{self.name}({params}):")
         self.emit(1, "_limit(S)")
