@@ -65,6 +65,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="seed of the computer players (default: a random one, printed)")
     parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
+    parser.add_argument("--backend", choices=("python", "native"), default="python",
+                        help="who counts for --perft: python (default) or native (compiled with "
+                             "numba, gdef[fast]; falls back to python with a notice)")
     parser.add_argument("--protocol", action="store_true",
                         help="speak the bot protocol (JSON lines) on stdin/stdout instead of "
                              "playing in the terminal (docs/protocol.md)")
@@ -195,7 +198,7 @@ class Runner:
         if args.record is not None and not self.prepare_record(args.record):
             return EXIT_USAGE
         if args.perft is not None:
-            return self.perft(args.perft)
+            return self.perft(args.perft, args.backend)
         from gdef_core.play.errors import AgentSpecError
         from gdef_core.play.opponents import computer_players
         try:
@@ -526,11 +529,15 @@ class Runner:
                 break
         return True
 
-    def perft(self, depth: int) -> int:
+    def perft(self, depth: int, backend: str = "python") -> int:
         """`--perft DEPTH`: the number of move sequences of each length from the position."""
         from gdef_core.play.perft import perft
         from gdef_core.runtime.errors import GdefRuntimeError
 
+        if backend == "native":
+            from gdef_core.native import NativeRules
+            native = NativeRules.load(self.session.game, self.complain)
+            perft = native.perft if native is not None else perft
         started = time.perf_counter()
         try:
             counts = perft(self.session.state, depth)

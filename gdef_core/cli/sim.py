@@ -49,6 +49,12 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="play on a Dask cluster: dask://HOST:PORT (a running scheduler) or "
                              "local:N (N worker processes here); needs gdef[cluster]")
+    parser.add_argument("--backend", choices=("python", "native", "auto"), default="python",
+                        help="who runs the rules: python (default), native (random players' "
+                             "games compiled with numba, needs gdef[fast]; a game it cannot "
+                             "compile runs on python with a notice) or auto (native for random "
+                             "players over at least 300 games when numba is installed). The same "
+                             "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
     return parser
@@ -104,7 +110,8 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     progress = None if args.no_progress else Progress(sys.stderr, terminal=sys.stderr.isatty())
     try:
         summary = simulate(game, specs, args.games, seed=args.seed, jobs=jobs,
-                           max_moves=args.max_moves, on_progress=progress, cluster=args.cluster)
+                           max_moves=args.max_moves, on_progress=progress, cluster=args.cluster,
+                           backend=args.backend, notify=_notice)
     except SimulationError as error:
         if progress is not None:
             progress.finish()
@@ -132,6 +139,11 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
             return EXIT_USAGE
     return EXIT_OK
+
+
+def _notice(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
 
 
 def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None) -> dict:
@@ -171,6 +183,8 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
     width = max(len(label) for label, _ in rows)
     where = (f"cluster {args.cluster}" if getattr(args, "cluster", None)
              else f"{jobs} job{'s' if jobs != 1 else ''}")
+    if getattr(summary, "backend", "python") != "python":
+        where += f", {summary.backend} backend"
     lines = [f"{name}: {games} games, seed {args.seed}, {where}, "
              f"{summary.seconds:.1f} s ({rate:.1f} games/s)", "",
              f"{'':{width}}  {'games':>7}  {'share':>6}"]

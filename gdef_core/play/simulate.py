@@ -69,6 +69,7 @@ class Summary:
     seconds: float = 0.0
     total_scores: list = field(default_factory=list)
     scored: bool = False  # the game sets scores: the table shows their means
+    backend: str = "python"  # the backend that played the games
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -101,7 +102,9 @@ class Summary:
     def to_json(self) -> dict:
         return {"games": self.games, "wins": list(self.wins), "draws": self.draws,
                 "capped": self.capped, "avg_length": self.avg_length,
-                "max_length": self.max_length, "mean_scores": self.mean_scores, "seconds": self.seconds}
+                "max_length": self.max_length, "mean_scores": self.mean_scores, "seconds": self.seconds,
+                # named only when not the default, so documents of Python runs keep their shape
+                **({"backend": self.backend} if self.backend != "python" else {})}
 
 
 def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
@@ -123,16 +126,27 @@ ProgressCallback = Callable[[int, int, float], None]   # (games done, games in a
 
 def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, jobs: int = 1,
              max_moves: int | None = None, on_progress: ProgressCallback | None = None,
-             cluster: str | None = None) -> Summary:
+             cluster: str | None = None, backend: str = "python",
+             notify: Callable[[str], None] | None = None) -> Summary:
     """Play `games` games and return the totals; raises SimulationError when a game fails.
 
     With jobs > 1 the games are spread over that many processes, each loading the game from
     its files itself (compiled rules do not cross process boundaries); with `cluster` (an
     address gdef_core.play.cluster understands) over the workers of a Dask cluster.
+    `backend`: "native" plays random-vs-random games in compiled code (gdef_core.native),
+    "auto" does when numba is installed and the run is long; `summary.backend` says which ran.
     """
     summary = Summary(players=len(specs), scored=game.rules.uses_scores)
+    native = None
+    if cluster is None:
+        from gdef_core.play.native_sim import choose_native
+        native = choose_native(game, specs, games, backend, notify or (lambda message: None))
+    summary.backend = "python" if native is None else "native"
     started = time.perf_counter()
-    if cluster is not None:
+    if native is not None:
+        from gdef_core.play.native_sim import native_outcomes
+        outcomes = native_outcomes(native, game, games, seed, max_moves, jobs, _failure)
+    elif cluster is not None:
         from gdef_core.play.cluster import cluster_outcomes
         outcomes = cluster_outcomes(cluster, game, specs, games, seed, max_moves)
     elif jobs <= 1 or games <= 1:
@@ -168,11 +182,17 @@ def _play_or_fail(game, specs, seed, index, max_moves) -> GameOutcome | _Failure
 
     try:
         return play_game(game, specs, seed, index, max_moves)
-    except (GdefRuntimeError, AgentError) as error:
-        return _Failure(index, str(error))
-    except IllegalMoveError as error:   # a legal move whose end() failed
+    except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
+        return _failure(index, error)
+
+
+def _failure(index: int, error: Exception) -> _Failure:
+    from gdef_core.runtime import IllegalMoveError
+
+    if isinstance(error, IllegalMoveError):   # a legal move whose end() failed
         verdict = error.verdict
         return _Failure(index, f"end() failed:\n{verdict.error}" if verdict.error else verdict.reason)
+    return _Failure(index, str(error))
 
 
 def _local(game, specs, games, seed, max_moves):

@@ -1,0 +1,196 @@
+"""A game's rules as numba code: random playouts and perft run whole in compiled code.
+
+    native = NativeRules.load(game, notify=print)   # None (after a one-line notice) when
+                                                    # numba is missing or the game cannot compile
+    outcomes = native.play(range(1000), seed=0, max_moves=10_000)
+    native.perft(game.new_state(), 4)
+
+Game k of a run seeded S draws its moves from the seed of player 0's agent in the Python
+simulation (simulate.game_seed(S, k, 0)), so it is the same game whichever process plays it.
+A game that stops on a run-time error, a limit, or a player without a legal move is replayed
+move by move through the Python backend, which raises the usual located error (a game the
+native buffers cannot hold is finished there too): numba's own messages never reach users.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+
+try:
+    import numpy as np
+except ImportError:  # numpy comes with numba (gdef[fast])
+    np = None
+
+from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source
+
+Notify = Callable[[str], None]
+ENDED, CAPPED, NO_MOVE, FAILED = 0, 1, 2, 3
+
+
+def numba_available() -> bool:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _stderr(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+class NativeRules:
+    """The compiled kernels of one Game, with conversions from and to its states."""
+
+    def __init__(self, game, module, int_scores: bool) -> None:
+        self.game = game
+        self.module = module
+        self.int_scores = int_scores
+        self.codes = {obj: i + 1 for i, obj in enumerate(game.objects.values())}
+        self.codes[game.empty] = 0
+        self.by_code = [game.empty, *game.objects.values()]
+        self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
+        self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
+
+    @classmethod
+    def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
+        """The native rules of `game`, compiled on first use and cached on disk; None, after a
+        one-line notice, when numba is missing or the game uses what the backend lacks."""
+        say = notify or (lambda message: None)
+        if not numba_available():
+            say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
+            return None
+        try:
+            source, int_scores, cached = native_source(game.program, game.max_steps, game.max_depth)
+        except NativeUnsupported as why:
+            where = f" ({why.span})" if why.span is not None else ""
+            say(f"gdef: the native backend cannot compile {game.name}: {why.what}{where}; "
+                "using the Python backend")
+            return None
+        from gdef_core.native.cache import is_compiled, load_module, module_path
+
+        if not cached:
+            say(f"gdef: compiling rules for {game.name} (recursive functions: not cached) ...")
+        elif not is_compiled(module_path(source)):
+            say(f"gdef: compiling rules (once) for {game.name} ...")
+        module, _ = load_module(source)
+        rules = cls(game, module, int_scores)
+        try:
+            rules.play(range(1), seed=0, max_moves=1)  # compiles (or loads) the playout kernel
+        except Exception as error:  # numba's typing and lowering errors are many classes
+            say(f"gdef: the native backend cannot compile {game.name} ({type(error).__name__}); "
+                "using the Python backend")
+            return None
+        return rules
+
+    # ------------------------------------------------------------ states
+
+    def arrays(self, state) -> tuple:
+        """(board, V, VF, SC) of a state as the kernels read them."""
+        codes = self.codes
+        board = np.array([codes[obj] for obj in state._board], dtype=np.int64)
+        values = dict(zip(self.game.variable_names, state._vars))
+        ints = [codes[v] if type(v) is not int and type(v) is not bool else int(v)
+                for v in (values[name] for name in self.int_vars)]
+        V = np.array(ints, dtype=np.int64)
+        VF = np.array([values[name] for name in self.float_vars], dtype=np.float64)
+        SC = np.array(state._scores, dtype=np.float64)
+        return board, V, VF, SC
+
+    def ops_of(self, rows) -> tuple:
+        """Kernel operations (x, y, code, place) as the Python backend's resolved operations."""
+        return tuple((int(x), int(y), self.by_code[int(o)], bool(p)) for x, y, o, p in rows)
+
+    # ------------------------------------------------------------ playouts
+
+    def play(self, indexes: Iterable[int], seed: int, max_moves: int | None, state=None) -> list:
+        """The outcomes (simulate.GameOutcome) of random games `indexes` of a run seeded
+        `seed`, from `state` (default: the start). The entry of a game that fails is the
+        error the Python backend raised there (GdefRuntimeError, IllegalMoveError or
+        NoLegalMoveError)."""
+        from gdef_core.play.simulate import GameOutcome, game_seed
+
+        indexes = list(indexes)
+        start = state if state is not None else self.game.new_state()
+        if start.is_over:
+            return [GameOutcome(i, start.winner, 0, False, tuple(start.scores)) for i in indexes]
+        seeds = np.array([game_seed(seed, i, 0) for i in indexes], dtype=np.uint64)
+        results = self._run(seeds, start, max_moves, record=False)
+        winners, lengths, status, scores = results[:4]
+        outcomes = []
+        for k, index in enumerate(indexes):
+            state_k = int(status[k])
+            if state_k in (ENDED, CAPPED):
+                winner = int(winners[k])
+                outcomes.append(GameOutcome(index, winner if winner >= 0 and state_k == ENDED else None,
+                                            int(lengths[k]), state_k == CAPPED, self._scores(scores[k])))
+            else:
+                outcomes.append(self._replayed(index, seeds[k:k + 1], seed, max_moves, start))
+        return outcomes
+
+    def _replayed(self, index: int, seeds, seed: int, max_moves, start):
+        """replay()'s outcome, or the error that stopped the game."""
+        from gdef_core.play.errors import AgentError
+        from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
+
+        try:
+            return self.replay(index, seeds, seed, max_moves, start)
+        except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
+            return error
+
+    def _scores(self, row) -> tuple:
+        return tuple(int(v) if self.int_scores and float(v).is_integer() else float(v) for v in row)
+
+    def _run(self, seeds, start, max_moves, record: bool):
+        board, V, VF, SC = self.arrays(start)
+        n = len(seeds)
+        winners = np.empty(n, np.int64)
+        lengths = np.empty(n, np.int64)
+        status = np.empty(n, np.int64)
+        scores = np.empty((n, self.game.players), np.float64)
+        rec_ops = np.empty((CAP_OPS if record else 1, 4), np.int64)
+        rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
+        recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
+                             -1 if max_moves is None else max_moves, winners, lengths, status, scores,
+                             record, rec_ops, rec_starts)
+        return winners, lengths, status, scores, recorded, rec_ops, rec_starts
+
+    def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):
+        """Game `index` again, natively with its moves recorded, then those moves through the
+        Python backend, and on from there with Python random players: the step that failed
+        natively fails there with the located error (or, when only a native buffer was too
+        small, the game ends normally)."""
+        from gdef_core.play.agents import RandomAgent
+        from gdef_core.play.simulate import GameOutcome, game_seed
+
+        *_, recorded, rec_ops, rec_starts = self._run(seeds, start, max_moves, record=True)
+        state = start.clone()
+        length = 0
+        for k in range(recorded):
+            rows = rec_ops[int(rec_starts[k]):int(rec_starts[k + 1])]
+            state.apply(self.game.to_move(self.ops_of(rows)))
+            length += 1
+        agents = [RandomAgent(game_seed(seed, index, p)) for p in range(self.game.players)]
+        while not state.is_over:
+            if max_moves is not None and length >= max_moves:
+                return GameOutcome(index, None, length, True, tuple(state.scores))
+            state.apply(agents[state.current_player].choose(state))
+            length += 1
+        return GameOutcome(index, state.winner, length, False, tuple(state.scores))
+
+    # ------------------------------------------------------------ perft
+
+    def perft(self, state, depth: int) -> list[int]:
+        """The same counts as gdef_core.play.perft.perft; a failure of moves() there is left
+        to the Python backend, which reports it located."""
+        counts = np.zeros(max(depth, 0), np.int64)
+        if depth <= 0 or state.is_over:
+            return [0] * max(depth, 0)
+        board, V, VF, SC = self.arrays(state)
+        try:
+            self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts)
+        except Exception:
+            from gdef_core.play.perft import perft
+            return perft(state, depth)
+        return [int(c) for c in counts]

@@ -1,0 +1,521 @@
+"""A checked Program -> the source of a numba module (helpers, one function per gdef function,
+the kernels of native/template.py).
+
+It reads the same AST and uses the same analyses as the Python backend's compiler
+(runtime/flow.py: recursion and reachability; function_compiler.scoped_loop_locals: `for`
+locals renamed apart; codegen.CONTEXTS) and keeps its shape: one generated function per gdef
+function, user names prefixed (`u_` functions, `l_` locals), every check of the language
+inlined as a call of a small jitted helper. What it cannot compile raises NativeUnsupported
+with the construct and its span: that game runs on the Python backend instead.
+"""
+from __future__ import annotations
+
+import math
+
+from gdef_core.builtins import ALIASES, BUILTINS, Kind
+from gdef_core.runtime import flow, inlining
+from gdef_core.runtime.builtin_impl import OPERATION_STEPS
+from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS, scoped_loop_locals
+from gdef_core.runtime.values import INT_MAX
+from gdef_core.semantics.program import Program
+from gdef_core.span import Span
+from gdef_core.syntax import ast
+
+from gdef_core.native.template import HELPERS, KERNEL
+
+# Built-ins the native backend does not implement: a game using one runs on Python.
+UNSUPPORTED_BUILTINS = {"PreviousPosition", "repetitions", "nextBoardSeen"}
+# Buffer sizes of the kernels: candidate operations and candidates per position. A position
+# that needs more makes that game run on the Python backend (the failure path).
+CAP_OPS = 1 << 16
+CAP_MOVES = 1 << 14
+# The legal moves held per level of perft.
+PERFT_OPS = 1 << 13
+PERFT_MOVES = 1 << 11
+_CTX_ARGS = "B, OPS, S, V, VF, SC, CO, CS"
+_ENTRIES = ("isMoveLegal", "end", "moves")
+
+
+class NativeUnsupported(Exception):
+    """The game uses something the native backend does not compile."""
+
+    def __init__(self, what: str, span: Span | None = None) -> None:
+        super().__init__(f"{span}: {what}" if span is not None else what)
+        self.what = what
+        self.span = span
+
+
+class Code:
+    __slots__ = ("text", "type", "value")
+
+    def __init__(self, text: str, type_: str | None, value=None) -> None:
+        self.text = text
+        self.type = type_
+        self.value = value  # a compile-time constant (int or bool), else None
+
+
+def _int(value: int) -> Code:
+    return Code(f"({value})" if value >= 0 else f"({value + 1} - 1)", "int", value)
+
+
+def _float(value: float) -> Code:
+    if math.isnan(value):
+        return Code("np.nan", "float")
+    if math.isinf(value):
+        return Code("np.inf" if value > 0 else "(-np.inf)", "float")
+    return Code(f"({value!r})", "float")
+
+
+class NativeCompiler:
+    """One Program -> module source. `objects`: the object names in code order (1, 2, ...)."""
+
+    def __init__(self, program: Program, max_steps: int, max_depth: int) -> None:
+        self.program = program
+        self.max_steps = max_steps
+        self.max_depth = max_depth
+        self.objects = {name: i + 1 for i, name in enumerate(program.objects)}
+        self.functions = program.functions
+        self.int_vars: dict[str, int] = {}
+        self.float_vars: dict[str, int] = {}
+        self.var_types: dict[str, str] = {}
+        for name, decl in program.game_vars.items():
+            if decl.sizes:
+                raise NativeUnsupported(f"the game variable array '{name}'", decl.span)
+            kind = decl.type.name
+            self.var_types[name] = kind
+            if kind == "float":
+                self.float_vars[name] = len(self.float_vars)
+            else:
+                self.int_vars[name] = len(self.int_vars)
+        self.recursive: set[str] = set()
+        self.inlinable: dict = {}
+        self.int_scores = True  # every setScore value is an int
+
+    def compile(self) -> str:
+        functions = self.functions
+        for needed in ("isMoveLegal", "end"):
+            if needed not in functions:
+                raise NativeUnsupported(f"a game without {needed}()")
+        used = flow.builtins_used(functions)
+        for name in sorted(used & UNSUPPORTED_BUILTINS):
+            raise NativeUnsupported(f"the built-in {name}")
+        if "isGenerated" in used and "moves" not in functions:
+            raise NativeUnsupported("isGenerated() in a game without moves()")
+        self.recursive = flow.recursive_functions(functions)
+        self.inlinable = inlining.inlinable_functions(functions, self.recursive)
+        compilers = [_FunctionCompiler(self, f) for f in functions.values()]
+        blocks = [fc.compile() for fc in compilers]
+
+        program = self.program
+        constants = (f"W = {program.width}\nH = {program.height}\nP = {program.players}\n"
+                     f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
+                     f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
+                     f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
+                     f"PERFT_OPS = {PERFT_OPS}\nPERFT_MOVES = {PERFT_MOVES}\n"
+                     f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
+                     # numba's disk cache loads recursive functions wrongly (a null call: a
+                     # crash), so a game with recursion is compiled in every process
+                     f"CACHE = {not self.recursive}\n")
+        if "moves" in functions:
+            candidates = ("@njit(cache=CACHE)\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
+                          "    u_moves(B, CO[:0], S, V, VF, SC, CO, CS, 1)\n"
+                          "    if S[_ST] < 0:\n        _fail()\n"
+                          "    return _dedupe(CO, CS, S[_NM])\n")
+        else:
+            candidates = ("@njit(cache=CACHE)\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
+                          "    return _automatic(B, S, CO, CS)\n")
+        return "\n".join(["# generated by gdef_core.native from " + program.name,
+                          constants, HELPERS, *blocks, KERNEL, candidates])
+
+
+def _pool(max_steps: int) -> int:
+    from gdef_core.runtime.codegen import SEARCH_POOL_FACTOR
+    return SEARCH_POOL_FACTOR * max_steps
+
+
+class _FunctionCompiler:
+    def __init__(self, compiler: NativeCompiler, function: ast.FunctionDef) -> None:
+        self.c = compiler
+        self.function = function = scoped_loop_locals(function)
+        self.name = function.name.text
+        self.types: dict[str, str] = {p.name.text: p.type.name + "[]" * p.rank for p in function.params}
+        for node in ast.walk(function.body):
+            if isinstance(node, ast.VarDecl):
+                kind = node.type.name + "[]" * len(node.sizes)
+                if self.types.setdefault(node.name.text, kind) != kind:
+                    raise NativeUnsupported(f"'{node.name.text}' declared with two types", node.span)
+        if flow.maybe_unset_reads(function, set(self.types)):
+            raise NativeUnsupported("a local read before its declaration may have run", function.name.span)
+        self.recursive = self.name in compiler.recursive
+        self.lines: list[str] = []
+        self.loops: list = []
+        self.temps = 0
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def compile(self) -> str:
+        f = self.function
+        params = ", ".join([_CTX_ARGS, "_d", *(f"l_{p.name.text}" for p in f.params)])
+        # The functions the Python backend inlines (runtime/inlining.py: small if/return
+        # chains such as markOf) numba inlines too: no call with the state arrays as
+        # arguments. Inlining every function costs several times the compile time.
+        # So are the entry points, each into the one kernel function that calls it.
+        inline = self.name in self.c.inlinable or (self.name in _ENTRIES and not self.recursive)
+        self.emit(0, "@njit(cache=CACHE, inline='always')" if inline else "@njit(cache=CACHE)")
+        self.emit(0, f"def u_{self.name}({params}):")
+        self.emit(1, "_limit(S)")
+        if self.recursive:
+            self.emit(1, "if _d > MAXDEPTH:")
+            self.emit(2, "_fail()")
+            # A return that never runs (_d >= 1) but tells numba's type inference the result
+            # type without recursing: mutual recursion is typed from it.
+            self.emit(1, "if _d < 0:")
+            result = f.return_type.name if f.return_type is not None else None
+            self.emit(2, f"return {_zero(result)}" if result else "return")
+        self.block(f.body.stmts, 1)
+        if f.return_type is not None and flow.completes(f.body.stmts):
+            self.emit(1, "_fail()  # reached its end without returning a value")
+            self.emit(1, f"return {_zero(f.return_type.name)}")
+        return "\n".join(self.lines) + "\n"
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, stmts, indent: int) -> None:
+        start = len(self.lines)
+        for stmt in stmts:
+            self.stmt(stmt, indent)
+        if len(self.lines) == start:
+            self.emit(indent, "pass")
+
+    def stmt(self, stmt, indent: int) -> None:
+        match stmt:
+            case ast.VarDecl(sizes=sizes) if sizes:
+                self.declare_array(stmt, indent)
+            case ast.VarDecl(type=type_ref, name=name, init=init):
+                value = self.coerce(self.expr(init), type_ref.name, init.span)
+                self.emit(indent, f"l_{name.text} = {value.text}")
+            case ast.Assign(target=ast.NameRef(name=name), value=value):
+                self.assign(name, value, indent)
+            case ast.Assign(target=ast.Index() as target, value=value):
+                self.assign_element(target, value, indent)
+            case ast.For(init=init, cond=cond, step=step, body=body):
+                if init is not None:
+                    self.stmt(init, indent)
+                self.loop(cond, body, indent, step)
+            case ast.While(cond=cond, body=body):
+                self.loop(cond, body, indent, None)
+            case ast.Break():
+                self.emit(indent, "break")
+            case ast.Continue():
+                step = self.loops[-1] if self.loops else None
+                if step is not None:
+                    self.stmt(step, indent)
+                self.emit(indent, "continue")
+            case ast.ExprStmt(expr=expr):
+                code = self.expr(expr)
+                if code.value is None:
+                    self.emit(indent, code.text)
+            case ast.Return(value=None):
+                self.emit(indent, "return")
+            case ast.Return(value=value):
+                result = self.function.return_type
+                if result is None:
+                    raise NativeUnsupported("a value returned from a function without a result", stmt.span)
+                self.emit(indent, f"return {self.coerce(self.expr(value), result.name, value.span).text}")
+            case ast.If():
+                self.if_chain(stmt, indent)
+            case ast.Block(stmts=stmts):
+                for inner in stmts:
+                    self.stmt(inner, indent)
+            case _:
+                raise NativeUnsupported(f"the statement {type(stmt).__name__}", stmt.span)
+
+    def if_chain(self, stmt: ast.If, indent: int) -> None:
+        self.emit(indent, f"if {self.condition(stmt.cond).text}:")
+        self.block(stmt.then.stmts, indent + 1)
+        otherwise = stmt.otherwise
+        if otherwise is None:
+            return
+        self.emit(indent, "else:")
+        if isinstance(otherwise, ast.If):
+            self.if_chain(otherwise, indent + 1)
+        else:
+            self.block(otherwise.stmts, indent + 1)
+
+    def loop(self, cond, body: ast.Block, indent: int, step) -> None:
+        test = self.condition(cond).text if cond is not None else "True"
+        self.emit(indent, f"while {test}:")
+        self.emit(indent + 1, "_limit(S)")
+        self.loops.append(step)
+        self.block([*body.stmts, *([step] if step is not None else [])], indent + 1)
+        self.loops.pop()
+
+    def assign(self, name: ast.Name, value, indent: int) -> None:
+        text = name.text
+        if text in self.types:
+            code = self.coerce(self.expr(value), self.types[text], value.span)
+            self.emit(indent, f"l_{text} = {code.text}")
+            return
+        kind = self.c.var_types.get(text)
+        if kind is None:
+            raise NativeUnsupported(f"an assignment to '{text}'", name.span)
+        self.emit(indent, "_read_only(S)")
+        code = self.coerce(self.expr(value), kind, value.span)
+        if kind == "float":
+            self.emit(indent, f"VF[{self.c.float_vars[text]}] = {code.text}")
+        elif kind == "bool":
+            self.emit(indent, f"V[{self.c.int_vars[text]}] = 1 if {code.text} else 0")
+        else:
+            self.emit(indent, f"V[{self.c.int_vars[text]}] = {code.text}")
+
+    # ------------------------------------------------------------ arrays
+
+    def declare_array(self, stmt: ast.VarDecl, indent: int) -> None:
+        element = stmt.type.name
+        sizes = []
+        for size in stmt.sizes:
+            t = self.temp()
+            self.emit(indent, f"{t} = {self.coerce(self.expr(size), 'int', size.span).text}")
+            sizes.append(t)
+        count = " * ".join(sizes)
+        self.emit(indent, f"if {' or '.join(f'{s} < 1' for s in sizes)} or {count} > {MAX_ARRAY_ELEMENTS}:")
+        self.emit(indent + 1, "_fail()")
+        self.emit(indent, f"_steps(S, {count})")
+        dtype = _DTYPES[element]
+        shape = f"({', '.join(sizes)},)"
+        name = f"l_{stmt.name.text}"
+        init = stmt.init
+        if isinstance(init, ast.ArrayInit):
+            rows = [item.items if isinstance(item, ast.ArrayInit) else None for item in init.items]
+            listed = (len(init.items),) if len(sizes) == 1 else (len(init.items), len(rows[0] or ()))
+            self.emit(indent, f"if {' or '.join(f'{s} != {n}' for s, n in zip(sizes, listed))}:")
+            self.emit(indent + 1, "_fail()")
+            self.emit(indent, f"{name} = np.empty({shape}, {dtype})")
+            if len(sizes) == 1:
+                for i, item in enumerate(init.items):
+                    self.emit(indent, f"{name}[{i}] = {self.coerce(self.expr(item), element, item.span).text}")
+            else:
+                for i, row in enumerate(rows):
+                    for j, item in enumerate(row or ()):
+                        self.emit(indent, f"{name}[{i}, {j}] = {self.coerce(self.expr(item), element, item.span).text}")
+            return
+        fill = self.coerce(self.expr(init), element, init.span)
+        self.emit(indent, f"{name} = np.full({shape}, {fill.text}, {dtype})")
+
+    def array_of(self, name: str) -> Code | None:
+        kind = self.types.get(name)
+        if kind is not None and kind.endswith("[]"):
+            return Code(f"l_{name}", kind)
+        return None
+
+    def indexes(self, array: Code, nodes: list) -> list[str]:
+        out = []
+        for dim, node in enumerate(nodes):
+            i = self.coerce(self.expr(node), "int", node.span)
+            out.append(f"_ix({i.text}, {array.text}.shape[{dim}])")
+        return out
+
+    def assign_element(self, target: ast.Index, value, indent: int) -> None:
+        array = self.array_of(target.base.text)
+        if array is None:
+            raise NativeUnsupported(f"an element assignment to '{target.base.text}'", target.span)
+        uses = []
+        for text in self.indexes(array, target.indexes):
+            t = self.temp()
+            self.emit(indent, f"{t} = {text}")
+            uses.append(t)
+        code = self.coerce(self.expr(value), array.type.split("[", 1)[0], value.span)
+        self.emit(indent, f"{array.text}[{', '.join(uses)}] = {code.text}")
+
+    # ------------------------------------------------------------ expressions
+
+    def condition(self, expr) -> Code:
+        return self.coerce(self.expr(expr), "bool", expr.span)
+
+    def coerce(self, code: Code, want: str, span: Span) -> Code:
+        if code.type == want:
+            return code
+        if code.type == "int" and want == "float":
+            return Code(f"float({code.text})", "float")
+        raise NativeUnsupported(f"a {code.type} value where {want} is needed", span)
+
+    def expr(self, expr) -> Code:
+        match expr:
+            case ast.IntLit(value=value):
+                if value > INT_MAX:
+                    raise NativeUnsupported("an integer literal out of range", expr.span)
+                return _int(value)
+            case ast.FloatLit(value=value):
+                return _float(float(value))
+            case ast.BoolLit(value=value):
+                return Code(repr(bool(value)), "bool", bool(value))
+            case ast.NameRef():
+                return self.name_ref(expr)
+            case ast.Call():
+                return self.call(expr)
+            case ast.Index(base=base, indexes=indexes):
+                array = self.array_of(base.text)
+                if array is not None:
+                    element = array.type.split("[", 1)[0]
+                    return Code(f"{array.text}[{', '.join(self.indexes(array, indexes))}]", element)
+                return self.board_builtin(expr)
+            case ast.Unary(op="!", operand=operand):
+                return Code(f"(not {self.condition(operand).text})", "bool")
+            case ast.Unary(op="-", operand=operand):
+                if isinstance(operand, ast.IntLit) and operand.value <= INT_MAX + 1:
+                    return _int(-operand.value)
+                value = self.expr(operand)
+                if value.type == "int":
+                    return Code(f"_neg({value.text})", "int")
+                if value.type == "float":
+                    return Code(f"(-{value.text})", "float")
+                raise NativeUnsupported(f"negating a {value.type}", expr.span)
+            case ast.Binary():
+                return self.binary(expr)
+        raise NativeUnsupported(f"the expression {type(expr).__name__}", expr.span)
+
+    def name_ref(self, expr: ast.NameRef) -> Code:
+        text = expr.name.text
+        if text in self.types:
+            return Code(f"l_{text}", self.types[text])
+        kind = self.c.var_types.get(text)
+        if kind == "float":
+            return Code(f"VF[{self.c.float_vars[text]}]", "float")
+        if kind == "bool":
+            return Code(f"(V[{self.c.int_vars[text]}] != 0)", "bool")
+        if kind is not None:
+            return Code(f"V[{self.c.int_vars[text]}]", kind)
+        if text in self.c.objects:
+            return Code(f"({self.c.objects[text]})", "obj")
+        name = ALIASES.get(text, text)
+        builtin = BUILTINS.get(name)
+        if builtin is not None and builtin.kind is Kind.VALUE:
+            return self.value_builtin(name, expr)
+        raise NativeUnsupported(f"the name '{text}'", expr.span)
+
+    def value_builtin(self, name: str, expr) -> Code:
+        program = self.c.program
+        values = {"empty": Code("(0)", "obj"), "boardWidth": _int(program.width),
+                  "boardHeight": _int(program.height), "playersNum": _int(program.players)}
+        if name in values:
+            return values[name]
+        raise NativeUnsupported(f"the built-in {name}", expr.span)
+
+    def board_builtin(self, expr: ast.Index) -> Code:
+        name = ALIASES.get(expr.base.text, expr.base.text)
+        if len(expr.indexes) != 2:
+            raise NativeUnsupported(f"'{name}' indexed this way", expr.span)
+        a, b = (self.coerce(self.expr(i), "int", i.span) for i in expr.indexes)
+        if name == "CurrentPosition":
+            return Code(f"B[_sq({a.text}, {b.text})]", "obj")
+        if name == "NextPosition":
+            return Code(f"_nread(B, OPS, S, {a.text}, {b.text})", "obj")
+        if name == "OperationList":
+            if b.value not in (0, 1, 2):
+                raise NativeUnsupported("OperationList with a computed second index", expr.span)
+            return Code(f"_opf(OPS, S, {a.text}, {b.value})", "obj" if b.value == 2 else "int")
+        raise NativeUnsupported(f"'{name}' indexed", expr.span)
+
+    def call(self, call: ast.Call) -> Code:
+        name = call.callee.text
+        function = self.c.functions.get(name)
+        if function is not None:
+            depth = "_d + 1" if self.recursive else "_d"
+            args = [self.coerce(self.expr(arg), p.type.name + "[]" * p.rank, arg.span).text
+                    for arg, p in zip(call.args, function.params)]
+            result = function.return_type.name if function.return_type else None
+            return Code(f"u_{name}({', '.join([_CTX_ARGS, depth, *args])})", result)
+        builtin = BUILTINS.get(name)
+        if builtin is None:
+            raise NativeUnsupported(f"the call of '{name}'", call.span)
+        args = [self.expr(arg) for arg in call.args]
+        texts = [self.coerce(arg, param.type, call.span).text if param.type in ("int", "float", "bool", "obj")
+                 else arg.text for arg, param in zip(args, builtin.params)]
+        simple = {"operationsNum": Code("S[7]", "int"), "onTurn": Code("S[0]", "int"),
+                  "moveNumber": Code("S[1]", "int"), "addMove": Code("_add_move(S, CS)", None),
+                  "hasLegalMove": Code("_has_legal_move(B, S, V, VF, SC, CO, CS)", "bool"),
+                  "isGenerated": Code("_is_generated(S)", "bool")}
+        if name in simple:
+            return simple[name]
+        if name in ("boardWidth", "boardHeight", "playersNum"):
+            return self.value_builtin(name, call)
+        if name == "isPlaceOperation":
+            return Code(f"(_opf(OPS, S, {texts[0]}, 3) != 0)", "bool")
+        if name == "setWinner":
+            return Code(f"_set_winner(S, {texts[0]})", None)
+        if name == "setNextPlayer":
+            return Code(f"_set_next(S, {texts[0]})", None)
+        if name == "addPlace":
+            return Code(f"_add_op(S, CO, {texts[0]}, {texts[1]}, {texts[2]}, 1)", None)
+        if name == "addClear":
+            return Code(f"_add_op(S, CO, {texts[0]}, {texts[1]}, 0, 0)", None)
+        if name == "setScore":
+            value = args[1]
+            if value.type == "float":
+                self.c.int_scores = False
+            elif value.type != "int":
+                raise NativeUnsupported("setScore with a value known only at run time", call.span)
+            return Code(f"_set_score(S, SC, {texts[0]}, float({value.text}))", None)
+        if name == "sizeOf":
+            array, dimension = args
+            if dimension.value is None or not (array.type or "").endswith("[]"):
+                raise NativeUnsupported("sizeOf with a computed dimension", call.span)
+            if not 0 <= dimension.value < array.type.count("[]"):
+                return Code(f"_ix({dimension.value}, 0)", "int")  # fails as the Python backend does
+            return Code(f"{array.text}.shape[{dimension.value}]", "int")
+        raise NativeUnsupported(f"the built-in {name}()", call.span)
+
+    def binary(self, expr: ast.Binary) -> Code:
+        op = expr.op
+        if op in ("&&", "||"):
+            left = self.condition(expr.left)
+            right = self.condition(expr.right)
+            return Code(f"({left.text} {'and' if op == '&&' else 'or'} {right.text})", "bool")
+        left, right = self.expr(expr.left), self.expr(expr.right)
+        if op in ("==", "!="):
+            if left.type == right.type and left.type in ("obj", "bool"):
+                return Code(f"({left.text} {op} {right.text})", "bool")
+            a, b = self.numbers(left, right, expr)
+            return Code(f"({a.text} {op} {b.text})", "bool")
+        a, b = self.numbers(left, right, expr)
+        if op in ("<", "<=", ">", ">="):
+            return Code(f"({a.text} {op} {b.text})", "bool")
+        if a.type == "int":
+            helper = {"+": "_add", "-": "_sub", "*": "_mul", "/": "_idiv", "%": "_imod"}[op]
+            return Code(f"{helper}({a.text}, {b.text})", "int")
+        if op == "/":
+            return Code(f"_fdiv({a.text}, {b.text})", "float")
+        if op == "%":
+            return Code(f"_fmod({a.text}, {b.text})", "float")
+        return Code(f"({a.text} {op} {b.text})", "float")
+
+    def numbers(self, left: Code, right: Code, expr) -> tuple[Code, Code]:
+        for side in (left, right):
+            if side.type not in ("int", "float"):
+                raise NativeUnsupported(f"'{expr.op}' on a {side.type}", expr.span)
+        if left.type == right.type:
+            return left, right
+        return self.coerce(left, "float", expr.span), self.coerce(right, "float", expr.span)
+
+
+_DTYPES = {"int": "np.int64", "obj": "np.int64", "float": "np.float64", "bool": "np.bool_"}
+
+
+def _zero(type_name: str) -> str:
+    return {"int": "0", "obj": "0", "float": "0.0", "bool": "False"}[type_name]
+
+
+def native_source(program: Program, max_steps: int, max_depth: int) -> tuple[str, bool, bool]:
+    """(the module source, whether every score is an int, whether numba may cache it on
+    disk). Raises NativeUnsupported."""
+    compiler = NativeCompiler(program, max_steps, max_depth)
+    source = compiler.compile()
+    return source, compiler.int_scores, not compiler.recursive
+
+
+__all__ = ["NativeUnsupported", "native_source", "CAP_OPS", "CAP_MOVES"]

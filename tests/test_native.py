@@ -1,0 +1,201 @@
+"""The native backend (gdef_core.native) against the Python backend, the reference.
+
+For the examples compiled here: perft equal to the Python backend's; native random games,
+replayed move by move through the Python backend, legal at every step (isMoveLegal() and
+legal_moves() agree) and ending the same way with the same winner and scores. Also: a run-time
+error inside compiled code comes out as the Python backend's located error, a game the backend
+cannot compile falls back with a one-line notice, and gdef-sim gives the same results for any
+--jobs. Skipped when numba is not installed (it is an optional extra, gdef[fast]).
+
+Compiling costs seconds per game, so each game is compiled once per session, into a
+temporary cache directory (a cold start, as in CI); GDEF_NATIVE_ALL=1 adds the larger
+examples (gomoku, checkers, reversi).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np  # noqa: E402
+
+from gdef_core.cli.sim import main as sim_main  # noqa: E402
+from gdef_core.native import NativeRules  # noqa: E402
+from gdef_core.play.perft import perft  # noqa: E402
+from gdef_core.play.simulate import game_seed  # noqa: E402
+from gdef_core.runtime import load_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+# (example, perft depth)
+GAMES = [("tictactoe", 4), ("connect4", 4), ("breakthrough", 3)]
+LARGE = [("gomoku", 2), ("checkers", 4), ("reversi", 4)]
+if os.environ.get("GDEF_NATIVE_ALL"):
+    GAMES += LARGE
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gdef-native-cache")
+    old = os.environ.get("GDEF_CACHE_DIR")
+    os.environ["GDEF_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        del os.environ["GDEF_CACHE_DIR"]
+    else:
+        os.environ["GDEF_CACHE_DIR"] = old
+
+
+_compiled: dict = {}
+
+
+def native_of(name: str, notices: list | None = None):
+    if name not in _compiled:
+        game = load_game(str(EXAMPLES / f"{name}.gdef"))
+        said: list[str] = []
+        native = NativeRules.load(game, said.append)
+        assert native is not None, said
+        _compiled[name] = (game, native, said)
+    return _compiled[name]
+
+
+@pytest.mark.parametrize("name, depth", GAMES)
+def test_perft_equals_the_python_backend(cache_dir, name, depth):
+    game, native, said = native_of(name)
+    assert len(said) == 1 and said[0].startswith("gdef: compiling rules") and game.name in said[0]
+    assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
+
+
+@pytest.mark.parametrize("name, depth", GAMES)
+def test_native_games_replay_legally_in_python(cache_dir, name, depth):
+    game, native, _ = native_of(name)
+    outcomes = native.play(range(12), seed=5, max_moves=None)
+    winners = set()
+    for index, outcome in enumerate(outcomes):
+        seeds = np.array([game_seed(5, index, 0)], dtype=np.uint64)
+        *_, recorded, ops, starts = native._run(seeds, game.new_state(), None, record=True)
+        assert recorded == outcome.length > 0
+        state = game.new_state()
+        for k in range(recorded):
+            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
+            assert not state.is_over
+            assert state.check(move).legal, (index, k, str(move))
+            assert move in state.legal_moves()
+            state.apply(move)
+        assert state.is_over and not outcome.capped
+        assert state.winner == outcome.winner
+        assert tuple(state.scores) == outcome.scores
+        winners.add(outcome.winner)
+    assert len(winners) > 1  # the games differ: not one game replayed twelve times
+
+
+def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
+    native_of("connect4")
+    path = str(EXAMPLES / "connect4.gdef")
+    tables = []
+    for jobs in ("1", "2"):
+        assert sim_main([path, "--games", "2500", "--backend", "native", "--jobs", jobs, "--seed", "4",
+                         "--no-progress", "--json", str(tmp_path / f"{jobs}.json")]) == 0
+        out = capsys.readouterr().out
+        assert "native backend" in out
+        tables.append(out.split("\n", 1)[1])
+    assert tables[0] == tables[1]
+    assert sim_main([path, "--games", "50", "--backend", "native", "--max-moves", "5",
+                     "--no-progress"]) == 0
+    assert re.search(r"capped at 5 moves +50  100.0%", capsys.readouterr().out)
+
+
+def test_auto_uses_python_for_short_runs_and_other_players(cache_dir, capsys):
+    path = str(EXAMPLES / "tictactoe.gdef")
+    assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "native" not in out and err == ""
+    assert sim_main([path, "--games", "5", "--backend", "native", "-p", "1=greedy", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "native" not in out
+    assert err == "gdef-sim: the native backend plays random players only: using the Python backend\n"
+
+
+DIVIDES = """
+name: divides
+players: 2
+size: 3 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0)
+      && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  return 6 / (2 - moveNumber()) == 7;
+}
+"""
+
+
+def test_runtime_error_is_located_by_the_python_backend(cache_dir, tmp_path, capsys):
+    path = tmp_path / "divides.gdef"
+    path.write_text(DIVIDES, encoding="utf-8")
+    results = []
+    for backend in ("python", "native"):
+        code = sim_main([str(path), "--games", "3", "--backend", backend, "--no-progress"])
+        out, err = capsys.readouterr()
+        results.append((code, [line for line in err.splitlines() if not line.startswith("gdef: compiling")]))
+    (python_code, python_err), (native_code, native_err) = results
+    assert python_code == native_code == 1
+    assert native_err == python_err
+    text = "\n".join(native_err)
+    assert native_err[0] == "gdef-sim: game 1 (run seed 0): end() failed:"
+    assert "G601" in text and f"{path}:13:" in text
+    assert "numba" not in text.lower() and "Traceback" not in text
+
+
+def test_no_legal_move_is_reported_as_by_the_python_backend(cache_dir, capsys):
+    path = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([path, "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append(capsys.readouterr().err.splitlines()[-1])
+    assert errors[0] == errors[1]
+    assert "player 1 has no legal move after 1 moves" in errors[1]
+
+
+def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys):
+    path = str(EXAMPLES / "chess" / "chess.gdef")
+    assert sim_main([path, "--games", "1", "--max-moves", "2", "--backend", "native", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert err.startswith("gdef: the native backend cannot compile chess: the game variable array 'castle' (")
+    assert err.endswith("; using the Python backend\n")
+    assert "capped at 2 moves" in out and "native" not in out
+
+
+def test_without_numba_the_python_backend_is_used(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    said: list[str] = []
+    assert NativeRules.load(game, said.append) is None
+    assert said == ["gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend"]
+
+
+def test_run_perft_with_the_native_backend(cache_dir):
+    import io
+
+    from gdef_core.cli.run import run
+
+    native_of("connect4")  # compiled (and perft too) by the tests above, or here
+    path = str(EXAMPLES / "connect4.gdef")
+    outputs = []
+    for backend in ("python", "native"):
+        out, err = io.StringIO(), io.StringIO()
+        run([path, "--perft", "5", "--backend", backend], stdout=out, stderr=err)
+        outputs.append(out.getvalue())
+        assert "numba" not in err.getvalue()
+    assert outputs[0] == outputs[1]
+    assert outputs[1].splitlines()[-1] == "depth 5: 16807"
