@@ -152,8 +152,8 @@ class NativeRules:
         rec_ops = np.empty((CAP_OPS if record else 1, 4), np.int64)
         rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
-                             -1 if max_moves is None else max_moves, winners, lengths, status, scores,
-                             record, rec_ops, rec_starts)
+                                        -1 if max_moves is None else max_moves, winners, lengths,
+                                        status, scores, record, rec_ops, rec_starts)
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
 
     def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):
