@@ -217,8 +217,12 @@ def _work(index: int) -> GameOutcome | _Failure:
 
 
 def _parallel(game, specs, games, seed, max_moves, jobs):
+    # Workers load the game themselves (_init_worker), so nothing needs fork's copy of this
+    # process: forkserver forks them from a clean single-threaded process, which a fork of a
+    # process with threads (a notebook, a test run, a server) cannot promise (a lock held by
+    # another thread stays held in the child forever).
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
                                             tuple(specs), seed, max_moves))
     try:
