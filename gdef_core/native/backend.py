@@ -162,7 +162,7 @@ class NativeRules:
         natively fails there with the located error (or, when only a native buffer was too
         small, the game ends normally)."""
         from gdef_core.play.agents import RandomAgent
-        from gdef_core.play.simulate import GameOutcome, game_seed
+        from gdef_core.play.simulate import game_seed, play_on
 
         *_, recorded, rec_ops, rec_starts = self._run(seeds, start, max_moves, record=True)
         state = start.clone()
@@ -172,12 +172,7 @@ class NativeRules:
             state.apply(self.game.to_move(self.ops_of(rows)))
             length += 1
         agents = [RandomAgent(game_seed(seed, index, p)) for p in range(self.game.players)]
-        while not state.is_over:
-            if max_moves is not None and length >= max_moves:
-                return GameOutcome(index, None, length, True, tuple(state.scores))
-            state.apply(agents[state.current_player].choose(state))
-            length += 1
-        return GameOutcome(index, state.winner, length, False, tuple(state.scores))
+        return play_on(state, agents, index, length, max_moves)
 
     # ------------------------------------------------------------ perft
 

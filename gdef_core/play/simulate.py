@@ -111,8 +111,12 @@ def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
               max_moves: int | None = None) -> GameOutcome:
     """Play game number `index` of a run seeded with `seed`; specs[p] plays player p."""
     agents = [spec.build(game_seed(seed, index, player)) for player, spec in enumerate(specs)]
-    state = game.new_state()
-    length = 0
+    return play_on(game.new_state(), agents, index, 0, max_moves)
+
+
+def play_on(state, agents, index: int, length: int, max_moves: int | None) -> GameOutcome:
+    """Go on with game number `index` from `state`, `length` moves in, agents[p] playing
+    player p, to its end or to `max_moves` moves."""
     while not state.is_over:
         if max_moves is not None and length >= max_moves:
             return GameOutcome(index, None, length, True, tuple(state.scores))
