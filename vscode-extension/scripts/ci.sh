@@ -62,8 +62,8 @@ npm run -s package >/dev/null
 
 # ---------------------------------------------------------------- Neovim and the editor tests in pytest
 cd "$root"
-step "pytest tests/editors (Neovim headless, Emacs batch, grammar sync, snippets, docs, problem matcher)"
-GDEF_REQUIRE_EDITORS=1 "$GDEF_PYTHON" -m pytest -q -p no:cacheprovider tests/editors
+step "pytest tests/editors and the formatter in Neovim (Neovim headless, Emacs batch, grammar sync, snippets, docs, problem matcher)"
+GDEF_REQUIRE_EDITORS=1 "$GDEF_PYTHON" -m pytest -q -p no:cacheprovider tests/editors tests/test_format_editors.py
 
 # ---------------------------------------------------------------- VS Code end to end
 cd "$e2e_dir"
