@@ -44,6 +44,10 @@ class Child implements vscode.Disposable {
   /** Starts it; resolves once it listens, rejects with what it printed when it stops first. */
   start(argv: string[], env: NodeJS.ProcessEnv, onExit: (code: number | null) => void): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (this.stopped) {
+        reject(new Error('replaced by a newer edit'));
+        return;
+      }
       const child = spawn(argv[0], argv.slice(1), { cwd: this.snapshot, env, stdio: ['ignore', 'pipe', 'pipe'] });
       this.process = child;
       let out = '';
@@ -224,6 +228,10 @@ class BoardPanel {
       if (generation !== this.generation || this.disposed) {
         return;
       }
+      const command = await this.runCommand();
+      if (generation !== this.generation || this.disposed) {
+        return;
+      }
       const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'gdef-board-'));
       const snapshot = path.join(folder, 'game');
       const { copies, root } = snapshotLayout(files, snapshot);
@@ -234,7 +242,6 @@ class BoardPanel {
       }
       started = new Child(folder, snapshot, root);
       this.pending = started;
-      const command = await this.runCommand();
       const argv = [...command.argv, '--web', '--no-browser', '--port', '0',
         '--record', path.join(folder, 'record.json'), ...(this.entry ?? []).map((f) => copies.get(f) as string)];
       await started.start(argv, { ...process.env, ...command.env, PYTHONUNBUFFERED: '1' }, (code) => this.childStopped(started, code));
