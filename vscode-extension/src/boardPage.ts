@@ -12,6 +12,18 @@ export function servingPort(line: string): number | undefined {
 }
 
 /**
+ * The files named by the `use` lines of `text` (the file `file`'s), as absolute paths. Read from
+ * the text being copied, so a `use` line typed a moment ago is followed at once.
+ */
+export function usedFiles(text: string, file: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^[ \t]*use[ \t]+"([^"\r\n]+\.gdef)"/gm)) {
+    found.push(path.resolve(path.dirname(file), match[1]));
+  }
+  return found;
+}
+
+/**
  * Where each file of the game is copied under `folder`, keeping their layout relative to the
  * folder that holds them all (so that `use "../lib.gdef"` still finds its file). Returns the
  * copies (original -> copy) and that common folder.

@@ -18,7 +18,9 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
-import { allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, webviewHtml } from './boardPage';
+import {
+  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, usedFiles, webviewHtml,
+} from './boardPage';
 import { SERVER_RUN_COMMAND } from './runGame';
 import { GdefServer } from './server';
 import { toolCommand } from './serverCommand';
@@ -223,8 +225,8 @@ class BoardPanel {
     const name = path.basename(this.uri.fsPath);
     let started: Child;
     try {
-      const files = await this.gameFiles();
-      const texts = await Promise.all(files.map(readText));
+      const texts = await this.gameFiles();
+      const files = [...texts.keys()];
       if (generation !== this.generation || this.disposed) {
         return;
       }
@@ -235,10 +237,10 @@ class BoardPanel {
       const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'gdef-board-'));
       const snapshot = path.join(folder, 'game');
       const { copies, root } = snapshotLayout(files, snapshot);
-      for (const [i, file] of files.entries()) {
+      for (const file of files) {
         const copy = copies.get(file) as string;
         await fs.promises.mkdir(path.dirname(copy), { recursive: true });
-        await fs.promises.writeFile(copy, texts[i], 'utf8');
+        await fs.promises.writeFile(copy, texts.get(file) as string, 'utf8');
       }
       started = new Child(folder, snapshot, root);
       this.pending = started;
@@ -291,8 +293,8 @@ class BoardPanel {
     }
   }
 
-  /** The game's main files (from the language server), and every file their `use` lines reach. */
-  private async gameFiles(): Promise<string[]> {
+  /** The texts of the game's main files (from the language server) and of every file their `use` lines reach. */
+  private async gameFiles(): Promise<Map<string, string>> {
     const client = await this.server.ready();
     if (!client) {
       throw new Error('the gdef language server is not running (see the GDef output)');
@@ -307,23 +309,22 @@ class BoardPanel {
         throw new Error(error instanceof Error ? error.message : String(error));
       }
     }
-    const found = new Set<string>();
+    const texts = new Map<string, string>();
     const queue = [...(this.entry ?? [this.uri.fsPath])];
     while (queue.length > 0) {
       const file = queue.shift() as string;
-      if (found.has(file)) {
+      if (texts.has(file)) {
         continue;
       }
-      found.add(file);
-      const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', vscode.Uri.file(file));
-      for (const link of links ?? []) {
-        if (link.target?.scheme === 'file' && link.target.fsPath.endsWith('.gdef')) {
-          queue.push(link.target.fsPath);
-        }
+      const text = await readText(file).catch(() => undefined);
+      if (text === undefined) {
+        continue; // gdef-run says which `use` names a missing file
       }
+      texts.set(file, text);
+      queue.push(...usedFiles(text, file));
     }
-    this.files = found;
-    return [...found];
+    this.files = new Set(texts.keys());
+    return texts;
   }
 
   /** gdef-run from the installation the language server runs (the same Python, the bundled gdef's path). */

@@ -1,7 +1,8 @@
 // End-to-end: "GDef: Show Board" in a real VS Code (code-server + Chromium). The board panel
 // opens beside connect4.gdef with the start position, an unsaved edit of `size:` redraws it, a
 // typed mistake leaves the last good board with a notice, a click plays a move, the computer
-// answers, a moves file is stepped through, and closing the panel stops its gdef-run.
+// answers, a moves file is stepped through, and closing the panel stops its gdef-run; the
+// board of a `use`d library is its game's, and follows edits of the library.
 //
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
@@ -23,6 +24,11 @@ before(async () => {
   mkdirSync(folder);
   copyFileSync(join(ROOT, 'examples', 'connect4.gdef'), join(folder, 'connect4.gdef'));
   // three discs, then whose turn it is
+  // a game whose rules are split over two files: the board follows the library it uses
+  mkdirSync(join(folder, 'split'));
+  for (const file of ['tictactoe.gdef', 'lines.gdef']) {
+    copyFileSync(join(ROOT, 'examples', 'tictactoe-split', file), join(folder, 'split', file));
+  }
   writeFileSync(join(folder, 'column.moves'), 'place(0,0,X)\nplace(1,0,O)\nplace(0,1,X)\n? turn 1\n');
   vscode = await openVSCode({ folder });
   page = vscode.page;
@@ -54,7 +60,7 @@ function check(name, body) {
 
 /** The board page inside the webview (code-server nests it in two iframes). */
 function board() {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
 }
 
 /** The gdef-run --web children of board panels running now. */
@@ -130,14 +136,34 @@ describe('the board panel', { concurrency: 1 }, () => {
   });
 
   check('closing the panel stops its gdef-run', async () => {
+    // keys pressed while the webview has the focus may not reach the workbench: click the rules first
+    await page.locator('.monaco-editor .view-lines').first().click();
     await runCommand(page, 'File: Revert File');
-    await page.locator('.tab', { hasText: 'Board: connect4.gdef' }).click();
-    await runCommand(page, 'View: Close Editor');
+    await page.locator('.tab', { hasText: 'Board: connect4.gdef' }).locator('.tab-actions .action-label').first().click();
     await page.locator('.tab', { hasText: 'Board: connect4.gdef' }).waitFor({ state: 'detached', timeout: 20_000 });
     const deadline = Date.now() + 20_000;
     while (boardChildren().length > 0 && Date.now() < deadline) {
       await page.waitForTimeout(200);
     }
     assert.deepEqual(boardChildren(), []);
+  });
+});
+
+describe('a game split over files', { concurrency: 1 }, () => {
+  check('the board of a library is its game\'s, and an edit of the library reaches it', async () => {
+    await openFile(page, 'lines.gdef');
+    await runCommand(page, 'GDef: Show Board');
+    await board().locator('#status', { hasText: 'Player 0 to move' }).waitFor({ timeout: 60_000 });
+    assert.equal(await squares(), 3 * 3);
+    assert.match(await board().locator('#game-facts').innerText(), /board games\/split\/tictactoe\.gdef;/);
+    await openFile(page, 'lines.gdef');
+    await goTo(page, 14, 1); // return x >= 0 && ...
+    await page.keyboard.press('End');
+    await page.keyboard.type(' +');
+    const notice = board().locator('#notice', { hasText: 'has errors, so the board shows the last version without errors.' });
+    await notice.waitFor({ timeout: 60_000 });
+    assert.match(await notice.innerText(), /\nlines\.gdef:1[45]:\d+: error\[G\d+\]/);
+    await runCommand(page, 'File: Revert File');
+    await notice.waitFor({ state: 'hidden', timeout: 60_000 });
   });
 });

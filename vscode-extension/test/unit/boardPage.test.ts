@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, webviewHtml,
+  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, usedFiles, webviewHtml,
 } from '../../src/boardPage';
 
 const PYTHON = process.env.GDEF_PYTHON || 'python3';
@@ -27,6 +27,17 @@ describe('servingPort', () => {
   test('ignores other lines and other hosts', () => {
     assert.equal(servingPort('Computer players: 1 = greedy (seed 5).'), undefined);
     assert.equal(servingPort('Serving x at http://0.0.0.0:41269/ (Ctrl-C)'), undefined);
+  });
+});
+
+describe('usedFiles', () => {
+  test('follows the use lines of a text, relative to its file', () => {
+    const text = '/* use "not.gdef" inside a comment line that does not start with use */\nuse "lines.gdef"\n  use "../lib/x y.gdef";\nuse "notes.txt"\n';
+    assert.deepEqual(usedFiles(text, '/w/games/ttt.gdef'), ['/w/games/lines.gdef', '/w/lib/x y.gdef']);
+  });
+  test('the examples that use a library name it', () => {
+    const chess = resolve(__dirname, '..', '..', '..', 'examples', 'chess', 'chess.gdef');
+    assert.deepEqual(usedFiles(readFileSync(chess, 'utf8'), chess), [resolve(chess, '..', 'rules.gdef')]);
   });
 });
 
