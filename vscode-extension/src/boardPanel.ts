@@ -71,6 +71,9 @@ class Child implements vscode.Disposable {
           listening = true;
           clearTimeout(timer);
           this.port = port;
+          // the rules are loaded: the copies are not read again, and a window that is closed
+          // without deactivating the extension leaves no folder behind
+          fs.rm(this.folder, { recursive: true, force: true }, () => undefined);
           resolve();
         }
       });
@@ -131,7 +134,7 @@ class Child implements vscode.Disposable {
 
   dispose(): void {
     this.stopped = true;
-    this.process?.kill('SIGKILL'); // nothing to save: the panel's records are saved by "Save record"
+    this.process?.kill('SIGKILL'); // nothing to save: "Save record" is how the panel keeps a game
     fs.rm(this.folder, { recursive: true, force: true }, () => undefined);
   }
 }
@@ -244,8 +247,7 @@ class BoardPanel {
       }
       started = new Child(folder, snapshot, root);
       this.pending = started;
-      const argv = [...command.argv, '--web', '--no-browser', '--port', '0',
-        '--record', path.join(folder, 'record.json'), ...(this.entry ?? []).map((f) => copies.get(f) as string)];
+      const argv = [...command.argv, '--web', '--no-browser', '--port', '0', ...(this.entry ?? []).map((f) => copies.get(f) as string)];
       await started.start(argv, { ...process.env, ...command.env, PYTHONUNBUFFERED: '1' }, (code) => this.childStopped(started, code));
     } catch (error) {
       if (generation === this.generation && !this.disposed) {
