@@ -1,9 +1,10 @@
 /**
- * Entry point: wires the language client, the commands and the task type together.
+ * Entry point: wires the language client, the commands, the board panel and the task type together.
  * All language knowledge is in the gdef language server; this file only connects VS Code to it.
  */
 import * as vscode from 'vscode';
 import { Middleware } from 'vscode-languageclient/node';
+import { BoardPanels } from './boardPanel';
 import { GameRunner, SERVER_RUN_COMMAND } from './runGame';
 import { loadBundle } from './pythonChoice';
 import { GdefServer } from './server';
@@ -17,12 +18,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const runner: GameRunner = new GameRunner(() => server.ready(), () => server.command?.env);
   const server: GdefServer = new GdefServer(output, runGameMiddleware(runner), loadBundle(context.extensionPath));
   active = server;
+  const boards = new BoardPanels(server, context.extensionUri);
   const restart = () => void server.restart();
 
   context.subscriptions.push(
     output,
     server,
     runner,
+    boards,
+    vscode.commands.registerCommand('gdef.showBoard', (uri?: unknown) => boards.show(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.commands.registerCommand('gdef.run', (uri?: unknown) => runner.run(uri instanceof vscode.Uri ? uri : undefined)),
     vscode.commands.registerCommand('gdef.restartServer', restart),
     vscode.commands.registerCommand('gdef.showOutput', () => output.show()),

@@ -17,6 +17,7 @@ const page = {
   shown: new Map(), // "x,y" -> the object drawn there
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
+  scriptSource: null, // the open move script {name, text, path}, opened again after a reload
 };
 
 // ------------------------------------------------------------------ the API
@@ -27,18 +28,38 @@ function enqueue(action) {
   return page.queue;
 }
 
+// Inside VS Code's webview (the "Show Board" panel) the page has no network: its requests go
+// to the extension, which passes them on to its gdef-run --web child (docs/editors.md).
+const host = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : null;
+const waiting = new Map(); // request number -> its answer's resolve
+let asked = 0;
+
+function ask(message) {
+  return new Promise((resolve) => {
+    asked += 1;
+    waiting.set(asked, resolve);
+    host.postMessage({ ...message, id: asked });
+  });
+}
+
 async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  };
-  const response = await fetch(path, options);
+  let status;
   let data;
-  try {
-    data = await response.json();
-  } catch (error) {
-    throw new Error(`${path}: the server answered ${response.status} without JSON`);
+  if (host) {
+    ({ status, data } = await ask({ type: "api", path, body }));
+  } else {
+    const options = body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    };
+    const response = await fetch(path, options);
+    status = response.status;
+    try {
+      data = await response.json();
+    } catch (error) {
+      throw new Error(`${path}: the server answered ${response.status} without JSON`);
+    }
   }
-  if (!response.ok) throw new Error(data.error || `${path}: ${response.status}`);
+  if (status < 200 || status > 299) throw new Error(data.error || `${path}: ${status}`);
   return data;
 }
 
@@ -558,16 +579,30 @@ async function computerMove() {
 
 async function openScript(file) {
   try {
-    const text = await file.text();
-    const result = await api("/api/script", { text, name: file.name });
-    const kept = result.kept ? ` The game before is kept in ${result.kept}.` : "";
-    say(`${file.name}: ${result.entries} step${result.entries === 1 ? "" : "s"}, from the start position. Step with ▶ or →.${kept}`);
-    await refresh();
+    await openScriptText(file.name, await file.text());
   } catch (error) {
     failed(error);
   } finally {
     $("script-file").value = "";
   }
+}
+
+// In VS Code: the editor's own open dialog, on the machine where the game's files are.
+async function pickScript() {
+  try {
+    const { data } = await ask({ type: "pickScript" });
+    if (data) await openScriptText(data.name, data.text, data.path);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+async function openScriptText(name, text, path = null) {
+  const result = await api("/api/script", { text, name });
+  page.scriptSource = { name, text, path };
+  const kept = result.kept ? ` The game before is kept in ${result.kept}.` : "";
+  say(`${name}: ${result.entries} step${result.entries === 1 ? "" : "s"}, from the start position. Step with ▶ or →.${kept}`);
+  await refresh();
 }
 
 async function stepTo(to) {
@@ -598,8 +633,8 @@ function step(delta) {
 
 async function saveRecord() {
   try {
-    const result = await api("/api/save", {});
-    say(result.saved ? `The record is saved in ${result.path}.` : result.reason, result.saved ? "ok" : "");
+    const result = host ? (await ask({ type: "saveRecord", name: page.game.name })).data : await api("/api/save", {});
+    if (result) say(result.saved ? `The record is saved in ${result.path}.` : result.reason, result.saved ? "ok" : "");
   } catch (error) {
     failed(error);
   }
@@ -632,21 +667,79 @@ function boardKey(event) {
 
 // ------------------------------------------------------------------ start
 
-async function start() {
-  try {
-    page.game = await api("/api/game");
-  } catch (error) {
-    $("status").textContent = "Cannot reach gdef-run";
-    failed(error);
-    return;
-  }
+// The game's facts and the empty board: at start, and in VS Code after each edit of the rules.
+async function loadGame() {
+  page.game = await api("/api/game");
   const { game } = page;
   $("title").textContent = game.name;
   $("game-facts").textContent = `${game.players} player${game.players === 1 ? "" : "s"}, ${game.width}×${game.height} board, ` +
     `${game.files.join(", ")}; x left to right, y ${game.yDown ? "top to bottom" : "bottom to top"}`;
   $("download").download = `${game.name}-record.json`;
+  page.cells = new Map();
+  page.shown = new Map();
   buildBoard();
   renderTools();
+}
+
+// VS Code: the rules were edited and a new child serves them. The game starts again from the
+// start position; the computer players and an open move script (stepped back to where it was)
+// are kept.
+async function reloadGame() {
+  const before = page.state;
+  const script = before && before.script && page.scriptSource ? { ...page.scriptSource, cursor: before.script.cursor } : null;
+  page.computerStopped = false;
+  $("players").replaceChildren();
+  await loadGame();
+  if (before) {
+    for (let player = 0; player < page.game.players && player < before.agents.length; player++) {
+      if (before.agents[player] !== "human") await api("/api/agent", { player, agent: before.agents[player] }).catch(() => undefined);
+    }
+  }
+  if (script) {
+    const text = script.path ? ((await ask({ type: "readScript", path: script.path })).data ?? script.text) : script.text;
+    await api("/api/script", { text, name: script.name });
+    page.scriptSource = { ...script, text };
+    if (script.cursor) await api("/api/step", { to: script.cursor });
+  }
+  say("");
+  await refresh();
+}
+
+function notice(text) {
+  $("notice").hidden = !text;
+  $("notice").textContent = text || "";
+}
+
+function listenToHost() {
+  window.addEventListener("message", (event) => {
+    const message = event.data;
+    if (!message || typeof message !== "object") return;
+    if (message.type === "answer" && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    } else if (message.type === "reload") {
+      enqueue(reloadGame);
+    } else if (message.type === "notice") {
+      notice(message.text);
+    }
+  });
+  $("download").hidden = true; // a webview cannot download: "Save record" asks where
+  $("save").title = "write the game record to a file you choose";
+  $("script-file").addEventListener("click", (event) => {
+    event.preventDefault();
+    enqueue(pickScript);
+  });
+}
+
+async function start() {
+  if (host) listenToHost();
+  try {
+    await loadGame();
+  } catch (error) {
+    $("status").textContent = "Cannot reach gdef-run";
+    failed(error);
+    return;
+  }
   $("board").addEventListener("click", (event) => {
     const square = event.target.closest(".sq");
     if (square) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));

@@ -1,0 +1,114 @@
+/**
+ * The pieces of the "Show Board" panel that are plain logic, free of VS Code so that unit tests
+ * can drive them: where the snapshot of the game's texts goes, what the gdef-run child printed
+ * (its address, or the errors that stopped it), the webview's HTML and the API paths it may ask.
+ */
+import * as path from 'path';
+
+/** `Serving NAME at http://127.0.0.1:PORT/`: the line gdef-run --web prints once it listens. */
+export function servingPort(line: string): number | undefined {
+  const match = /^Serving .* at http:\/\/127\.0\.0\.1:(\d+)\/ /.exec(line);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The files named by the `use` lines of `text` (the file `file`'s), as absolute paths. Read from
+ * the text being copied, so a `use` line typed a moment ago is followed at once.
+ */
+export function usedFiles(text: string, file: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^[ \t]*use[ \t]+"([^"\r\n]+\.gdef)"/gm)) {
+    found.push(path.resolve(path.dirname(file), match[1]));
+  }
+  return found;
+}
+
+/**
+ * Where each file of the game is copied under `folder`, keeping their layout relative to the
+ * folder that holds them all (so that `use "../lib.gdef"` still finds its file). Returns the
+ * copies (original -> copy) and that common folder.
+ */
+export function snapshotLayout(files: string[], folder: string): { copies: Map<string, string>; root: string } {
+  const dirs = files.map((file) => path.dirname(path.resolve(file)));
+  let root = dirs[0] ?? folder;
+  for (const dir of dirs) {
+    while (dir !== root && !dir.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
+      root = path.dirname(root);
+    }
+  }
+  const copies = new Map<string, string>();
+  for (const file of files) {
+    copies.set(file, path.join(folder, path.relative(root, path.resolve(file))));
+  }
+  return { copies, root };
+}
+
+/**
+ * The child's answers name the snapshot's copies; the page must show the user's own paths
+ * (a run-time error's location, the game's files). Replaces `from` + separator by `to` +
+ * separator inside a JSON text, both written as JSON writes them.
+ */
+export function rewritePaths(json: string, from: string, to: string): string {
+  const escaped = (p: string) => JSON.stringify(p + path.sep).slice(1, -1);
+  return json.split(escaped(from)).join(escaped(to));
+}
+
+/**
+ * Why gdef-run refused the edited rules, in one line for the panel: the first error with its
+ * location (snapshot paths made the user's again) and how many more there are.
+ */
+export function errorSummary(stderr: string, snapshot: string, root: string): string {
+  const text = stderr.split(snapshot + path.sep).join(root + path.sep);
+  const errors = text.split('\n').filter((line) => /^.+:\d+:\d+: error\[G\d+\]: /.test(line));
+  if (errors.length > 0) {
+    const first = errors[0].replace(root + path.sep, '');
+    return errors.length === 1 ? first : `${first} (and ${errors.length - 1} more)`;
+  }
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.find((line) => /error/i.test(line)) ?? lines[lines.length - 1] ?? 'gdef-run stopped without saying why';
+}
+
+/** The notice shown above the board while the rules in the editor cannot run. */
+export function errorNotice(fileName: string, summary: string): string {
+  return `${fileName} has errors, so the board shows the last version without errors.\n${summary}`;
+}
+
+const GET_PATHS = new Set(['/api/game', '/api/state', '/api/record', '/api/legal', '/api/check']);
+const POST_PATHS = new Set(['/api/move', '/api/computer', '/api/undo', '/api/new', '/api/agent', '/api/script',
+  '/api/step', '/api/script/close', '/api/save']);
+
+/** Whether the webview may ask the child for `apiPath` (with a body: a POST). Nothing else is passed on. */
+export function allowedRequest(apiPath: unknown, post: boolean): apiPath is string {
+  if (typeof apiPath !== 'string' || apiPath.length > 2000) {
+    return false;
+  }
+  const route = apiPath.split('?')[0];
+  return post ? POST_PATHS.has(route) && route === apiPath : GET_PATHS.has(route);
+}
+
+/**
+ * The webview's HTML: the child's own page (index.html) with its style sheet and script
+ * inlined under a nonce, and a Content-Security-Policy that allows nothing else: no network
+ * (requests go through the extension), no other scripts, no frames.
+ */
+export function webviewHtml(index: string, css: string, js: string, nonce: string): string {
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src data:; ` +
+    "font-src 'none'; connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'";
+  const safeJs = js.split('</script').join('<\\/script');
+  const safeCss = css.split('</style').join('<\\/style');
+  let html = index
+    .replace(/<link rel="stylesheet" href="\/static\/style\.css">/, () => `<style nonce="${nonce}">\n${safeCss}</style>`)
+    .replace(/<script src="\/static\/app\.js" defer><\/script>/, '')
+    .replace(/<meta charset="utf-8">/, (meta) => `${meta}\n<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+  html = html.replace(/<\/body>/, () => `<script nonce="${nonce}">\n${safeJs}</script>\n</body>`);
+  return html;
+}
+
+/** A page that only says something (before the first version of the rules that runs). */
+export function messageHtml(title: string, text: string, nonce: string): string {
+  const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'">
+<style nonce="${nonce}">body { font: 14px/1.4 system-ui, sans-serif; padding: 1em; white-space: pre-wrap; }</style>
+<title>${escape(title)}</title></head><body><h1>${escape(title)}</h1><p id="notice">${escape(text)}</p></body></html>`;
+}
