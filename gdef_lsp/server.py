@@ -9,6 +9,7 @@ error whose message says why.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -42,6 +43,13 @@ RUN_COMMAND = "gdef.runGame"
 # (a paste, a macro, a client that batches), so a burst is checked once; a check itself
 # blocks the server, so keys typed during a slow check queue up and are coalesced too.
 DEFAULT_DELAY = 0.005
+# After each check the objects alive are frozen (gc.freeze): a game's syntax trees and check
+# results are hundreds of thousands of objects that live for many keystrokes, and Python's
+# cyclic collector would otherwise walk them all now and then in the middle of a check (a new
+# line at 10,000 lines: slowest 320 ms instead of about 100). Frozen objects freed by reference
+# counting go as usual; every UNFREEZE_AFTER checks they are handed back to the collector, so
+# garbage cycles among them are still found (one full collection then).
+UNFREEZE_AFTER = 100
 DIAGNOSTICS_DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 
 _COMPLETION_KINDS = {
@@ -134,6 +142,7 @@ class GdefServer(LanguageServer):
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
         self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.setup_diagnostics)
         self.simulations = simulation.Simulations()  # the "Simulate 200 games" lens's runs
+        self.frozen_checks = 0  # checks since the collector last saw every object (see UNFREEZE_AFTER)
 
     # ------------------------------------------------------------ positions
 
@@ -193,6 +202,17 @@ class GdefServer(LanguageServer):
                     self.publish(other)
         except Exception:  # a bug must not end the diagnostics of this file for good
             log.exception("checking %s failed", path)
+        finally:
+            self.freeze_objects()
+
+    def freeze_objects(self) -> None:
+        """Keep what the check left alive out of the cyclic collector's walks (see UNFREEZE_AFTER)."""
+        self.frozen_checks += 1
+        if self.frozen_checks >= UNFREEZE_AFTER:
+            self.frozen_checks = 0
+            gc.unfreeze()
+        else:
+            gc.freeze()
 
     def publish(self, path: str) -> None:
         """Send the diagnostics of the current text of an open file, with its version (all

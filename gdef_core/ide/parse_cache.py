@@ -35,6 +35,7 @@ class _Piece:
     items: list
     comments: list
     diagnostics: list
+    holders: list | None = None  # per Span field name, the nodes holding one (see _move)
 
 
 class ParseCache:
@@ -176,27 +177,56 @@ def _with_message_lines_shifted(diag: Diagnostic, lines: int) -> Diagnostic:
 
 
 def _move(piece: _Piece, lines: int) -> None:
-    """Move a piece's nodes down by `lines` in place (its diagnostics are replaced)."""
+    """Move a piece's nodes down by `lines` in place (its diagnostics are replaced). The
+    nodes that hold a Span are found once per piece: walking the tree cost more than moving
+    the spans, and a piece that moved once moves again at every new line above it."""
+    if piece.holders is None:
+        piece.holders = _holders(piece)
+    new, set_file, set_line, set_column, set_end_line, set_end_column = _SPAN_MAKER
+    for name, nodes in piece.holders:
+        for node in nodes:
+            span = getattr(node, name)
+            # Span(...) without its frozen __init__ (which sets each field through a slower path)
+            moved = new(Span)
+            set_file(moved, span.file)
+            set_line(moved, span.line + lines)
+            set_column(moved, span.column)
+            set_end_line(moved, span.end_line + lines)
+            set_end_column(moved, span.end_column)
+            setattr(node, name, moved)
+    piece.diagnostics = [_with_message_lines_shifted(d, lines) for d in _shifted(piece.diagnostics, lines)]
+
+
+_SPAN_MAKER = (object.__new__, *(getattr(Span, field.name).__set__ for field in dataclasses.fields(Span)))
+assert [field.name for field in dataclasses.fields(Span)] == ["file", "line", "column", "end_line", "end_column"]
+
+
+def _holders(piece: _Piece) -> list[tuple[str, list]]:
+    """(Span field name, the nodes of the piece with that field), every node once."""
+    found: dict[str, list] = {}
     pending: list = [*piece.items, *piece.comments]
     plans = _MOVE_PLANS
+    seen: set[int] = set()
     while pending:
         node = pending.pop()
         kind = type(node)
         if kind is list or kind is tuple:
             pending.extend(node)
             continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         plan = plans.get(kind)
         if plan is None:
             plan = plans[kind] = _move_plan(kind)
         spans, children = plan
         for name in spans:
-            span = getattr(node, name)
-            setattr(node, name, Span(span.file, span.line + lines, span.column, span.end_line + lines, span.end_column))
+            found.setdefault(name, []).append(node)
         for name in children:
             child = getattr(node, name)
             if child is not None:
                 pending.append(child)
-    piece.diagnostics = [_with_message_lines_shifted(d, lines) for d in _shifted(piece.diagnostics, lines)]
+    return list(found.items())
 
 
 # Per node class: its Span fields, and the fields that can hold nodes (read from the
