@@ -53,6 +53,7 @@ class NativeRules:
         self.by_code = [game.empty, *game.objects.values()]
         self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
         self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
+        self._one = None
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -139,15 +140,23 @@ class NativeRules:
 
         if state.is_over:
             return state.winner
-        seeds = np.array([seed], dtype=np.uint64)
-        winners, _, status, *_ = self._run(seeds, state, max_moves, record=False)
+        if self._one is None:   # the kernel's outputs for one game, reused by every call
+            self._one = (np.empty(1, np.uint64), np.empty(1, np.int64), np.empty(1, np.int64),
+                         np.empty(1, np.int64), np.empty((1, self.game.players), np.float64),
+                         np.empty((1, 4), np.int64), np.zeros(1, np.int64))
+        seeds, winners, lengths, status, scores, rec_ops, rec_starts = self._one
+        seeds[0] = seed
+        board, V, VF, SC = self.arrays(state)
+        self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
+                             -1 if max_moves is None else max_moves, winners, lengths, status,
+                             scores, False, rec_ops, rec_starts)
         code = int(status[0])
         if code == ENDED:
             return int(winners[0]) if winners[0] >= 0 else None
         if code != FAILED:
             return None
         try:
-            return self.replay(0, seeds, seed, max_moves, state).winner
+            return self.replay(0, seeds.copy(), seed, max_moves, state).winner
         except NoLegalMoveError:
             return None
 
