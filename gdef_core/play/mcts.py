@@ -50,10 +50,12 @@ def native_rules(game, engine: str):
 
 
 class _Node:
-    __slots__ = ("move", "mover", "parent", "children", "untried", "visits", "reward")
+    __slots__ = ("move", "mover", "parent", "state", "children", "untried", "visits", "reward")
 
-    def __init__(self, move, mover: int | None, parent: "_Node | None") -> None:
+    def __init__(self, move, mover: int | None, parent: "_Node | None", state) -> None:
         self.move = move
+        self.state = state          # the position after `move`, never changed: a walk down
+                                    # the tree applies no moves (costly in the Python backend)
         self.mover = mover          # the player who made `move`
         self.parent = parent
         self.children: list[_Node] = []
@@ -87,7 +89,7 @@ class MctsAgent:
         if len(moves) == 1:
             return moves[0]
         self._native = native_rules(getattr(state, "game", None), self.playouts)
-        root = _Node(None, None, None)
+        root = _Node(None, None, None, state)
         root.untried = moves
         self.rng.shuffle(root.untried)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -97,17 +99,17 @@ class MctsAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, state.clone())
+            self._iterate(root)
             done += 1
             self.last_iterations = done
         return max(root.children, key=lambda child: child.visits).move
 
-    def _iterate(self, root: _Node, state) -> None:
+    def _iterate(self, root: _Node) -> None:
         node = root
         # Selection: down through fully expanded nodes.
         while not node.untried and node.children:
             node = self._select(node)
-            state.apply(node.move)
+        state = node.state
         # Expansion: one new child, unless the game is over here.
         if not state.is_over:
             if node.untried is None:
@@ -115,14 +117,15 @@ class MctsAgent:
                 self.rng.shuffle(node.untried)
             if node.untried:
                 move = node.untried.pop()
-                child = _Node(move, state.current_player, node)
+                after = state.clone()
+                after.apply(move)
+                child = _Node(move, state.current_player, node, after)
                 node.children.append(child)
-                state.apply(move)
-                node = child
+                node, state = child, after
         if self._native is not None:
             winner = self._native.playout(state, self.rng.getrandbits(64), self.playout_cap)
         else:
-            winner = self._playout(state)
+            winner = self._playout(state.clone())
         # Backpropagation.
         while node is not None:
             node.visits += 1
