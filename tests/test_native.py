@@ -299,3 +299,22 @@ def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):
     auto = MctsAgent(4, iterations=30, playouts="auto")
     assert str(auto.choose(state)) == str(MctsAgent(4, iterations=30).choose(state))
     assert auto._native is None and capsys.readouterr().err == ""
+
+
+def test_native_mcts_playout_error_is_located_by_the_python_backend(cache_dir, tmp_path):
+    from gdef_core.play.mcts import MctsAgent
+    from gdef_core.runtime import IllegalMoveError
+
+    path = tmp_path / "divides.gdef"
+    path.write_text(DIVIDES, encoding="utf-8")
+    game = load_game(str(path))
+    messages = []
+    for engine in ("python", "native"):
+        agent = MctsAgent(0, iterations=5, playouts=engine)
+        with pytest.raises(IllegalMoveError) as error:   # a playout's move whose end() fails
+            agent.choose(game.new_state())
+        assert (agent._native is not None) == (engine == "native")
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[1].startswith(f"end() failed after this move: {path}:13:12: error[G601]: "
+                                  "division by zero")
