@@ -199,3 +199,122 @@ def test_run_perft_with_the_native_backend(cache_dir):
         assert "numba" not in err.getvalue()
     assert outputs[0] == outputs[1]
     assert outputs[1].splitlines()[-1] == "depth 5: 16807"
+
+
+# ---------------------------------------------------------------- mcts with native playouts
+
+def connect4_position(game, player: int, squares: dict, move_number: int):
+    return game.state_from_json({
+        "game": game.name, "width": game.width, "height": game.height, "player": player,
+        "move_number": move_number, "over": False, "winner": None, "vars": {},
+        "board": [[x, y, obj] for (x, y), obj in squares.items()]})
+
+
+def native_mcts(seed: int, **options):
+    from gdef_core.play.mcts import MctsAgent
+
+    return MctsAgent(seed, playouts="native", **options)
+
+
+def test_native_playout_from_a_state_is_seeded(cache_dir):
+    game, native, _ = native_of("connect4")
+    state = connect4_position(game, 1, {(0, 0): "X", (1, 0): "X", (2, 0): "X"}, 3)
+    winners = [native.playout(state, seed, 1000) for seed in range(200)]
+    assert winners == [native.playout(state, seed, 1000) for seed in range(200)]
+    assert set(winners) <= {0, 1, None} and {0, 1} <= set(winners)
+    # X wins most random games from there (its next disc on (3,0) wins at once).
+    assert winners.count(0) > winners.count(1)
+    assert all(native.playout(state, seed, 0) is None for seed in range(3))   # the cap: a draw
+
+
+def test_native_mcts_plays_legal_moves(cache_dir):
+    for name in ("tictactoe", "connect4"):
+        game, _, _ = native_of(name)
+        agent = native_mcts(2, iterations=60)
+        state = game.new_state()
+        while not state.is_over:
+            move = agent.choose(state)
+            assert agent._native is not None   # the compiled kernel played the playouts
+            assert move in state.legal_moves()
+            state.apply(move)
+
+
+def test_native_mcts_wins_at_once(cache_dir):
+    game, _, _ = native_of("connect4")
+    state = connect4_position(game, 0, {(0, 0): "X", (1, 0): "X", (2, 0): "X",
+                                        (0, 1): "O", (1, 1): "O", (2, 1): "O"}, 6)
+    for seed in range(3):
+        assert str(native_mcts(seed, iterations=200).choose(state)) == "place(3,0,X)"
+
+
+def test_native_mcts_is_deterministic_for_a_seed(cache_dir):
+    game, _, _ = native_of("connect4")
+
+    def game_of(seed: int) -> list[str]:
+        agents = [native_mcts(seed, iterations=40), native_mcts(seed + 1, iterations=40)]
+        state, moves = game.new_state(), []
+        while not state.is_over and len(moves) < 12:
+            move = agents[state.current_player].choose(state)
+            moves.append(str(move))
+            state.apply(move)
+        return moves
+
+    assert game_of(7) == game_of(7)
+    assert game_of(7) != game_of(8)
+
+
+def test_mcts_playouts_option(cache_dir):
+    from gdef_core.play.errors import AgentSpecError
+    from gdef_core.play.spec import parse_agent
+
+    spec = parse_agent("mcts:iterations=50,playouts=native")
+    assert str(spec) == "mcts:iterations=50,playouts=native"
+    agent = spec.build(3)
+    assert agent.playouts == "native"
+    assert parse_agent("mcts").build(3).playouts == "python"
+    with pytest.raises(AgentSpecError) as error:
+        parse_agent("mcts:playouts=fast")
+    assert str(error.value) == ("mcts option playouts=fast: must be python, native or auto "
+                                "(the playout engine)")
+
+
+def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys):
+    game = load_game(str(EXAMPLES / "chess" / "chess.gdef"))
+    state = game.new_state()
+    for seed in range(2):
+        agent = native_mcts(seed, iterations=4, playout_cap=2)
+        assert agent.choose(state) in state.legal_moves()
+        assert agent._native is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1   # once per game and process, however many agents
+    assert err.startswith("gdef: the native backend cannot compile chess: ")
+
+
+def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):
+    from gdef_core.play.mcts import MctsAgent
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    state = game.new_state()
+    auto = MctsAgent(4, iterations=30, playouts="auto")
+    assert str(auto.choose(state)) == str(MctsAgent(4, iterations=30).choose(state))
+    assert auto._native is None and capsys.readouterr().err == ""
+
+
+def test_native_mcts_playout_error_is_located_by_the_python_backend(cache_dir, tmp_path):
+    from gdef_core.play.mcts import MctsAgent
+    from gdef_core.runtime import IllegalMoveError
+
+    path = tmp_path / "divides.gdef"
+    path.write_text(DIVIDES, encoding="utf-8")
+    game = load_game(str(path))
+    messages = []
+    for engine in ("python", "native"):
+        agent = MctsAgent(0, iterations=5, playouts=engine)
+        with pytest.raises(IllegalMoveError) as error:   # a playout's move whose end() fails
+            agent.choose(game.new_state())
+        assert (agent._native is not None) == (engine == "native")
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert messages[1].startswith(f"end() failed after this move: {path}:13:12: error[G601]: "
+                                  "division by zero")

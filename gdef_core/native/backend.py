@@ -4,6 +4,7 @@
                                                     # numba is missing or the game cannot compile
     outcomes = native.play(range(1000), seed=0, max_moves=10_000)
     native.perft(game.new_state(), 4)
+    native.playout(state, seed=2**63 + 5, max_moves=1000)   # one game's winner, for mcts
 
 Game k of a run seeded S draws its moves from the seed of player 0's agent in the Python
 simulation (simulate.game_seed(S, k, 0)), so it is the same game whichever process plays it.
@@ -52,6 +53,7 @@ class NativeRules:
         self.by_code = [game.empty, *game.objects.values()]
         self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
         self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
+        self._one = None
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -128,6 +130,35 @@ class NativeRules:
             else:
                 outcomes.append(self._replayed(index, seeds[k:k + 1], seed, max_moves, start))
         return outcomes
+
+    def playout(self, state, seed: int, max_moves: int | None) -> int | None:
+        """The winner of one random game from `state`, its moves drawn from the 64-bit `seed`
+        (mcts's playouts); None for a draw, the `max_moves` cap or a player without a legal
+        move, as in mcts's Python playouts. A game that stops on a run-time error or a limit
+        is replayed through the Python backend, which raises the located error."""
+        from gdef_core.play.errors import NoLegalMoveError
+
+        if state.is_over:
+            return state.winner
+        if self._one is None:   # the kernel's outputs for one game, reused by every call
+            self._one = (np.empty(1, np.uint64), np.empty(1, np.int64), np.empty(1, np.int64),
+                         np.empty(1, np.int64), np.empty((1, self.game.players), np.float64),
+                         np.empty((1, 4), np.int64), np.zeros(1, np.int64))
+        seeds, winners, lengths, status, scores, rec_ops, rec_starts = self._one
+        seeds[0] = seed
+        board, V, VF, SC = self.arrays(state)
+        self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
+                             -1 if max_moves is None else max_moves, winners, lengths, status,
+                             scores, False, rec_ops, rec_starts)
+        code = int(status[0])
+        if code == ENDED:
+            return int(winners[0]) if winners[0] >= 0 else None
+        if code != FAILED:
+            return None
+        try:
+            return self.replay(0, seeds.copy(), seed, max_moves, state).winner
+        except NoLegalMoveError:
+            return None
 
     def _replayed(self, index: int, seeds, seed: int, max_moves, start):
         """replay()'s outcome, or the error that stopped the game."""

@@ -9,25 +9,53 @@ most visited child.
 
 The budget is either `iterations` (the same moves for the same seed, whatever the machine) or
 `time` in seconds (depends on the machine's speed, so not reproducible).
+
+`playouts` picks the engine of the random playouts: "python" (the default: the same moves on
+every machine), "native" (each playout one call of the game's compiled kernel,
+gdef_core.native; the tree stays in Python) or "auto" (native when numba is installed). A game
+the native backend cannot compile, or numba missing for "native", falls back to Python after a
+one-line notice. Each engine gives the same moves for the same seed; the two differ.
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+import weakref
 
 from gdef_core.play.agents import legal_moves
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = math.sqrt(2)
 DEFAULT_PLAYOUT_CAP = 1000  # moves; a playout longer than this counts as a draw
+PLAYOUT_ENGINES = ("python", "native", "auto")
+
+# Game -> its NativeRules, or None when it runs on Python: loaded (and the notice said) once
+# per process, however many agents gdef-sim builds.
+_native_rules: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def native_rules(game, engine: str):
+    """The NativeRules mcts plays `game`'s playouts with under `engine`, or None for Python."""
+    if engine == "python" or not hasattr(game, "program"):
+        return None
+    if game not in _native_rules:
+        from gdef_core.native import NativeRules, numba_available
+
+        if engine == "auto" and not numba_available():
+            _native_rules[game] = None
+        else:
+            _native_rules[game] = NativeRules.load(game)
+    return _native_rules[game]
 
 
 class _Node:
-    __slots__ = ("move", "mover", "parent", "children", "untried", "visits", "reward")
+    __slots__ = ("move", "mover", "parent", "state", "children", "untried", "visits", "reward")
 
-    def __init__(self, move, mover: int | None, parent: "_Node | None") -> None:
+    def __init__(self, move, mover: int | None, parent: "_Node | None", state) -> None:
         self.move = move
+        self.state = state          # the position after `move`, never changed: a walk down
+                                    # the tree applies no moves (costly in the Python backend)
         self.mover = mover          # the player who made `move`
         self.parent = parent
         self.children: list[_Node] = []
@@ -41,7 +69,9 @@ class MctsAgent:
 
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
                  time_limit: float | None = None, exploration: float = DEFAULT_EXPLORATION,
-                 playout_cap: int = DEFAULT_PLAYOUT_CAP) -> None:
+                 playout_cap: int = DEFAULT_PLAYOUT_CAP, playouts: str = "python") -> None:
+        if playouts not in PLAYOUT_ENGINES:
+            raise ValueError(f"playouts={playouts!r}: use one of {', '.join(PLAYOUT_ENGINES)}")
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
         self.rng = random.Random(seed)
@@ -49,6 +79,8 @@ class MctsAgent:
         self.time_limit = time_limit
         self.exploration = exploration
         self.playout_cap = playout_cap
+        self.playouts = playouts
+        self._native = None    # the NativeRules of the game last played, when native
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
 
     def choose(self, state):
@@ -56,7 +88,8 @@ class MctsAgent:
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
-        root = _Node(None, None, None)
+        self._native = native_rules(getattr(state, "game", None), self.playouts)
+        root = _Node(None, None, None, state)
         root.untried = moves
         self.rng.shuffle(root.untried)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -66,17 +99,17 @@ class MctsAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, state.clone())
+            self._iterate(root)
             done += 1
             self.last_iterations = done
         return max(root.children, key=lambda child: child.visits).move
 
-    def _iterate(self, root: _Node, state) -> None:
+    def _iterate(self, root: _Node) -> None:
         node = root
         # Selection: down through fully expanded nodes.
         while not node.untried and node.children:
             node = self._select(node)
-            state.apply(node.move)
+        state = node.state
         # Expansion: one new child, unless the game is over here.
         if not state.is_over:
             if node.untried is None:
@@ -84,11 +117,15 @@ class MctsAgent:
                 self.rng.shuffle(node.untried)
             if node.untried:
                 move = node.untried.pop()
-                child = _Node(move, state.current_player, node)
+                after = state.clone()
+                after.apply(move)
+                child = _Node(move, state.current_player, node, after)
                 node.children.append(child)
-                state.apply(move)
-                node = child
-        winner = self._playout(state)
+                node, state = child, after
+        if self._native is not None:
+            winner = self._native.playout(state, self.rng.getrandbits(64), self.playout_cap)
+        else:
+            winner = self._playout(state.clone())
         # Backpropagation.
         while node is not None:
             node.visits += 1

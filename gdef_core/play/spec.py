@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from gdef_core.play.agents import GreedyAgent, RandomAgent
 from gdef_core.play.errors import AgentSpecError
-from gdef_core.play.mcts import MctsAgent
+from gdef_core.play.mcts import PLAYOUT_ENGINES, MctsAgent
 
 HUMAN = "human"
 
@@ -35,6 +35,12 @@ def _non_negative_float(text: str) -> float:
     return value
 
 
+def _playout_engine(text: str) -> str:
+    if text not in PLAYOUT_ENGINES:
+        raise ValueError
+    return text
+
+
 # agent name -> {option: (parser, what it must be, MctsAgent keyword)}
 _OPTIONS: dict[str, dict[str, tuple]] = {
     "random": {},
@@ -45,13 +51,15 @@ _OPTIONS: dict[str, dict[str, tuple]] = {
         "time": (_positive_float, "a positive number of seconds", "time_limit"),
         "c": (_non_negative_float, "a number >= 0 (the UCT exploration constant)", "exploration"),
         "cap": (_positive_int, "a positive integer (the playout length cap)", "playout_cap"),
+        "playouts": (_playout_engine, "python, native or auto (the playout engine)", "playouts"),
     },
 }
 _DESCRIPTIONS = {
     "random": "a uniformly random legal move",
     "greedy": "wins at once when it can, else blocks an immediate loss, else random",
     "mcts": "UCT tree search with random playouts "
-            "(options: iterations=N (default 1000) or time=SECONDS, c=1.41, cap=1000)",
+            "(options: iterations=N (default 1000) or time=SECONDS, c=1.41, cap=1000, "
+            "playouts=python|native|auto)",
     "cmd": 'another program speaking the bot protocol, e.g. cmd:"python mybot.py" (docs/protocol.md)',
 }
 
