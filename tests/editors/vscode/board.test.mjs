@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { ROOT, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { after, before, describe } from 'node:test';
+import { checkWithEvidence, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
 
 const FOLDER = 'board games';
 let workspace;
@@ -41,22 +41,7 @@ after(async () => {
   }
 });
 
-const artifacts = process.env.GDEF_E2E_ARTIFACTS || join(tmpdir(), 'gdef-e2e-artifacts');
-
-function check(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const shot = join(artifacts, `board-${name.replace(/[^A-Za-z0-9]+/g, '-')}.png`);
-      await page?.screenshot({ path: shot }).catch(() => undefined);
-      writeFileSync(`${shot}.log`, vscode?.log() ?? '');
-      error.message += ` (screenshot: ${shot})`;
-      throw error;
-    }
-  });
-}
+const check = checkWithEvidence('board-', () => vscode);
 
 /** The board page inside the webview (code-server nests it in two iframes). */
 function board() {

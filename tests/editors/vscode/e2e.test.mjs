@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { CTRL, ROOT, boxOf, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { after, before, describe } from 'node:test';
+import { boxOf, checkWithEvidence, CTRL, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
 
 // a folder name that breaks anything passing paths through a shell
 const FOLDER = 'my games $(touch pwned)';
@@ -44,23 +44,7 @@ after(async () => {
   }
 });
 
-// On failure, a screenshot of what the editor showed, in $GDEF_E2E_ARTIFACTS (default: a temp folder).
-const artifacts = process.env.GDEF_E2E_ARTIFACTS || join(tmpdir(), 'gdef-e2e-artifacts');
-
-function check(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const shot = join(artifacts, `${name.replace(/[^A-Za-z0-9]+/g, '-')}.png`);
-      await page?.screenshot({ path: shot }).catch(() => undefined);
-      writeFileSync(`${shot}.log`, vscode?.log() ?? '');
-      error.message += ` (screenshot: ${shot})`;
-      throw error;
-    }
-  });
-}
+const check = checkWithEvidence('', () => vscode);
 
 async function terminalText() {
   return page.locator('.terminal-wrapper.active .xterm-rows').innerText().catch(() => '');

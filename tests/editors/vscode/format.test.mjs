@@ -10,13 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { CTRL, PYTHON, ROOT, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { after, before, describe } from 'node:test';
+import { checkWithEvidence, CTRL, goTo, openFile, openVSCode, PYTHON, ROOT, runCommand } from './harness.mjs';
 
 const MESSY = join(ROOT, 'tests', 'data', 'format');
 const BROKEN = 'define f( ) -> int {\nreturn  1 + ;\n}\n';
-const artifacts = process.env.GDEF_E2E_ARTIFACTS || join(tmpdir(), 'gdef-e2e-artifacts');
-
 let workspace;
 let vscode;
 let page;
@@ -54,21 +52,7 @@ after(async () => {
   }
 });
 
-/** A test that leaves a screenshot and code-server's log behind when it fails. */
-function check(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const shot = join(artifacts, `format-${name.replace(/[^A-Za-z0-9]+/g, '-')}.png`);
-      await page?.screenshot({ path: shot }).catch(() => undefined);
-      writeFileSync(`${shot}.log`, vscode?.log() ?? '');
-      error.message += ` (screenshot: ${shot})`;
-      throw error;
-    }
-  });
-}
+const check = checkWithEvidence('format-', () => vscode);
 
 /** Waits until `name` on disk is `expected` (saving is asynchronous), then compares. */
 async function assertOnDisk(name, expected, timeoutMs = 30_000) {

@@ -6,6 +6,7 @@
 // venv would; `shellPath` replaces that PATH), CHROMIUM (default /usr/bin/chromium).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -190,4 +191,26 @@ export async function boxOf(page, text) {
 
 export async function dismissNotifications(page) {
   await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+}
+
+// Where a failed test leaves its evidence: $GDEF_E2E_ARTIFACTS (default: a temp folder).
+const ARTIFACTS = process.env.GDEF_E2E_ARTIFACTS || join(tmpdir(), 'gdef-e2e-artifacts');
+
+/** `check(name, body)`: a test that, when it fails, leaves a screenshot of what the editor
+ * showed and code-server's log, named `PREFIX<name>.png`. `current()` gives the running
+ * VS Code (openVSCode's result), which a file may replace between tests. */
+export function checkWithEvidence(prefix, current) {
+  return (name, body) => test(name, async () => {
+    try {
+      await body();
+    } catch (error) {
+      const vscode = current();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const shot = join(ARTIFACTS, `${prefix}${name.replace(/[^A-Za-z0-9]+/g, '-')}.png`);
+      await vscode?.page.screenshot({ path: shot }).catch(() => undefined);
+      writeFileSync(`${shot}.log`, vscode?.log() ?? '');
+      error.message += ` (screenshot: ${shot})`;
+      throw error;
+    }
+  });
 }

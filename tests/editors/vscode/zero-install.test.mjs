@@ -9,14 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { CTRL, PYTHON, ROOT, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { after, before, describe } from 'node:test';
+import { checkWithEvidence, CTRL, goTo, openFile, openVSCode, PYTHON, ROOT, runCommand } from './harness.mjs';
 
 const SEED = join(ROOT, 'tests', 'data', 'lint', 'seed', 'original_tictactoe.gdef');
 const GAME = join(ROOT, 'examples', 'tictactoe.gdef');
 const VERSION = /^__version__ = "([^"]+)"/m.exec(readFileSync(join(ROOT, 'gdef_core', '__init__.py'), 'utf8'))[1];
-const artifacts = process.env.GDEF_E2E_ARTIFACTS || join(tmpdir(), 'gdef-e2e-artifacts');
-
 let workspace;
 let folder;
 let vscode;
@@ -39,21 +37,7 @@ after(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-/** A test that leaves a screenshot and code-server's log behind when it fails. */
-function check(name, body) {
-  test(name, async () => {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(artifacts, { recursive: true });
-      const shot = join(artifacts, `zero-install-${name.replace(/[^A-Za-z0-9]+/g, '-')}.png`);
-      await vscode?.page.screenshot({ path: shot }).catch(() => undefined);
-      writeFileSync(`${shot}.log`, vscode?.log() ?? '');
-      error.message += ` (screenshot: ${shot})`;
-      throw error;
-    }
-  });
-}
+const check = checkWithEvidence('zero-install-', () => vscode);
 
 async function restart(options) {
   await vscode?.stop(); // one VS Code at a time: the machine has two cores
