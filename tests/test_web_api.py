@@ -11,25 +11,11 @@ import subprocess
 
 import pytest
 
-from web_support import EXAMPLES, GDEF_RUN, ROOT, WebRun
+from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE, WebRun
 
-TICTACTOE = "examples/tictactoe.gdef"
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
 REJECTED = "the rules do not allow this move (isMoveLegal() returned false)"
 
-BOOM = """\
-name: boom
-players: 2
-size: 3 x 3
-obj X
-
-define isMoveLegal() -> bool {
-  int x = OperationList[0][0];
-  return 6 / (x - 1) != 0 && CurrentPosition[x][OperationList[0][1]] == empty;
-}
-
-define end() -> bool { return moveNumber() == 4; }
-"""
 
 BROKEN_MOVES = """\
 name: broken

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from web_support import WebRun, chromium_path
+from web_support import BOOM, TICTACTOE, WebRun, chromium_path
 
 REQUIRED = bool(os.environ.get("GDEF_REQUIRE_BROWSER"))
 CHROMIUM = chromium_path()
@@ -28,21 +28,7 @@ if CHROMIUM is None:
     pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)", allow_module_level=True)
 
 expect = playwright_api.expect
-TICTACTOE = "examples/tictactoe.gdef"
 WIN_FOR_X = [(0, 0), (1, 1), (1, 0), (2, 2), (2, 0)]  # X, O, X, O, X: X wins on the bottom row
-BOOM = """\
-name: boom
-players: 2
-size: 3 x 3
-obj X
-
-define isMoveLegal() -> bool {
-  int x = OperationList[0][0];
-  return 6 / (x - 1) != 0 && CurrentPosition[x][OperationList[0][1]] == empty;
-}
-
-define end() -> bool { return moveNumber() == 4; }
-"""
 
 
 @pytest.fixture(scope="module")

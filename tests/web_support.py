@@ -15,6 +15,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
+TICTACTOE = "examples/tictactoe.gdef"
+# A game whose isMoveLegal() divides by zero on column 1: a run-time error to be explained.
+BOOM = """\
+name: boom
+players: 2
+size: 3 x 3
+obj X
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  return 6 / (x - 1) != 0 && CurrentPosition[x][OperationList[0][1]] == empty;
+}
+
+define end() -> bool { return moveNumber() == 4; }
+"""
 
 
 class WebRun:

@@ -4,7 +4,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, openFile, openVSCode } from './harness.mjs';
+import { ROOT, openFile, openVSCode, SCREENSHOT_SETTINGS } from './harness.mjs';
 
 const workspace = mkdtempSync(join(tmpdir(), 'gdef-shots-'));
 const folder = join(workspace, 'games');
@@ -15,11 +15,7 @@ const vscode = await openVSCode({
   folder,
   viewport: { width: 1500, height: 820 },
   settings: {
-    'workbench.colorTheme': 'Default Dark Modern',
-    'editor.fontSize': 14,
-    'editor.minimap.enabled': false,
-    'breadcrumbs.enabled': false,
-    'workbench.activityBar.location': 'hidden',
+    ...SCREENSHOT_SETTINGS,
     'workbench.sideBar.location': 'right',
   },
 });

@@ -214,3 +214,12 @@ export function checkWithEvidence(prefix, current) {
     }
   });
 }
+
+/** The look of the screenshots in the docs (screenshots.mjs, board-screenshot.mjs). */
+export const SCREENSHOT_SETTINGS = {
+  'workbench.colorTheme': 'Default Dark Modern',
+  'editor.fontSize': 14,
+  'editor.minimap.enabled': false,
+  'breadcrumbs.enabled': false,
+  'workbench.activityBar.location': 'hidden',
+};

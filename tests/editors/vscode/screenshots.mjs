@@ -3,7 +3,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CTRL, ROOT, boxOf, goTo, openFile, openVSCode, runCommand } from './harness.mjs';
+import { CTRL, ROOT, boxOf, goTo, openFile, openVSCode, runCommand, SCREENSHOT_SETTINGS } from './harness.mjs';
 
 const out = join(ROOT, 'vscode-extension', 'images', 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -17,11 +17,7 @@ const vscode = await openVSCode({
   folder,
   viewport: { width: 1280, height: 760 },
   settings: {
-    'workbench.colorTheme': 'Default Dark Modern',
-    'editor.fontSize': 14,
-    'editor.minimap.enabled': false,
-    'breadcrumbs.enabled': false,
-    'workbench.activityBar.location': 'hidden',
+    ...SCREENSHOT_SETTINGS,
   },
 });
 const { page } = vscode;
