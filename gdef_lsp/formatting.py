@@ -14,10 +14,10 @@ import os
 import re
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from gdef_core.format import FormatError, SyntaxErrors, format_source
 from gdef_core.format.config import ConfigError, options_for
+from gdef_lsp.replies import refuse
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # LSP lines end at \r\n, \r or \n
 
@@ -39,17 +39,17 @@ def _edits(ls, uri: str, wanted: types.Range | None) -> list[types.TextEdit]:
     document = ls.documents.get(path)
     text = document.text if document is not None else ls.session.source(path)
     if text is None:
-        raise _refuse(f"cannot format {path}: it is not open and cannot be read")
+        raise refuse(f"cannot format {path}: it is not open and cannot be read")
     try:
         formatted = format_source(text, path, options_for(os.path.dirname(path)))
     except SyntaxErrors as refused:
         first = refused.diagnostics[0]
         count = len(refused.diagnostics)
-        raise _refuse(f"not formatted: {count} syntax error{'s' if count > 1 else ''} "
+        raise refuse(f"not formatted: {count} syntax error{'s' if count > 1 else ''} "
                       f"(the first at line {first.span.line + 1}, column {first.span.column + 1}: "
                       f"{first.message})") from None
     except (ConfigError, FormatError) as error:
-        raise _refuse(f"not formatted: {error}") from None
+        raise refuse(f"not formatted: {error}") from None
     return line_edits(text, formatted, ls.workspace.position_codec, wanted)
 
 
@@ -77,7 +77,3 @@ def _start_of(lines: list[str], index: int, codec) -> types.Position:
     if index < len(lines) or not lines or lines[-1].endswith(("\n", "\r")):
         return types.Position(index, 0)
     return types.Position(len(lines) - 1, codec.client_num_units(lines[-1]))
-
-
-def _refuse(reason: str) -> JsonRpcException:
-    return JsonRpcException(message=reason, code=types.LSPErrorCodes.RequestFailed)

@@ -20,12 +20,12 @@ import tempfile
 from dataclasses import dataclass
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from gdef_core.ide import rule_tests
 from gdef_core.ide.rule_tests import Problem, RunReport
 from gdef_lsp.convert import LineIndex
 from gdef_lsp.documents import Document, apply_change
+from gdef_lsp.replies import refresh_code_lenses, refuse
 
 log = logging.getLogger("gdef_lsp")
 
@@ -250,13 +250,6 @@ def _summary(ls, run: Run) -> str:
     return f"{mark} {run.report.summary()}" + (" (edited since)" if edited else "")
 
 
-def _refresh_lenses(ls) -> None:
-    workspace = ls.client_capabilities.workspace
-    lens = workspace and workspace.code_lens
-    if lens and lens.refresh_support:
-        ls.workspace_code_lens_refresh(None)
-
-
 # ---------------------------------------------------------------- running
 
 
@@ -264,26 +257,26 @@ def run_command(ls, uri: str) -> str:
     """Start the rule tests of `uri` (a test file, or a game file: all its tests) in the
     background; a run already going for it is cancelled first. Returns what started."""
     if not isinstance(uri, str):
-        raise _refuse(f"{RUN_COMMAND} takes one argument: the URI of a {rule_tests.SUFFIX} or .gdef file")
+        raise refuse(f"{RUN_COMMAND} takes one argument: the URI of a {rule_tests.SUFFIX} or .gdef file")
     owner = ls.path_of(uri)
     files = [owner] if rule_tests.is_test_file(owner) else rule_tests.tests_of_game(owner)
     if not files:
-        raise _refuse(f"no {rule_tests.SUFFIX} file tests {os.path.basename(owner)}: write one beside it "
+        raise refuse(f"no {rule_tests.SUFFIX} file tests {os.path.basename(owner)}: write one beside it "
                       f"(NAME{rule_tests.SUFFIX}) or name the game in its first line (`# game: PATH`)")
     _cancel(ls, owner)
     run = Run(tuple(files), {path: _read(path) for path in files})
     ls.rule_tests.runs[owner] = run
     run.task = asyncio.get_running_loop().create_task(_run(ls, owner, run))
-    _refresh_lenses(ls)
+    refresh_code_lenses(ls)
     return f"running {len(files)} test file{'s' if len(files) > 1 else ''}"
 
 
 def cancel_command(ls, uri: str) -> bool:
     """Stop the run of `uri`'s lens, if one is going (true if one was)."""
     if not isinstance(uri, str):
-        raise _refuse(f"{CANCEL_COMMAND} takes one argument: the URI the run was started for")
+        raise refuse(f"{CANCEL_COMMAND} takes one argument: the URI the run was started for")
     stopped = _cancel(ls, ls.path_of(uri))
-    _refresh_lenses(ls)
+    refresh_code_lenses(ls)
     return stopped
 
 
@@ -337,16 +330,12 @@ async def _run(ls, owner: str, run: Run) -> None:
         shutil.rmtree(folder, ignore_errors=True)
         if run.outcome != "done":
             log.info("rule tests of %s: %s %s", owner, run.outcome, run.detail)
-        _refresh_lenses(ls)
+        refresh_code_lenses(ls)
 
 
 def _last_line(stderr: bytes) -> str:
     lines = stderr.decode("utf-8", "replace").strip().splitlines()
     return lines[-1] if lines else ""
-
-
-def _refuse(reason: str) -> JsonRpcException:
-    return JsonRpcException(message=reason, code=types.LSPErrorCodes.RequestFailed)
 
 
 @atexit.register

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
@@ -35,6 +34,7 @@ from gdef_lsp import __version__, features2, formatting, rule_tests, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change, tell_if_too_large
 from gdef_lsp.logs import ClientLogHandler
+from gdef_lsp.replies import refuse
 
 log = logging.getLogger("gdef_lsp")
 
@@ -238,10 +238,6 @@ class GdefServer(LanguageServer):
 
 
 server = GdefServer()
-
-
-def refuse(reason: str) -> JsonRpcException:
-    return JsonRpcException(message=reason, code=types.LSPErrorCodes.RequestFailed)
 
 
 # ---------------------------------------------------------------- lifecycle and documents

@@ -19,9 +19,9 @@ import tempfile
 from dataclasses import dataclass, field
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from gdef_core.ide import simulation
+from gdef_lsp.replies import refresh_code_lenses, refuse
 
 log = logging.getLogger("gdef_lsp")
 
@@ -72,23 +72,23 @@ class Simulations:
         path = _path_argument(ls, uri, SIMULATE_COMMAND)
         game = _game(ls, path)
         if game is None:
-            raise _refuse(f"{os.path.basename(path)} belongs to no game: there is nothing to simulate")
+            raise refuse(f"{os.path.basename(path)} belongs to no game: there is nothing to simulate")
         errors = game.program.errors
         if errors:
             first = errors[0]
-            raise _refuse(f"the rules have {len(errors)} error{'s' if len(errors) > 1 else ''} "
+            raise refuse(f"the rules have {len(errors)} error{'s' if len(errors) > 1 else ''} "
                           f"(first: {os.path.basename(first.span.file)}:{first.span.line + 1}: {first.message}): "
                           "fix them before simulating")
         self._stop(game.entry)
         sources = {f: ls.session.source(f) or "" for f in game.files}
         run = self.runs[game.entry] = Run(frozenset(game.files))
         run.task = asyncio.get_running_loop().create_task(self._play(ls, game.entry, run, sources))
-        _refresh(ls)
+        refresh_code_lenses(ls)
 
     def cancel(self, ls, uri: object) -> None:
         game = _game(ls, _path_argument(ls, uri, CANCEL_COMMAND))
         if game is not None and self._stop(game.entry):
-            _refresh(ls)
+            refresh_code_lenses(ls)
 
     def edited(self, ls, path: str) -> None:
         """`path` changed: every run or result of a game that reads it is dropped."""
@@ -96,7 +96,7 @@ class Simulations:
         for key in stale:
             self._stop(key)
         if stale:
-            _refresh(ls)
+            refresh_code_lenses(ls)
 
     def stop_all(self) -> None:
         for key in list(self.runs):
@@ -141,7 +141,7 @@ class Simulations:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         if self.runs.get(key) is run:
-            _refresh(ls)
+            refresh_code_lenses(ls)
 
 
 def _game(ls, path: str):
@@ -151,18 +151,8 @@ def _game(ls, path: str):
 
 def _path_argument(ls, uri: object, command: str) -> str:
     if not isinstance(uri, str):
-        raise _refuse(f"{command} takes one argument: the URI of a .gdef file")
+        raise refuse(f"{command} takes one argument: the URI of a .gdef file")
     return ls.path_of(uri)
-
-
-def _refuse(reason: str) -> JsonRpcException:
-    return JsonRpcException(message=reason, code=types.LSPErrorCodes.RequestFailed)
-
-
-def _refresh(ls) -> None:
-    workspace = ls.client_capabilities.workspace
-    if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
-        ls.workspace_code_lens_refresh(None)
 
 
 def simulate(ls, uri=None) -> None:
