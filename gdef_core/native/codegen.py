@@ -127,7 +127,8 @@ class NativeCompiler:
         if "moves" in functions:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
                           "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS)\n"
-                          "    if S[_ST] < 0:\n        _fail()\n"
+                          "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
+                          "    if S[_ERR] != 0:\n        return 0\n"
                           "    return _dedupe(CO, CS, S[_NM])\n")
         else:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
@@ -211,22 +212,43 @@ class _FunctionCompiler:
         # arguments. Inlining every function costs several times the compile time.
         # So are the entry points, each into the one kernel function that calls it.
         inline = self.name in self.c.inlinable or (self.name in _ENTRIES and not self.recursive)
-        self.emit(0, "@njit(cache=CACHE, inline='always')" if inline else "@njit(cache=CACHE)")
+        if inline:
+            self.emit(0, "@njit(cache=CACHE, inline='always')")
+        elif any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body)):
+            self.emit(0, "@njit(cache=CACHE)")  # makes arrays: numba's reference counting
+        else:
+            # Without numba's reference counting (a function that makes no array has nothing
+            # to free): a counted call costs an atomic increment and decrement per array
+            # argument, and they keep LLVM from inlining small functions. Connect four: 1.5x.
+            self.emit(0, "@njit(cache=CACHE, _nrt=False)")
         self.emit(0, f"def u_{self.name}({params}):")
-        self.emit(1, "_limit(S)")
+        result = f.return_type.name if f.return_type is not None else None
+        give_up = f"return {_zero(result)}" if result else "return"
+        # Generated code never raises (template._bad): a function that calls others stops when
+        # the steps are spent, as the Python backend checks them there (a call tree can grow
+        # exponentially without loops); the others only count theirs.
+        if self.recursive or self.makes_calls():
+            self.emit(1, "if _spent(S):")
+            self.emit(2, give_up)
+        else:
+            self.emit(1, "_limit(S)")
         if self.recursive:
+            # Also the return that tells numba's type inference the result type before any
+            # recursive call: mutual recursion is typed from it.
             self.emit(1, "if _d > MAXDEPTH:")
-            self.emit(2, "_fail()")
-            # A return that never runs (_d >= 1) but tells numba's type inference the result
-            # type without recursing: mutual recursion is typed from it.
-            self.emit(1, "if _d < 0:")
-            result = f.return_type.name if f.return_type is not None else None
-            self.emit(2, f"return {_zero(result)}" if result else "return")
+            self.emit(2, "_bad(S)")
+            self.emit(2, give_up)
         self.block(f.body.stmts, 1)
         if f.return_type is not None and flow.completes(f.body.stmts):
             self.emit(1, "_bad(S)  # reached its end without returning a value")
             self.emit(1, f"return {_zero(f.return_type.name)}")
         return "\n".join(self.lines) + "\n"
+
+    def makes_calls(self) -> bool:
+        """Whether it calls a gdef function that numba does not inline."""
+        functions, inlined = self.c.functions, self.c.inlinable
+        return any(isinstance(node, ast.Call) and node.callee.text in functions
+                   and node.callee.text not in inlined for node in ast.walk(self.function.body))
 
     # ------------------------------------------------------------ statements
 
@@ -295,7 +317,8 @@ class _FunctionCompiler:
     def loop(self, cond, body: ast.Block, indent: int, step) -> None:
         test = self.condition(cond).text if cond is not None else "True"
         self.emit(indent, f"while {test}:")
-        self.emit(indent + 1, "_limit(S)")
+        self.emit(indent + 1, "if _spent(S):")
+        self.emit(indent + 2, "break")
         self.loops.append(step)
         self.block([*body.stmts, *([step] if step is not None else [])], indent + 1)
         self.loops.pop()
@@ -309,14 +332,14 @@ class _FunctionCompiler:
         kind = self.c.var_types.get(text)
         if kind is None:
             raise NativeUnsupported(f"an assignment to '{text}'", name.span)
-        self.emit(indent, "_read_only(S)")
+        self.emit(indent, "if _writable(S):")
         code = self.coerce(self.expr(value), kind, value.span)
         if kind == "float":
-            self.emit(indent, f"VF[{self.c.float_vars[text]}] = {code.text}")
+            self.emit(indent + 1, f"VF[{self.c.float_vars[text]}] = {code.text}")
         elif kind == "bool":
-            self.emit(indent, f"V[{self.c.int_vars[text]}] = 1 if {code.text} else 0")
+            self.emit(indent + 1, f"V[{self.c.int_vars[text]}] = 1 if {code.text} else 0")
         else:
-            self.emit(indent, f"V[{self.c.int_vars[text]}] = {code.text}")
+            self.emit(indent + 1, f"V[{self.c.int_vars[text]}] = {code.text}")
 
     # ------------------------------------------------------------ arrays
 
@@ -328,8 +351,14 @@ class _FunctionCompiler:
             self.emit(indent, f"{t} = {self.coerce(self.expr(size), 'int', size.span).text}")
             sizes.append(t)
         count = " * ".join(sizes)
-        self.emit(indent, f"if {' or '.join(f'{s} < 1' for s in sizes)} or {count} > {MAX_ARRAY_ELEMENTS}:")
-        self.emit(indent + 1, "_fail()")
+        # Each size is tested first, so that their product cannot overflow; a bad size is
+        # flagged (template._bad) and the array made with one element, which every index
+        # test then keeps to.
+        self.emit(indent, f"if {' or '.join(f'{s} < 1 or {s} > {MAX_ARRAY_ELEMENTS}' for s in sizes)}"
+                          f" or {count} > {MAX_ARRAY_ELEMENTS}:")
+        self.emit(indent + 1, "_bad(S)")
+        for s in sizes:
+            self.emit(indent + 1, f"{s} = 1")
         self.emit(indent, f"_steps(S, {count})")
         dtype = _DTYPES[element]
         shape = f"({', '.join(sizes)},)"
@@ -339,8 +368,9 @@ class _FunctionCompiler:
             rows = [item.items if isinstance(item, ast.ArrayInit) else None for item in init.items]
             listed = (len(init.items),) if len(sizes) == 1 else (len(init.items), len(rows[0] or ()))
             self.emit(indent, f"if {' or '.join(f'{s} != {n}' for s, n in zip(sizes, listed))}:")
-            self.emit(indent + 1, "_fail()")
-            self.emit(indent, f"{name} = np.empty({shape}, {dtype})")
+            self.emit(indent + 1, "_bad(S)")
+            # made with the listed shape, so that writing the listed elements stays inside
+            self.emit(indent, f"{name} = np.empty(({', '.join(map(str, listed))},), {dtype})")
             if len(sizes) == 1:
                 for i, item in enumerate(init.items):
                     self.emit(indent, f"{name}[{i}] = {self.coerce(self.expr(item), element, item.span).text}")

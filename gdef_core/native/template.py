@@ -37,14 +37,13 @@ def _fail():
 
 @njit(cache=CACHE, inline='always')
 def _bad(S):
-    """A failed check in an expression. While isMoveLegal() runs (context 1) the candidate is
-    only marked failed (S[_ERR], so it is illegal, as in the Python backend) and the caller
-    goes on with a harmless value: judging needs no try block, which costs numba dearly.
-    Only value-computing helpers use it; a limit, a write or an allocation uses _fail()."""
-    if S[_CTX] == 1:
-        S[_ERR] = 1
-    else:
-        _fail()
+    """A failed check in generated code: flagged in S[_ERR], and the code goes on with a
+    harmless value (an index 0, no write, a loop left when the steps are spent) until it
+    returns to the kernel, which looks at the flag: a candidate whose isMoveLegal() failed is
+    illegal, as in the Python backend; a failure of end() or moves() stops the game (_fail),
+    which is then replayed through the Python backend for the located error. Generated
+    functions thus never raise: numba calls a function that may raise at a high cost."""
+    S[_ERR] = 1
 
 
 @njit(cache=CACHE, inline='always')
@@ -154,16 +153,27 @@ def _ix(S, i, n):
 
 @njit(cache=CACHE, inline='always')
 def _limit(S):
+    """One step (a call of a function that calls nothing): counted, checked at the next loop
+    pass, call or return to the kernel."""
+    S[_ST] -= 1
+
+
+@njit(cache=CACHE, inline='always')
+def _spent(S):
+    """One step of a loop pass or of a call of a function that calls others; True when the
+    budget is spent (the loop is left, the function returns: the error is flagged)."""
     S[_ST] -= 1
     if S[_ST] < 0:
-        _fail()
+        S[_ERR] = 1
+        return True
+    return False
 
 
 @njit(cache=CACHE, inline='always')
 def _steps(S, n):
     S[_ST] -= n
     if S[_ST] < 0:
-        _fail()
+        S[_ERR] = 1
 
 
 @njit(cache=CACHE, inline='always')
@@ -186,51 +196,58 @@ def _opf(OPS, S, i, j):
 
 
 @njit(cache=CACHE, inline='always')
-def _player(p):
+def _player(S, p):
+    """Whether p is a player (else the error is flagged)."""
     if p < 0 or p >= P:
-        _fail()
+        _bad(S)
+        return False
+    return True
 
 
 @njit(cache=CACHE, inline='always')
 def _set_winner(S, p):
-    _player(p)
-    if S[_CTX] == 2:
+    if _player(S, p) and S[_CTX] == 2:
         S[_WIN] = p
 
 
 @njit(cache=CACHE, inline='always')
 def _set_next(S, p):
     if S[_CTX] != 2 and S[_CTX] != 4:
-        _fail()
-    _player(p)
-    S[_NXT] = p
+        _bad(S)
+    elif _player(S, p):
+        S[_NXT] = p
 
 
 @njit(cache=CACHE, inline='always')
 def _set_score(S, SC, p, v):
     if S[_CTX] != 2 and S[_CTX] != 4:
-        _fail()
-    _player(p)
-    SC[p] = v
+        _bad(S)
+    elif _player(S, p):
+        SC[p] = v
 
 
 @njit(cache=CACHE, inline='always')
-def _read_only(S):
+def _writable(S):
+    """Whether game variables may be assigned here (else the error is flagged)."""
     if S[_RO] != 0:
-        _fail()
+        _bad(S)
+        return False
+    return True
 
 
 @njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
     """addPlace / addClear in moves(): one operation of the candidate being built."""
     if S[_CTX] != 3:
-        _fail()
+        _bad(S)
+        return
     if x < 0 or x >= W or y < 0 or y >= H:
         S[_BAD] = 1  # a candidate naming a square off the board is dropped
     else:
         n = S[_NC]
         if n >= CO.shape[0]:
-            _fail()  # more operations than the buffer holds: the Python backend plays this game
+            _bad(S)  # more operations than the buffer holds: the Python backend plays this game
+            return
         CO[n, 0] = x
         CO[n, 1] = y
         CO[n, 2] = o
@@ -242,13 +259,15 @@ def _add_op(S, CO, x, y, o, place):
 @njit(cache=CACHE, inline='always')
 def _add_move(S, CS):
     if S[_CTX] != 3:
-        _fail()
+        _bad(S)
+        return
     m = S[_NM]
     if S[_BAD] != 0:
         S[_NC] = CS[m]
     else:
         if m + 2 >= CAP_MOVES:
-            _fail()
+            _bad(S)
+            return
         CS[m + 1] = S[_NC]
         S[_NM] = m + 1
     S[_BAD] = 0
@@ -256,10 +275,9 @@ def _add_move(S, CS):
 
 @njit(cache=CACHE, inline='always')
 def _is_generated(S):
-    if S[_CTX] != 1:
-        _fail()
-    if S[_OWN] == 0:
-        _fail()  # judged alone: not done natively
+    if S[_CTX] != 1 or S[_OWN] == 0:  # OWN: judged as a candidate (a game without moves()
+        _bad(S)                        # does not compile)
+        return False
     return True
 '''
 
@@ -378,7 +396,8 @@ def _dedupe_any(CO, CS, m):
 
 @njit(cache=CACHE, inline='always')
 def _gen(B, S, V, VF, SC, CO, CS, player, mn):
-    """The candidates of `player` (spec section 12) into CO / CS; -> how many."""
+    """The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+    S[_ERR] set, when moves() failed)."""
     S[_T] = player
     S[_MN] = mn
     S[_CTX] = 3
@@ -388,6 +407,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     S[_NC] = 0
     S[_NM] = 0
     S[_BAD] = 0
+    S[_ERR] = 0
     CS[0] = 0
     return _candidates(B, S, V, VF, SC, CO, CS)
 
@@ -399,7 +419,8 @@ def _automatic(B, S, CO, CS):
     m = 0
     need = W * H * (NOBJ + 1)
     if need > CO.shape[0] or need + 2 > CAP_MOVES:
-        _fail()
+        S[_ERR] = 1  # the buffers are too small: the Python backend plays this game
+        return 0
     for x in range(W):
         for y in range(H):
             for o in range(1, NOBJ + 1):
@@ -426,9 +447,9 @@ def _automatic(B, S, CO, CS):
 
 @njit(cache=CACHE, inline='always')
 def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
-    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failed check
-    makes it illegal (_bad); a limit stops the game (the Python backend, replaying it, judges
-    that candidate illegal and goes on); the steps of one search are bounded by the pool."""
+    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure
+    (_bad, the steps spent) makes it illegal. The steps of one search are bounded by the pool:
+    the caller tests S[_POOL] < 0 (an error)."""
     a = CS[c]
     b = CS[c + 1]
     S[_T] = player
@@ -441,23 +462,36 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     S[_ERR] = 0
     r = e_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS)
     S[_POOL] -= MAXSTEPS - S[_ST]
-    if S[_POOL] < 0:
-        _fail()
-    return r and S[_ERR] == 0
+    return r and S[_ERR] == 0 and S[_ST] >= 0
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, _nrt=False)
 def _has_legal_move(B, S, V, VF, SC, CO, CS):
+    """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
+    back; a failure of the search is end()'s (S[_ERR])."""
     if S[_CTX] != 2:
-        _fail()
-    S2 = S.copy()
+        _bad(S)
+        return False
+    saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
+             S[_NM], S[_BAD], S[_POOL])
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
-    m = _gen(B, S2, V, VF, SC, CO, CS, p, S[_MN])
-    S2[_POOL] = POOL
+    mn = S[_MN]
+    m = _gen(B, S, V, VF, SC, CO, CS, p, mn)
+    failed = S[_ERR] != 0
+    found = False
+    S[_POOL] = POOL
     for c in range(m):
-        if _judge(B, S2, V, VF, SC, CO, CS, c, p, S[_MN]):
-            return True
-    return False
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, p, mn)
+        if S[_POOL] < 0:
+            failed = True
+            break
+        if legal:
+            found = True
+            break
+    (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
+     S[_NM], S[_BAD], S[_POOL]) = saved
+    S[_ERR] = 1 if failed else 0
+    return found
 
 
 @njit(cache=CACHE, inline='always')
@@ -474,8 +508,9 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     S[_NXT] = -1
     S[_NOPS] = n
     S[_ST] = MAXSTEPS
+    S[_ERR] = 0
     r = e_end(B, MV, S, V, VF, SC, CO, CS)
-    if S[_ST] < 0:
+    if S[_ST] < 0 or S[_ERR] != 0:
         _fail()
     if r:
         return True, S[_WIN], player
@@ -501,6 +536,8 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
         if max_moves >= 0 and G[0] >= max_moves:
             return 1
         m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+        if S[_ERR] != 0:
+            _fail()
         S[_POOL] = POOL
         for i in range(m):
             order[i] = i
@@ -511,7 +548,10 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
             left -= 1
             c = order[i]
             order[i] = order[left]
-            if _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+            legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn)
+            if S[_POOL] < 0:
+                _fail()
+            if legal:
                 chosen = c
                 break
         if chosen < 0:
@@ -600,11 +640,16 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
 def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
     """The legal moves of a position, copied into LO / LS; -> how many."""
     m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+    if S[_ERR] != 0:
+        _fail()
     S[_POOL] = POOL
     n = 0
     LS[0] = 0
     for c in range(m):
-        if _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn)
+        if S[_POOL] < 0:
+            _fail()
+        if legal:
             a = CS[c]
             b = CS[c + 1]
             if n + 2 >= LS.shape[0] or LS[n] + b - a > LO.shape[0]:
