@@ -352,3 +352,73 @@ def test_a_failing_is_move_legal_makes_the_move_illegal_natively(cache_dir, tmp_
     winners, lengths, status, *_ = native._run(np.arange(50, dtype=np.uint64), start, None, record=False)
     # after place(1,0,X) the second player has no legal move (status 2); never a failure (3)
     assert set(status.tolist()) == {0, 2}
+
+
+ARRAYS_AND_SEARCHES = """
+name: arraysandsearches
+players: 2
+size: 5 x 5
+obj X
+obj O
+
+define markOf(int p) -> obj {
+  if (p == 0) { return X; }
+  return O;
+}
+
+// a function with a local array, called from one without (numba compiles a callee with its
+// caller's options: the caller must keep reference counting)
+define marksInRow(int y) -> int {
+  int seen[5] = 0;
+  int n = 0;
+  for (int x = 0; x < 5; x = x + 1) {
+    if (CurrentPosition[x][y] != empty) { seen[x] = 1; }
+    n = n + seen[x];
+  }
+  return n;
+}
+
+define rowOpen(int y) -> bool {
+  return marksInRow(y) < 3;
+}
+
+define isMoveLegal() -> bool {
+  return isGenerated() && rowOpen(OperationList[0][1]);
+}
+
+// every candidate twice, and of two operations: more than 16 that are not single operations
+// (the hash table of template._dedupe_any)
+define moves() {
+  obj m = markOf(onTurn());
+  for (int x = 0; x < 5; x = x + 1) {
+    for (int y = 0; y < 5; y = y + 1) {
+      if (CurrentPosition[x][y] == empty) {
+        addPlace(x, y, m); addPlace(x, y, m); addMove();
+        addPlace(x, y, m); addPlace(x, y, m); addMove();
+      }
+    }
+  }
+}
+
+define end() -> bool {
+  if (!hasLegalMove()) { setWinner(onTurn()); return true; }
+  return moveNumber() >= 9;
+}
+"""
+
+
+def test_arrays_called_from_array_free_functions_and_many_candidates(cache_dir, tmp_path):
+    path = tmp_path / "arraysandsearches.gdef"
+    path.write_text(ARRAYS_AND_SEARCHES, encoding="utf-8")
+    game = load_game(str(path))
+    said: list[str] = []
+    native = NativeRules.load(game, said.append)
+    assert native is not None, said
+    start = game.new_state()
+    assert native.perft(start, 3) == perft(start, 3) == [25, 600, 13800]
+    winners, lengths, status, *_ = native._run(np.arange(40, dtype=np.uint64), start, None, record=False)
+    assert set(status.tolist()) == {0}
+    for k in range(3):
+        seeds = np.array([k], dtype=np.uint64)
+        replayed = native.replay(0, seeds, 0, None, start)
+        assert replayed.length == lengths[k] and replayed.winner == (None if winners[k] < 0 else winners[k])

@@ -216,7 +216,7 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         try:
             self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts)
-        except Exception:
+        except RuntimeError:  # template._fail(): a run-time error or limit (not a compile error)
             from gdef_core.play.perft import perft
             return perft(state, depth)
         return [int(c) for c in counts]

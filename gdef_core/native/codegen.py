@@ -111,6 +111,7 @@ class NativeCompiler:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.recursive = flow.recursive_functions(functions)
         self.inlinable = inlining.inlinable_functions(functions, self.recursive)
+        self.allocating = _allocating(functions)
         compilers = [_FunctionCompiler(self, f) for f in functions.values()]
         blocks = _with_context_args({fc.name: fc.compile() for fc in compilers})
 
@@ -118,7 +119,11 @@ class NativeCompiler:
         constants = (f"W = {program.width}\nH = {program.height}\nP = {program.players}\n"
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
                      f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
-                     f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\nKEYS = {_stamp_keys(program.width, program.height, len(self.objects))}\n"
+                     f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
+                     f"KEYS = {_stamp_keys(program.width, program.height, len(self.objects))}\n"
+                     "TABLE = CAP_MOVES + 1 + KEYS\n"
+                     # whether the kernels need numba's reference counting: the rules make arrays
+                     f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
                      f"PERFT_OPS = {PERFT_OPS}\nPERFT_MOVES = {PERFT_MOVES}\n"
                      f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
                      # numba's disk cache loads recursive functions wrongly (a null call: a
@@ -165,6 +170,22 @@ def _entry(name: str, block: str) -> str:
     context = ", ".join(arg for arg in own.split(", ") if arg in _CONTEXT)
     return (f"@njit(cache=CACHE, inline='always')\ndef e_{name}({_CTX_ARGS}):\n"
             f"    return u_{name}({context}, 1)\n\n")
+
+
+def _allocating(functions: dict) -> set[str]:
+    """The functions that make arrays (local array declarations), themselves or through the
+    functions they call."""
+    calls = {name: {node.callee.text for node in ast.walk(f.body)
+                    if isinstance(node, ast.Call) and node.callee.text in functions}
+             for name, f in functions.items()}
+    found = {name for name, f in functions.items()
+             if any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body))}
+    grew = True
+    while grew:
+        more = {name for name, callees in calls.items() if callees & found} - found
+        found |= more
+        grew = bool(more)
+    return found
 
 
 def _stamp_keys(width: int, height: int, objects: int) -> int:
@@ -214,12 +235,13 @@ class _FunctionCompiler:
         inline = self.name in self.c.inlinable or (self.name in _ENTRIES and not self.recursive)
         if inline:
             self.emit(0, "@njit(cache=CACHE, inline='always')")
-        elif any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body)):
+        elif self.name in self.c.allocating:
             self.emit(0, "@njit(cache=CACHE)")  # makes arrays: numba's reference counting
         else:
-            # Without numba's reference counting (a function that makes no array has nothing
-            # to free): a counted call costs an atomic increment and decrement per array
-            # argument, and they keep LLVM from inlining small functions. Connect four: 1.5x.
+            # Without numba's reference counting (nothing it runs makes an array, and numba
+            # compiles callees with their caller's options): a counted call costs an atomic
+            # increment and decrement per array argument, and keeps LLVM from inlining small
+            # functions. Connect four: 1.5x.
             self.emit(0, "@njit(cache=CACHE, _nrt=False)")
         self.emit(0, f"def u_{self.name}({params}):")
         result = f.return_type.name if f.return_type is not None else None

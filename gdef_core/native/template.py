@@ -5,7 +5,8 @@ The generated gdef functions (native/codegen.py) sit between HELPERS and KERNEL 
 file, so numba can cache every function on disk. Conventions shared with codegen:
 
 - the board `B` is a flat int64 array (square x, y at x * H + y; 0 is empty, object k is k);
-- `OPS` is the move being judged or ended: an (n, 4) int64 array of x, y, object, is-place;
+- `OPS` holds the move being judged or ended from row S[_OP0], S[_NOPS] rows of x, y, object,
+  is-place (not a slice: making one costs a reference count);
 - `S` holds the scalars of the call in progress (slots below), `V` the int, bool and obj game
   variables, `VF` the float ones, `SC` the scores;
 - moves() appends candidate operations to `CO` and their start offsets to `CS`.
@@ -22,8 +23,8 @@ from numba import njit
 INT_MIN = -9223372036854775807 - 1
 INT_MAX = 9223372036854775807
 # Slots of S.
-_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR = range(14)
-NSLOTS = 14
+_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0 = range(15)
+NSLOTS = 15
 
 
 @njit(cache=CACHE)
@@ -181,7 +182,8 @@ def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
     k = _sq(S, x, y)
     if S[_CTX] == 1:
-        for i in range(S[_NOPS] - 1, -1, -1):
+        a = S[_OP0]
+        for i in range(a + S[_NOPS] - 1, a - 1, -1):
             if OPS[i, 0] * H + OPS[i, 1] == k:
                 return OPS[i, 2]
     return B[k]
@@ -192,7 +194,7 @@ def _opf(OPS, S, i, j):
     if i < 0 or i >= S[_NOPS]:
         _bad(S)
         return 0
-    return OPS[i, j]
+    return OPS[S[_OP0] + i, j]
 
 
 @njit(cache=CACHE, inline='always')
@@ -294,11 +296,13 @@ def _same(CO, a, b, c, d):
     return True
 
 
-@njit(cache=CACHE, inline='always')
+@njit(cache=CACHE)
 def _starts():
     """CS: the candidates' start offsets (CAP_MOVES), then the search number and one stamp per
-    single-operation candidate (KEYS): the stamp says which search last generated it."""
-    CS = np.empty(CAP_MOVES + 1 + KEYS, np.int64)
+    single-operation candidate (KEYS): the stamp says which search last generated it; from
+    TABLE, _dedupe_any's hash table. Searches thus make no arrays: the kernels run without
+    numba's reference counting unless the rules make arrays (codegen.NRT)."""
+    CS = np.empty(TABLE + 2 * CAP_MOVES, np.int64)
     CS[CAP_MOVES:] = 0
     return CS
 
@@ -365,7 +369,8 @@ def _dedupe_any(CO, CS, m):
     size = 16
     while size < 2 * m:
         size *= 2
-    table = np.full(size, -1, np.int64)
+    table = CS[TABLE:TABLE + size]  # a view: this function runs with reference counting
+    table[:] = -1
     kept = 0
     for i in range(m):
         a, b = CS[i], CS[i + 1]
@@ -403,6 +408,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     S[_CTX] = 3
     S[_RO] = 1
     S[_NOPS] = 0
+    S[_OP0] = 0
     S[_ST] = MAXSTEPS
     S[_NC] = 0
     S[_NM] = 0
@@ -458,14 +464,15 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     S[_RO] = 1
     S[_OWN] = OWN_CANDIDATES
     S[_NOPS] = b - a
+    S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
-    r = e_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS)
+    r = e_isMoveLegal(B, CO, S, V, VF, SC, CO, CS)
     S[_POOL] -= MAXSTEPS - S[_ST]
     return r and S[_ERR] == 0 and S[_ST] >= 0
 
 
-@njit(cache=CACHE, _nrt=False)
+@njit(cache=CACHE, _nrt=NRT)
 def _has_legal_move(B, S, V, VF, SC, CO, CS):
     """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
     back; a failure of the search is end()'s (S[_ERR])."""
@@ -473,7 +480,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS):
         _bad(S)
         return False
     saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
-             S[_NM], S[_BAD], S[_POOL])
+             S[_NM], S[_BAD], S[_POOL], S[_OP0])
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
     mn = S[_MN]
     m = _gen(B, S, V, VF, SC, CO, CS, p, mn)
@@ -489,16 +496,16 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS):
             found = True
             break
     (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
-     S[_NM], S[_BAD], S[_POOL]) = saved
+     S[_NM], S[_BAD], S[_POOL], S[_OP0]) = saved
     S[_ERR] = 1 if failed else 0
     return found
 
 
 @njit(cache=CACHE, inline='always')
-def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
-    """Apply the move MV and run end(); -> (over, winner or -1, next player)."""
-    n = MV.shape[0]
-    for i in range(n):
+def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
+    """Apply the move in rows a .. a + n - 1 of MV and run end(); -> (over, winner or -1, next
+    player)."""
+    for i in range(a, a + n):
         B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
     S[_MN] = mn + 1
@@ -507,6 +514,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     S[_WIN] = -1
     S[_NXT] = -1
     S[_NOPS] = n
+    S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
     r = e_end(B, MV, S, V, VF, SC, CO, CS)
@@ -515,6 +523,12 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     if r:
         return True, S[_WIN], player
     return False, -1, S[_NXT] if S[_NXT] >= 0 else (player + 1) % P
+
+
+@njit(cache=CACHE)
+def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
+    """_play() as a call of its own, for a try block (see _fail)."""
+    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn)
 
 
 @njit(cache=CACHE, inline='always')
@@ -570,7 +584,7 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
                     rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
             rec_starts[nrec + 1] = rec_starts[nrec] + n
             G[1] = nrec + 1
-        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV[:n], player, mn)
+        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn)
         mn += 1
         G[0] += 1
         if over:
@@ -587,17 +601,26 @@ def _game_over(g, state, G, SC, winners, lengths, status, scores):
         scores[g, p] = SC[p]
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
+def _copy(to, source):
+    """to[:] = source, without the temporary view that needs numba's reference counting."""
+    for k in range(source.shape[0]):
+        to[k] = source[k]
+
+
+@njit(cache=CACHE, _nrt=NRT)
 def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status,
            scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G):
     """Games first, first + 1, ... to the last seed; G[3]: the game being played, so that
-    playouts() knows which one a run-time error stopped."""
+    playouts() knows which one a run-time error stopped. It makes no arrays, so unless the
+    rules make some (NRT) it runs without numba's reference counting (see codegen: a counted
+    call, or view, costs two atomic operations per array)."""
     for g in range(first, seeds.shape[0]):
         G[3] = g
-        B[:] = board
-        V[:] = V0
-        VF[:] = VF0
-        SC[:] = SC0
+        _copy(B, board)
+        _copy(V, V0)
+        _copy(VF, VF0)
+        _copy(SC, SC0)
         R[0] = seeds[g]
         G[0] = 0
         G[1] = 0
@@ -699,8 +722,9 @@ def perft(board, player, mn, V, VF, SC, depth, counts):
         VFs[up] = VFs[level]
         SCs[up] = SCs[level]
         try:
-            over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS,
-                                      LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level])
+            a = LS[level, i]
+            over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, LO[level],
+                                            a, LS[level, i + 1] - a, players[level], numbers[level])
         except Exception:
             continue  # end() failed: not a legal move
         counts[level] += 1
