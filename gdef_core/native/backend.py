@@ -54,6 +54,7 @@ class NativeRules:
         self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
         self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
         self._one = None
+        self._work = None
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -149,7 +150,7 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
                              -1 if max_moves is None else max_moves, winners, lengths, status,
-                             scores, False, rec_ops, rec_starts)
+                             scores, False, rec_ops, rec_starts, *self.workspace())
         code = int(status[0])
         if code == ENDED:
             return int(winners[0]) if winners[0] >= 0 else None
@@ -173,6 +174,15 @@ class NativeRules:
     def _scores(self, row) -> tuple:
         return tuple(int(v) if self.int_scores and float(v).is_integer() else float(v) for v in row)
 
+    def workspace(self) -> tuple:
+        """The kernel's working buffers (candidate operations and starts, the draw order, the
+        move played), made once: mcts calls the kernel for one short game at a time, and
+        making 4 MB of buffers per call cost about as much as the game (template.playouts)."""
+        if self._work is None:
+            self._work = (np.empty((CAP_OPS, 4), np.int64), self.module._starts(),
+                          np.empty(CAP_MOVES, np.int64), np.empty((CAP_OPS, 4), np.int64))
+        return self._work
+
     def _run(self, seeds, start, max_moves, record: bool):
         board, V, VF, SC = self.arrays(start)
         n = len(seeds)
@@ -184,7 +194,7 @@ class NativeRules:
         rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
                                         -1 if max_moves is None else max_moves, winners, lengths,
-                                        status, scores, record, rec_ops, rec_starts)
+                                        status, scores, record, rec_ops, rec_starts, *self.workspace())
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
 
     def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):

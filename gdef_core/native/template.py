@@ -632,14 +632,11 @@ def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, 
 
 @njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-             record, rec_ops, rec_starts):
+             record, rec_ops, rec_starts, CO, CS, order, MV):
     """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
     move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
-    (single) game are written to rec_ops / rec_starts."""
-    CO = np.empty((CAP_OPS, 4), np.int64)
-    CS = _starts()
-    order = np.empty(CAP_MOVES, np.int64)
-    MV = np.empty((CAP_OPS, 4), np.int64)
+    (single) game are written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV:
+    working buffers, CAP_OPS x 4, CAP_MOVES and CAP_OPS x 4, made once by the caller."""
     S = np.zeros(NSLOTS, np.int64)
     R = np.zeros(1, np.uint64)
     G = np.zeros(4, np.int64)
