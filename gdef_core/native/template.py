@@ -239,6 +239,37 @@ def _is_generated(S):
     return True
 '''
 
+
+# NativeRules.judge: given moves judged by isMoveLegal() alone, as State.check judges them
+# (kept apart from KERNEL: numba compiles it only for the callers that use it).
+JUDGE = '''
+
+@njit(cache=CACHE)
+def judge(board, player, mn, V, VF, SC, ops, starts, verdicts):
+    """isMoveLegal() of move k (ops[starts[k]:starts[k + 1]]) with its own step budget:
+    verdicts[k] 1 legal, 0 rejected, -1 stopped (a run-time error or limit, or isGenerated(),
+    which the kernels judge only for their own candidates)."""
+    S = np.zeros(NSLOTS, np.int64)
+    CO = np.empty((1, 4), np.int64)
+    CS = np.zeros(2, np.int64)
+    for k in range(verdicts.shape[0]):
+        a = starts[k]
+        b = starts[k + 1]
+        S[_T] = player
+        S[_MN] = mn
+        S[_CTX] = 1
+        S[_RO] = 1
+        S[_OWN] = 0
+        S[_NOPS] = b - a
+        S[_ST] = MAXSTEPS
+        try:
+            verdicts[k] = 1 if u_isMoveLegal(board, ops[a:b], S, V, VF, SC, CO, CS, 1) else 0
+        except Exception:
+            verdicts[k] = -1
+        if S[_ST] < 0:
+            verdicts[k] = -1
+'''
+
 KERNEL = '''
 
 @njit(cache=CACHE)
