@@ -138,10 +138,11 @@ def legal_function(draw, name: str = "isMoveLegal", game_arrays: bool = True,
                    locals_from: tuple[str, ...] | None = None):
     """`define name() -> bool { ... }`: locals, random statements, a random condition
     returned. Without `game_arrays`, `gv` is a local array of the same values. With
-    `locals_from`, the locals a, b, c and k start as one value (a number, a built-in's value
-    or one of these names) rather than a random computation, most of which fail."""
+    `locals_from`, the locals a, b, c and k start as one of these names (game variables the
+    caller sets to values of its choice) rather than a random computation, most of which
+    fail."""
     declarations = "" if game_arrays else GAME_ARRAY + " "
-    initial = int_expr(names=()) if locals_from is None else int_expr(3, names=locals_from)  # 3: a leaf
+    initial = int_expr(names=()) if locals_from is None else st.sampled_from(locals_from)
     declarations += " ".join(f"int {local} = {draw(initial)};" for local in (*LOCALS, "k"))
     declarations += " int s = OperationList[0][0]; int t = onTurn() + s;"
     declarations += f" int arr[5] = {{{', '.join(str(draw(st.integers(-2, 5))) for _ in range(5))}}};"
