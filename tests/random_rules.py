@@ -134,21 +134,37 @@ def statements(draw, depth: int = 0):
 
 
 @st.composite
-def legal_function(draw, name: str = "isMoveLegal", game_arrays: bool = True,
-                   locals_from: tuple[str, ...] | None = None):
-    """`define name() -> bool { ... }`: locals, random statements, a random condition
-    returned. Without `game_arrays`, `gv` is a local array of the same values. With
-    `locals_from`, the locals a, b, c and k start as one of these names (game variables the
-    caller sets to values of its choice) rather than a random computation, most of which
-    fail."""
+def local_declarations(draw, game_arrays: bool = True, locals_from: tuple[str, ...] | None = None):
+    """The locals the random statements and expressions use. Without `game_arrays`, `gv` is
+    a local array of the same values. With `locals_from`, the locals a, b, c and k start as
+    one of these names (game variables the caller sets to values of its choice) rather than
+    a random computation, most of which fail."""
     declarations = "" if game_arrays else GAME_ARRAY + " "
     initial = int_expr(names=()) if locals_from is None else st.sampled_from(locals_from)
     declarations += " ".join(f"int {local} = {draw(initial)};" for local in (*LOCALS, "k"))
     declarations += " int s = OperationList[0][0]; int t = onTurn() + s;"
     declarations += f" int arr[5] = {{{', '.join(str(draw(st.integers(-2, 5))) for _ in range(5))}}};"
     declarations += f" int grid[3][2] = {draw(st.integers(-2, 5))};"
-    return (f"define {name}() -> bool {{\n  " + declarations + "\n  "
+    return declarations
+
+
+@st.composite
+def legal_function(draw, name: str = "isMoveLegal", game_arrays: bool = True,
+                   locals_from: tuple[str, ...] | None = None):
+    """`define name() -> bool { ... }`: the locals, random statements, a random condition
+    returned."""
+    return (f"define {name}() -> bool {{\n  " + draw(local_declarations(game_arrays, locals_from)) + "\n  "
             + draw(statements()) + "\n  return " + draw(condition()) + ";\n}\n")
+
+
+@st.composite
+def comparison_function(draw, name: str = "isMoveLegal", game_arrays: bool = True,
+                        locals_from: tuple[str, ...] | None = None):
+    """`define name() -> bool { ... }`: the locals, then a comparison of two random int
+    expressions returned, so that arithmetic (C division and remainder, overflow) decides."""
+    op = draw(st.sampled_from(["<", "<=", ">", ">=", "==", "!="]))
+    return (f"define {name}() -> bool {{\n  " + draw(local_declarations(game_arrays, locals_from))
+            + f"\n  return {draw(int_expr())} {op} {draw(int_expr())};\n}}\n")
 
 
 def header(game_arrays: bool = True) -> str:

@@ -14,6 +14,7 @@ different functions (one by default).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -26,7 +27,8 @@ import pytest
 pytest.importorskip("numba")
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from random_rules import MOVES, header, legal_function  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from random_rules import MOVES, comparison_function, header, legal_function  # noqa: E402
 
 from gdef_core.loader import load_program  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
@@ -38,14 +40,14 @@ from gdef_core.runtime.moves import Move  # noqa: E402
 # The native backend does not compile game-variable arrays yet: each function declares `gv`
 # as a local array of the same values. True makes `gv` HEADER's game variable again.
 GAME_ARRAYS = False
-VARIANTS = 12        # random functions per program (each adds one to two seconds of compile)
-DRAWS = 8            # functions drawn per function kept
+VARIANTS = 16        # random functions per program
+LONGEST = 800        # characters: numba's compile time grows with them, about 2 s per 1000
+DRAWS = 6            # functions drawn per function kept
 PROGRAMS = int(os.environ.get("GDEF_NATIVE_FUZZ", "1"))
 MAX_STEPS = 10_000
-# The random functions' locals start from the game variables p and q (and numbers and
-# built-ins); positions besides the start give p, q and the move number values from these.
-VALUES = [-2**63, -2**63 + 1, -3_037_000_500, -7, -3, -1, 0, 1, 2, 5, 3_037_000_500, 2**62, 2**63 - 1]
-RANDOM_POSITIONS = 12
+# The random functions' locals start from the game variables p and q; the positions besides
+# the start give them every pair of these values (with a random board and move number).
+VALUES = [-2**63, -3_037_000_500, -7, -1, 0, 2, 3, 3_037_000_500, 2**63 - 1]
 
 
 @pytest.fixture(scope="module")
@@ -101,27 +103,38 @@ def python_verdict(state: State, move: Move) -> bool | None:
 
 @cache
 def chosen_functions() -> list[str]:
-    """VARIANTS * PROGRAMS random functions that behave differently, those whose outcomes
-    (legal, rejected, which run-time error) vary most from move to move first: most drawn
-    functions fail or reject every move, which tests little."""
-    drawn: dict[str, str] = {}   # by their text without numbers: no near duplicates
+    """PROGRAMS times VARIANTS random functions, half of them statements (legal_function),
+    half comparisons of int expressions (comparison_function), that behave differently: of
+    each kind, those whose outcomes (legal, rejected, which run-time error) vary most from
+    move to move first (many drawn functions fail or reject every move, which tests little)."""
+    drawn: tuple[dict, dict] = ({}, {})   # by their text without numbers: no near duplicates
+    inputs = ("p", "q")
 
-    @settings(max_examples=DRAWS * VARIANTS * PROGRAMS, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=DRAWS * VARIANTS // 2 * PROGRAMS, derandomize=True, database=None, deadline=None,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(legal_function("isMoveLegal", GAME_ARRAYS, locals_from=("p", "q")))
-    def draw(text: str) -> None:
-        drawn.setdefault(re.sub(r"[0-9]+", "0", text), text)
+    @given(st.tuples(legal_function("isMoveLegal", GAME_ARRAYS, inputs),
+                     comparison_function("isMoveLegal", GAME_ARRAYS, inputs)))
+    def draw(texts: tuple[str, str]) -> None:
+        for kind, text in zip(drawn, texts):
+            if len(text) <= LONGEST:
+                kind.setdefault(re.sub(r"[0-9]+", "0", text), text)
 
     draw()
-    functions = list(drawn.values())
+    half = VARIANTS // 2
+    chosen = [ranked(list(kind.values()))[:half * PROGRAMS] for kind in drawn]
+    return [text for n in range(PROGRAMS) for kind in chosen for text in kind[n * half:(n + 1) * half]]
+
+
+def ranked(functions: list[str]) -> list[str]:
+    """One function per behaviour (what each candidate gets), the most varied first."""
     game = python_game(functions)
-    ranked: dict[tuple, tuple] = {}   # by what each candidate gets: one function per behaviour
+    behaviours: dict[tuple, tuple] = {}
     for variant, text in enumerate(functions):
         behaviour = tuple(outcome(state, move) for state in positions(game, variant) for move in candidates(state))
         counts = Counter(behaviour)
         variety = sum(count > 1 for count in counts.values())
-        ranked.setdefault(behaviour, (-variety, counts[VerdictKind.LEGAL, None] == 0, variant, text))
-    return [text for *_, text in sorted(ranked.values())[:VARIANTS * PROGRAMS]]
+        behaviours.setdefault(behaviour, (-variety, counts[VerdictKind.LEGAL, None] == 0, variant, text))
+    return [text for *_, text in sorted(behaviours.values())]
 
 
 def outcome(state: State, move: Move) -> tuple:
@@ -147,8 +160,8 @@ def agree(what: str, native, python, function: str, state: State, extra: str = "
 
 
 def positions(game: Game, variant: int) -> list[State]:
-    """The start, two moves on (the middle legal move each time), and boards of random pieces
-    with p, q and the move number drawn from VALUES (the same ones for every variant)."""
+    """The start, two moves on (the middle legal move each time), and a board of random
+    pieces for every pair (p, q) of VALUES (the same boards for every variant)."""
     out = [start(game, variant)]
     for _ in range(2):
         moves = out[-1].legal_moves()
@@ -159,10 +172,10 @@ def positions(game: Game, variant: int) -> list[State]:
         out.append(following)
     rng = random.Random(0)
     squares = [(x, y) for x in range(game.width) for y in range(game.height)]
-    for _ in range(RANDOM_POSITIONS):
+    for p, q in itertools.product(VALUES, VALUES):
         data = out[0].to_json()
-        data["vars"].update(p=rng.choice(VALUES), q=rng.choice(VALUES))
-        data.update(move_number=abs(rng.choice(VALUES)) % 2**63, player=rng.randrange(game.players),
+        data["vars"].update(p=p, q=q)
+        data.update(move_number=rng.choice(VALUES) % 2**63, player=rng.randrange(game.players),
                     board=[[x, y, rng.choice("XO")] for x, y in rng.sample(squares, rng.randrange(8))])
         out.append(game.state_from_json(data))
     return out
