@@ -1,14 +1,16 @@
 """The native backend (gdef_core.native) against the Python backend on random rules: the
 functions of the optimiser property test (tests/random_rules.py: arrays, loops with break and
-continue, guards, C division, 64-bit overflow) judge every candidate move the same way
-(legal, rejected, or stopped by a run-time error or limit, where the Python backend gives the
-located error) and list the same legal moves, from the start and two moves on.
+continue, guards; and comparisons of random int expressions: C division and remainder,
+64-bit overflow) judge every candidate move the same way (legal, rejected, or stopped by a
+run-time error or limit, where the Python backend gives the located error) and list the same
+legal moves, from the start, two moves on, and positions whose game variables p and q (where
+the functions' locals start) take every pair of values near the 64-bit limits and small ones.
 
 A numba compile costs seconds, so the random functions are compiled together: one program
 whose isMoveLegal() returns legal<k>() for the game variable `variant` = k, compiled once per
 backend; variant k is judged from states whose `variant` is k. Hypothesis draws the functions
-derandomized (the same ones on every run), and the program takes those whose verdicts vary
-most from move to move (most drawn functions fail or reject every move). Skipped when numba
+derandomized (the same ones on every run), and the program takes those whose outcomes vary
+most from move to move (many drawn functions fail or reject every move). Skipped when numba
 is not installed (the optional extra gdef[fast]). GDEF_NATIVE_FUZZ=N compiles N programs of
 different functions (one by default).
 """
