@@ -137,8 +137,8 @@ def statements(draw, depth: int = 0):
 def local_declarations(draw, game_arrays: bool = True, locals_from: tuple[str, ...] | None = None):
     """The locals the random statements and expressions use. Without `game_arrays`, `gv` is
     a local array of the same values. With `locals_from`, the locals a, b, c and k start as
-    one of these names (game variables the caller sets to values of its choice) rather than
-    a random computation, most of which fail."""
+    one of these expressions (such as game variables the caller sets to values of its
+    choice) rather than a random computation, most of which fail."""
     declarations = "" if game_arrays else GAME_ARRAY + " "
     initial = int_expr(names=()) if locals_from is None else st.sampled_from(locals_from)
     declarations += " ".join(f"int {local} = {draw(initial)};" for local in (*LOCALS, "k"))

@@ -110,12 +110,12 @@ def chosen_functions() -> list[str]:
     each kind, those whose outcomes (legal, rejected, which run-time error) vary most from
     move to move first (many drawn functions fail or reject every move, which tests little)."""
     drawn: tuple[dict, dict] = ({}, {})   # by their text without numbers: no near duplicates
-    inputs = ("p", "q")
+    square = ("p", "q", "OperationList[0][0]", "OperationList[0][1]")   # or the move's square
 
     @settings(max_examples=DRAWS * VARIANTS // 2 * PROGRAMS, derandomize=True, database=None, deadline=None,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(st.tuples(legal_function("isMoveLegal", GAME_ARRAYS, inputs),
-                     comparison_function("isMoveLegal", GAME_ARRAYS, inputs)))
+    @given(st.tuples(legal_function("isMoveLegal", GAME_ARRAYS, square),
+                     comparison_function("isMoveLegal", GAME_ARRAYS, ("p", "q"))))
     def draw(texts: tuple[str, str]) -> None:
         for kind, text in zip(drawn, texts):
             if len(text) <= LONGEST:
