@@ -43,7 +43,7 @@ from gdef_core.runtime.moves import Move  # noqa: E402
 # as a local array of the same values. True makes `gv` HEADER's game variable again.
 GAME_ARRAYS = False
 VARIANTS = 20        # random functions per program
-LONGEST = 800        # characters: numba's compile time grows with them, about 2 s per 1000
+LONGEST = 800        # characters per function: numba's compile time grows with them
 DRAWS = 6            # functions drawn per function kept
 PROGRAMS = int(os.environ.get("GDEF_NATIVE_FUZZ", "1"))
 MAX_STEPS = 10_000
