@@ -5,6 +5,7 @@
     outcomes = native.play(range(1000), seed=0, max_moves=10_000)
     native.perft(game.new_state(), 4)
     native.playout(state, seed=2**63 + 5, max_moves=1000)   # one game's winner, for mcts
+    native.legal_moves(state); native.judge(state, ["place(0,0,X)"])   # [True | False | None]
 
 Game k of a run seeded S draws its moves from the seed of player 0's agent in the Python
 simulation (simulate.game_seed(S, k, 0)), so it is the same game whichever process plays it.
@@ -214,6 +215,48 @@ class NativeRules:
             length += 1
         agents = [RandomAgent(game_seed(seed, index, p)) for p in range(self.game.players)]
         return play_on(state, agents, index, length, max_moves)
+
+    # ------------------------------------------------------------ moves
+
+    def legal_moves(self, state) -> list:
+        """state.legal_moves(), found natively (the kernel of perft), in the same order. Where
+        the native run stops (moves() fails, a limit, a buffer too small), the Python backend
+        lists them or raises the located error."""
+        if state.is_over:
+            return []
+        board, V, VF, SC = self.arrays(state)
+        CO, CS, _, _ = self.workspace()
+        found = (np.empty((CAP_OPS, 4), np.int64), np.empty(CAP_MOVES, np.int64))
+        try:
+            n = self.module._legal_into(board, np.zeros(self.module.NSLOTS, np.int64), V, VF, SC, CO, CS,
+                                        state.player, state.move_number, *found)
+        except RuntimeError:  # template._fail(): a run-time error or limit
+            return state.legal_moves()
+        ops, starts = found
+        return [self.game.to_move(self.ops_of(ops[starts[k]:starts[k + 1]])) for k in range(n)]
+
+    def judge(self, state, moves) -> list:
+        """Whether each of `moves` (Moves or their text) is legal in `state`, by isMoveLegal()
+        run natively as State.check runs it (end() does not run): True, False, or None where
+        the native run stopped (a run-time error, a limit, isGenerated()), for which
+        State.check(move) gives the verdict and the located error. All False once the game
+        is over; a move that does not fit the game raises ValueError with the reason."""
+        from gdef_core.runtime.moves import Move
+
+        rows, starts = [], [0]
+        for move in moves:
+            verdict = self.game.resolve(Move.parse(move) if isinstance(move, str) else move)
+            if not verdict:
+                raise ValueError(verdict.reason)
+            rows.extend((x, y, self.codes[obj], int(place)) for x, y, obj, place in verdict.ops)
+            starts.append(len(rows))
+        if state.is_over:
+            return [False] * (len(starts) - 1)
+        board, V, VF, SC = self.arrays(state)
+        verdicts = np.empty(len(starts) - 1, np.int64)
+        self.module.judge(board, state.player, state.move_number, V, VF, SC,
+                          np.array(rows, np.int64).reshape(-1, 4), np.array(starts, np.int64), verdicts)
+        return [None if v < 0 else bool(v) for v in verdicts]
 
     # ------------------------------------------------------------ perft
 

@@ -49,36 +49,34 @@ def _bad(S):
 
 @njit(cache=CACHE, inline='always')
 def _add(S, a, b):
-    r = a + b
-    if ((a ^ r) & (b ^ r)) < 0:
+    """Tested before adding, as _sub and _mul (fix, native property test): numba adds with
+    LLVM's no-signed-wrap flag, so a test of the wrapped sum may be optimised away."""
+    if (b > 0 and a > INT_MAX - b) or (b < 0 and a < INT_MIN - b):
         _bad(S)
-    return r
+    return a + b
 
 
 @njit(cache=CACHE, inline='always')
 def _sub(S, a, b):
-    r = a - b
-    if ((a ^ b) & (a ^ r)) < 0:
+    """Tested before subtracting (fix, native property test): LLVM removed the test of the
+    wrapped difference where _sub was inlined (2 - INT_MIN gave no error)."""
+    if (b < 0 and a > INT_MAX + b) or (b > 0 and a < INT_MIN + b):
         _bad(S)
-    return r
+    return a - b
 
 
 @njit(cache=CACHE, inline='always')
 def _mul(S, a, b):
-    if a == 0 or b == 0:
-        return a * 0
-    if a == -1:
-        if b == INT_MIN:
-            _bad(S)
-        return -b
-    if b == -1:
-        if a == INT_MIN:
-            _bad(S)
-        return -a
-    r = a * b
-    if r // b != a or r // a != b:
+    """Tested before multiplying (fix, native property test): numba multiplies with LLVM's
+    no-signed-wrap flag, so LLVM removed a test of the wrapped product (r // b != a)."""
+    if abs(float(a) * float(b)) < 4.6e18:  # under 2**62 whatever the rounding: no overflow
+        return a * b
+    ua = np.uint64(a) if a >= 0 else np.uint64(-(a + 1)) + np.uint64(1)
+    ub = np.uint64(b) if b >= 0 else np.uint64(-(b + 1)) + np.uint64(1)
+    limit = np.uint64(INT_MAX) + (np.uint64(1) if (a < 0) != (b < 0) else np.uint64(0))
+    if ua > limit // ub:
         _bad(S)
-    return r
+    return a * b
 
 
 @njit(cache=CACHE, inline='always')
@@ -281,6 +279,35 @@ def _is_generated(S):
         _bad(S)                        # does not compile)
         return False
     return True
+'''
+
+
+# NativeRules.judge: given moves judged by isMoveLegal() alone, as State.check judges them
+# (kept apart from KERNEL: numba compiles it only for the callers that use it).
+JUDGE = '''
+
+@njit(cache=CACHE)
+def judge(board, player, mn, V, VF, SC, ops, starts, verdicts):
+    """isMoveLegal() of move k (ops[starts[k]:starts[k + 1]]) with its own step budget:
+    verdicts[k] 1 legal, 0 rejected, -1 stopped (a run-time error or limit, or isGenerated(),
+    which the kernels judge only for their own candidates)."""
+    S = np.zeros(NSLOTS, np.int64)
+    CO = np.empty((1, 4), np.int64)
+    CS = np.zeros(2, np.int64)
+    for k in range(verdicts.shape[0]):
+        a = starts[k]
+        b = starts[k + 1]
+        S[_T] = player
+        S[_MN] = mn
+        S[_CTX] = 1
+        S[_RO] = 1
+        S[_OWN] = 0
+        S[_NOPS] = b - a
+        S[_OP0] = a
+        S[_ST] = MAXSTEPS
+        S[_ERR] = 0
+        legal = e_isMoveLegal(board, ops, S, V, VF, SC, CO, CS)
+        verdicts[k] = -1 if S[_ERR] != 0 or S[_ST] < 0 else (1 if legal else 0)
 '''
 
 KERNEL = '''
