@@ -22,7 +22,7 @@ try:
 except ImportError:  # numpy comes with numba (gdef[fast])
     np = None
 
-from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source
+from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
 ENDED, CAPPED, NO_MOVE, FAILED = 0, 1, 2, 3
@@ -51,9 +51,10 @@ class NativeRules:
         self.codes = {obj: i + 1 for i, obj in enumerate(game.objects.values())}
         self.codes[game.empty] = 0
         self.by_code = [game.empty, *game.objects.values()]
-        self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
-        self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
+        self.layout = var_layout(game.program)
         self._one = None
+        self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
+        self._rows: dict[int, tuple] = {}   # id(History) -> (History, its keys as rows)
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -92,13 +93,77 @@ class NativeRules:
         """(board, V, VF, SC) of a state as the kernels read them."""
         codes = self.codes
         board = np.array([codes[obj] for obj in state._board], dtype=np.int64)
-        values = dict(zip(self.game.variable_names, state._vars))
-        ints = [codes[v] if type(v) is not int and type(v) is not bool else int(v)
-                for v in (values[name] for name in self.int_vars)]
+        ints: list = []
+        floats: list = []
+        for slot, value in zip(self.layout.values(), state._vars):
+            (floats if slot.floats else ints).extend(self._flat(slot, value))
         V = np.array(ints, dtype=np.int64)
-        VF = np.array([values[name] for name in self.float_vars], dtype=np.float64)
+        VF = np.array(floats, dtype=np.float64)
         SC = np.array(state._scores, dtype=np.float64)
         return board, V, VF, SC
+
+    def _flat(self, slot, value) -> list:
+        """A game variable's value as the kernel stores it: ints (an obj as its code, a
+        bool as 0 or 1) or floats, an array row by row."""
+        if len(slot.sizes) == 2:
+            value = [item for row in value for item in row]
+        elif not slot.sizes:
+            value = [value]
+        if slot.floats:
+            return [float(v) for v in value]
+        if slot.kind == "obj":
+            return [self.codes[v] for v in value]
+        return [int(v) for v in value]
+
+    def values(self, V, VF) -> list:
+        """The other way: the kernel's V and VF as a state's game variables."""
+        out = []
+        for slot in self.layout.values():
+            store = VF if slot.floats else V
+            flat = [store[slot.offset + k] for k in range(slot.count)]
+            items = [float(v) if slot.floats else self.by_code[int(v)] if slot.kind == "obj"
+                     else bool(v) if slot.kind == "bool" else int(v) for v in flat]
+            if not slot.sizes:
+                out.append(items[0])
+            elif len(slot.sizes) == 1:
+                out.append(items)
+            else:
+                n = slot.sizes[1]
+                out.append([items[i:i + n] for i in range(0, len(items), n)])
+        return out
+
+    def history_rows(self, state):
+        """The positions of the state's history (oldest first, its own last) as the kernels'
+        keys (template.HISTORY); cached by History, each built on its parent's rows."""
+        module = self.module
+        history = state._history
+        if not module.USES_HISTORY or history is None:
+            return np.zeros((0, module.KEYLEN), np.int64)
+        chain = []
+        node = history
+        while node is not None and id(node) not in self._rows:
+            chain.append(node)
+            node = node.parent
+        rows = self._rows[id(node)][1] if node is not None else np.zeros((0, module.KEYLEN), np.int64)
+        if len(self._rows) > 4096:
+            self._rows.clear()
+        for node in reversed(chain):
+            rows = np.concatenate([rows, self._key_of(node.key)[None, :]])
+            self._rows[id(node)] = (node, rows)
+        return rows
+
+    def _key_of(self, key: tuple):
+        """One position (board, player, compared variables) as a kernel key."""
+        board, player, values = key
+        row = [self.codes[obj] for obj in board]
+        row.append(player)
+        compared = [slot for slot in self.layout.values() if not slot.counter]
+        for slot, value in zip(compared, values):
+            flat = self._flat(slot, value)
+            if slot.floats:   # the bits of the float, 0.0 for -0.0 (they are equal)
+                flat = list(np.array([v + 0.0 for v in flat], np.float64).view(np.int64))
+            row.extend(flat)
+        return np.array(row, dtype=np.int64)
 
     def ops_of(self, rows) -> tuple:
         """Kernel operations (x, y, code, place) as the Python backend's resolved operations."""
@@ -149,7 +214,7 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
                              -1 if max_moves is None else max_moves, winners, lengths, status,
-                             scores, False, rec_ops, rec_starts)
+                             scores, False, rec_ops, rec_starts, self.history_rows(state), self._hs)
         code = int(status[0])
         if code == ENDED:
             return int(winners[0]) if winners[0] >= 0 else None
@@ -184,7 +249,8 @@ class NativeRules:
         rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
                                         -1 if max_moves is None else max_moves, winners, lengths,
-                                        status, scores, record, rec_ops, rec_starts)
+                                        status, scores, record, rec_ops, rec_starts,
+                                        self.history_rows(start), self._hs)
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
 
     def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):
@@ -215,7 +281,8 @@ class NativeRules:
             return [0] * max(depth, 0)
         board, V, VF, SC = self.arrays(state)
         try:
-            self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts)
+            self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
+                              self.history_rows(state), self._hs)
         except Exception:
             from gdef_core.play.perft import perft
             return perft(state, depth)

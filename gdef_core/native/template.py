@@ -289,7 +289,7 @@ def _dedupe(CO, CS, m):
 
 
 @njit(cache=CACHE)
-def _gen(B, S, V, VF, SC, CO, CS, player, mn):
+def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     """The candidates of `player` (spec section 12) into CO / CS; -> how many."""
     S[_T] = player
     S[_MN] = mn
@@ -301,7 +301,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     S[_NM] = 0
     S[_BAD] = 0
     CS[0] = 0
-    return _candidates(B, S, V, VF, SC, CO, CS)
+    return _candidates(B, S, V, VF, SC, CO, CS, HS)
 
 
 @njit(cache=CACHE)
@@ -337,7 +337,7 @@ def _automatic(B, S, CO, CS):
 
 
 @njit(cache=CACHE)
-def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
     """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure makes
     it illegal; the steps of one search are bounded by the pool (an error)."""
     a = CS[c]
@@ -350,7 +350,7 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     S[_NOPS] = b - a
     S[_ST] = MAXSTEPS
     try:
-        r = u_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS, 1)
+        r = u_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS, HS, 1)
     except Exception:
         r = False
     S[_POOL] -= MAXSTEPS - S[_ST]
@@ -360,23 +360,25 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
 
 
 @njit(cache=CACHE)
-def _has_legal_move(B, S, V, VF, SC, CO, CS):
+def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     if S[_CTX] != 2:
         _fail()
     S2 = S.copy()
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
-    m = _gen(B, S2, V, VF, SC, CO, CS, p, S[_MN])
+    m = _gen(B, S2, V, VF, SC, CO, CS, p, S[_MN], HS)
     S2[_POOL] = POOL
     for c in range(m):
-        if _judge(B, S2, V, VF, SC, CO, CS, c, p, S[_MN]):
+        if _judge(B, S2, V, VF, SC, CO, CS, c, p, S[_MN], HS):
             return True
     return False
 
 
 @njit(cache=CACHE)
-def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
+def _play(B, S, V, VF, SC, CO, CS, MV, player, mn, HS):
     """Apply the move MV and run end(); -> (over, winner or -1, next player)."""
     n = MV.shape[0]
+    if USES_PREVIOUS:  # chessgo: the board before the move, for PreviousPosition
+        HS[H_PREV:H_PREV + NB] = B
     for i in range(n):
         B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
@@ -387,7 +389,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn):
     S[_NXT] = -1
     S[_NOPS] = n
     S[_ST] = MAXSTEPS
-    r = u_end(B, MV, S, V, VF, SC, CO, CS, 1)
+    r = u_end(B, MV, S, V, VF, SC, CO, CS, HS, 1)
     if S[_ST] < 0:
         _fail()
     if r:
@@ -408,7 +410,7 @@ def _rand(R):
 
 @njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-             record, rec_ops, rec_starts):
+             record, rec_ops, rec_starts, H0, HS):
     """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
     move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
     (single) game are written to rec_ops / rec_starts."""
@@ -423,6 +425,8 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     V = V0.copy()
     VF = VF0.copy()
     SC = SC0.copy()
+    if USES_HISTORY:  # chessgo: the start state's positions
+        _hist_load(HS, H0)
     for g in range(seeds.shape[0]):
         B[:] = board
         V[:] = V0
@@ -436,11 +440,13 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
         winner = -1
         nrec = 0
         try:
+            if USES_HISTORY:  # chessgo
+                _hist_restart(HS)
             while True:
                 if max_moves >= 0 and length >= max_moves:
                     state = 1
                     break
-                m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+                m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
                 S[_POOL] = POOL
                 for i in range(m):
                     order[i] = i
@@ -451,7 +457,7 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
                     left -= 1
                     c = order[i]
                     order[i] = order[left]
-                    if _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+                    if _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
                         chosen = c
                         break
                 if chosen < 0:
@@ -470,7 +476,9 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
                             rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
                     rec_starts[nrec + 1] = rec_starts[nrec] + n
                     nrec += 1
-                over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV[:n], player, mn)
+                over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV[:n], player, mn, HS)
+                if USES_HISTORY and not over:  # chessgo: the position reached
+                    _hist_play(B, player, V, VF, HS)
                 mn += 1
                 length += 1
                 if over:
@@ -486,14 +494,14 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
 
 
 @njit(cache=CACHE)
-def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
+def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
     """The legal moves of a position, copied into LO / LS; -> how many."""
-    m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+    m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
     S[_POOL] = POOL
     n = 0
     LS[0] = 0
     for c in range(m):
-        if _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+        if _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
             a = CS[c]
             b = CS[c + 1]
             if n + 2 >= LS.shape[0] or LS[n] + b - a > LO.shape[0]:
@@ -507,7 +515,7 @@ def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
 
 
 @njit(cache=CACHE)
-def perft(board, player, mn, V, VF, SC, depth, counts):
+def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
     """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
     depth first with one frame per level (numba's cache cannot hold recursive functions)."""
     CO = np.empty((CAP_OPS, 4), np.int64)
@@ -529,7 +537,13 @@ def perft(board, player, mn, V, VF, SC, depth, counts):
     SCs[0] = SC
     players[0] = player
     numbers[0] = mn
-    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0])
+    hn = np.zeros(depth + 1, np.int64)  # chessgo: the positions of the history at each level
+    if USES_HISTORY:
+        _hist_load(HS, H0)
+        if HS[_HN0] < 0 or HS[_HN0] + depth + 2 > HCAP:
+            _fail()
+        hn[0] = HS[_HN0]
+    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0], HS)
     level = 0
     while level >= 0:
         i = next_move[level]
@@ -542,18 +556,248 @@ def perft(board, player, mn, V, VF, SC, depth, counts):
         Vs[up] = Vs[level]
         VFs[up] = VFs[level]
         SCs[up] = SCs[level]
+        if USES_HISTORY:  # chessgo
+            _hist_truncate(HS, hn[level])
         try:
             over, winner, nxt = _play(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS,
-                                      LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level])
+                                      LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level], HS)
         except Exception:
+            if USES_HISTORY and HS[_HX] != 0:  # chessgo: a key the kernel cannot compare
+                _fail()
             continue  # end() failed: not a legal move
         counts[level] += 1
         if up < depth and not over:
             players[up] = nxt
             numbers[up] = numbers[level] + 1
+            if USES_HISTORY:  # chessgo
+                _hist_play(Bs[up], nxt, Vs[up], VFs[up], HS)
+                hn[up] = HS[_HN]
             sizes[up] = _legal_into(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, nxt, numbers[up],
-                                    LO[up], LS[up])
+                                    LO[up], LS[up], HS)
             next_move[up] = 0
             level = up
     return 0
+'''
+
+# The state of spec section 15.4 (PreviousPosition, repetitions(), nextBoardSeen()) and the
+# values typed only at run time (`OperationList[i][j]` with a computed j), between HELPERS and
+# the generated functions.
+HISTORY = '''
+
+# HS (int64) holds, from the offsets the generated constants give: slots (_HN the entries,
+# _HN0 those of the start state or -1 when they do not fit, _HX set when a key cannot be
+# compared natively), the board before the move (H_PREV, for PreviousPosition), a scratch key
+# (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
+# hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
+# (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
+# board, the player to move, the game variables not declared `counter`, floats as their bits).
+# Entries come and go last in, first out (a playout; perft's walk), so dropping the newest
+# only empties its table slots.
+_HN, _HN0, _HX, _HF = 0, 1, 2, 3
+HSEED = 0x2545F4914F6CDD1D
+
+
+@njit(cache=CACHE, inline='always')
+def _pread(B, S, HS, x, y):
+    """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
+    k = _sq(x, y)
+    if S[_CTX] == 2:
+        return HS[H_PREV + k]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _fbits(HS, x):
+    """A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by
+    identity, is left to the Python backend."""
+    if x != x:
+        HS[_HX] = 1
+        _fail()
+    F = HS.view(np.float64)
+    F[_HF] = x + 0.0
+    return HS[_HF]
+
+
+@njit(cache=CACHE, inline='always')
+def _hash(HS, at, n, h):
+    for k in range(at, at + n):
+        h = (h ^ HS[k]) * 1099511628211
+    return h
+
+
+@njit(cache=CACHE, inline='always')
+def _fin(h):
+    h = (h ^ (h >> 33)) * -49064778989728563
+    return h ^ (h >> 33)
+
+
+@njit(cache=CACHE, inline='always')
+def _same_key(HS, a, b, n):
+    for k in range(n):
+        if HS[a + k] != HS[b + k]:
+            return False
+    return True
+
+
+@njit(cache=CACHE, inline='always')
+def _tinsert(HS, table, h, i):
+    s = h & TMASK
+    while HS[table + s] >= 0:
+        s = (s + 1) & TMASK
+    HS[table + s] = i
+
+
+@njit(cache=CACHE, inline='always')
+def _tremove(HS, table, h, i):
+    s = h & TMASK
+    while HS[table + s] != i:
+        s = (s + 1) & TMASK
+    HS[table + s] = -1
+
+
+@njit(cache=CACHE)
+def _hist_add(HS, full):
+    """The key written at entry _HN becomes the newest entry (full: a position; else only its
+    board, as seen)."""
+    n = HS[_HN]
+    row = H_ROWS + n * KEYLEN
+    hb = _hash(HS, row, NB, HSEED)
+    HS[H_EH + n] = _fin(_hash(HS, row + NB, KEYLEN - NB, hb))
+    HS[H_EB + n] = _fin(hb)
+    HS[H_EK + n] = full
+    _tinsert(HS, H_BT, HS[H_EB + n], n)
+    if full:
+        _tinsert(HS, H_PT, HS[H_EH + n], n)
+    HS[_HN] = n + 1
+
+
+@njit(cache=CACHE)
+def _hist_truncate(HS, n):
+    """Drop the newest entries down to n."""
+    m = HS[_HN]
+    while m > n:
+        m -= 1
+        _tremove(HS, H_BT, HS[H_EB + m], m)
+        if HS[H_EK + m] != 0:
+            _tremove(HS, H_PT, HS[H_EH + m], m)
+    HS[_HN] = m
+
+
+@njit(cache=CACHE)
+def _hist_load(HS, H0):
+    """The start state's positions (H0, oldest first, its own last); _HN0 = -1 when they
+    leave no room to play (every game then goes the failure path)."""
+    HS[H_PT:H_PT + 2 * TSIZE] = -1
+    HS[_HN] = 0
+    HS[_HX] = 0
+    if H0.shape[0] > HCAP // 2:
+        HS[_HN0] = -1
+        return
+    for r in range(H0.shape[0]):
+        row = H_ROWS + HS[_HN] * KEYLEN
+        HS[row:row + KEYLEN] = H0[r]
+        _hist_add(HS, 1)
+    HS[_HN0] = HS[_HN]
+
+
+@njit(cache=CACHE)
+def _hist_restart(HS):
+    """Back to the start state's positions, for the next game."""
+    if HS[_HN0] < 0:
+        _fail()
+    _hist_truncate(HS, HS[_HN0])
+
+
+@njit(cache=CACHE)
+def _hist_play(B, p, V, VF, HS):
+    """The position reached by a move (the board, p to move) becomes the newest entry."""
+    if HS[_HN] >= HCAP:
+        _fail()  # a game longer than the buffer: the Python backend finishes it
+    _key_row(B, p, V, VF, HS, H_ROWS + HS[_HN] * KEYLEN)
+    _hist_add(HS, 1)
+
+
+@njit(cache=CACHE)
+def _repetitions(B, S, V, VF, HS):
+    """repetitions(): the earlier positions equal to the one end() has reached."""
+    if S[_CTX] != 2:
+        _fail()
+    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    _key_row(B, p, V, VF, HS, H_KEY)
+    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _hash(HS, H_KEY, NB, HSEED)))
+    count = 0
+    s = h & TMASK
+    while HS[H_PT + s] >= 0:
+        i = HS[H_PT + s]
+        if HS[H_EH + i] == h and _same_key(HS, H_ROWS + i * KEYLEN, H_KEY, KEYLEN):
+            count += 1
+        s = (s + 1) & TMASK
+    return count
+
+
+@njit(cache=CACHE)
+def _board_seen(B, OPS, S, HS):
+    """nextBoardSeen(): whether the board after the move judged is an earlier one's."""
+    if S[_CTX] != 1:
+        _fail()
+    HS[H_KEY:H_KEY + NB] = B
+    for i in range(S[_NOPS]):
+        HS[H_KEY + OPS[i, 0] * H + OPS[i, 1]] = OPS[i, 2]
+    h = _fin(_hash(HS, H_KEY, NB, HSEED))
+    s = h & TMASK
+    while HS[H_BT + s] >= 0:
+        i = HS[H_BT + s]
+        if HS[H_EB + i] == h and _same_key(HS, H_ROWS + i * KEYLEN, H_KEY, NB):
+            return True
+        s = (s + 1) & TMASK
+    return False
+
+
+@njit(cache=CACHE)
+def _has_legal_move_seen(B, S, V, VF, SC, CO, CS, HS):
+    """hasLegalMove() in a game with a history: the position end() has reached counts as
+    seen while the candidates are judged (spec 15.4)."""
+    if HS[_HN] >= HCAP:
+        _fail()
+    row = H_ROWS + HS[_HN] * KEYLEN
+    HS[row:row + NB] = B
+    _hist_add(HS, 0)
+    found = _has_legal_move(B, S, V, VF, SC, CO, CS, HS)
+    _hist_truncate(HS, HS[_HN] - 1)
+    return found
+
+
+@njit(cache=CACHE, inline='always')
+def _opdyn(OPS, S, i, j):
+    """OperationList[i][j] with j known only at run time: (value, whether it is an obj)."""
+    if i < 0 or i >= S[_NOPS] or j < 0 or j > 2:
+        _fail()
+    return (OPS[i, j], j == 2)
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_int(t):
+    if t[1]:
+        _fail()
+    return t[0]
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_obj(t):
+    if not t[1]:
+        _fail()
+    return t[0]
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_bool(t):
+    _fail()  # an int or an obj is never a bool
+    return False
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_eq(t, u):
+    if t[1] != u[1]:
+        _fail()
+    return t[0] == u[0]
 '''
