@@ -146,9 +146,13 @@ def compiled(tmp_path_factory):
 
 
 def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
-    """Native random games from `start`, each replayed through the Python backend: legal at
+    """Native random games from `start`, each ended by the kernel itself (not by the failure
+    path, which would hide a difference) and replayed through the Python backend: legal at
     every step, with the same end, winner and scores. -> the outcomes."""
     outcomes = native.play(range(count), seed=seed, max_moves=None, state=start)
+    seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
+    status = native._run(seeds, start, None, record=False)[2]
+    assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
     for index, outcome in enumerate(outcomes):
         assert not isinstance(outcome, Exception), outcome
         seeds = np.array([game_seed(seed, index, 0)], dtype=np.uint64)
