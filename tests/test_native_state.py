@@ -45,6 +45,7 @@ bool visited[3][3] = false;     // squares a piece has landed on
 int dx[4] = {1, -1, 0, 0};
 int dy[4] = {0, 0, 1, -1};
 bool superko = false;
+float bonus = 0.5;              // a float in the positions compared
 
 start { (0,0: A), (2,1: Z) }
 
@@ -111,7 +112,7 @@ define end() -> bool {
   if (PreviousPosition[x][y] != empty) { caps[me] = caps[me] + 1; }
   if (visited[x][y]) { weight[me] = weight[me] * 2.0; }
   visited[x][y] = true;
-  setScore(me, weight[me] + total(caps));
+  setScore(me, weight[me] + total(caps) + bonus);
   if (repetitions() >= 2) {
     setWinner(1 - me);
     return true;
@@ -215,7 +216,9 @@ def test_a_resumed_state_brings_its_history(compiled):
     assert native.perft(resumed, 5) == perft(resumed, 5) == counts
     fresh = game.state_from_json({**state.to_json(), "history": None})   # no history: starts here
     assert native.perft(fresh, 5) == perft(fresh, 5) != counts
-    replay_native_games(game, native, resumed, 10, seed=9)
+    outcomes = replay_native_games(game, native, resumed, 10, seed=9)
+    # mcts's playouts from the same state, one game each
+    assert [native.playout(resumed, game_seed(9, k, 0), None) for k in range(10)] == [o.winner for o in outcomes]
 
 
 def test_game_variable_arrays_convert_both_ways(compiled):
@@ -224,7 +227,7 @@ def test_game_variable_arrays_convert_both_ways(compiled):
     state.apply("clear(0,0); place(0,1,A)")
     board, V, VF, _ = native.arrays(state)
     assert native.values(V, VF) == state._vars
-    assert state._vars[3][0][1] is True and list(VF) == [1.5, 1.5]
+    assert state._vars[3][0][1] is True and list(VF) == [1.5, 1.5, 0.5]
 
 
 def superko_start(game):

@@ -24,8 +24,6 @@ from gdef_core.syntax import ast
 
 from gdef_core.native.template import HELPERS, HISTORY, KERNEL
 
-# Built-ins the native backend does not implement: a game using one runs on Python.
-UNSUPPORTED_BUILTINS: set[str] = set()
 # Buffer sizes of the kernels: candidate operations and candidates per position. A position
 # that needs more makes that game run on the Python backend (the failure path).
 CAP_OPS = 1 << 16
@@ -138,8 +136,6 @@ class NativeCompiler:
             if needed not in functions:
                 raise NativeUnsupported(f"a game without {needed}()")
         used = flow.builtins_used(functions)
-        for name in sorted(used & UNSUPPORTED_BUILTINS):
-            raise NativeUnsupported(f"the built-in {name}")
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
