@@ -8,7 +8,8 @@ file, so numba can cache every function on disk. Conventions shared with codegen
 - `OPS` is the move being judged or ended: an (n, 4) int64 array of x, y, object, is-place;
 - `S` holds the scalars of the call in progress (slots below), `V` the int, bool and obj game
   variables, `VF` the float ones, `SC` the scores;
-- moves() appends candidate operations to `CO` and their start offsets to `CS`.
+- moves() appends candidate operations to `CO` and their start offsets to `CS`;
+- `HS` holds the board before the move and the positions of the game (HISTORY below).
 
 Any run-time error raises; the caller (native/backend.py) replays that game through the Python
 backend, which produces the located gdef error. Nothing here formats messages.
