@@ -318,8 +318,10 @@ def test_mcts_playouts_option(cache_dir):
                                 "(the playout engine)")
 
 
-def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys):
-    game = load_game(str(EXAMPLES / "chess" / "chess.gdef"))
+def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
+    path = tmp_path / "flags.gdef"
+    path.write_text(FLAGS, encoding="utf-8")
+    game = load_game(str(path))
     state = game.new_state()
     for seed in range(2):
         agent = native_mcts(seed, iterations=4, playout_cap=2)
@@ -327,7 +329,7 @@ def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys):
         assert agent._native is None
     err = capsys.readouterr().err
     assert err.count("\n") == 1   # once per game and process, however many agents
-    assert err.startswith("gdef: the native backend cannot compile chess: ")
+    assert err.startswith("gdef: the native backend cannot compile flags: ")
 
 
 def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):
