@@ -137,8 +137,11 @@ class NativeRules:
         keys (template.HISTORY); cached by History, each built on its parent's rows."""
         module = self.module
         history = state._history
-        if not module.USES_HISTORY or history is None:
+        if not module.USES_HISTORY:
             return np.zeros((0, module.KEYLEN), np.int64)
+        if history is None:   # a state kept without its history: it starts here
+            key = self.game.rules.position_key(state._board, state.player, state._vars)
+            return self._key_of(key)[None, :]
         chain = []
         node = history
         while node is not None and id(node) not in self._rows:

@@ -595,7 +595,6 @@ HISTORY = '''
 # Entries come and go last in, first out (a playout; perft's walk), so dropping the newest
 # only empties its table slots.
 _HN, _HN0, _HX, _HF = 0, 1, 2, 3
-HSEED = 0x2545F4914F6CDD1D
 
 
 @njit(cache=CACHE, inline='always')
@@ -617,6 +616,25 @@ def _fbits(HS, x):
     F = HS.view(np.float64)
     F[_HF] = x + 0.0
     return HS[_HF]
+
+
+@njit(cache=CACHE, inline='always')
+def _z(k, o):
+    """The board hash's share of object o on square k (Zobrist; 0 for an empty square), so
+    that a move changes the hash by its operations alone."""
+    if o == 0:
+        return 0
+    h = (k * 1021 + o) * -7046029254386353131
+    h = (h ^ (h >> 32)) * -49064778989728563
+    return h ^ (h >> 29)
+
+
+@njit(cache=CACHE, inline='always')
+def _board_hash(HS, at):
+    h = 0
+    for k in range(NB):
+        h ^= _z(k, HS[at + k])
+    return h
 
 
 @njit(cache=CACHE, inline='always')
@@ -662,9 +680,9 @@ def _hist_add(HS, full):
     board, as seen)."""
     n = HS[_HN]
     row = H_ROWS + n * KEYLEN
-    hb = _hash(HS, row, NB, HSEED)
+    hb = _board_hash(HS, row)
     HS[H_EH + n] = _fin(_hash(HS, row + NB, KEYLEN - NB, hb))
-    HS[H_EB + n] = _fin(hb)
+    HS[H_EB + n] = hb
     HS[H_EK + n] = full
     _tinsert(HS, H_BT, HS[H_EB + n], n)
     if full:
@@ -725,7 +743,7 @@ def _repetitions(B, S, V, VF, HS):
         _fail()
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
     _key_row(B, p, V, VF, HS, H_KEY)
-    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _hash(HS, H_KEY, NB, HSEED)))
+    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_hash(HS, H_KEY)))
     count = 0
     s = h & TMASK
     while HS[H_PT + s] >= 0:
@@ -738,18 +756,33 @@ def _repetitions(B, S, V, VF, HS):
 
 @njit(cache=CACHE)
 def _board_seen(B, OPS, S, HS):
-    """nextBoardSeen(): whether the board after the move judged is an earlier one's."""
+    """nextBoardSeen(): whether the board after the move judged is an earlier one's. The
+    newest entry is always the board judged from (the position reached, or the board
+    hasLegalMove() adds), so the next board's hash is its hash changed by the operations."""
     if S[_CTX] != 1:
         _fail()
-    HS[H_KEY:H_KEY + NB] = B
-    for i in range(S[_NOPS]):
-        HS[H_KEY + OPS[i, 0] * H + OPS[i, 1]] = OPS[i, 2]
-    h = _fin(_hash(HS, H_KEY, NB, HSEED))
+    h = HS[H_EB + HS[_HN] - 1]
+    n = S[_NOPS]
+    for i in range(n):
+        k = OPS[i, 0] * H + OPS[i, 1]
+        old = B[k]
+        for j in range(i - 1, -1, -1):   # an earlier operation on the same square
+            if OPS[j, 0] * H + OPS[j, 1] == k:
+                old = OPS[j, 2]
+                break
+        h ^= _z(k, old) ^ _z(k, OPS[i, 2])
     s = h & TMASK
+    built = False
     while HS[H_BT + s] >= 0:
-        i = HS[H_BT + s]
-        if HS[H_EB + i] == h and _same_key(HS, H_ROWS + i * KEYLEN, H_KEY, NB):
-            return True
+        e = HS[H_BT + s]
+        if HS[H_EB + e] == h:
+            if not built:
+                HS[H_KEY:H_KEY + NB] = B
+                for i in range(n):
+                    HS[H_KEY + OPS[i, 0] * H + OPS[i, 1]] = OPS[i, 2]
+                built = True
+            if _same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB):
+                return True
         s = (s + 1) & TMASK
     return False
 
