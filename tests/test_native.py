@@ -360,3 +360,37 @@ def test_native_mcts_playout_error_is_located_by_the_python_backend(cache_dir, t
     assert messages[0] == messages[1]
     assert messages[1].startswith(f"end() failed after this move: {path}:13:12: error[G601]: "
                                   "division by zero")
+
+
+FAILING_JUDGE = """
+name: failingjudge
+players: 2
+size: 4 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  if (operationsNum() != 1 || !isPlaceOperation(0)) { return false; }
+  int x = OperationList[0][0];
+  // x == 2 divides by zero and x == 3 reads off the board: both moves are illegal
+  return 6 / (2 - x) != 100 && CurrentPosition[x + 1][0] == empty && CurrentPosition[x][0] == empty;
+}
+
+define end() -> bool {
+  return moveNumber() == 2;
+}
+"""
+
+
+def test_a_failing_is_move_legal_makes_the_move_illegal_natively(cache_dir, tmp_path):
+    """Judging needs no try block natively (template._bad): a candidate whose isMoveLegal()
+    fails is illegal, as in the Python backend, and the game goes on in compiled code."""
+    path = tmp_path / "failingjudge.gdef"
+    path.write_text(FAILING_JUDGE, encoding="utf-8")
+    game = load_game(str(path))
+    native = NativeRules.load(game, lambda message: None)
+    start = game.new_state()
+    assert sorted(str(m) for m in start.legal_moves()) == ["place(0,0,X)", "place(1,0,X)"]
+    assert native.perft(start, 2) == perft(start, 2) == [2, 1]
+    winners, lengths, status, *_ = native._run(np.arange(50, dtype=np.uint64), start, None, record=False)
+    # after place(1,0,X) the second player has no legal move (status 2); never a failure (3)
+    assert set(status.tolist()) == {0, 2}

@@ -23,63 +23,80 @@ from numba import njit
 INT_MIN = -9223372036854775807 - 1
 INT_MAX = 9223372036854775807
 # Slots of S.
-_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
-NSLOTS = 13
+_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR = range(14)
+NSLOTS = 14
 
 
-@njit(cache=CACHE, inline='always')
+@njit(cache=CACHE)
 def _fail():
+    """A run-time error or limit: the game stops (playouts() catches it per game, and the
+    game is replayed through the Python backend). Never inlined, and every try block holds
+    just one call of a function that is not inlined: with code inlined into a try block,
+    numba (0.6x) runs on past a raise (measured), which could let a failed index touch memory."""
     raise RuntimeError("gdef")
 
 
 @njit(cache=CACHE, inline='always')
-def _add(a, b):
+def _bad(S):
+    """A failed check in an expression. While isMoveLegal() runs (context 1) the candidate is
+    only marked failed (S[_ERR], so it is illegal, as in the Python backend) and the caller
+    goes on with a harmless value: judging needs no try block, which costs numba dearly.
+    Only value-computing helpers use it; a limit, a write or an allocation uses _fail()."""
+    if S[_CTX] == 1:
+        S[_ERR] = 1
+    else:
+        _fail()
+
+
+@njit(cache=CACHE, inline='always')
+def _add(S, a, b):
     r = a + b
     if ((a ^ r) & (b ^ r)) < 0:
-        _fail()
+        _bad(S)
     return r
 
 
 @njit(cache=CACHE, inline='always')
-def _sub(a, b):
+def _sub(S, a, b):
     r = a - b
     if ((a ^ b) & (a ^ r)) < 0:
-        _fail()
+        _bad(S)
     return r
 
 
 @njit(cache=CACHE, inline='always')
-def _mul(a, b):
+def _mul(S, a, b):
     if a == 0 or b == 0:
         return a * 0
     if a == -1:
         if b == INT_MIN:
-            _fail()
+            _bad(S)
         return -b
     if b == -1:
         if a == INT_MIN:
-            _fail()
+            _bad(S)
         return -a
     r = a * b
     if r // b != a or r // a != b:
-        _fail()
+        _bad(S)
     return r
 
 
 @njit(cache=CACHE, inline='always')
-def _neg(a):
+def _neg(S, a):
     if a == INT_MIN:
-        _fail()
+        _bad(S)
     return -a
 
 
 @njit(cache=CACHE, inline='always')
-def _idiv(a, b):
+def _idiv(S, a, b):
     """C division: truncates toward zero."""
     if b == 0:
-        _fail()
+        _bad(S)
+        return a * 0
     if b == -1:
-        return _neg(a)
+        return _neg(S, a)
     q = a // b
     if a % b != 0 and (a < 0) != (b < 0):
         q += 1
@@ -87,10 +104,11 @@ def _idiv(a, b):
 
 
 @njit(cache=CACHE, inline='always')
-def _imod(a, b):
+def _imod(S, a, b):
     """C remainder: the sign of the dividend."""
     if b == 0:
-        _fail()
+        _bad(S)
+        return a * 0
     if b == -1:
         return a * 0
     r = a % b
@@ -100,33 +118,38 @@ def _imod(a, b):
 
 
 @njit(cache=CACHE, inline='always')
-def _fdiv(a, b):
+def _fdiv(S, a, b):
     if b == 0:
-        _fail()
+        _bad(S)
+        return a * 0.0
     return a / b
 
 
 @njit(cache=CACHE, inline='always')
-def _fmod(a, b):
+def _fmod(S, a, b):
     if b == 0:
-        _fail()
+        _bad(S)
+        return a * 0.0
     if math.isinf(a) or math.isnan(a) or math.isnan(b):
         return math.nan
     return np.fmod(a, b)
 
 
 @njit(cache=CACHE, inline='always')
-def _sq(x, y):
+def _sq(S, x, y):
     """The index of square (x, y); off the board is an error."""
     if x < 0 or x >= W or y < 0 or y >= H:
-        _fail()
+        _bad(S)
+        return 0
     return x * H + y
 
 
 @njit(cache=CACHE, inline='always')
-def _ix(i, n):
+def _ix(S, i, n):
+    """An array index tested against its size (n >= 1)."""
     if i < 0 or i >= n:
-        _fail()
+        _bad(S)
+        return 0
     return i
 
 
@@ -147,7 +170,7 @@ def _steps(S, n):
 @njit(cache=CACHE, inline='always')
 def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
-    k = _sq(x, y)
+    k = _sq(S, x, y)
     if S[_CTX] == 1:
         for i in range(S[_NOPS] - 1, -1, -1):
             if OPS[i, 0] * H + OPS[i, 1] == k:
@@ -158,7 +181,8 @@ def _nread(B, OPS, S, x, y):
 @njit(cache=CACHE, inline='always')
 def _opf(OPS, S, i, j):
     if i < 0 or i >= S[_NOPS]:
-        _fail()
+        _bad(S)
+        return 0
     return OPS[i, j]
 
 
@@ -224,7 +248,7 @@ def _add_move(S, CS):
     if S[_BAD] != 0:
         S[_NC] = CS[m]
     else:
-        if m + 2 >= CS.shape[0]:
+        if m + 2 >= CAP_MOVES:
             _fail()
         CS[m + 1] = S[_NC]
         S[_NM] = m + 1
@@ -242,7 +266,7 @@ def _is_generated(S):
 
 KERNEL = '''
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
 def _same(CO, a, b, c, d):
     if d - c != b - a:
         return False
@@ -253,10 +277,74 @@ def _same(CO, a, b, c, d):
     return True
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
+def _starts():
+    """CS: the candidates' start offsets (CAP_MOVES), then the search number and one stamp per
+    single-operation candidate (KEYS): the stamp says which search last generated it."""
+    CS = np.empty(CAP_MOVES + 1 + KEYS, np.int64)
+    CS[CAP_MOVES:] = 0
+    return CS
+
+
+@njit(cache=CACHE, inline='always')
+def _single_unique(CO, CS, m):
+    """Whether every candidate is one operation with a stamp slot; if so, the duplicates are
+    dropped by stamping (no comparison, no allocation) and -> (True, how many are left)."""
+    if KEYS == 0 or CS[m] - CS[0] != m:
+        return False, m
+    for i in range(m):
+        if CS[i + 1] - CS[i] != 1:
+            return False, m
+    search = CS[CAP_MOVES] + 1
+    CS[CAP_MOVES] = search
+    kept = 0
+    for i in range(m):
+        a = CS[i]
+        key = CO[a, 0] * H + CO[a, 1]
+        key = key * (NOBJ + 2) + (CO[a, 2] if CO[a, 3] != 0 else NOBJ + 1)
+        if CS[CAP_MOVES + 1 + key] == search:
+            continue
+        CS[CAP_MOVES + 1 + key] = search
+        if kept != i:
+            for f in range(4):
+                CO[kept, f] = CO[a, f]
+        kept += 1
+        CS[kept] = kept
+    return True, kept
+
+
+@njit(cache=CACHE, inline='always')
 def _dedupe(CO, CS, m):
-    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys), with a
-    hash table of the candidates kept."""
+    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys): single
+    operations by stamps, a few others by comparing each with those kept (no allocation),
+    more with a hash table."""
+    single, kept = _single_unique(CO, CS, m)
+    if single:
+        return kept
+    return _dedupe_any(CO, CS, m)
+
+
+@njit(cache=CACHE)
+def _dedupe_any(CO, CS, m):
+    if m <= 16:
+        kept = 0
+        for i in range(m):
+            a, b = CS[i], CS[i + 1]
+            duplicate = False
+            for j in range(kept):
+                if _same(CO, a, b, CS[j], CS[j + 1]):
+                    duplicate = True
+                    break
+            if duplicate:
+                continue
+            start = CS[kept]
+            if start != a:
+                for k in range(b - a):
+                    for f in range(4):
+                        CO[start + k, f] = CO[a + k, f]
+            CS[kept + 1] = start + b - a
+            kept += 1
+        return kept
     size = 16
     while size < 2 * m:
         size *= 2
@@ -289,7 +377,7 @@ def _dedupe(CO, CS, m):
     return kept
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
 def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     """The candidates of `player` (spec section 12) into CO / CS; -> how many."""
     S[_T] = player
@@ -305,13 +393,13 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     return _candidates(B, S, V, VF, SC, CO, CS, HS)
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
 def _automatic(B, S, CO, CS):
     """A game without moves(): every place, the clear of every occupied square, the pass."""
     n = 0
     m = 0
     need = W * H * (NOBJ + 1)
-    if need > CO.shape[0] or need + 2 > CS.shape[0]:
+    if need > CO.shape[0] or need + 2 > CAP_MOVES:
         _fail()
     for x in range(W):
         for y in range(H):
@@ -337,10 +425,11 @@ def _automatic(B, S, CO, CS):
     return m
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
 def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
-    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure makes
-    it illegal; the steps of one search are bounded by the pool (an error)."""
+    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failed check
+    makes it illegal (_bad); a limit stops the game (the Python backend, replaying it, judges
+    that candidate illegal and goes on); the steps of one search are bounded by the pool."""
     a = CS[c]
     b = CS[c + 1]
     S[_T] = player
@@ -350,14 +439,12 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
     S[_OWN] = OWN_CANDIDATES
     S[_NOPS] = b - a
     S[_ST] = MAXSTEPS
-    try:
-        r = u_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS, HS, 1)
-    except Exception:
-        r = False
+    S[_ERR] = 0
+    r = e_isMoveLegal(B, CO[a:b], S, V, VF, SC, CO, CS, HS)
     S[_POOL] -= MAXSTEPS - S[_ST]
     if S[_POOL] < 0:
         _fail()
-    return r and S[_ST] >= 0
+    return r and S[_ERR] == 0
 
 
 @njit(cache=CACHE)
@@ -374,7 +461,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     return False
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline='always')
 def _play(B, S, V, VF, SC, CO, CS, MV, player, mn, HS):
     """Apply the move MV and run end(); -> (over, winner or -1, next player)."""
     n = MV.shape[0]
@@ -390,7 +477,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn, HS):
     S[_NXT] = -1
     S[_NOPS] = n
     S[_ST] = MAXSTEPS
-    r = u_end(B, MV, S, V, VF, SC, CO, CS, HS, 1)
+    r = e_end(B, MV, S, V, VF, SC, CO, CS, HS)
     if S[_ST] < 0:
         _fail()
     if r:
@@ -399,6 +486,12 @@ def _play(B, S, V, VF, SC, CO, CS, MV, player, mn, HS):
 
 
 @njit(cache=CACHE)
+def _play_alone(B, S, V, VF, SC, CO, CS, MV, player, mn, HS):
+    """_play() not inlined, for perft's try block (see _fail)."""
+    return _play(B, S, V, VF, SC, CO, CS, MV, player, mn, HS)
+
+
+@njit(cache=CACHE, inline='always')
 def _rand(R):
     """splitmix64: a float in [0, 1)."""
     z = R[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -409,6 +502,84 @@ def _rand(R):
     return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(cache=CACHE, inline='always')
+def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, record, rec_ops, rec_starts, HS):
+    """One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length,
+    the moves recorded and the winner as it goes, so they are known when it fails."""
+    while True:
+        if max_moves >= 0 and G[0] >= max_moves:
+            return 1
+        m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+        S[_POOL] = POOL
+        for i in range(m):
+            order[i] = i
+        chosen = -1
+        left = m
+        while left > 0:
+            i = int(_rand(R) * left)
+            left -= 1
+            c = order[i]
+            order[i] = order[left]
+            if _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
+                chosen = c
+                break
+        if chosen < 0:
+            return 2
+        a = CS[chosen]
+        n = CS[chosen + 1] - a
+        for k in range(n):
+            for f in range(4):
+                MV[k, f] = CO[a + k, f]
+        if record:
+            nrec = G[1]
+            if nrec + 1 >= rec_starts.shape[0] or rec_starts[nrec] + n > rec_ops.shape[0]:
+                _fail()
+            for k in range(n):
+                for f in range(4):
+                    rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
+            rec_starts[nrec + 1] = rec_starts[nrec] + n
+            G[1] = nrec + 1
+        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV[:n], player, mn, HS)
+        if USES_HISTORY and not over:  # chessgo: the position reached
+            _hist_play(B, player, V, VF, HS)
+        mn += 1
+        G[0] += 1
+        if over:
+            G[2] = winner
+            return 0
+
+
+@njit(cache=CACHE, inline='always')
+def _game_over(g, state, G, SC, winners, lengths, status, scores):
+    winners[g] = G[2]
+    lengths[g] = G[0]
+    status[g] = state
+    for p in range(P):
+        scores[g, p] = SC[p]
+
+
+@njit(cache=CACHE)
+def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status,
+           scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
+    """Games first, first + 1, ... to the last seed; G[3]: the game being played, so that
+    playouts() knows which one a run-time error stopped."""
+    for g in range(first, seeds.shape[0]):
+        G[3] = g
+        B[:] = board
+        V[:] = V0
+        VF[:] = VF0
+        SC[:] = SC0
+        R[0] = seeds[g]
+        G[0] = 0
+        G[1] = 0
+        G[2] = -1
+        if USES_HISTORY:  # chessgo
+            _hist_restart(HS)
+        state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player0, mn0, max_moves, record,
+                      rec_ops, rec_starts, HS)
+        _game_over(g, state, G, SC, winners, lengths, status, scores)
+
+
 @njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
              record, rec_ops, rec_starts, H0, HS):
@@ -416,82 +587,29 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
     (single) game are written to rec_ops / rec_starts."""
     CO = np.empty((CAP_OPS, 4), np.int64)
-    CS = np.empty(CAP_MOVES, np.int64)
+    CS = _starts()
     order = np.empty(CAP_MOVES, np.int64)
     MV = np.empty((CAP_OPS, 4), np.int64)
     S = np.zeros(NSLOTS, np.int64)
     R = np.zeros(1, np.uint64)
-    nrec = 0
+    G = np.zeros(4, np.int64)
     B = board.copy()
     V = V0.copy()
     VF = VF0.copy()
     SC = SC0.copy()
     if USES_HISTORY:  # chessgo: the start state's positions
         _hist_load(HS, H0)
-    for g in range(seeds.shape[0]):
-        B[:] = board
-        V[:] = V0
-        VF[:] = VF0
-        SC[:] = SC0
-        R[0] = seeds[g]
-        player = player0
-        mn = mn0
-        length = 0
-        state = 0
-        winner = -1
-        nrec = 0
+    first = 0
+    while first < seeds.shape[0]:
         try:
-            if USES_HISTORY:  # chessgo
-                _hist_restart(HS)
-            while True:
-                if max_moves >= 0 and length >= max_moves:
-                    state = 1
-                    break
-                m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
-                S[_POOL] = POOL
-                for i in range(m):
-                    order[i] = i
-                chosen = -1
-                left = m
-                while left > 0:
-                    i = int(_rand(R) * left)
-                    left -= 1
-                    c = order[i]
-                    order[i] = order[left]
-                    if _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
-                        chosen = c
-                        break
-                if chosen < 0:
-                    state = 2
-                    break
-                a = CS[chosen]
-                n = CS[chosen + 1] - a
-                for k in range(n):
-                    for f in range(4):
-                        MV[k, f] = CO[a + k, f]
-                if record:
-                    if nrec + 1 >= rec_starts.shape[0] or rec_starts[nrec] + n > rec_ops.shape[0]:
-                        _fail()
-                    for k in range(n):
-                        for f in range(4):
-                            rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
-                    rec_starts[nrec + 1] = rec_starts[nrec] + n
-                    nrec += 1
-                over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV[:n], player, mn, HS)
-                if USES_HISTORY and not over:  # chessgo: the position reached
-                    _hist_play(B, player, V, VF, HS)
-                mn += 1
-                length += 1
-                if over:
-                    break
+            _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
+                   status, scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G,
+                   HS)
+            first = seeds.shape[0]
         except Exception:
-            state = 3
-        winners[g] = winner
-        lengths[g] = length
-        status[g] = state
-        for p in range(P):
-            scores[g, p] = SC[p]
-    return nrec
+            _game_over(G[3], 3, G, SC, winners, lengths, status, scores)
+            first = G[3] + 1
+    return G[1]
 
 
 @njit(cache=CACHE)
@@ -520,7 +638,7 @@ def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
     """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
     depth first with one frame per level (numba's cache cannot hold recursive functions)."""
     CO = np.empty((CAP_OPS, 4), np.int64)
-    CS = np.empty(CAP_MOVES, np.int64)
+    CS = _starts()
     S = np.zeros(NSLOTS, np.int64)
     LO = np.empty((depth, PERFT_OPS, 4), np.int64)
     LS = np.empty((depth, PERFT_MOVES), np.int64)
@@ -560,8 +678,9 @@ def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
         if USES_HISTORY:  # chessgo
             _hist_truncate(HS, hn[level])
         try:
-            over, winner, nxt = _play(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS,
-                                      LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level], HS)
+            over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS,
+                                            LO[level, LS[level, i]:LS[level, i + 1]], players[level], numbers[level],
+                                            HS)
         except Exception:
             if USES_HISTORY and HS[_HX] != 0:  # chessgo: a key the kernel cannot compare
                 _fail()
@@ -600,7 +719,7 @@ _HN, _HN0, _HX, _HF = 0, 1, 2, 3
 @njit(cache=CACHE, inline='always')
 def _pread(B, S, HS, x, y):
     """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
-    k = _sq(x, y)
+    k = _sq(S, x, y)
     if S[_CTX] == 2:
         return HS[H_PREV + k]
     return B[k]
@@ -805,33 +924,34 @@ def _has_legal_move_seen(B, S, V, VF, SC, CO, CS, HS):
 def _opdyn(OPS, S, i, j):
     """OperationList[i][j] with j known only at run time: (value, whether it is an obj)."""
     if i < 0 or i >= S[_NOPS] or j < 0 or j > 2:
-        _fail()
+        _bad(S)
+        return (0, False)
     return (OPS[i, j], j == 2)
 
 
 @njit(cache=CACHE, inline='always')
-def _dyn_int(t):
+def _dyn_int(S, t):
     if t[1]:
-        _fail()
+        _bad(S)
     return t[0]
 
 
 @njit(cache=CACHE, inline='always')
-def _dyn_obj(t):
+def _dyn_obj(S, t):
     if not t[1]:
-        _fail()
+        _bad(S)
     return t[0]
 
 
 @njit(cache=CACHE, inline='always')
-def _dyn_bool(t):
-    _fail()  # an int or an obj is never a bool
+def _dyn_bool(S, t):
+    _bad(S)  # an int or an obj is never a bool
     return False
 
 
 @njit(cache=CACHE, inline='always')
-def _dyn_eq(t, u):
+def _dyn_eq(S, t, u):
     if t[1] != u[1]:
-        _fail()
+        _bad(S)
     return t[0] == u[0]
 '''
