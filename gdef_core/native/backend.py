@@ -54,7 +54,7 @@ class NativeRules:
         self.layout = var_layout(game.program)
         self._one = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
-        self._rows: dict[int, tuple] = {}   # id(History) -> (History, its keys as rows)
+        self._rows: dict[int, tuple] = {}   # id(History) -> (History, its key as a row)
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -134,7 +134,7 @@ class NativeRules:
 
     def history_rows(self, state):
         """The positions of the state's history (oldest first, its own last) as the kernels'
-        keys (template.HISTORY); cached by History, each built on its parent's rows."""
+        keys (template.HISTORY); each History's key is converted once (a bounded cache)."""
         module = self.module
         history = state._history
         if not module.USES_HISTORY:
@@ -142,18 +142,18 @@ class NativeRules:
         if history is None:   # a state kept without its history: it starts here
             key = self.game.rules.position_key(state._board, state.player, state._vars)
             return self._key_of(key)[None, :]
-        chain = []
-        node = history
-        while node is not None and id(node) not in self._rows:
-            chain.append(node)
-            node = node.parent
-        rows = self._rows[id(node)][1] if node is not None else np.zeros((0, module.KEYLEN), np.int64)
-        if len(self._rows) > 4096:
+        if len(self._rows) > 8192:
             self._rows.clear()
-        for node in reversed(chain):
-            rows = np.concatenate([rows, self._key_of(node.key)[None, :]])
-            self._rows[id(node)] = (node, rows)
-        return rows
+        rows = []
+        node = history
+        while node is not None:
+            entry = self._rows.get(id(node))
+            if entry is None:
+                entry = self._rows[id(node)] = (node, self._key_of(node.key))
+            rows.append(entry[1])
+            node = node.parent
+        rows.reverse()
+        return np.stack(rows)
 
     def _key_of(self, key: tuple):
         """One position (board, player, compared variables) as a kernel key."""

@@ -179,7 +179,6 @@ class NativeCompiler:
                           constants, HELPERS, HISTORY, self.key_row(), *blocks.values(), entries, KERNEL,
                           candidates])
 
-
     def key_fields(self) -> int:
         """How many values a position's key holds after the board and the player."""
         return sum(slot.count for slot in self.layout.values() if not slot.counter)
