@@ -10,8 +10,8 @@
   native      the example compiled by gdef's native backend (numba, gdef[fast]): whole games
               played inside the compiled kernel, in batches of games (skipped without numba)
 
-Tic-tac-toe and connect four have every engine; reversi, breakthrough, checkers and gomoku
-have gdef, native and OpenSpiel (no hand-written version).
+Tic-tac-toe and connect four have every engine; reversi, breakthrough, checkers, Go 9x9 and
+chess have gdef, native and OpenSpiel (no hand-written version); gomoku has no OpenSpiel one.
 
 Each engine plays complete games, choosing uniformly among the legal moves with a seeded
 `random.Random`, for about --seconds seconds in all, in --rounds turns taken alternately with
@@ -48,7 +48,11 @@ GAMES = {
     "breakthrough": ("breakthrough.gdef", None, "breakthrough"),
     "checkers": ("checkers.gdef", None, "checkers"),
     "gomoku": ("gomoku.gdef", None, None),
+    "go 9x9": ("go/go9.gdef", None, "go(board_size=9,komi=7.5)"),
+    "chess": ("chess/chess.gdef", None, "chess"),
 }
+# Native games per kernel call: fewer for the games whose playouts take milliseconds.
+NATIVE_BATCH = {"go 9x9": 50, "chess": 10}
 TARGET_HAND = 3.0
 TARGET_SPIEL = 0.1
 TARGET_NATIVE_SPIEL = 5.0
@@ -74,7 +78,7 @@ def gdef_playouts(example: str, *, whole_list: bool):
     return playout_from_list if whole_list else playout
 
 
-def native_playouts(example: str):
+def native_playouts(example: str, batch: int = 200):
     """A batch of native games per call (-> how many), or None without numba or when the
     backend cannot compile the example."""
     import numpy as np
@@ -89,7 +93,6 @@ def native_playouts(example: str):
     if native is None:
         return None
     start = game.new_state()
-    batch = 200
 
     def playouts(rng: random.Random) -> int:
         seeds = np.array([rng.getrandbits(64) for _ in range(batch)], dtype=np.uint64)
@@ -144,7 +147,7 @@ def measure(seconds: float, rounds: int, games=None) -> dict:
             engines["hand"] = hand_playouts(cls)
         if spiel_name is not None:
             engines["openspiel"] = spiel_playouts(spiel_name)
-        native = native_playouts(example)
+        native = native_playouts(example, NATIVE_BATCH.get(name, 200))
         if native is not None:
             engines["native"] = native
         best = dict.fromkeys(engines, 0.0)

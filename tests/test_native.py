@@ -34,8 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 # (example, perft depth)
-GAMES = [("tictactoe", 4), ("connect4", 4), ("breakthrough", 3)]
-LARGE = [("gomoku", 2), ("checkers", 4), ("reversi", 4)]
+GAMES = [("tictactoe", 4), ("connect4", 4), ("breakthrough", 3), ("chess/chess", 3)]
+LARGE = [("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2)]
+# Random games replayed in Python per example (default 12): chess's are long.
+REPLAYED = {"chess/chess": 3, "go/go9": 6}
 if os.environ.get("GDEF_NATIVE_ALL"):
     GAMES += LARGE
 
@@ -72,14 +74,26 @@ def test_perft_equals_the_python_backend(cache_dir, name, depth):
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
 
 
+def test_chess_positions_share_one_compiled_module(cache_dir):
+    """Kiwipete has chess's rules: its start loads the module compiled for chess (no notice)
+    and its perft (castling, en passant, promotions, pins) equals the Python backend's."""
+    native_of("chess/chess")
+    game = load_game(str(EXAMPLES / "chess" / "kiwipete.gdef"))
+    said: list[str] = []
+    native = NativeRules.load(game, said.append)
+    assert native is not None and said == []
+    assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [48, 2039]
+
+
 @pytest.mark.parametrize("name, depth", GAMES)
 def test_native_games_replay_legally_in_python(cache_dir, name, depth):
     game, native, _ = native_of(name)
-    outcomes = native.play(range(12), seed=5, max_moves=None)
-    winners = set()
+    outcomes = native.play(range(REPLAYED.get(name, 12)), seed=5, max_moves=None)
+    ends = set()
     for index, outcome in enumerate(outcomes):
         seeds = np.array([game_seed(5, index, 0)], dtype=np.uint64)
-        *_, recorded, ops, starts = native._run(seeds, game.new_state(), None, record=True)
+        _, _, status, _, recorded, ops, starts = native._run(seeds, game.new_state(), None, record=True)
+        assert status[0] == 0   # ended by the kernel, not by the failure path (replayed in Python)
         assert recorded == outcome.length > 0
         state = game.new_state()
         for k in range(recorded):
@@ -91,8 +105,8 @@ def test_native_games_replay_legally_in_python(cache_dir, name, depth):
         assert state.is_over and not outcome.capped
         assert state.winner == outcome.winner
         assert tuple(state.scores) == outcome.scores
-        winners.add(outcome.winner)
-    assert len(winners) > 1  # the games differ: not one game replayed twelve times
+        ends.add((outcome.winner, outcome.length))
+    assert len(ends) > 1  # the games differ: not one game replayed many times
 
 
 def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
@@ -166,14 +180,40 @@ def test_no_legal_move_is_reported_as_by_the_python_backend(cache_dir, capsys):
     assert "player 1 has no legal move after 1 moves" in errors[1]
 
 
-def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys):
-    path = str(EXAMPLES / "chess" / "chess.gdef")
-    assert sim_main([path, "--games", "1", "--max-moves", "2", "--backend", "native", "--no-progress"]) == 0
+FLAGS = """
+name: flags
+players: 2
+size: 2 x 1
+obj X
+bool taken[2] = false;
+
+define count(bool a[]) -> int {
+  int n = 0;
+  for (int i = 0; i < 2; i = i + 1) { if (a[i]) { n = n + 1; } }
+  return n;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  taken[OperationList[0][0]] = true;
+  return count(taken) == 2;
+}
+"""
+
+
+def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys, tmp_path):
+    path = tmp_path / "flags.gdef"
+    path.write_text(FLAGS, encoding="utf-8")
+    assert sim_main([str(path), "--games", "1", "--max-moves", "1", "--backend", "native", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert err.count("\n") == 1
-    assert err.startswith("gdef: the native backend cannot compile chess: the game variable array 'castle' (")
+    assert err.startswith(f"gdef: the native backend cannot compile flags: the bool game-variable array "
+                          f"'taken' passed as an argument ({path}:20:")
     assert err.endswith("; using the Python backend\n")
-    assert "capped at 2 moves" in out and "native" not in out
+    assert "capped at 1 moves" in out and "native" not in out
 
 
 def test_without_numba_the_python_backend_is_used(monkeypatch):
@@ -278,8 +318,10 @@ def test_mcts_playouts_option(cache_dir):
                                 "(the playout engine)")
 
 
-def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys):
-    game = load_game(str(EXAMPLES / "chess" / "chess.gdef"))
+def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
+    path = tmp_path / "flags.gdef"
+    path.write_text(FLAGS, encoding="utf-8")
+    game = load_game(str(path))
     state = game.new_state()
     for seed in range(2):
         agent = native_mcts(seed, iterations=4, playout_cap=2)
@@ -287,7 +329,7 @@ def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys):
         assert agent._native is None
     err = capsys.readouterr().err
     assert err.count("\n") == 1   # once per game and process, however many agents
-    assert err.startswith("gdef: the native backend cannot compile chess: ")
+    assert err.startswith("gdef: the native backend cannot compile flags: ")
 
 
 def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):

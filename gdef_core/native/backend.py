@@ -23,7 +23,7 @@ try:
 except ImportError:  # numpy comes with numba (gdef[fast])
     np = None
 
-from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source
+from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
 ENDED, CAPPED, NO_MOVE, FAILED = 0, 1, 2, 3
@@ -52,10 +52,11 @@ class NativeRules:
         self.codes = {obj: i + 1 for i, obj in enumerate(game.objects.values())}
         self.codes[game.empty] = 0
         self.by_code = [game.empty, *game.objects.values()]
-        self.float_vars = [name for name in game.variable_names if game.variable_types[name] == "float"]
-        self.int_vars = [name for name in game.variable_names if game.variable_types[name] != "float"]
+        self.layout = var_layout(game.program)
         self._one = None
         self._work = None
+        self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
+        self._rows: dict[int, tuple] = {}   # id(History) -> (History, its key as a row)
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -94,13 +95,80 @@ class NativeRules:
         """(board, V, VF, SC) of a state as the kernels read them."""
         codes = self.codes
         board = np.array([codes[obj] for obj in state._board], dtype=np.int64)
-        values = dict(zip(self.game.variable_names, state._vars))
-        ints = [codes[v] if type(v) is not int and type(v) is not bool else int(v)
-                for v in (values[name] for name in self.int_vars)]
+        ints: list = []
+        floats: list = []
+        for slot, value in zip(self.layout.values(), state._vars):
+            (floats if slot.floats else ints).extend(self._flat(slot, value))
         V = np.array(ints, dtype=np.int64)
-        VF = np.array([values[name] for name in self.float_vars], dtype=np.float64)
+        VF = np.array(floats, dtype=np.float64)
         SC = np.array(state._scores, dtype=np.float64)
         return board, V, VF, SC
+
+    def _flat(self, slot, value) -> list:
+        """A game variable's value as the kernel stores it: ints (an obj as its code, a
+        bool as 0 or 1) or floats, an array row by row."""
+        if len(slot.sizes) == 2:
+            value = [item for row in value for item in row]
+        elif not slot.sizes:
+            value = [value]
+        if slot.floats:
+            return [float(v) for v in value]
+        if slot.kind == "obj":
+            return [self.codes[v] for v in value]
+        return [int(v) for v in value]
+
+    def values(self, V, VF) -> list:
+        """The other way: the kernel's V and VF as a state's game variables."""
+        out = []
+        for slot in self.layout.values():
+            store = VF if slot.floats else V
+            flat = [store[slot.offset + k] for k in range(slot.count)]
+            items = [float(v) if slot.floats else self.by_code[int(v)] if slot.kind == "obj"
+                     else bool(v) if slot.kind == "bool" else int(v) for v in flat]
+            if not slot.sizes:
+                out.append(items[0])
+            elif len(slot.sizes) == 1:
+                out.append(items)
+            else:
+                n = slot.sizes[1]
+                out.append([items[i:i + n] for i in range(0, len(items), n)])
+        return out
+
+    def history_rows(self, state):
+        """The positions of the state's history (oldest first, its own last) as the kernels'
+        keys (template.HISTORY); each History's key is converted once (a bounded cache)."""
+        module = self.module
+        history = state._history
+        if not module.USES_HISTORY:
+            return np.zeros((0, module.KEYLEN), np.int64)
+        if history is None:   # a state kept without its history: it starts here
+            key = self.game.rules.position_key(state._board, state.player, state._vars)
+            return self._key_of(key)[None, :]
+        if len(self._rows) > 8192:
+            self._rows.clear()
+        rows = []
+        node = history
+        while node is not None:
+            entry = self._rows.get(id(node))
+            if entry is None:
+                entry = self._rows[id(node)] = (node, self._key_of(node.key))
+            rows.append(entry[1])
+            node = node.parent
+        rows.reverse()
+        return np.stack(rows)
+
+    def _key_of(self, key: tuple):
+        """One position (board, player, compared variables) as a kernel key."""
+        board, player, values = key
+        row = [self.codes[obj] for obj in board]
+        row.append(player)
+        compared = [slot for slot in self.layout.values() if not slot.counter]
+        for slot, value in zip(compared, values):
+            flat = self._flat(slot, value)
+            if slot.floats:   # the bits of the float, 0.0 for -0.0 (they are equal)
+                flat = list(np.array([v + 0.0 for v in flat], np.float64).view(np.int64))
+            row.extend(flat)
+        return np.array(row, dtype=np.int64)
 
     def ops_of(self, rows) -> tuple:
         """Kernel operations (x, y, code, place) as the Python backend's resolved operations."""
@@ -151,7 +219,8 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
                              -1 if max_moves is None else max_moves, winners, lengths, status,
-                             scores, False, rec_ops, rec_starts, *self.workspace())
+                             scores, False, rec_ops, rec_starts, *self.workspace(),
+                             self.history_rows(state), self._hs)
         code = int(status[0])
         if code == ENDED:
             return int(winners[0]) if winners[0] >= 0 else None
@@ -195,7 +264,8 @@ class NativeRules:
         rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
                                         -1 if max_moves is None else max_moves, winners, lengths,
-                                        status, scores, record, rec_ops, rec_starts, *self.workspace())
+                                        status, scores, record, rec_ops, rec_starts, *self.workspace(),
+                                        self.history_rows(start), self._hs)
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
 
     def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):
@@ -228,8 +298,12 @@ class NativeRules:
         CO, CS, _, _ = self.workspace()
         found = (np.empty((CAP_OPS, 4), np.int64), np.empty(CAP_MOVES, np.int64))
         try:
+            if self.module.USES_HISTORY:  # the state's positions, for nextBoardSeen()
+                self.module._hist_load(self._hs, self.history_rows(state))
+                if self._hs[1] < 0:  # _HN0: more positions than the kernel holds
+                    return state.legal_moves()
             n = self.module._legal_into(board, np.zeros(self.module.NSLOTS, np.int64), V, VF, SC, CO, CS,
-                                        state.player, state.move_number, *found)
+                                        state.player, state.move_number, *found, self._hs)
         except RuntimeError:  # template._fail(): a run-time error or limit
             return state.legal_moves()
         ops, starts = found
@@ -255,7 +329,8 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         verdicts = np.empty(len(starts) - 1, np.int64)
         self.module.judge(board, state.player, state.move_number, V, VF, SC,
-                          np.array(rows, np.int64).reshape(-1, 4), np.array(starts, np.int64), verdicts)
+                          np.array(rows, np.int64).reshape(-1, 4), np.array(starts, np.int64), verdicts,
+                          self.history_rows(state), self._hs)
         return [None if v < 0 else bool(v) for v in verdicts]
 
     # ------------------------------------------------------------ perft
@@ -268,7 +343,8 @@ class NativeRules:
             return [0] * max(depth, 0)
         board, V, VF, SC = self.arrays(state)
         try:
-            self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts)
+            self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
+                              self.history_rows(state), self._hs)
         except RuntimeError:  # template._fail(): a run-time error or limit (not a compile error)
             from gdef_core.play.perft import perft
             return perft(state, depth)

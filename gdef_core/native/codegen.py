@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple
 
 from gdef_core.builtins import ALIASES, BUILTINS, Kind
-from gdef_core.runtime import flow, inlining
+from gdef_core.runtime import facts, flow, inlining
 from gdef_core.runtime.builtin_impl import OPERATION_STEPS
 from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS, scoped_loop_locals
 from gdef_core.runtime.values import INT_MAX
@@ -22,10 +23,8 @@ from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
-from gdef_core.native.template import HELPERS, JUDGE, KERNEL
+from gdef_core.native.template import HELPERS, HISTORY, JUDGE, KERNEL
 
-# Built-ins the native backend does not implement: a game using one runs on Python.
-UNSUPPORTED_BUILTINS = {"PreviousPosition", "repetitions", "nextBoardSeen"}
 # Buffer sizes of the kernels: candidate operations and candidates per position. A position
 # that needs more makes that game run on the Python backend (the failure path).
 CAP_OPS = 1 << 16
@@ -33,11 +32,15 @@ CAP_MOVES = 1 << 14
 # The legal moves held per level of perft.
 PERFT_OPS = 1 << 13
 PERFT_MOVES = 1 << 11
+# The positions of the game kept for repetitions() and nextBoardSeen(): one that outgrows
+# this goes the failure path (replayed in Python).
+HISTORY_CAP = 4096
 MAX_STAMP_KEYS = 1 << 16
 # The state arrays a generated function may use; each function is passed only those it (or
 # a function it calls) uses: numba passes every array as a struct of seven words and counts
 # its references, so a call with all of them costs more than many function bodies.
-_CONTEXT = ("B", "OPS", "S", "V", "VF", "SC", "CO", "CS")
+# HS: the board before the move and the position history (template.HISTORY).
+_CONTEXT = ("B", "OPS", "S", "V", "VF", "SC", "CO", "CS", "HS")
 _CTX_ARGS = ", ".join(_CONTEXT)
 _CONTEXT_USE = re.compile(r"\b(" + "|".join(_CONTEXT) + r")\b")
 _CONTEXT_MARK = re.compile(r"@CTX:(\w*)@")
@@ -51,6 +54,41 @@ class NativeUnsupported(Exception):
         super().__init__(f"{span}: {what}" if span is not None else what)
         self.what = what
         self.span = span
+
+
+class VarSlot(NamedTuple):
+    """Where a game variable lives in the kernel's state: `V` (int, bool and obj) or `VF`
+    (float), from `offset`, row by row for an array (`sizes` empty for a scalar)."""
+    kind: str
+    floats: bool
+    offset: int
+    sizes: tuple
+    counter: bool
+
+    @property
+    def count(self) -> int:
+        return math.prod(self.sizes)
+
+
+def var_layout(program: Program) -> dict[str, VarSlot]:
+    """Every game variable's slot, in declaration order (native/backend.py converts states
+    with the same table)."""
+    constants = {"boardWidth": program.width, "boardHeight": program.height, "playersNum": program.players}
+    layout: dict[str, VarSlot] = {}
+    ints = floats = 0
+    for name, decl in program.game_vars.items():
+        sizes = tuple(facts.static_int(size, constants) for size in decl.sizes or ())
+        if None in sizes or any(n < 1 for n in sizes):
+            raise NativeUnsupported(f"the sizes of the game variable array '{name}'", decl.span)
+        kind = decl.type.name
+        slot = VarSlot(kind, kind == "float", floats if kind == "float" else ints, sizes,
+                       bool(getattr(decl, "counter", False)))
+        layout[name] = slot
+        if slot.floats:
+            floats += slot.count
+        else:
+            ints += slot.count
+    return layout
 
 
 class Code:
@@ -86,15 +124,17 @@ class NativeCompiler:
         self.int_vars: dict[str, int] = {}
         self.float_vars: dict[str, int] = {}
         self.var_types: dict[str, str] = {}
-        for name, decl in program.game_vars.items():
-            if decl.sizes:
-                raise NativeUnsupported(f"the game variable array '{name}'", decl.span)
-            kind = decl.type.name
-            self.var_types[name] = kind
-            if kind == "float":
-                self.float_vars[name] = len(self.float_vars)
+        self.layout = var_layout(program)
+        self.var_arrays: dict[str, VarSlot] = {}  # game-variable arrays
+        for name, slot in self.layout.items():
+            if slot.sizes:
+                self.var_arrays[name] = slot
+                continue
+            self.var_types[name] = slot.kind
+            if slot.floats:
+                self.float_vars[name] = slot.offset
             else:
-                self.int_vars[name] = len(self.int_vars)
+                self.int_vars[name] = slot.offset
         self.recursive: set[str] = set()
         self.inlinable: dict = {}
         self.int_scores = True  # every setScore value is an int
@@ -105,13 +145,15 @@ class NativeCompiler:
             if needed not in functions:
                 raise NativeUnsupported(f"a game without {needed}()")
         used = flow.builtins_used(functions)
-        for name in sorted(used & UNSUPPORTED_BUILTINS):
-            raise NativeUnsupported(f"the built-in {name}")
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
+        self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.recursive = flow.recursive_functions(functions)
         self.inlinable = inlining.inlinable_functions(functions, self.recursive)
-        self.allocating = _allocating(functions)
+        # The state beyond the board (template.HISTORY) is kept with slices and views, which
+        # need numba's reference counting: then every function keeps it.
+        self.allocating = (set(functions) if self.uses_history or "PreviousPosition" in used
+                           else _allocating(functions))
         compilers = [_FunctionCompiler(self, f) for f in functions.values()]
         blocks = _with_context_args({fc.name: fc.compile() for fc in compilers})
 
@@ -123,24 +165,71 @@ class NativeCompiler:
                      f"KEYS = {_stamp_keys(program.width, program.height, len(self.objects))}\n"
                      "TABLE = CAP_MOVES + 1 + KEYS\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
+                     # or keep a history
                      f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
                      f"PERFT_OPS = {PERFT_OPS}\nPERFT_MOVES = {PERFT_MOVES}\n"
                      f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
                      # numba's disk cache loads recursive functions wrongly (a null call: a
                      # crash), so a game with recursion is compiled in every process
-                     f"CACHE = {not self.recursive}\n")
+                     f"CACHE = {not self.recursive}\n"
+                     + self.history_constants("PreviousPosition" in used))
         if "moves" in functions:
-            candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
-                          "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS)\n"
+            candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
+                          "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
                           "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
                           "    if S[_ERR] != 0:\n        return 0\n"
                           "    return _dedupe(CO, CS, S[_NM])\n")
         else:
-            candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS):\n"
+            candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    return _automatic(B, S, CO, CS)\n")
         entries = "".join(_entry(name, blocks[name]) for name in _ENTRIES if name in functions)
-        return "\n".join(["# generated by gdef_core.native from " + program.name,
-                          constants, HELPERS, *blocks.values(), entries, KERNEL, candidates, JUDGE])
+        # no game name in the text: games with the same rules (chess from other start
+        # positions) share one compiled module
+        return "\n".join(["# generated by gdef_core.native",
+                          constants, HELPERS, HISTORY, self.key_row(), *blocks.values(), entries, KERNEL,
+                          candidates, JUDGE])
+
+    def key_fields(self) -> int:
+        """How many values a position's key holds after the board and the player."""
+        return sum(slot.count for slot in self.layout.values() if not slot.counter)
+
+    def history_constants(self, uses_previous: bool) -> str:
+        """The offsets of HS (template.HISTORY) for this game; a game without a history
+        keeps only the board before the move, when it reads PreviousPosition."""
+        nb = self.program.width * self.program.height
+        keylen = nb + 1 + self.key_fields()
+        cap = HISTORY_CAP if self.uses_history else 0
+        tsize = 16
+        while tsize < 2 * cap:
+            tsize *= 2
+        at = 8
+        offsets = {}
+        for name, size in (("H_PREV", nb), ("H_KEY", keylen), ("H_PT", tsize), ("H_BT", tsize),
+                           ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+            offsets[name] = at
+            at += size
+        lines = [f"USES_HISTORY = {self.uses_history}", f"USES_PREVIOUS = {uses_previous}", f"NB = {nb}",
+                 f"KEYLEN = {keylen}", f"HCAP = {cap}", f"TSIZE = {tsize}", f"TMASK = {tsize - 1}",
+                 *(f"{name} = {value}" for name, value in offsets.items()), f"HSIZE = {at}"]
+        return "".join(line + "\n" for line in lines)
+
+    def key_row(self) -> str:
+        """_key_row(): a position's key into HS from `at` (history.py's key: the board, the
+        player to move, the game variables not declared `counter`, in declaration order)."""
+        lines = ["@njit(cache=CACHE)", "def _key_row(B, p, V, VF, HS, at):",
+                 "    HS[at:at + NB] = B", "    HS[at + NB] = p"]
+        k = 1
+        for slot in self.layout.values():
+            if slot.counter:
+                continue
+            n = slot.count
+            if slot.floats:
+                lines.append(f"    for e in range({n}):")
+                lines.append(f"        HS[at + NB + {k} + e] = _fbits(HS, VF[{slot.offset} + e])")
+            else:
+                lines.append(f"    HS[at + NB + {k}:at + NB + {k + n}] = V[{slot.offset}:{slot.offset + n}]")
+            k += n
+        return "\n".join(lines) + "\n"
 
 
 def _with_context_args(blocks: dict[str, str]) -> dict[str, str]:
@@ -417,7 +506,55 @@ class _FunctionCompiler:
             out.append(f"_ix(S, {i.text}, {array.text}.shape[{dim}])")
         return out
 
+    def game_element(self, slot: VarSlot, nodes: list, indent: int | None = None) -> str:
+        """The store's index of a game-variable array's element `a[i]` / `a[i][j]`, each
+        index checked against its size; with `indent`, the indexes are evaluated into
+        temporaries first (an assignment evaluates them before its value)."""
+        parts = []
+        for node, size in zip(nodes, slot.sizes):
+            text = f"_ix(S, {self.coerce(self.expr(node), 'int', node.span).text}, {size})"
+            if indent is not None:
+                t = self.temp()
+                self.emit(indent, f"{t} = {text}")
+                text = t
+            parts.append(text)
+        if len(parts) == 1:
+            return f"{slot.offset} + {parts[0]}"
+        return f"{slot.offset} + {parts[0]} * {slot.sizes[1]} + {parts[1]}"
+
+    def game_array_read(self, slot: VarSlot, nodes: list) -> Code:
+        at = self.game_element(slot, nodes)
+        if slot.floats:
+            return Code(f"VF[{at}]", "float")
+        if slot.kind == "bool":
+            return Code(f"(V[{at}] != 0)", "bool")
+        return Code(f"V[{at}]", slot.kind)
+
+    def game_array_view(self, name: str, slot: VarSlot, span: Span) -> Code:
+        """A game-variable array passed to a function: a view of its elements in the store
+        (arrays are passed by reference)."""
+        if slot.kind == "bool":
+            raise NativeUnsupported(f"the bool game-variable array '{name}' passed as an argument", span)
+        store = "VF" if slot.floats else "V"
+        text = f"{store}[{slot.offset}:{slot.offset + slot.count}]"
+        if len(slot.sizes) == 2:
+            text = f"{text}.reshape(({slot.sizes[0]}, {slot.sizes[1]}))"
+        return Code(text, slot.kind + "[]" * len(slot.sizes))
+
     def assign_element(self, target: ast.Index, value, indent: int) -> None:
+        slot = self.c.var_arrays.get(target.base.text)
+        if slot is not None:
+            self.emit(indent, "if _writable(S):")
+            inner = indent + 1
+            at = self.game_element(slot, target.indexes, inner)
+            code = self.coerce(self.expr(value), slot.kind, value.span)
+            if slot.floats:
+                self.emit(inner, f"VF[{at}] = {code.text}")
+            elif slot.kind == "bool":
+                self.emit(inner, f"V[{at}] = 1 if {code.text} else 0")
+            else:
+                self.emit(inner, f"V[{at}] = {code.text}")
+            return
         array = self.array_of(target.base.text)
         if array is None:
             raise NativeUnsupported(f"an element assignment to '{target.base.text}'", target.span)
@@ -439,6 +576,10 @@ class _FunctionCompiler:
             return code
         if code.type == "int" and want == "float":
             return Code(f"float({code.text})", "float")
+        if code.type == "dyn" and want in ("int", "float", "obj", "bool"):  # checked at run time
+            if want == "float":
+                return Code(f"float(_dyn_int(S, {code.text}))", "float")
+            return Code(f"_dyn_{want}(S, {code.text})", want)
         raise NativeUnsupported(f"a {code.type} value where {want} is needed", span)
 
     def expr(self, expr) -> Code:
@@ -460,6 +601,9 @@ class _FunctionCompiler:
                 if array is not None:
                     element = array.type.split("[", 1)[0]
                     return Code(f"{array.text}[{', '.join(self.indexes(array, indexes))}]", element)
+                slot = self.c.var_arrays.get(base.text)
+                if slot is not None:
+                    return self.game_array_read(slot, indexes)
                 return self.board_builtin(expr)
             case ast.Unary(op="!", operand=operand):
                 return Code(f"(not {self.condition(operand).text})", "bool")
@@ -467,6 +611,8 @@ class _FunctionCompiler:
                 if isinstance(operand, ast.IntLit) and operand.value <= INT_MAX + 1:
                     return _int(-operand.value)
                 value = self.expr(operand)
+                if value.type == "dyn":
+                    value = self.coerce(value, "int", expr.span)
                 if value.type == "int":
                     return Code(f"_neg(S, {value.text})", "int")
                 if value.type == "float":
@@ -487,6 +633,9 @@ class _FunctionCompiler:
             return Code(f"(V[{self.c.int_vars[text]}] != 0)", "bool")
         if kind is not None:
             return Code(f"V[{self.c.int_vars[text]}]", kind)
+        slot = self.c.var_arrays.get(text)
+        if slot is not None:
+            return self.game_array_view(text, slot, expr.span)
         if text in self.c.objects:
             return Code(f"({self.c.objects[text]})", "obj")
         name = ALIASES.get(text, text)
@@ -512,9 +661,11 @@ class _FunctionCompiler:
             return Code(f"B[_sq(S, {a.text}, {b.text})]", "obj")
         if name == "NextPosition":
             return Code(f"_nread(B, OPS, S, {a.text}, {b.text})", "obj")
+        if name == "PreviousPosition":
+            return Code(f"_pread(B, S, HS, {a.text}, {b.text})", "obj")
         if name == "OperationList":
-            if b.value not in (0, 1, 2):
-                raise NativeUnsupported("OperationList with a computed second index", expr.span)
+            if b.value not in (0, 1, 2):  # an int or an obj, known only at run time
+                return Code(f"_opdyn(OPS, S, {a.text}, {b.text})", "dyn")
             return Code(f"_opf(OPS, S, {a.text}, {b.value})", "obj" if b.value == 2 else "int")
         raise NativeUnsupported(f"'{name}' indexed", expr.span)
 
@@ -530,12 +681,17 @@ class _FunctionCompiler:
         builtin = BUILTINS.get(name)
         if builtin is None:
             raise NativeUnsupported(f"the call of '{name}'", call.span)
+        if name == "sizeOf" and isinstance(call.args[0], ast.NameRef) and call.args[0].name.text in self.c.var_arrays:
+            return self.game_array_size(self.c.var_arrays[call.args[0].name.text], call)
         args = [self.expr(arg) for arg in call.args]
         texts = [self.coerce(arg, param.type, call.span).text if param.type in ("int", "float", "bool", "obj")
                  else arg.text for arg, param in zip(args, builtin.params)]
         simple = {"operationsNum": Code("S[7]", "int"), "onTurn": Code("S[0]", "int"),
                   "moveNumber": Code("S[1]", "int"), "addMove": Code("_add_move(S, CS)", None),
-                  "hasLegalMove": Code("_has_legal_move(B, S, V, VF, SC, CO, CS)", "bool"),
+                  "hasLegalMove": Code(f"{'_has_legal_move_seen' if self.c.uses_history else '_has_legal_move'}"
+                                       "(B, S, V, VF, SC, CO, CS, HS)", "bool"),
+                  "repetitions": Code("_repetitions(B, S, V, VF, HS)", "int"),
+                  "nextBoardSeen": Code("_board_seen(B, OPS, S, HS)", "bool"),
                   "isGenerated": Code("_is_generated(S)", "bool")}
         if name in simple:
             return simple[name]
@@ -567,6 +723,15 @@ class _FunctionCompiler:
             return Code(f"{array.text}.shape[{dimension.value}]", "int")
         raise NativeUnsupported(f"the built-in {name}()", call.span)
 
+    def game_array_size(self, slot: VarSlot, call: ast.Call) -> Code:
+        """sizeOf() of a game-variable array: its sizes are constants (spec 15.1)."""
+        dimension = self.expr(call.args[1])
+        if dimension.value is None:
+            raise NativeUnsupported("sizeOf with a computed dimension", call.span)
+        if not 0 <= dimension.value < len(slot.sizes):
+            return Code(f"_ix(S, {dimension.value}, 0)", "int")  # fails as the Python backend does
+        return _int(slot.sizes[dimension.value])
+
     def binary(self, expr: ast.Binary) -> Code:
         op = expr.op
         if op in ("&&", "||"):
@@ -574,6 +739,8 @@ class _FunctionCompiler:
             right = self.condition(expr.right)
             return Code(f"({left.text} {'and' if op == '&&' else 'or'} {right.text})", "bool")
         left, right = self.expr(expr.left), self.expr(expr.right)
+        if "dyn" in (left.type, right.type):
+            left, right = self.dynamic(op, left, right, expr)
         if op in ("==", "!="):
             if left.type == right.type and left.type in ("obj", "bool"):
                 return Code(f"({left.text} {op} {right.text})", "bool")
@@ -590,6 +757,24 @@ class _FunctionCompiler:
         if op == "%":
             return Code(f"_fmod(S, {a.text}, {b.text})", "float")
         return Code(f"({a.text} {op} {b.text})", "float")
+
+    def dynamic(self, op: str, left: Code, right: Code, expr) -> tuple[Code, Code]:
+        """The operands of `op` when one's type is known only at run time (ops.dyn_equal,
+        dyn_order, dyn_arith): each dyn checked to be of the type the operation needs."""
+        if left.type == right.type == "dyn":
+            if op in ("==", "!="):
+                return Code(f"_dyn_eq(S, {left.text}, {right.text})", "bool"), Code("True", "bool")
+            return self.coerce(left, "int", expr.span), self.coerce(right, "int", expr.span)
+        other = right if left.type == "dyn" else left
+        if op in ("==", "!=") and other.type in ("obj", "int", "float"):
+            want = "obj" if other.type == "obj" else "int"
+        elif op not in ("==", "!=") and other.type in ("int", "float"):
+            want = "int"
+        else:  # a bool, or an obj in arithmetic: always an error
+            raise NativeUnsupported(f"'{op}' on a value typed at run time and a {other.type}", expr.span)
+        if left.type == "dyn":
+            return self.coerce(left, want, expr.span), right
+        return left, self.coerce(right, want, expr.span)
 
     def numbers(self, left: Code, right: Code, expr) -> tuple[Code, Code]:
         for side in (left, right):

@@ -9,7 +9,8 @@ file, so numba can cache every function on disk. Conventions shared with codegen
   is-place (not a slice: making one costs a reference count);
 - `S` holds the scalars of the call in progress (slots below), `V` the int, bool and obj game
   variables, `VF` the float ones, `SC` the scores;
-- moves() appends candidate operations to `CO` and their start offsets to `CS`.
+- moves() appends candidate operations to `CO` and their start offsets to `CS`;
+- `HS` holds the board before the move and the positions of the game (HISTORY below).
 
 Any run-time error raises; the caller (native/backend.py) replays that game through the Python
 backend, which produces the located gdef error. Nothing here formats messages.
@@ -287,13 +288,18 @@ def _is_generated(S):
 JUDGE = '''
 
 @njit(cache=CACHE)
-def judge(board, player, mn, V, VF, SC, ops, starts, verdicts):
+def judge(board, player, mn, V, VF, SC, ops, starts, verdicts, H0, HS):
     """isMoveLegal() of move k (ops[starts[k]:starts[k + 1]]) with its own step budget:
     verdicts[k] 1 legal, 0 rejected, -1 stopped (a run-time error or limit, or isGenerated(),
     which the kernels judge only for their own candidates)."""
     S = np.zeros(NSLOTS, np.int64)
     CO = np.empty((1, 4), np.int64)
     CS = np.zeros(2, np.int64)
+    if USES_HISTORY:  # the state's positions, for nextBoardSeen()
+        _hist_load(HS, H0)
+        if HS[_HN0] < 0:  # more than the kernel holds: the Python backend judges
+            verdicts[:] = -1
+            return
     for k in range(verdicts.shape[0]):
         a = starts[k]
         b = starts[k + 1]
@@ -306,7 +312,7 @@ def judge(board, player, mn, V, VF, SC, ops, starts, verdicts):
         S[_OP0] = a
         S[_ST] = MAXSTEPS
         S[_ERR] = 0
-        legal = e_isMoveLegal(board, ops, S, V, VF, SC, CO, CS)
+        legal = e_isMoveLegal(board, ops, S, V, VF, SC, CO, CS, HS)
         verdicts[k] = -1 if S[_ERR] != 0 or S[_ST] < 0 else (1 if legal else 0)
 '''
 
@@ -427,7 +433,7 @@ def _dedupe_any(CO, CS, m):
 
 
 @njit(cache=CACHE, inline='always')
-def _gen(B, S, V, VF, SC, CO, CS, player, mn):
+def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     """The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
     S[_ERR] set, when moves() failed)."""
     S[_T] = player
@@ -442,7 +448,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn):
     S[_BAD] = 0
     S[_ERR] = 0
     CS[0] = 0
-    return _candidates(B, S, V, VF, SC, CO, CS)
+    return _candidates(B, S, V, VF, SC, CO, CS, HS)
 
 
 @njit(cache=CACHE, inline='always')
@@ -479,7 +485,7 @@ def _automatic(B, S, CO, CS):
 
 
 @njit(cache=CACHE, inline='always')
-def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
+def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
     """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure
     (_bad, the steps spent) makes it illegal. The steps of one search are bounded by the pool:
     the caller tests S[_POOL] < 0 (an error)."""
@@ -494,13 +500,13 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn):
     S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
-    r = e_isMoveLegal(B, CO, S, V, VF, SC, CO, CS)
+    r = e_isMoveLegal(B, CO, S, V, VF, SC, CO, CS, HS)
     S[_POOL] -= MAXSTEPS - S[_ST]
     return r and S[_ERR] == 0 and S[_ST] >= 0
 
 
 @njit(cache=CACHE, _nrt=NRT)
-def _has_legal_move(B, S, V, VF, SC, CO, CS):
+def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
     back; a failure of the search is end()'s (S[_ERR])."""
     if S[_CTX] != 2:
@@ -510,12 +516,12 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS):
              S[_NM], S[_BAD], S[_POOL], S[_OP0])
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
     mn = S[_MN]
-    m = _gen(B, S, V, VF, SC, CO, CS, p, mn)
+    m = _gen(B, S, V, VF, SC, CO, CS, p, mn, HS)
     failed = S[_ERR] != 0
     found = False
     S[_POOL] = POOL
     for c in range(m):
-        legal = _judge(B, S, V, VF, SC, CO, CS, c, p, mn)
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, p, mn, HS)
         if S[_POOL] < 0:
             failed = True
             break
@@ -529,9 +535,12 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS):
 
 
 @njit(cache=CACHE, inline='always')
-def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
+def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
     """Apply the move in rows a .. a + n - 1 of MV and run end(); -> (over, winner or -1, next
     player)."""
+    if USES_PREVIOUS:  # the board before the move, for PreviousPosition
+        for k in range(NB):
+            HS[H_PREV + k] = B[k]
     for i in range(a, a + n):
         B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
@@ -544,7 +553,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
     S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
-    r = e_end(B, MV, S, V, VF, SC, CO, CS)
+    r = e_end(B, MV, S, V, VF, SC, CO, CS, HS)
     if S[_ST] < 0 or S[_ERR] != 0:
         _fail()
     if r:
@@ -553,9 +562,9 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
 
 
 @njit(cache=CACHE)
-def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn):
-    """_play() as a call of its own, for a try block (see _fail)."""
-    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn)
+def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
+    """_play() as a call of its own, for perft's try block (see _fail)."""
+    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS)
 
 
 @njit(cache=CACHE, inline='always')
@@ -570,13 +579,13 @@ def _rand(R):
 
 
 @njit(cache=CACHE, inline='always')
-def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, record, rec_ops, rec_starts):
+def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, record, rec_ops, rec_starts, HS):
     """One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length,
     the moves recorded and the winner as it goes, so they are known when it fails."""
     while True:
         if max_moves >= 0 and G[0] >= max_moves:
             return 1
-        m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+        m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
         if S[_ERR] != 0:
             _fail()
         S[_POOL] = POOL
@@ -589,7 +598,7 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
             left -= 1
             c = order[i]
             order[i] = order[left]
-            legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn)
+            legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
             if S[_POOL] < 0:
                 _fail()
             if legal:
@@ -611,7 +620,9 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
                     rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
             rec_starts[nrec + 1] = rec_starts[nrec] + n
             G[1] = nrec + 1
-        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn)
+        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn, HS)
+        if USES_HISTORY and not over:  # the position reached
+            _hist_play(B, player, V, VF, HS)
         mn += 1
         G[0] += 1
         if over:
@@ -637,7 +648,7 @@ def _copy(to, source):
 
 @njit(cache=CACHE, _nrt=NRT)
 def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status,
-           scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G):
+           scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
     """Games first, first + 1, ... to the last seed; G[3]: the game being played, so that
     playouts() knows which one a run-time error stopped. It makes no arrays, so unless the
     rules make some (NRT) it runs without numba's reference counting (see codegen: a counted
@@ -652,14 +663,16 @@ def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, 
         G[0] = 0
         G[1] = 0
         G[2] = -1
+        if USES_HISTORY:
+            _hist_restart(HS)
         state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player0, mn0, max_moves, record,
-                      rec_ops, rec_starts)
+                      rec_ops, rec_starts, HS)
         _game_over(g, state, G, SC, winners, lengths, status, scores)
 
 
 @njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-             record, rec_ops, rec_starts, CO, CS, order, MV):
+             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
     """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
     move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
     (single) game are written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV:
@@ -671,11 +684,14 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     V = V0.copy()
     VF = VF0.copy()
     SC = SC0.copy()
+    if USES_HISTORY:  # the start state's positions
+        _hist_load(HS, H0)
     first = 0
     while first < seeds.shape[0]:
         try:
             _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
-                   status, scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G)
+                   status, scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G,
+                   HS)
             first = seeds.shape[0]
         except Exception:
             _game_over(G[3], 3, G, SC, winners, lengths, status, scores)
@@ -684,16 +700,16 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
 
 
 @njit(cache=CACHE)
-def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
+def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
     """The legal moves of a position, copied into LO / LS; -> how many."""
-    m = _gen(B, S, V, VF, SC, CO, CS, player, mn)
+    m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
     if S[_ERR] != 0:
         _fail()
     S[_POOL] = POOL
     n = 0
     LS[0] = 0
     for c in range(m):
-        legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn)
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
         if S[_POOL] < 0:
             _fail()
         if legal:
@@ -710,7 +726,7 @@ def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS):
 
 
 @njit(cache=CACHE)
-def perft(board, player, mn, V, VF, SC, depth, counts):
+def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
     """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
     depth first with one frame per level (numba's cache cannot hold recursive functions)."""
     CO = np.empty((CAP_OPS, 4), np.int64)
@@ -732,7 +748,13 @@ def perft(board, player, mn, V, VF, SC, depth, counts):
     SCs[0] = SC
     players[0] = player
     numbers[0] = mn
-    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0])
+    hn = np.zeros(depth + 1, np.int64)  # the positions of the history at each level
+    if USES_HISTORY:
+        _hist_load(HS, H0)
+        if HS[_HN0] < 0 or HS[_HN0] + depth + 2 > HCAP:
+            _fail()
+        hn[0] = HS[_HN0]
+    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0], HS)
     level = 0
     while level >= 0:
         i = next_move[level]
@@ -745,19 +767,287 @@ def perft(board, player, mn, V, VF, SC, depth, counts):
         Vs[up] = Vs[level]
         VFs[up] = VFs[level]
         SCs[up] = SCs[level]
+        if USES_HISTORY:
+            _hist_truncate(HS, hn[level])
         try:
             a = LS[level, i]
             over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, LO[level],
-                                            a, LS[level, i + 1] - a, players[level], numbers[level])
+                                            a, LS[level, i + 1] - a, players[level], numbers[level], HS)
         except Exception:
+            if USES_HISTORY and HS[_HX] != 0:  # a key the kernel cannot compare
+                _fail()
             continue  # end() failed: not a legal move
         counts[level] += 1
         if up < depth and not over:
             players[up] = nxt
             numbers[up] = numbers[level] + 1
+            if USES_HISTORY:
+                _hist_play(Bs[up], nxt, Vs[up], VFs[up], HS)
+                hn[up] = HS[_HN]
             sizes[up] = _legal_into(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, nxt, numbers[up],
-                                    LO[up], LS[up])
+                                    LO[up], LS[up], HS)
             next_move[up] = 0
             level = up
     return 0
+'''
+
+# The state of spec section 15.4 (PreviousPosition, repetitions(), nextBoardSeen()) and the
+# values typed only at run time (`OperationList[i][j]` with a computed j), between HELPERS and
+# the generated functions.
+HISTORY = '''
+
+# HS (int64) holds, from the offsets the generated constants give: slots (_HN the entries,
+# _HN0 those of the start state or -1 when they do not fit, _HX set when a key cannot be
+# compared natively), the board before the move (H_PREV, for PreviousPosition), a scratch key
+# (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
+# hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
+# (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
+# board, the player to move, the game variables not declared `counter`, floats as their bits).
+# Entries come and go last in, first out (a playout; perft's walk), so dropping the newest
+# only empties its table slots.
+_HN, _HN0, _HX, _HF = 0, 1, 2, 3
+
+
+@njit(cache=CACHE, inline='always')
+def _pread(B, S, HS, x, y):
+    """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
+    k = _sq(S, x, y)
+    if S[_CTX] == 2:
+        return HS[H_PREV + k]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _fbits(HS, x):
+    """A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by
+    identity, is left to the Python backend."""
+    if x != x:
+        HS[_HX] = 1
+        _fail()
+    F = HS.view(np.float64)
+    F[_HF] = x + 0.0
+    return HS[_HF]
+
+
+@njit(cache=CACHE, inline='always')
+def _z(k, o):
+    """The board hash's share of object o on square k (Zobrist; 0 for an empty square), so
+    that a move changes the hash by its operations alone."""
+    if o == 0:
+        return 0
+    h = (k * 1021 + o) * -7046029254386353131
+    h = (h ^ (h >> 32)) * -49064778989728563
+    return h ^ (h >> 29)
+
+
+@njit(cache=CACHE, inline='always')
+def _board_hash(HS, at):
+    h = 0
+    for k in range(NB):
+        h ^= _z(k, HS[at + k])
+    return h
+
+
+@njit(cache=CACHE, inline='always')
+def _hash(HS, at, n, h):
+    for k in range(at, at + n):
+        h = (h ^ HS[k]) * 1099511628211
+    return h
+
+
+@njit(cache=CACHE, inline='always')
+def _fin(h):
+    h = (h ^ (h >> 33)) * -49064778989728563
+    return h ^ (h >> 33)
+
+
+@njit(cache=CACHE, inline='always')
+def _same_key(HS, a, b, n):
+    for k in range(n):
+        if HS[a + k] != HS[b + k]:
+            return False
+    return True
+
+
+@njit(cache=CACHE, inline='always')
+def _tinsert(HS, table, h, i):
+    s = h & TMASK
+    while HS[table + s] >= 0:
+        s = (s + 1) & TMASK
+    HS[table + s] = i
+
+
+@njit(cache=CACHE, inline='always')
+def _tremove(HS, table, h, i):
+    s = h & TMASK
+    while HS[table + s] != i:
+        s = (s + 1) & TMASK
+    HS[table + s] = -1
+
+
+@njit(cache=CACHE)
+def _hist_add(HS, full):
+    """The key written at entry _HN becomes the newest entry (full: a position; else only its
+    board, as seen)."""
+    n = HS[_HN]
+    row = H_ROWS + n * KEYLEN
+    hb = _board_hash(HS, row)
+    HS[H_EH + n] = _fin(_hash(HS, row + NB, KEYLEN - NB, hb))
+    HS[H_EB + n] = hb
+    HS[H_EK + n] = full
+    _tinsert(HS, H_BT, HS[H_EB + n], n)
+    if full:
+        _tinsert(HS, H_PT, HS[H_EH + n], n)
+    HS[_HN] = n + 1
+
+
+@njit(cache=CACHE)
+def _hist_truncate(HS, n):
+    """Drop the newest entries down to n."""
+    m = HS[_HN]
+    while m > n:
+        m -= 1
+        _tremove(HS, H_BT, HS[H_EB + m], m)
+        if HS[H_EK + m] != 0:
+            _tremove(HS, H_PT, HS[H_EH + m], m)
+    HS[_HN] = m
+
+
+@njit(cache=CACHE)
+def _hist_load(HS, H0):
+    """The start state's positions (H0, oldest first, its own last); _HN0 = -1 when they
+    leave no room to play (every game then goes the failure path)."""
+    HS[H_PT:H_PT + 2 * TSIZE] = -1
+    HS[_HN] = 0
+    HS[_HX] = 0
+    if H0.shape[0] > HCAP // 2:
+        HS[_HN0] = -1
+        return
+    for r in range(H0.shape[0]):
+        row = H_ROWS + HS[_HN] * KEYLEN
+        HS[row:row + KEYLEN] = H0[r]
+        _hist_add(HS, 1)
+    HS[_HN0] = HS[_HN]
+
+
+@njit(cache=CACHE)
+def _hist_restart(HS):
+    """Back to the start state's positions, for the next game."""
+    if HS[_HN0] < 0:
+        _fail()
+    _hist_truncate(HS, HS[_HN0])
+
+
+@njit(cache=CACHE)
+def _hist_play(B, p, V, VF, HS):
+    """The position reached by a move (the board, p to move) becomes the newest entry."""
+    if HS[_HN] >= HCAP:
+        _fail()  # a game longer than the buffer: the Python backend finishes it
+    _key_row(B, p, V, VF, HS, H_ROWS + HS[_HN] * KEYLEN)
+    _hist_add(HS, 1)
+
+
+@njit(cache=CACHE)
+def _repetitions(B, S, V, VF, HS):
+    """repetitions(): the earlier positions equal to the one end() has reached."""
+    if S[_CTX] != 2:
+        _bad(S)
+        return 0
+    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    _key_row(B, p, V, VF, HS, H_KEY)
+    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_hash(HS, H_KEY)))
+    count = 0
+    s = h & TMASK
+    while HS[H_PT + s] >= 0:
+        i = HS[H_PT + s]
+        if HS[H_EH + i] == h and _same_key(HS, H_ROWS + i * KEYLEN, H_KEY, KEYLEN):
+            count += 1
+        s = (s + 1) & TMASK
+    return count
+
+
+@njit(cache=CACHE)
+def _board_seen(B, OPS, S, HS):
+    """nextBoardSeen(): whether the board after the move judged is an earlier one's. The
+    newest entry is always the board judged from (the position reached, or the board
+    hasLegalMove() adds), so the next board's hash is its hash changed by the operations."""
+    if S[_CTX] != 1:
+        _bad(S)
+        return False
+    h = HS[H_EB + HS[_HN] - 1]
+    a = S[_OP0]
+    n = S[_NOPS]
+    for i in range(a, a + n):
+        k = OPS[i, 0] * H + OPS[i, 1]
+        old = B[k]
+        for j in range(i - 1, a - 1, -1):   # an earlier operation on the same square
+            if OPS[j, 0] * H + OPS[j, 1] == k:
+                old = OPS[j, 2]
+                break
+        h ^= _z(k, old) ^ _z(k, OPS[i, 2])
+    s = h & TMASK
+    built = False
+    while HS[H_BT + s] >= 0:
+        e = HS[H_BT + s]
+        if HS[H_EB + e] == h:
+            if not built:
+                HS[H_KEY:H_KEY + NB] = B
+                for i in range(a, a + n):
+                    HS[H_KEY + OPS[i, 0] * H + OPS[i, 1]] = OPS[i, 2]
+                built = True
+            if _same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB):
+                return True
+        s = (s + 1) & TMASK
+    return False
+
+
+@njit(cache=CACHE)
+def _has_legal_move_seen(B, S, V, VF, SC, CO, CS, HS):
+    """hasLegalMove() in a game with a history: the position end() has reached counts as
+    seen while the candidates are judged (spec 15.4)."""
+    if HS[_HN] >= HCAP:
+        _bad(S)  # a game longer than the buffer: the Python backend finishes it
+        return False
+    row = H_ROWS + HS[_HN] * KEYLEN
+    HS[row:row + NB] = B
+    _hist_add(HS, 0)
+    found = _has_legal_move(B, S, V, VF, SC, CO, CS, HS)
+    _hist_truncate(HS, HS[_HN] - 1)
+    return found
+
+
+@njit(cache=CACHE, inline='always')
+def _opdyn(OPS, S, i, j):
+    """OperationList[i][j] with j known only at run time: (value, whether it is an obj)."""
+    if i < 0 or i >= S[_NOPS] or j < 0 or j > 2:
+        _bad(S)
+        return (0, False)
+    return (OPS[S[_OP0] + i, j], j == 2)
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_int(S, t):
+    if t[1]:
+        _bad(S)
+    return t[0]
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_obj(S, t):
+    if not t[1]:
+        _bad(S)
+    return t[0]
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_bool(S, t):
+    _bad(S)  # an int or an obj is never a bool
+    return False
+
+
+@njit(cache=CACHE, inline='always')
+def _dyn_eq(S, t, u):
+    if t[1] != u[1]:
+        _bad(S)
+    return t[0] == u[0]
 '''

@@ -1,0 +1,259 @@
+"""The native backend on the state beyond the board (spec sections 14-15): game-variable arrays
+(int, bool, float, 2-D, passed by reference), `counter` variables, PreviousPosition,
+repetitions(), nextBoardSeen() with hasLegalMove(), OperationList with a computed second index,
+and the history a state brings with it (a game resumed or searched from the middle).
+
+Each small game below is compiled once and compared with the Python backend, the reference:
+perft equal, and native random games replayed move by move through the Python backend legal at
+every step with the same end, winner and scores. Skipped without numba (gdef[fast]).
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np  # noqa: E402
+
+from gdef_core.native import NativeRules  # noqa: E402
+from gdef_core.play.perft import perft  # noqa: E402
+from gdef_core.play.simulate import game_seed  # noqa: E402
+from gdef_core.runtime import load_game  # noqa: E402
+
+# Two pieces walk on a 3 x 3 board and capture by landing on each other. Repeating a position
+# (the bool array `visited` and the player to move included, the counters not) loses; a player
+# without a piece has no legal move and loses. Reads of every kind of game-variable array,
+# written in end() and read on later turns; OperationList[i][j] with j computed; PreviousPosition
+# telling a capture from a quiet move (and equal to CurrentPosition in isMoveLegal()).
+# With `superko` set (a state from JSON), no capture and positional superko: no move may
+# recreate an earlier board, and the pass moves() proposes is legal only if the board just reached did not count
+# as seen while end() asks hasLegalMove() (it must, spec 15.4), so the player without another
+# move loses.
+WALKERS = """
+name: walkers
+players: 2
+size: 3 x 3
+obj A
+obj Z
+
+counter int played = 0;         // changes every move: positions are compared without it
+counter float weight[2] = 1.5;  // so does this
+int caps[2] = 0;                // captures per player
+bool visited[3][3] = false;     // squares a piece has landed on
+int dx[4] = {1, -1, 0, 0};
+int dy[4] = {0, 0, 1, -1};
+bool superko = false;
+float bonus = 0.5;              // a float in the positions compared
+
+start { (0,0: A), (2,1: Z) }
+
+define mine(int p) -> obj {
+  if (p == 0) { return A; }
+  return Z;
+}
+
+define moves() {
+  obj me = mine(onTurn());
+  for (int x = 0; x < 3; x = x + 1) {
+    for (int y = 0; y < 3; y = y + 1) {
+      if (CurrentPosition[x][y] == me) {
+        for (int d = 0; d < 4; d = d + 1) {
+          int nx = x + dx[d];
+          int ny = y + dy[d];
+          if (nx >= 0 && nx < 3 && ny >= 0 && ny < 3 && CurrentPosition[nx][ny] != me) {
+            addClear(x, y);
+            addPlace(nx, ny, me);
+            addMove();
+          }
+        }
+      }
+    }
+  }
+  addMove();   // a pass
+}
+
+define placed() -> int {
+  for (int i = 0; i < operationsNum(); i = i + 1) {
+    if (isPlaceOperation(i)) { return i; }
+  }
+  return -1;
+}
+
+define isMoveLegal() -> bool {
+  if (!isGenerated()) { return false; }
+  if (operationsNum() == 0) { return superko && !nextBoardSeen(); }
+  if (superko && nextBoardSeen()) { return false; }
+  int i = placed();
+  int sum = 0;
+  int j = 0;
+  while (j < 2) {
+    sum = sum + OperationList[i][j];
+    j = j + 1;
+  }
+  if (OperationList[i][j] != mine(onTurn()) || PreviousPosition[0][0] != CurrentPosition[0][0]) {
+    return false;
+  }
+  if (superko && CurrentPosition[OperationList[i][0]][OperationList[i][1]] != empty) { return false; }
+  return !(sum == 2 && OperationList[i][0] == 1) || moveNumber() >= 2;   // the centre only later
+}
+
+define total(int a[]) -> int {
+  return a[0] + a[1];
+}
+
+define end() -> bool {
+  int me = onTurn();
+  played = played + 1;
+  int i = placed();
+  int x = OperationList[i][0];
+  int y = OperationList[i][1];
+  if (PreviousPosition[x][y] != empty) { caps[me] = caps[me] + 1; }
+  if (visited[x][y]) { weight[me] = weight[me] * 2.0; }
+  visited[x][y] = true;
+  setScore(me, weight[me] + total(caps) + bonus);
+  if (repetitions() >= 2) {
+    setWinner(1 - me);
+    return true;
+  }
+  if (!hasLegalMove()) {
+    setWinner(me);
+    return true;
+  }
+  return played >= 60;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """(game, native rules) of WALKERS, compiled into a temporary cache (a cold start)."""
+    path = tmp_path_factory.mktemp("gdef-native-state")
+    old = os.environ.get("GDEF_CACHE_DIR")
+    os.environ["GDEF_CACHE_DIR"] = str(path / "cache")
+    out = {}
+    source = path / "walkers.gdef"
+    source.write_text(WALKERS, encoding="utf-8")
+    game = load_game(str(source))
+    said: list[str] = []
+    native = NativeRules.load(game, said.append)
+    assert native is not None, said
+    yield game, native
+    if old is None:
+        del os.environ["GDEF_CACHE_DIR"]
+    else:
+        os.environ["GDEF_CACHE_DIR"] = old
+
+
+def kernel_perft(native, state, depth: int) -> list[int]:
+    """native.perft() without its fallback to the Python backend (which would hide a kernel
+    that fails)."""
+    counts = np.zeros(depth, np.int64)
+    board, V, VF, SC = native.arrays(state)
+    native.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
+                        native.history_rows(state), native._hs)
+    return [int(c) for c in counts]
+
+
+def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
+    """Native random games from `start`, each ended by the kernel itself (not by the failure
+    path, which would hide a difference) and replayed through the Python backend: legal at
+    every step, with the same end, winner and scores. -> the outcomes."""
+    outcomes = native.play(range(count), seed=seed, max_moves=None, state=start)
+    seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
+    status = native._run(seeds, start, None, record=False)[2]
+    assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
+    for index, outcome in enumerate(outcomes):
+        assert not isinstance(outcome, Exception), outcome
+        seeds = np.array([game_seed(seed, index, 0)], dtype=np.uint64)
+        *_, recorded, ops, starts = native._run(seeds, start, None, record=True)
+        assert recorded == outcome.length > 0
+        state = start.clone()
+        for k in range(recorded):
+            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
+            assert not state.is_over
+            assert state.check(move).legal, (index, k, str(move))
+            assert move in state.legal_moves()
+            state.apply(move)
+        assert state.is_over and not outcome.capped
+        assert (state.winner, tuple(state.scores)) == (outcome.winner, outcome.scores), index
+    return outcomes
+
+
+def test_walkers_perft_equals_the_python_backend(compiled):
+    game, native = compiled
+    counts = perft(game.new_state(), 9)
+    assert counts[-1] > 0
+    assert kernel_perft(native, game.new_state(), 9) == counts
+
+
+def test_walkers_games_end_as_in_python(compiled):
+    game, native = compiled
+    outcomes = replay_native_games(game, native, game.new_state(), 40)
+    assert len({o.length for o in outcomes}) > 3 and {0, 1} <= {o.winner for o in outcomes}
+
+
+CYCLE = ["clear(0,0); place(1,0,A)", "clear(2,1); place(2,2,Z)",
+         "clear(1,0); place(0,0,A)", "clear(2,2); place(2,1,Z)"]
+
+
+def test_a_repetition_needs_the_arrays_and_player_but_not_the_counters(compiled):
+    """A and Z shuffle back and forth: the third occurrence of a position ends the game, though
+    the counters `played` and `weight` differ every time (and `visited` must have settled)."""
+    game, native = compiled
+    state = game.new_state()
+    for text in CYCLE * 2 + CYCLE[:3]:
+        state.apply(text)
+    assert not state.is_over
+    python = state.clone()
+    python.apply(CYCLE[3])   # the position after moves 4 and 8, a third time
+    assert python.is_over and python.winner == 0
+    assert kernel_perft(native, state, 3) == perft(state, 3)
+    replay_native_games(game, native, state, 20, seed=8)
+
+
+def test_a_resumed_state_brings_its_history(compiled):
+    """The history of a state read back from JSON (gdef-run --resume) is loaded into the
+    kernel: perft and games from there count the earlier positions."""
+    game, native = compiled
+    state = game.new_state()
+    for text in CYCLE * 2:
+        state.apply(text)
+    resumed = game.state_from_json(state.to_json())
+    assert len(resumed._history) == 9
+    counts = perft(state, 5)
+    assert kernel_perft(native, resumed, 5) == perft(resumed, 5) == counts
+    fresh = game.state_from_json({**state.to_json(), "history": None})   # no history: starts here
+    assert kernel_perft(native, fresh, 5) == perft(fresh, 5) != counts
+    outcomes = replay_native_games(game, native, resumed, 10, seed=9)
+    # mcts's playouts from the same state, one game each
+    assert [native.playout(resumed, game_seed(9, k, 0), None) for k in range(10)] == [o.winner for o in outcomes]
+
+
+def test_game_variable_arrays_convert_both_ways(compiled):
+    game, native = compiled
+    state = game.new_state()
+    state.apply("clear(0,0); place(0,1,A)")
+    board, V, VF, _ = native.arrays(state)
+    assert native.values(V, VF) == state._vars
+    assert state._vars[3][0][1] is True and list(VF) == [1.5, 1.5, 0.5]
+
+
+def superko_start(game):
+    return game.state_from_json({**game.new_state().to_json(), "history": None,
+                                 "vars": {**game.new_state().to_json()["vars"], "superko": True}})
+
+
+def test_superko_perft_equals_the_python_backend(compiled):
+    game, native = compiled
+    start = superko_start(game)
+    counts = perft(start, 8)
+    assert counts != perft(game.new_state(), 8)
+    assert kernel_perft(native, start, 8) == counts
+
+
+def test_superko_games_end_as_in_python(compiled):
+    game, native = compiled
+    outcomes = replay_native_games(game, native, superko_start(game), 30)
+    assert {0, 1} <= {o.winner for o in outcomes}
