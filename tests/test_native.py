@@ -27,8 +27,9 @@ import numpy as np  # noqa: E402
 from gdef_core.cli.sim import main as sim_main  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.play.perft import perft  # noqa: E402
-from gdef_core.play.simulate import game_seed  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
+
+from native_support import replay_native_games  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -88,25 +89,8 @@ def test_chess_positions_share_one_compiled_module(cache_dir):
 @pytest.mark.parametrize("name, depth", GAMES)
 def test_native_games_replay_legally_in_python(cache_dir, name, depth):
     game, native, _ = native_of(name)
-    outcomes = native.play(range(REPLAYED.get(name, 12)), seed=5, max_moves=None)
-    ends = set()
-    for index, outcome in enumerate(outcomes):
-        seeds = np.array([game_seed(5, index, 0)], dtype=np.uint64)
-        _, _, status, _, recorded, ops, starts = native._run(seeds, game.new_state(), None, record=True)
-        assert status[0] == 0   # ended by the kernel, not by the failure path (replayed in Python)
-        assert recorded == outcome.length > 0
-        state = game.new_state()
-        for k in range(recorded):
-            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
-            assert not state.is_over
-            assert state.check(move).legal, (index, k, str(move))
-            assert move in state.legal_moves()
-            state.apply(move)
-        assert state.is_over and not outcome.capped
-        assert state.winner == outcome.winner
-        assert tuple(state.scores) == outcome.scores
-        ends.add((outcome.winner, outcome.length))
-    assert len(ends) > 1  # the games differ: not one game replayed many times
+    outcomes = replay_native_games(game, native, game.new_state(), REPLAYED.get(name, 12), seed=5)
+    assert len({(outcome.winner, outcome.length) for outcome in outcomes}) > 1  # the games differ
 
 
 def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):

@@ -22,6 +22,8 @@ from gdef_core.play.perft import perft  # noqa: E402
 from gdef_core.play.simulate import game_seed  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
+from native_support import replay_native_games  # noqa: E402
+
 # Two pieces walk on a 3 x 3 board and capture by landing on each other. Repeating a position
 # (the bool array `visited` and the player to move included, the counters not) loses; a player
 # without a piece has no legal move and loses. Reads of every kind of game-variable array,
@@ -132,7 +134,6 @@ def compiled(tmp_path_factory):
     path = tmp_path_factory.mktemp("gdef-native-state")
     old = os.environ.get("GDEF_CACHE_DIR")
     os.environ["GDEF_CACHE_DIR"] = str(path / "cache")
-    out = {}
     source = path / "walkers.gdef"
     source.write_text(WALKERS, encoding="utf-8")
     game = load_game(str(source))
@@ -154,31 +155,6 @@ def kernel_perft(native, state, depth: int) -> list[int]:
     native.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
                         native.history_rows(state), native._hs)
     return [int(c) for c in counts]
-
-
-def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
-    """Native random games from `start`, each ended by the kernel itself (not by the failure
-    path, which would hide a difference) and replayed through the Python backend: legal at
-    every step, with the same end, winner and scores. -> the outcomes."""
-    outcomes = native.play(range(count), seed=seed, max_moves=None, state=start)
-    seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
-    status = native._run(seeds, start, None, record=False)[2]
-    assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
-    for index, outcome in enumerate(outcomes):
-        assert not isinstance(outcome, Exception), outcome
-        seeds = np.array([game_seed(seed, index, 0)], dtype=np.uint64)
-        *_, recorded, ops, starts = native._run(seeds, start, None, record=True)
-        assert recorded == outcome.length > 0
-        state = start.clone()
-        for k in range(recorded):
-            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
-            assert not state.is_over
-            assert state.check(move).legal, (index, k, str(move))
-            assert move in state.legal_moves()
-            state.apply(move)
-        assert state.is_over and not outcome.capped
-        assert (state.winner, tuple(state.scores)) == (outcome.winner, outcome.scores), index
-    return outcomes
 
 
 def test_walkers_perft_equals_the_python_backend(compiled):

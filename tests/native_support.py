@@ -1,0 +1,31 @@
+"""What the native backend's tests share (tests/test_native*.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from gdef_core.play.simulate import game_seed
+
+
+def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
+    """Native random games from `start`, each ended by the kernel itself (not by the failure
+    path, which would hide a difference) and replayed through the Python backend: legal at
+    every step, with the same end, winner and scores. -> the outcomes."""
+    outcomes = native.play(range(count), seed=seed, max_moves=None, state=start)
+    seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
+    status = native._run(seeds, start, None, record=False)[2]
+    assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
+    for index, outcome in enumerate(outcomes):
+        assert not isinstance(outcome, Exception), outcome
+        seeds = np.array([game_seed(seed, index, 0)], dtype=np.uint64)
+        *_, recorded, ops, starts = native._run(seeds, start, None, record=True)
+        assert recorded == outcome.length > 0
+        state = start.clone()
+        for k in range(recorded):
+            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
+            assert not state.is_over
+            assert state.check(move).legal, (index, k, str(move))
+            assert move in state.legal_moves()
+            state.apply(move)
+        assert state.is_over and not outcome.capped
+        assert (state.winner, tuple(state.scores)) == (outcome.winner, outcome.scores), index
+    return outcomes
