@@ -15,7 +15,21 @@ done
 scripts/bootstrap.sh $fresh
 # in CI a missing browser fails the browser tests instead of skipping them
 if [ -n "${CI:-}" ]; then export GDEF_REQUIRE_BROWSER=1; fi
-.venv/bin/python -m pytest -q
+# The native backend's tests spend minutes of one core in numba's compiler: they run in a
+# second pytest beside the rest of the suite (the machines have two cores), their report after.
+native=(tests/test_native.py tests/test_native_state.py tests/test_native_optimizer.py)
+native_log=$(mktemp)
+.venv/bin/python -m pytest -q "${native[@]}" >"$native_log" 2>&1 &
+native_pid=$!
+status=0
+.venv/bin/python -m pytest -q "${native[@]/#/--ignore=}" || status=$?
+native_status=0
+wait "$native_pid" || native_status=$?
+echo "--- the native backend's tests (${native[*]}):"
+cat "$native_log"
+rm -f "$native_log"
+if [ "$status" -ne 0 ]; then exit "$status"; fi
+if [ "$native_status" -ne 0 ]; then exit "$native_status"; fi
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then
   GDEF_PYTHON="$PWD/.venv/bin/python" vscode-extension/scripts/ci.sh
 fi
