@@ -304,17 +304,7 @@ def judge(board, player, mn, V, VF, SC, ops, starts, verdicts, H0, HS):
             verdicts[:] = -1
             return
     for k in range(verdicts.shape[0]):
-        a = starts[k]
-        b = starts[k + 1]
-        S[_T] = player
-        S[_MN] = mn
-        S[_CTX] = 1
-        S[_RO] = 1
-        S[_OWN] = 0
-        S[_NOPS] = b - a
-        S[_OP0] = a
-        S[_ST] = MAXSTEPS
-        S[_ERR] = 0
+        _enter_judge(S, player, mn, 0, starts[k], starts[k + 1])
         legal = e_isMoveLegal(board, ops, S, V, VF, SC, CO, CS, HS)
         verdicts[k] = -1 if S[_ERR] != 0 or S[_ST] < 0 else (1 if legal else 0)
 '''
@@ -489,21 +479,26 @@ def _automatic(B, S, CO, CS):
 
 
 @njit(cache=CACHE, inline='always')
-def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
-    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure
-    (_bad, the steps spent) makes it illegal. The steps of one search are bounded by the pool:
-    the caller tests S[_POOL] < 0 (an error)."""
-    a = CS[c]
-    b = CS[c + 1]
+def _enter_judge(S, player, mn, own, a, b):
+    """The slots of S for isMoveLegal() judging the move in rows a .. b - 1 (own: one of the
+    kernel's candidates, for isGenerated())."""
     S[_T] = player
     S[_MN] = mn
     S[_CTX] = 1
     S[_RO] = 1
-    S[_OWN] = OWN_CANDIDATES
+    S[_OWN] = own
     S[_NOPS] = b - a
     S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
+    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure
+    (_bad, the steps spent) makes it illegal. The steps of one search are bounded by the pool:
+    the caller tests S[_POOL] < 0 (an error)."""
+    _enter_judge(S, player, mn, OWN_CANDIDATES, CS[c], CS[c + 1])
     r = e_isMoveLegal(B, CO, S, V, VF, SC, CO, CS, HS)
     S[_POOL] -= MAXSTEPS - S[_ST]
     return r and S[_ERR] == 0 and S[_ST] >= 0
