@@ -295,8 +295,8 @@ class NativeRules:
         if state.is_over:
             return []
         board, V, VF, SC = self.arrays(state)
-        CO, CS, _, _ = self.workspace()
-        found = (np.empty((CAP_OPS, 4), np.int64), np.empty(CAP_MOVES, np.int64))
+        CO, CS, order, MV = self.workspace()
+        found = (MV, order)  # free outside playouts(); read into Moves before the next call
         try:
             if self.module.USES_HISTORY:  # the state's positions, for nextBoardSeen()
                 self.module._hist_load(self._hs, self.history_rows(state))

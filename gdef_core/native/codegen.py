@@ -264,17 +264,9 @@ def _entry(name: str, block: str) -> str:
 def _allocating(functions: dict) -> set[str]:
     """The functions that make arrays (local array declarations), themselves or through the
     functions they call."""
-    calls = {name: {node.callee.text for node in ast.walk(f.body)
-                    if isinstance(node, ast.Call) and node.callee.text in functions}
-             for name, f in functions.items()}
-    found = {name for name, f in functions.items()
-             if any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body))}
-    grew = True
-    while grew:
-        more = {name for name, callees in calls.items() if callees & found} - found
-        found |= more
-        grew = bool(more)
-    return found
+    makers = {name for name, f in functions.items()
+              if any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body))}
+    return {name for name in functions if flow.reachable(functions, name) & makers}
 
 
 def _stamp_keys(width: int, height: int, objects: int) -> int:
@@ -338,7 +330,7 @@ class _FunctionCompiler:
         # Generated code never raises (template._bad): a function that calls others stops when
         # the steps are spent, as the Python backend checks them there (a call tree can grow
         # exponentially without loops); the others only count theirs.
-        if self.recursive or self.makes_calls():
+        if self.recursive or flow.calls_not_inlined(f, self.c.functions, self.c.inlinable):
             self.emit(1, "if _spent(S):")
             self.emit(2, give_up)
         else:
@@ -354,12 +346,6 @@ class _FunctionCompiler:
             self.emit(1, "_bad(S)  # reached its end without returning a value")
             self.emit(1, f"return {_zero(f.return_type.name)}")
         return "\n".join(self.lines) + "\n"
-
-    def makes_calls(self) -> bool:
-        """Whether it calls a gdef function that numba does not inline."""
-        functions, inlined = self.c.functions, self.c.inlinable
-        return any(isinstance(node, ast.Call) and node.callee.text in functions
-                   and node.callee.text not in inlined for node in ast.walk(self.function.body))
 
     # ------------------------------------------------------------ statements
 

@@ -189,6 +189,14 @@ def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:
     return result
 
 
+def calls_not_inlined(function: ast.FunctionDef, functions: dict, inlined) -> bool:
+    """Whether `function` calls a gdef function that is not inlined (an inlined one is a
+    bounded amount of code, see inlining.MAX_EXPANDED_NODES): such a function checks the step
+    budget on entry, in both backends (a call tree can grow exponentially without loops)."""
+    return any(isinstance(node, ast.Call) and node.callee.text in functions
+               and node.callee.text not in inlined for node in ast.walk(function.body))
+
+
 def reachable(functions: dict[str, ast.FunctionDef], root: str) -> set[str]:
     """The functions `root` can call, directly or not (itself included)."""
     found: set[str] = set()

@@ -168,7 +168,7 @@ class FunctionCompiler:
         self.emit(2, "ST -= 1", None)
         if self.recursive:
             self.emit(2, f"if ST < 0 or _d > {self.compiler.max_depth}: _enter_failed(_d)", None)
-        elif self.makes_calls():
+        elif flow.calls_not_inlined(self.function, self.compiler.program.functions, self.compiler.inlinable):
             # Without recursion a call tree can still grow exponentially (f calls g twice, g
             # calls h twice, ...): every function that calls others checks the budget on entry.
             self.emit(2, "if ST < 0: _enter_failed(_d)", None)
@@ -180,13 +180,6 @@ class FunctionCompiler:
             end = Span(body.file, body.end_line, max(body.end_column - 1, 0), body.end_line, body.end_column)
             self.emit(2, f"_no_return({self.name!r}, {self.loc(end)})", end)
         return self.lines
-
-    def makes_calls(self) -> bool:
-        """Whether the function calls a gdef function that is not inlined (an inlined one is a
-        bounded amount of code, see inlining.MAX_EXPANDED_NODES)."""
-        functions, inlined = self.compiler.program.functions, self.compiler.inlinable
-        return any(isinstance(node, ast.Call) and node.callee.text in functions
-                   and node.callee.text not in inlined for node in ast.walk(self.function.body))
 
     def emit(self, indent: int, text: str, span: Span | None) -> None:
         self.lines.append((indent, text, span))
