@@ -448,3 +448,88 @@ def test_arrays_called_from_array_free_functions_and_many_candidates(cache_dir, 
         seeds = np.array([k], dtype=np.uint64)
         replayed = native.replay(0, seeds, 0, None, start)
         assert replayed.length == lengths[k] and replayed.winner == (None if winners[k] < 0 else winners[k])
+
+
+# ---------------------------------------------------------------- recursion and the disk cache
+
+RUNS = """
+name: runs
+players: 2
+size: 4 x 4
+obj X
+obj O
+
+define markOf(int p) -> obj {
+  if (p == 0) { return X; }
+  return O;
+}
+
+define isMoveLegal() -> bool {
+  if (operationsNum() != 1) { return false; }
+  int x = OperationList[0][0];
+  int y = OperationList[0][1];
+  return CurrentPosition[x][y] == empty && NextPosition[x][y] == markOf(onTurn());
+}
+
+// the marks m from (x, y) on in direction (dx, dy): two functions calling each other
+define run(int x, int y, int dx, int dy, obj m) -> int {
+  if (x < 0 || y < 0 || x > 3 || y > 3 || CurrentPosition[x][y] != m) { return 0; }
+  return 1 + runOn(x, y, dx, dy, m);
+}
+
+define runOn(int x, int y, int dx, int dy, obj m) -> int {
+  return run(x + dx, y + dy, dx, dy, m);
+}
+
+// the empty squares from k on: a function calling itself
+define emptyFrom(int k) -> int {
+  if (k == 16) { return 0; }
+  int here = 0;
+  if (CurrentPosition[k % 4][k / 4] == empty) { here = 1; }
+  return here + emptyFrom(k + 1);
+}
+
+define end() -> bool {
+  int x = OperationList[0][0];
+  int y = OperationList[0][1];
+  obj m = markOf(onTurn());
+  if (run(x, y, 1, 0, m) + run(x, y, -1, 0, m) > 4 || run(x, y, 0, 1, m) + run(x, y, 0, -1, m) > 4) {
+    setWinner(onTurn());
+    return true;
+  }
+  return emptyFrom(0) == 0;
+}
+"""
+
+
+def test_recursive_rules_load_from_the_disk_cache_in_a_new_process(tmp_path):
+    """numba's cache crashes on recursion through two compiled functions (numba issue 6061):
+    the native backend inlines one function of each cycle into the other, so a second process
+    loads the compiled rules (no notice, in well under the compile time) and plays the same."""
+    import subprocess
+
+    path = tmp_path / "runs.gdef"
+    path.write_text(RUNS, encoding="utf-8")
+    environment = dict(os.environ, GDEF_CACHE_DIR=str(tmp_path / "cache"))
+    command = [sys.executable, "-c", "import sys; from gdef_core.cli.sim import main; sys.exit(main())", str(path), "--games", "300", "--seed", "2",
+               "--backend", "native", "--no-progress"]
+    runs = [subprocess.run(command, env=environment, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[1].stderr[-2000:]
+    assert runs[0].stderr == "gdef: compiling rules (once) for runs ...\n"
+    assert runs[1].stderr == ""
+    first_line, table = runs[1].stdout.split("\n", 1)
+    assert "native backend" in first_line and runs[0].stdout.split("\n", 1)[1] == table
+    assert re.search(r"player 0 \(random\) +\d+", table)
+
+
+def test_each_cycle_keeps_one_call_when_the_others_can_be_inlined():
+    from gdef_core.native.codegen import _recursion_inlined
+
+    checkers = {"moves": ["jumps", "steps"], "steps": [], "jumps": ["toward"], "toward": ["jumps", "capture"],
+                "capture": []}
+    assert _recursion_inlined(checkers) == ({"toward"}, True)
+    assert _recursion_inlined({"a": ["b"], "b": ["a", "b"]}) == ({"a"}, True)  # b calls itself: b stays
+    assert _recursion_inlined({"a": ["a"], "b": ["b", "a"]}) == (set(), True)
+    # every function of the cycle calls both others: no single call left once inlined
+    assert _recursion_inlined({"a": ["b", "c"], "b": ["a", "c"], "c": ["a", "b"]}) == (set(), False)

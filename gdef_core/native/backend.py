@@ -76,7 +76,7 @@ class NativeRules:
         from gdef_core.native.cache import is_compiled, load_module, module_path
 
         if not cached:
-            say(f"gdef: compiling rules for {game.name} (recursive functions: not cached) ...")
+            say(f"gdef: compiling rules for {game.name} (their recursion is not cached: in every run) ...")
         elif not is_compiled(module_path(source)):
             say(f"gdef: compiling rules (once) for {game.name} ...")
         module, _ = load_module(source)

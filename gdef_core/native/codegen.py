@@ -137,6 +137,8 @@ class NativeCompiler:
                 self.int_vars[name] = slot.offset
         self.recursive: set[str] = set()
         self.inlinable: dict = {}
+        self.recursion_inlined: set[str] = set()
+        self.cacheable = True
         self.int_scores = True  # every setScore value is an int
 
     def compile(self) -> str:
@@ -150,6 +152,7 @@ class NativeCompiler:
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.recursive = flow.recursive_functions(functions)
         self.inlinable = inlining.inlinable_functions(functions, self.recursive)
+        self.recursion_inlined, self.cacheable = _recursion_inlined(flow.call_graph(functions))
         # The state beyond the board (template.HISTORY) is kept with slices and views, which
         # need numba's reference counting: then every function keeps it.
         self.allocating = (set(functions) if self.uses_history or "PreviousPosition" in used
@@ -169,9 +172,8 @@ class NativeCompiler:
                      f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
                      f"PERFT_OPS = {PERFT_OPS}\nPERFT_MOVES = {PERFT_MOVES}\n"
                      f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
-                     # numba's disk cache loads recursive functions wrongly (a null call: a
-                     # crash), so a game with recursion is compiled in every process
-                     f"CACHE = {not self.recursive}\n"
+                     # (_recursion_inlined: when numba's disk cache can hold the recursion)
+                     f"CACHE = {self.cacheable}\n"
                      + self.history_constants("PreviousPosition" in used))
         if "moves" in functions:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
@@ -313,7 +315,8 @@ class _FunctionCompiler:
         # chains such as markOf) numba inlines too: no call with the state arrays as
         # arguments. Inlining every function costs several times the compile time.
         # So are the entry points, each into the one kernel function that calls it.
-        inline = self.name in self.c.inlinable or (self.name in _ENTRIES and not self.recursive)
+        inline = (self.name in self.c.inlinable or self.name in self.c.recursion_inlined
+                  or (self.name in _ENTRIES and not self.recursive))
         if inline:
             self.emit(0, "@njit(cache=CACHE, inline='always')")
         elif self.name in self.c.allocating:
@@ -662,6 +665,13 @@ class _FunctionCompiler:
             depth = "_d + 1" if self.recursive else "_d"
             args = [self.coerce(self.expr(arg), p.type.name + "[]" * p.rank, arg.span).text
                     for arg, p in zip(call.args, function.params)]
+            if name in self.c.recursive:
+                # numba compiles a function apart for each literal argument: a recursive call
+                # with other argument types than the outer one is one its cache cannot hold
+                # (_recursion_inlined)
+                depth = f"np.int64({depth})"
+                args = [arg if p.rank else f"{_DTYPES[p.type.name]}({arg})"
+                        for arg, p in zip(args, function.params)]
             result = function.return_type.name if function.return_type else None
             return Code(f"u_{name}({', '.join([f'@CTX:{name}@', depth, *args])})", result)
         builtin = BUILTINS.get(name)
@@ -783,7 +793,29 @@ def native_source(program: Program, max_steps: int, max_depth: int) -> tuple[str
     disk). Raises NativeUnsupported."""
     compiler = NativeCompiler(program, max_steps, max_depth)
     source = compiler.compile()
-    return source, compiler.int_scores, not compiler.recursive
+    return source, compiler.int_scores, compiler.cacheable
+
+
+def _recursion_inlined(calls: dict[str, list[str]]) -> tuple[set[str], bool]:
+    """(the recursive functions numba inlines, whether numba may cache the module on disk).
+
+    numba's disk cache crashes on recursion through two compiled functions (issue 6061: the
+    call goes through a pointer numba fills in only when it compiles, not when it loads), but
+    holds a function calling itself with its own argument types. So in each cycle of the call
+    graph one function stays a call and numba inlines the others into it, when the others
+    hold no cycle themselves; else the module is compiled in every process."""
+    inlined: set[str] = set()
+    for component in flow.cycles(calls):
+        members = set(component)
+        for head in sorted(component):
+            rest = {name: [callee for callee in calls[name] if callee in members and callee != head]
+                    for name in members - {head}}
+            if not flow.cycles(rest):
+                inlined |= members - {head}
+                break
+        else:
+            return set(), False
+    return inlined, True
 
 
 __all__ = ["NativeUnsupported", "native_source", "CAP_OPS", "CAP_MOVES"]

@@ -140,20 +140,31 @@ def breaks(body: ast.Block) -> bool:
     return False
 
 
+def call_graph(functions: dict[str, ast.FunctionDef]) -> dict[str, list[str]]:
+    """name -> the gdef functions its body calls (once per call)."""
+    return {name: [node.callee.text for node in ast.walk(function.body)
+                   if isinstance(node, ast.Call) and node.callee.text in functions]
+            for name, function in functions.items()}
+
+
 def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:
     """The functions that can call themselves, directly or through others (those on a cycle
     of the call graph): only they need the recursion-depth check."""
-    calls = {name: [node.callee.text for node in ast.walk(function.body)
-                    if isinstance(node, ast.Call) and node.callee.text in functions]
-             for name, function in functions.items()}
+    return {name for component in cycles(call_graph(functions)) for name in component}
+
+
+def cycles(calls: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected components of a call graph that hold a cycle (several
+    functions, or one that calls itself); callees outside `calls` are ignored."""
+    calls = {name: [callee for callee in callees if callee in calls] for name, callees in calls.items()}
     # Tarjan's strongly connected components, iteratively (no Python recursion on deep graphs).
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()
     stack: list[str] = []
-    result: set[str] = set()
+    result: list[list[str]] = []
     counter = 0
-    for root in functions:
+    for root in calls:
         if root in index:
             continue
         work = [(root, 0)]
@@ -182,7 +193,7 @@ def recursive_functions(functions: dict[str, ast.FunctionDef]) -> set[str]:
                     if member == name:
                         break
                 if len(component) > 1 or name in calls[name]:
-                    result.update(component)
+                    result.append(component)
             if work:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[name])
