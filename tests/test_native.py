@@ -8,8 +8,8 @@ cannot compile falls back with a one-line notice, and gdef-sim gives the same re
 --jobs. Skipped when numba is not installed (it is an optional extra, gdef[fast]).
 
 Compiling costs seconds per game, so each game is compiled once per session, into a
-temporary cache directory (a cold start, as in CI); GDEF_NATIVE_ALL=1 adds the larger
-examples (gomoku, checkers, reversi).
+temporary cache directory (a cold start, as in CI). Every example is compiled (chess's other
+start positions share chess's module).
 """
 from __future__ import annotations
 
@@ -34,13 +34,11 @@ from native_support import replay_native_games  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
-# (example, perft depth)
-GAMES = [("tictactoe", 4), ("connect4", 4), ("breakthrough", 3), ("chess/chess", 3)]
-LARGE = [("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2)]
-# Random games replayed in Python per example (default 12): chess's are long.
-REPLAYED = {"chess/chess": 3, "go/go9": 6}
-if os.environ.get("GDEF_NATIVE_ALL"):
-    GAMES += LARGE
+# (example, perft depth): every example
+GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
+         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
+# Random games replayed in Python per example (default 12): chess's and Go's are long.
+REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
 
 
 @pytest.fixture(scope="session")
@@ -75,15 +73,17 @@ def test_perft_equals_the_python_backend(cache_dir, name, depth):
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
 
 
-def test_chess_positions_share_one_compiled_module(cache_dir):
-    """Kiwipete has chess's rules: its start loads the module compiled for chess (no notice)
-    and its perft (castling, en passant, promotions, pins) equals the Python backend's."""
+@pytest.mark.parametrize("name, counts", [("kiwipete", [48, 2039]), ("position3", [14, 191, 2812])])
+def test_chess_positions_share_one_compiled_module(cache_dir, name, counts):
+    """Kiwipete and position 3 have chess's rules: their start loads the module compiled for
+    chess (no notice) and their perft (castling, en passant, promotions, pins) equals the
+    Python backend's and the published counts."""
     native_of("chess/chess")
-    game = load_game(str(EXAMPLES / "chess" / "kiwipete.gdef"))
+    game = load_game(str(EXAMPLES / "chess" / f"{name}.gdef"))
     said: list[str] = []
     native = NativeRules.load(game, said.append)
     assert native is not None and said == []
-    assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [48, 2039]
+    assert native.perft(game.new_state(), len(counts)) == perft(game.new_state(), len(counts)) == counts
 
 
 @pytest.mark.parametrize("name, depth", GAMES)

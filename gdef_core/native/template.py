@@ -49,22 +49,45 @@ def _bad(S):
 
 
 @njit(cache=CACHE, inline='always')
-def _add(S, a, b):
+def _wrapping_add(a, b):
     """Added as unsigned ints, which wrap (numba adds int64 with LLVM's no-signed-wrap flag,
     so a test of a wrapped signed sum may be optimised away: found by the native property
-    test), then tested on the signs; 12% faster on connect four than testing first."""
-    r = np.int64(np.uint64(a) + np.uint64(b))
-    if ((a ^ r) & (b ^ r)) < 0:
+    test), to be tested on the signs (_add_wrapped); 12% faster on connect four than testing
+    first."""
+    return np.int64(np.uint64(a) + np.uint64(b))
+
+
+@njit(cache=CACHE, inline='always')
+def _add_wrapped(a, b, r):
+    return ((a ^ r) & (b ^ r)) < 0
+
+
+@njit(cache=CACHE, inline='always')
+def _wrapping_sub(a, b):
+    """As _wrapping_add (LLVM removed the test of a wrapped signed difference: 2 - INT_MIN
+    gave no error)."""
+    return np.int64(np.uint64(a) - np.uint64(b))
+
+
+@njit(cache=CACHE, inline='always')
+def _sub_wrapped(a, b, r):
+    return ((a ^ b) & (a ^ r)) < 0
+
+
+@njit(cache=CACHE, inline='always')
+def _add(S, a, b):
+    """a + b in an expression; a local assigned a sum is written as statements instead
+    (codegen's checked_sum)."""
+    r = _wrapping_add(a, b)
+    if _add_wrapped(a, b, r):
         _bad(S)
     return r
 
 
 @njit(cache=CACHE, inline='always')
 def _sub(S, a, b):
-    """As _add (LLVM removed the test of a wrapped signed difference: 2 - INT_MIN gave no
-    error)."""
-    r = np.int64(np.uint64(a) - np.uint64(b))
-    if ((a ^ b) & (a ^ r)) < 0:
+    r = _wrapping_sub(a, b)
+    if _sub_wrapped(a, b, r):
         _bad(S)
     return r
 
@@ -685,7 +708,7 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     SC = SC0.copy()
     if USES_HISTORY:  # the start state's positions
         _hist_load(HS, H0)
-    first = 0
+    first = np.int64(0)  # not a literal: numba would compile _games once more for it
     while first < seeds.shape[0]:
         try:
             _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
