@@ -77,7 +77,7 @@ def _sub_wrapped(a, b, r):
 @njit(cache=CACHE, inline='always')
 def _add(S, a, b):
     """a + b in an expression; a local assigned a sum is written as statements instead
-    (codegen's checked_sum)."""
+    (codegen's set_local)."""
     r = _wrapping_add(a, b)
     if _add_wrapped(a, b, r):
         _bad(S)
