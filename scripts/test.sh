@@ -15,9 +15,10 @@ done
 scripts/bootstrap.sh $fresh
 # in CI a missing browser fails the browser tests instead of skipping them
 if [ -n "${CI:-}" ]; then export GDEF_REQUIRE_BROWSER=1; fi
-# The native backend's tests spend minutes of one core in numba's compiler: they run in a
-# second pytest beside the rest of the suite (the machines have two cores), their report after.
-native=(tests/test_native.py tests/test_native_state.py tests/test_native_optimizer.py)
+# The native backend's example tests spend about ten minutes of one core in numba's compiler:
+# they run in a second pytest beside the rest of the suite (the machines have two cores), their
+# report after. (Its other test files, two minutes, stay in the first one, which is shorter.)
+native=(tests/test_native.py)
 native_log=$(mktemp)
 .venv/bin/python -m pytest -q "${native[@]}" >"$native_log" 2>&1 &
 native_pid=$!
