@@ -3,7 +3,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from gdef_core.native import NativeRules
 from gdef_core.play.simulate import game_seed
+from gdef_core.runtime import load_game
+
+
+def compile_rules(directory, name: str, text: str):
+    """(game, native rules) of the gdef `text`, written to `directory`/`name`.gdef; fails the
+    test when the native backend does not compile it."""
+    path = directory / f"{name}.gdef"
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(path))
+    said: list[str] = []
+    native = NativeRules.load(game, said.append)
+    assert native is not None, said
+    return game, native
 
 
 def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:

@@ -29,7 +29,7 @@ from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.play.perft import perft  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import replay_native_games  # noqa: E402
+from native_support import compile_rules, replay_native_games  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -44,19 +44,15 @@ REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):
     path = tmp_path_factory.mktemp("gdef-native-cache")
-    old = os.environ.get("GDEF_CACHE_DIR")
-    os.environ["GDEF_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        del os.environ["GDEF_CACHE_DIR"]
-    else:
-        os.environ["GDEF_CACHE_DIR"] = old
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDEF_CACHE_DIR", str(path))
+        yield path
 
 
 _compiled: dict = {}
 
 
-def native_of(name: str, notices: list | None = None):
+def native_of(name: str):
     if name not in _compiled:
         game = load_game(str(EXAMPLES / f"{name}.gdef"))
         said: list[str] = []
@@ -368,10 +364,7 @@ define end() -> bool {
 def test_a_failing_is_move_legal_makes_the_move_illegal_natively(cache_dir, tmp_path):
     """Judging needs no try block natively (template._bad): a candidate whose isMoveLegal()
     fails is illegal, as in the Python backend, and the game goes on in compiled code."""
-    path = tmp_path / "failingjudge.gdef"
-    path.write_text(FAILING_JUDGE, encoding="utf-8")
-    game = load_game(str(path))
-    native = NativeRules.load(game, lambda message: None)
+    game, native = compile_rules(tmp_path, "failingjudge", FAILING_JUDGE)
     start = game.new_state()
     assert sorted(str(m) for m in start.legal_moves()) == ["place(0,0,X)", "place(1,0,X)"]
     assert native.perft(start, 2) == perft(start, 2) == [2, 1]
@@ -434,12 +427,7 @@ define end() -> bool {
 
 
 def test_arrays_called_from_array_free_functions_and_many_candidates(cache_dir, tmp_path):
-    path = tmp_path / "arraysandsearches.gdef"
-    path.write_text(ARRAYS_AND_SEARCHES, encoding="utf-8")
-    game = load_game(str(path))
-    said: list[str] = []
-    native = NativeRules.load(game, said.append)
-    assert native is not None, said
+    game, native = compile_rules(tmp_path, "arraysandsearches", ARRAYS_AND_SEARCHES)
     start = game.new_state()
     assert native.perft(start, 3) == perft(start, 3) == [25, 600, 13800]
     winners, lengths, status, *_ = native._run(np.arange(40, dtype=np.uint64), start, None, record=False)

@@ -9,7 +9,6 @@ every step with the same end, winner and scores. Skipped without numba (gdef[fas
 """
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -17,12 +16,10 @@ pytest.importorskip("numba")
 
 import numpy as np  # noqa: E402
 
-from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.play.perft import perft  # noqa: E402
 from gdef_core.play.simulate import game_seed  # noqa: E402
-from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import replay_native_games  # noqa: E402
+from native_support import compile_rules, replay_native_games  # noqa: E402
 
 # Two pieces walk on a 3 x 3 board and capture by landing on each other. Repeating a position
 # (the bool array `visited` and the player to move included, the counters not) loses; a player
@@ -132,19 +129,9 @@ define end() -> bool {
 def compiled(tmp_path_factory):
     """(game, native rules) of WALKERS, compiled into a temporary cache (a cold start)."""
     path = tmp_path_factory.mktemp("gdef-native-state")
-    old = os.environ.get("GDEF_CACHE_DIR")
-    os.environ["GDEF_CACHE_DIR"] = str(path / "cache")
-    source = path / "walkers.gdef"
-    source.write_text(WALKERS, encoding="utf-8")
-    game = load_game(str(source))
-    said: list[str] = []
-    native = NativeRules.load(game, said.append)
-    assert native is not None, said
-    yield game, native
-    if old is None:
-        del os.environ["GDEF_CACHE_DIR"]
-    else:
-        os.environ["GDEF_CACHE_DIR"] = old
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDEF_CACHE_DIR", str(path / "cache"))
+        yield compile_rules(path, "walkers", WALKERS)
 
 
 def kernel_perft(native, state, depth: int) -> list[int]:
