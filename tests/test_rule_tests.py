@@ -37,7 +37,8 @@ WIN = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,
 @pytest.mark.parametrize("line, moves, passed, expected, actual", [
     ("? legal place(1,1,X)", [], True, "place(1,1,X) is legal", "legal"),
     ("? legal place(1,1,O)", [], False, "place(1,1,O) is legal",
-     "illegal: the rules do not allow this move (isMoveLegal() returned false)"),
+     "illegal: refused by tictactoe.gdef:42: a player places their own mark "
+     "(return isFree(x, y) && NextPosition[x][y] == markOf(onTurn());)"),
     ("? illegal place(5,5,X)", [], True, "place(5,5,X) is illegal",
      "illegal: place(5,5,X) names square (5, 5), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)"),
     ("? illegal place(0,0,X)", [], False, "place(0,0,X) is illegal", "legal"),

@@ -67,8 +67,10 @@ def test_verdict_kinds_and_reasons() -> None:
         "place(1,1,": (VerdictKind.MALFORMED, "not a move"),
         "place(3,0,X)": (VerdictKind.OFF_BOARD, "square (3, 0), which is off the 3x3 board"),
         "place(0,0,Z)": (VerdictKind.UNKNOWN_OBJECT, "'Z', which is not an object of this game"),
-        "place(1,1,O)": (VerdictKind.REJECTED, "isMoveLegal() returned false"),
-        "pass": (VerdictKind.REJECTED, "isMoveLegal() returned false"),
+        "place(1,1,O)": (VerdictKind.REJECTED,
+                         "refused by tictactoe.gdef:15 (if (onTurn() == 0) { return placed == X; })"),
+        "pass": (VerdictKind.REJECTED, "refused by tictactoe.gdef:10 "
+                                       "(if (operationsNum() != 1 || !isPlaceOperation(0)) { return false; })"),
     }
     for text, (kind, reason) in cases.items():
         verdict = state.check(text)

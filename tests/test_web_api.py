@@ -14,7 +14,11 @@ import pytest
 from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE, WebRun
 
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
-REJECTED = "the rules do not allow this move (isMoveLegal() returned false)"
+# A mark on a taken square: refused by this line of examples/tictactoe.gdef.
+TAKEN_RULE = {"file": TICTACTOE, "line": 46, "column": 3, "comment": "a mark goes on an empty square",
+              "code": "return CurrentPosition[x][y] == empty;",
+              "text": "tictactoe.gdef:46: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"}
+REJECTED = {"kind": "rejected", "reason": f"refused by {TAKEN_RULE['text']}", "rule": TAKEN_RULE}
 
 
 BROKEN_MOVES = """\
@@ -91,7 +95,7 @@ def test_rejected_moves_say_why_and_are_recorded(web) -> None:
     run = web(TICTACTOE)
     run.post("/api/move", {"move": "place(1,1,X)"})
     assert run.post("/api/move", {"move": "place(1,1,O)"})[1] == {
-        "accepted": False, "move": "place(1,1,O)", "player": 1, "kind": "rejected", "reason": REJECTED}
+        "accepted": False, "move": "place(1,1,O)", "player": 1, **REJECTED}
     assert run.post("/api/move", {"move": "place(5,1,O)"})[1]["reason"] == (
         "place(5,1,O) names square (5, 1), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)")
     assert run.post("/api/move", {"move": "place(0,1,Q)"})[1]["kind"] == "unknown object"
@@ -102,7 +106,7 @@ def test_rejected_moves_say_why_and_are_recorded(web) -> None:
     assert (state["player"], len(state["moves"]), state["rejected"]) == (1, 1, 4)
     # /api/check judges without playing or recording
     assert run.get("/api/check?move=place(1,1,O)")[1] == {
-        "move": "place(1,1,O)", "legal": False, "kind": "rejected", "reason": REJECTED}
+        "move": "place(1,1,O)", "legal": False, **REJECTED}
     assert run.get("/api/check?move=place(0,0,O)")[1]["legal"] is True
     assert run.get("/api/state")[1]["rejected"] == 4
 
@@ -191,7 +195,7 @@ def test_a_move_script_is_stepped_through_forwards_and_back(web) -> None:
     assert state["moves"] == [] and state["script"]["cursor"] == 0
     assert [e["line"] for e in state["script"]["entries"]] == list(range(2, 12))
     status, step = run.post("/api/step", {"to": 2})
-    assert step["result"] == {"status": "rejected", "player": 1, "kind": "rejected", "reason": REJECTED}
+    assert step["result"] == {"status": "rejected", "player": 1, **REJECTED}
     status, step = run.post("/api/step", {"to": 100})
     assert step["cursor"] == 10
     results = [e["result"]["status"] for e in run.get("/api/state")[1]["script"]["entries"]]

@@ -575,7 +575,9 @@ class Runner:
             return self.stop("the moves ran out")
         if self.args.moves is not None:
             self.draw()
-        self.say("Draw." if state.winner is None else f"Player {state.winner} wins.")
+        rule = self.session.ended_by()
+        result = "Draw" if state.winner is None else f"Player {state.winner} wins"
+        self.say(f"{result}: {rule.comment}." if rule is not None and rule.comment else f"{result}.")
         if self.args.record:
             self.save_to(self.args.record)
         return EXIT_OVER

@@ -154,6 +154,8 @@ class ProtocolServer:
         if not played.accepted:
             verdict = played.verdict
             error = {"kind": verdict.kind.value, "message": verdict.reason}
+            if verdict.rule is not None:
+                error["rule"] = verdict.rule.to_json()
             if verdict.error is not None:
                 error["location"] = verdict.error.location
                 error["code"] = verdict.error.code

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
 from typing import Sequence
@@ -25,6 +24,7 @@ from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.history import History
 from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
+from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.runtime.values import Obj
 from gdef_core.semantics.program import Program
@@ -44,21 +44,44 @@ class VerdictKind(str, Enum):
     GAME_OVER = "game over"  # the game has ended: no more moves
 
 
-@dataclass(frozen=True, slots=True)
 class Verdict:
-    """Whether a move is legal in a state and, if not, why (`reason`, for people)."""
+    """Whether a move is legal in a state and, if not, why (`reason`, for people). A move
+    isMoveLegal() refuses also names the rule that refused it (`rule`, runtime/reasons.py),
+    found only when asked for, so judging stays as fast as ever."""
 
-    kind: VerdictKind
-    reason: str = ""
-    error: GdefRuntimeError | None = None
-    ops: tuple | None = None  # the resolved operations (internal)
+    __slots__ = ("kind", "_reason", "error", "ops", "_explain", "_rule")
+
+    def __init__(self, kind: VerdictKind, reason: str = "", error: GdefRuntimeError | None = None,
+                 ops: tuple | None = None, explain=None) -> None:
+        self.kind = kind
+        self._reason = reason
+        self.error = error
+        self.ops = ops  # the resolved operations (internal)
+        self._explain = explain  # -> the LocatedRule that refused the move, when first asked
+        self._rule = None
 
     @property
     def legal(self) -> bool:
         return self.kind is VerdictKind.LEGAL
 
+    @property
+    def rule(self) -> LocatedRule | None:
+        """The line of the rules that refused the move (None for other verdicts, or when it
+        cannot be told)."""
+        if self._explain is not None:
+            self._rule, self._explain = self._explain(), None
+        return self._rule
+
+    @property
+    def reason(self) -> str:
+        rule = self.rule
+        return f"refused by {rule}" if rule is not None else self._reason
+
     def __bool__(self) -> bool:
         return self.legal
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.kind.value!r}, {self._reason!r})"
 
 
 class IllegalMoveError(Exception):
@@ -354,7 +377,9 @@ class State:
         except GdefRuntimeError as error:
             return Verdict(VerdictKind.RUNTIME_ERROR, f"isMoveLegal() failed: {error.headline()}", error)
         if not legal:
-            return Verdict(VerdictKind.REJECTED, "the rules do not allow this move (isMoveLegal() returned false)")
+            before, ops = self.clone(), verdict.ops
+            return Verdict(VerdictKind.REJECTED, "the rules do not allow this move (isMoveLegal() returned false)",
+                           explain=lambda: explain_refusal(before, ops))
         return verdict
 
     def apply(self, move: Move | str) -> None:

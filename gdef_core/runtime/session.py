@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from gdef_core.files import read_bytes
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
 from gdef_core.runtime.moves import Move, MoveSyntaxError
+from gdef_core.runtime.reasons import LocatedRule, explain_end
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 
@@ -52,6 +53,7 @@ class Session:
         self.history: list[State] = []  # the state before each move, for undo
         self.moves: list[dict] = []
         self.rejected: list[dict] = []
+        self._ending: tuple | None = None  # (moves played, what ended the game), see ended_by()
 
     def play(self, text: str, line: int | None = None) -> Played:
         """Try the move written `text`; applied when legal, recorded as rejected otherwise."""
@@ -82,6 +84,19 @@ class Session:
         self.history.pop().restore(self.state)
         self.moves.pop()
         return True
+
+    def ended_by(self) -> LocatedRule | None:
+        """The line of end() that ended the game (runtime/reasons.py), or None: the game goes
+        on, or it cannot be told (a game resumed without its moves, a rule without comment
+        still names its line)."""
+        if not self.state.is_over or not self.history:
+            return None
+        key = len(self.moves)
+        if self._ending is None or self._ending[0] != key:
+            before = self.state.clone()
+            self.history[-1].restore(before)
+            self._ending = (key, explain_end(before, Move.parse(self.moves[-1]["move"])))
+        return self._ending[1]
 
     def objects_used(self, player: int) -> list[str]:
         """The objects `player` has placed so far, in order of first use."""

@@ -89,6 +89,7 @@ class Board:
             "agents": [computers.label(p) if computers.plays(p) else "human" for p in range(self.game.players)],
             "computerToMove": not state.is_over and computers.plays(state.current_player),
             "script": self._script_json(),
+            "endedBy": _rule_json(session.ended_by()),
         }
 
     def legal(self, touching: list[tuple[int, int]] | None = None, limit: int = LEGAL_LIMIT) -> dict:
@@ -335,9 +336,15 @@ class Board:
 def verdict_json(verdict, game) -> dict:
     """Why a move is not legal, for people, with the gdef location of a run-time error."""
     out = {"kind": verdict.kind.value, "reason": verdict.reason}
+    if verdict.rule is not None:
+        out["rule"] = verdict.rule.to_json()
     if verdict.error is not None:
         out["error"] = error_json(verdict.error, game)
     return out
+
+
+def _rule_json(rule) -> dict | None:
+    return rule.to_json() if rule is not None else None
 
 
 def error_json(error: GdefRuntimeError, game) -> dict:
