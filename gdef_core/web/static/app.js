@@ -4,12 +4,16 @@
 
 const AGENTS = ["human", "random", "greedy", "mcts"];
 const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
+const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
+const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
 
 const $ = (id) => document.getElementById(id);
 const page = {
   game: null,       // /api/game
   state: null,      // /api/state
   legal: null,      // /api/legal for the position (up to its limit)
+  look: null,       // how the game is drawn: lookOf(game.presentation)
+  flipped: false,   // the board turned half a turn (the other player's view)
   tool: "auto",     // "auto" (match legal moves), an object's name, or "clear"
   selection: [],    // squares clicked in auto mode, [[x, y], ...]
   candidates: null, // legal moves touching every selected square
@@ -64,7 +68,9 @@ async function api(path, body) {
 }
 
 async function refresh() {
+  const before = page.state;
   page.state = await api("/api/state");
+  if (!page.state.over || !before || !before.over) page.bannerClosed = false;
   page.legal = await api("/api/legal");
   page.selection = [];
   page.candidates = null;
@@ -78,15 +84,77 @@ function objectIndex(name) {
   return page.game.objects.indexOf(name);
 }
 
-function glyph(name) {
+// What the game declares about its looks (docs/web.md), with the defaults of a game that
+// declares nothing: a checkered board, numbers as coordinates, discs lettered with the names.
+function lookOf(game) {
+  const declared = game.presentation || {};
+  const numbers = (count) => [...Array(count).keys()].map(String);
+  const players = declared.players || [];
+  return {
+    style: declared.style || "checkered",
+    columns: declared.columns && declared.columns.length === game.width ? declared.columns : numbers(game.width),
+    rows: declared.rows && declared.rows.length === game.height ? declared.rows : numbers(game.height),
+    pieces: declared.pieces || {},
+    players: [...Array(game.players).keys()].map((p) => players[p] || `Player ${p}`),
+  };
+}
+
+function playerName(player) {
+  return page.look.players[player];
+}
+
+// A side's colour class: white and black for players so named, else one colour per side.
+function sideClass(side) {
+  const name = (playerName(side) || "").toLowerCase();
+  if (name === "white" || name === "black") return `side-${name}`;
+  return `side-${side % 8}`;
+}
+
+function letters(name) {
   return name.length <= 3 ? name : name.slice(0, 2);
 }
 
 function pieceElement(name) {
+  const declared = page.look.pieces[name] || {};
+  const side = Number.isInteger(declared.side) ? declared.side : null;
   const piece = document.createElement("span");
-  piece.className = `piece p${objectIndex(name) % 12}`;
-  piece.textContent = glyph(name);
+  const colour = side !== null ? sideClass(side) : `p${objectIndex(name) % 12}`;
+  if (declared.image) {
+    piece.className = "piece image";
+    const image = document.createElement("img");
+    image.src = declared.image;
+    image.alt = name;
+    piece.append(image);
+  } else if (page.look.style === "intersections" && (!declared.glyph || /^[●○⚫⚪◯]$/u.test(declared.glyph))) {
+    piece.className = `piece stone ${colour}`; // Go's stones: discs, whatever the glyph
+  } else if (declared.glyph) {
+    piece.className = `piece glyph ${colour}`;
+    piece.textContent = side !== null ? solid(declared.glyph) : declared.glyph;
+  } else {
+    piece.className = `piece disc ${colour}`;
+    piece.textContent = letters(name);
+  }
   return piece;
+}
+
+// An outlined chess piece (♔ to ♙) as its solid form (♚ to ♟), so that the side's colour fills
+// it; as text, never as an emoji (♟ has both forms).
+function solid(glyph) {
+  const code = glyph.codePointAt(0);
+  const shape = code >= 0x2654 && code <= 0x2659 && glyph.length === 1 ? String.fromCodePoint(code + 6) : glyph;
+  return /^[\u265a-\u265f]$/u.test(shape) ? `${shape}\ufe0e` : shape;
+}
+
+// Go's star points (hoshi) on the usual board sizes: 4 corners and the centre, 9 on 19x19.
+function starPoints(width, height) {
+  if (width !== height || width < 7) return [];
+  const edge = width >= 13 ? 3 : 2;
+  const far = width - 1 - edge;
+  const middle = (width - 1) / 2;
+  const lines = width === 19 ? [edge, middle, far] : [edge, far];
+  const points = lines.flatMap((x) => lines.map((y) => [x, y]));
+  if (width % 2 === 1 && width !== 19) points.push([middle, middle]);
+  return points;
 }
 
 function cellSize(width, height) {
@@ -97,12 +165,28 @@ function cellSize(width, height) {
   return Math.max(10, Math.min(56, size));
 }
 
+// The columns and rows in the order they are drawn: row y = 0 at the bottom, as gdef-run
+// prints it (at the top with --y-down); flipping turns the board half a turn.
+function drawnOrder() {
+  const { width, height, yDown } = page.game;
+  const columns = [...Array(width).keys()];
+  const rows = [...Array(height).keys()];
+  if (!yDown) rows.reverse();
+  if (page.flipped) {
+    columns.reverse();
+    rows.reverse();
+  }
+  return { columns, rows };
+}
+
 function buildBoard() {
   const { width, height } = page.game;
+  const { style, columns: columnLabels, rows: rowLabels } = page.look;
   const board = $("board");
   const cell = cellSize(width, height);
   board.style.setProperty("--cell", `${cell}px`);
   board.style.gridTemplateColumns = `auto repeat(${width}, var(--cell)) auto`;
+  board.className = `board-${style}`;
   board.classList.toggle("small", cell < 18);
   const every = cell >= 18 ? 1 : cell >= 12 ? 5 : 10; // coordinate labels on every n-th line
   const label = (text, show) => {
@@ -111,34 +195,52 @@ function buildBoard() {
     element.textContent = show ? text : "";
     return element;
   };
+  const { columns, rows } = drawnOrder();
   const fragment = document.createDocumentFragment();
   const axis = () => {
     fragment.append(label("", false));
-    for (let x = 0; x < width; x++) fragment.append(label(String(x), x % every === 0));
+    for (const x of columns) fragment.append(label(columnLabels[x], x % every === 0));
     fragment.append(label("", false));
   };
+  const stars = new Set(style === "intersections" ? starPoints(width, height).map(([x, y]) => `${x},${y}`) : []);
   axis();
-  // row y = 0 at the bottom, as gdef-run prints it (at the top with --y-down)
-  const rows = [...Array(height).keys()];
-  if (!page.game.yDown) rows.reverse();
-  for (const y of rows) {
-    fragment.append(label(String(y), y % every === 0));
-    for (let x = 0; x < width; x++) {
+  rows.forEach((y, row) => {
+    fragment.append(label(rowLabels[y], y % every === 0));
+    columns.forEach((x, column) => {
       const square = document.createElement("div");
-      square.className = (x + y) % 2 === 0 ? "sq dark" : "sq";
+      square.className = style === "checkered" && (x + y) % 2 === 0 ? "sq dark" : "sq";
+      if (style === "intersections") { // the lines stop at the board's edges
+        if (column === 0) square.classList.add("edge-left");
+        if (column === width - 1) square.classList.add("edge-right");
+        if (row === 0) square.classList.add("edge-top");
+        if (row === height - 1) square.classList.add("edge-bottom");
+        if (stars.has(`${x},${y}`)) square.classList.add("star");
+      }
+      if (style === "hex") square.style.setProperty("--row", String(row));
       square.dataset.x = x;
       square.dataset.y = y;
-      square.title = `(${x}, ${y}): empty`;
+      square.title = `${squareName(x, y)}: empty`;
       square.setAttribute("role", "button");
       square.setAttribute("aria-label", square.title);
       square.tabIndex = x === 0 && y === 0 ? 0 : -1; // one tab stop; arrows move inside the board
+      const mark = document.createElement("span");
+      mark.className = "mark"; // a star point, or the dot of a legal target
+      square.append(mark);
       page.cells.set(`${x},${y}`, square);
       fragment.append(square);
-    }
-    fragment.append(label(String(y), y % every === 0));
-  }
+    });
+    fragment.append(label(rowLabels[y], y % every === 0));
+  });
   axis();
   board.replaceChildren(fragment);
+  page.shown = new Map(); // every piece is drawn again
+}
+
+// A square as players name it: `e4` with the game's labels, (x, y) with plain numbers.
+function squareName(x, y) {
+  const { columns, rows } = page.look;
+  const plain = columns[x] === String(x) && rows[y] === String(y);
+  return plain ? `(${x}, ${y})` : `${columns[x]}${rows[y]}`;
 }
 
 function render() {
@@ -168,10 +270,11 @@ function render() {
 
 function setSquare(key, name) {
   const square = page.cells.get(key);
-  const [x, y] = key.split(",");
-  square.replaceChildren();
+  const [x, y] = key.split(",").map(Number);
+  square.querySelector(".piece")?.remove();
   if (name !== undefined) square.append(pieceElement(name));
-  square.title = `(${x}, ${y}): ${name === undefined ? "empty" : name}`;
+  square.classList.toggle("occupied", name !== undefined);
+  square.title = `${squareName(x, y)}: ${name === undefined ? "empty" : name}`;
   square.setAttribute("aria-label", square.title);
   if (name !== undefined) square.dataset.object = name;
   else delete square.dataset.object;
@@ -181,17 +284,48 @@ function agentOf(player) {
   return page.state.agents[player];
 }
 
+// "Black wins: checkmate", "Draw: stalemate": the result, with the comment of the line of
+// end() that ended the game when it has one.
+function resultText() {
+  const { state } = page;
+  const result = state.winner === null ? "Draw" : `${playerName(state.winner)} wins`;
+  const why = state.endedBy && state.endedBy.comment;
+  return why ? `${result}: ${why}` : result;
+}
+
+function scoresText() {
+  const { state } = page;
+  if (!state.scores.some((score) => score !== 0)) return "";
+  return state.scores.map((score, player) => `${playerName(player)} ${score}`).join(" · ");
+}
+
 function renderStatus() {
   const { state } = page;
   const status = $("status");
   status.classList.toggle("over", state.over);
   if (state.over) {
-    status.textContent = state.winner === null ? "Draw" : `Player ${state.winner} wins`;
+    status.textContent = resultText();
   } else if (state.computerToMove) {
-    status.textContent = `Player ${state.player} (${agentOf(state.player)}) to move…`;
+    status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…`;
   } else {
-    status.textContent = `Player ${state.player} to move`;
+    status.textContent = `${playerName(state.player)} to move`;
   }
+  const banner = $("banner");
+  const ended = state.over && !page.bannerClosed;
+  banner.hidden = !ended;
+  if (ended) {
+    $("banner-result").textContent = resultText();
+    $("banner-scores").textContent = scoresText();
+  }
+}
+
+// Stones each player has taken, on a board of intersections (Go): the stones their moves cleared.
+function captures() {
+  const taken = page.game ? Array(page.game.players).fill(0) : [];
+  for (const entry of page.state.moves) {
+    taken[entry.player] += [...entry.move.matchAll(/clear\s*\(/g)].length;
+  }
+  return taken;
 }
 
 function squaresOf(text) {
@@ -203,8 +337,8 @@ function squaresOf(text) {
 }
 
 function renderHighlights(strong) {
-  for (const square of document.querySelectorAll(".sq.legal, .sq.candidate, .sq.strong, .sq.selected, .sq.pending, .sq.last")) {
-    square.classList.remove("legal", "candidate", "strong", "selected", "pending", "last");
+  for (const square of document.querySelectorAll(".sq.legal, .sq.candidate, .sq.target, .sq.strong, .sq.selected, .sq.pending, .sq.last")) {
+    square.classList.remove("legal", "candidate", "target", "strong", "selected", "pending", "last");
   }
   const mark = (squares, name) => {
     for (const [x, y] of squares) page.cells.get(`${x},${y}`)?.classList.add(name);
@@ -213,8 +347,13 @@ function renderHighlights(strong) {
   if (last) mark(squaresOf(last.move), "last");
   if (page.tool === "auto") {
     if (page.candidates) {
-      for (const move of page.candidates.moves) mark(move.squares, "candidate");
-    } else if (page.legal && page.legal.count === page.legal.moves.length) {
+      const chosen = new Set(page.selection.map(([x, y]) => `${x},${y}`));
+      for (const move of page.candidates.moves) {
+        mark(move.squares, "candidate");
+        // the legal targets: where the selected piece can go
+        mark(move.ops.filter(([x, y, object]) => object && !chosen.has(`${x},${y}`)), "target");
+      }
+    } else if (page.look.style !== "intersections" && page.legal && page.legal.count === page.legal.moves.length) {
       // (a partial list would tint part of the board only: then nothing is tinted)
       for (const move of page.legal.moves) mark(move.squares, "legal");
     }
@@ -242,10 +381,11 @@ function renderLegal() {
   const shown = legal.moves.slice(0, 500);
   for (const move of shown) {
     const item = document.createElement("li");
-    item.textContent = move.text;
+    item.textContent = move.name || move.text;
+    item.title = move.text;
     item.addEventListener("mouseenter", () => renderHighlights(move.squares));
     item.addEventListener("mouseleave", () => renderHighlights());
-    item.addEventListener("click", () => enqueue(() => playMove(move.text)));
+    item.addEventListener("click", () => enqueue(() => playMove(move.text, move.name)));
     list.append(item);
   }
   const more = legal.count - shown.length;
@@ -264,7 +404,8 @@ function renderMoves() {
   list.replaceChildren();
   for (const entry of page.state.moves) {
     const item = document.createElement("li");
-    item.textContent = `P${entry.player}: ${entry.move}`;
+    item.textContent = `${playerName(entry.player)}: ${entry.name || entry.move}`;
+    item.title = entry.move;
     list.append(item);
   }
   list.scrollTop = list.scrollHeight;
@@ -278,11 +419,16 @@ function renderPlayers() {
     for (let player = 0; player < game.players; player++) {
       const row = document.createElement("label");
       row.className = "player";
-      row.append(`Player ${player}`);
+      const side = document.createElement("span");
+      side.className = `side-swatch ${sideClass(player)}`;
+      row.append(side, playerName(player));
       const select = document.createElement("select");
       select.id = `agent-${player}`;
       select.addEventListener("change", () => enqueue(() => setAgent(player, select.value)));
-      row.append(select);
+      const facts = document.createElement("span");
+      facts.className = "muted player-facts";
+      facts.id = `facts-${player}`;
+      row.append(select, facts);
       box.append(row);
     }
   }
@@ -295,6 +441,10 @@ function renderPlayers() {
     }
     select.value = current;
     select.parentElement.classList.toggle("turn", !state.over && state.player === player);
+    const facts = [];
+    if (page.look.style === "intersections") facts.push(`captures ${captures()[player]}`);
+    if (state.scores.some((score) => score !== 0)) facts.push(`score ${state.scores[player]}`);
+    $(`facts-${player}`).textContent = facts.join(", ");
   }
 }
 
@@ -330,7 +480,7 @@ function renderPosition() {
   const { state } = page;
   const rows = [["move number", String(state.moveNumber)]];
   if (state.scores.some((score) => score !== 0)) {
-    state.scores.forEach((score, player) => rows.push([`score of player ${player}`, String(score)]));
+    state.scores.forEach((score, player) => rows.push([`score of ${playerName(player)}`, String(score)]));
   }
   for (const [name, value] of Object.entries(state.vars)) rows.push([name, JSON.stringify(value)]);
   if (state.rejected) rows.push(["rejected attempts", String(state.rejected)]);
@@ -404,11 +554,12 @@ function failed(error) {
 
 // ------------------------------------------------------------------ playing
 
-async function playMove(text) {
+async function playMove(text, name) {
+  closeChooser();
   try {
     const result = await api("/api/move", { move: text });
     if (result.accepted) {
-      say(`Player ${result.player} played ${result.move}.`, "ok");
+      say(`${playerName(result.player)} played ${result.name || name || result.move}.`, "ok");
       $("move-text").value = "";
     } else {
       explain(`Rejected ${text}: `, result);
@@ -430,7 +581,7 @@ async function clickSquare(x, y) {
     return;
   }
   if (page.state.computerToMove) {
-    say(`Player ${page.state.player} is played by the computer (${agentOf(page.state.player)}).`);
+    say(`${playerName(page.state.player)} is played by the computer (${agentOf(page.state.player)}).`);
     return;
   }
   const at = page.selection.findIndex(([sx, sy]) => sx === x && sy === y);
@@ -450,20 +601,57 @@ async function clickSquare(x, y) {
   const chosen = new Set(selection.map(([sx, sy]) => `${sx},${sy}`));
   const exact = candidates ? candidates.moves.filter((m) => m.squares.every(([sx, sy]) => chosen.has(`${sx},${sy}`))) : [];
   // One move left: played once all its squares are clicked, or two of them (a capture's jumped
-  // squares need no click of their own)
-  if (candidates && candidates.count === 1 && (exact.length === 1 || selection.length >= 2)) {
-    await playMove(candidates.moves[0].text);
+  // squares need no click of their own), or the one square it places on (a stone with its captures)
+  const only = candidates && candidates.count === 1 ? candidates.moves[0] : null;
+  if (only && (exact.length === 1 || selection.length >= 2 || placesOnlyAt(only, x, y))) {
+    await playMove(only.text, only.name);
     return;
   }
-  if (candidates) {
-    say(exact.length > 1 ? `${exact.length} moves use exactly these squares: pick one from the list.`
-      : candidates.count === 1 ? `1 legal move touches the selected squares: click another of its squares, or pick it from the list.`
+  renderHighlights();
+  renderLegal();
+  // Several moves between the same squares (a promotion, a capture by two paths): ask which
+  const choice = exact.length > 1 ? exact : selection.length >= 2 && candidates.count <= CHOICE_LIMIT ? candidates.moves : null;
+  if (choice) {
+    openChooser(choice);
+    say(`${choice.length} moves go from ${squareName(...selection[0])} to ${squareName(...selection[selection.length - 1])}: which one?`);
+  } else if (candidates) {
+    say(candidates.count === 1 ? `1 legal move touches the selected squares: click another of its squares, or pick it from the list.`
       : `${candidates.count} legal moves touch the selected squares: click another square, or pick one from the list.`);
   } else {
     say("");
   }
-  renderHighlights();
-  renderLegal();
+}
+
+// Whether a move's only placement is on (x, y), an empty square (Go's stone and its captures).
+function placesOnlyAt(move, x, y) {
+  const places = move.ops.filter(([, , object]) => object);
+  return places.length === 1 && places[0][0] === x && places[0][1] === y && !page.shown.has(`${x},${y}`);
+}
+
+// The choice between moves with the same squares: each drawn by what it places last, named.
+function openChooser(moves) {
+  const box = $("chooser-moves");
+  box.replaceChildren();
+  for (const move of moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    const placed = move.ops.filter(([, , object]) => object);
+    const shown = placed[placed.length - 1];
+    if (shown) button.append(pieceElement(shown[2]));
+    const name = document.createElement("span");
+    name.textContent = move.name || move.text;
+    button.append(name);
+    button.title = move.text;
+    button.addEventListener("click", () => enqueue(() => playMove(move.text, move.name)));
+    box.append(button);
+  }
+  $("chooser").hidden = false;
+  box.querySelector("button")?.focus();
+}
+
+function closeChooser() {
+  $("chooser").hidden = true;
 }
 
 async function movesTouching(selection) {
@@ -478,24 +666,24 @@ async function movesTouching(selection) {
 
 // A square no legal move touches: what would the rules say about the likeliest move there?
 async function explainSquare(x, y) {
-  const player = page.state.player;
+  const player = playerName(page.state.player);
   if (page.legal && page.legal.error) {
-    explain(`Player ${player} has no list of legal moves: `, page.legal);
+    explain(`${player} has no list of legal moves: `, page.legal);
     return;
   }
   const object = likelyObject();
   const occupant = page.shown.get(`${x},${y}`);
   if (!object) {
-    say(`No legal move of player ${player} touches (${x}, ${y}), and player ${player} has no legal move at all.`, "error");
+    say(`No legal move of ${player} touches ${squareName(x, y)}, and ${player} has no legal move at all.`, "error");
     return;
   }
   const move = `place(${x},${y},${object})`;
   const verdict = await api(`/api/check?move=${encodeURIComponent(move)}`);
-  const where = occupant ? `(${x}, ${y}), which holds ${occupant}` : `(${x}, ${y})`;
+  const where = occupant ? `${squareName(x, y)}, which holds ${occupant}` : squareName(x, y);
   if (verdict.legal) {
     say(`No legal move touches ${where}.`, "error");
   } else {
-    explain(`No legal move of player ${player} touches ${where}: ${move} is illegal: `, verdict);
+    explain(`No legal move of ${player} touches ${where}: ${move} is illegal: `, verdict);
   }
 }
 
@@ -510,6 +698,7 @@ function likelyObject() {
 }
 
 function resetSelection() {
+  closeChooser();
   page.selection = [];
   page.candidates = null;
   if (page.state) {
@@ -543,7 +732,7 @@ async function newGame() {
 async function setAgent(player, agent) {
   try {
     await api("/api/agent", { player, agent });
-    say(`Player ${player} is now played by ${agent === "human" ? "a person" : `the computer (${agent})`}.`);
+    say(`${playerName(player)} is now played by ${agent === "human" ? "a person" : `the computer (${agent})`}.`);
     page.computerStopped = false;
     await refresh();
   } catch (error) {
@@ -563,7 +752,7 @@ async function computerMove() {
   try {
     const result = await api("/api/computer", {});
     if (result.accepted) {
-      say(`Player ${result.player} (${result.agent}) played ${result.move}.`, "ok");
+      say(`${playerName(result.player)} (${result.agent}) played ${result.name || result.move}.`, "ok");
     } else {
       page.computerStopped = true;
       explain(`The computer cannot move: `, result);
@@ -665,6 +854,53 @@ function boardKey(event) {
   }
 }
 
+function flip() {
+  page.flipped = !page.flipped;
+  $("flip").classList.toggle("on", page.flipped);
+  buildBoard();
+  if (page.state) render();
+}
+
+// Drag and drop: a piece dragged from one square to another is the two clicks, from then to.
+function startDrag(event) {
+  const square = event.target.closest(".sq");
+  if (!square || event.button !== 0 || page.tool !== "auto" || !square.dataset.object) return;
+  const from = [Number(square.dataset.x), Number(square.dataset.y)];
+  const piece = square.querySelector(".piece");
+  let ghost = null;
+  const move = (moved) => {
+    if (!ghost && Math.hypot(moved.clientX - event.clientX, moved.clientY - event.clientY) < 6) return;
+    if (!ghost) {
+      ghost = piece.cloneNode(true);
+      ghost.classList.add("dragged");
+      ghost.style.width = ghost.style.height = `${square.clientWidth}px`;
+      ghost.style.setProperty("--cell", `${square.clientWidth}px`);
+      document.body.append(ghost);
+      piece.classList.add("lifted");
+    }
+    ghost.style.left = `${moved.clientX - square.clientWidth / 2}px`;
+    ghost.style.top = `${moved.clientY - square.clientHeight / 2}px`;
+  };
+  const drop = (dropped) => {
+    document.removeEventListener("pointermove", move);
+    document.removeEventListener("pointerup", drop);
+    if (!ghost) return; // a click, handled as one
+    ghost.remove();
+    piece.classList.remove("lifted");
+    const target = document.elementFromPoint(dropped.clientX, dropped.clientY)?.closest(".sq");
+    if (!target || target === square) return;
+    const to = [Number(target.dataset.x), Number(target.dataset.y)];
+    page.droppedAt = Date.now(); // a click that follows the drop is not a click on a square
+    enqueue(async () => {
+      resetSelection();
+      await clickSquare(...from);
+      if (page.selection.length) await clickSquare(...to);
+    });
+  };
+  document.addEventListener("pointermove", move);
+  document.addEventListener("pointerup", drop);
+}
+
 // ------------------------------------------------------------------ start
 
 // The game's facts and the empty board: at start, and in VS Code after each edit of the rules.
@@ -675,6 +911,7 @@ async function loadGame() {
   $("game-facts").textContent = `${game.players} player${game.players === 1 ? "" : "s"}, ${game.width}×${game.height} board, ` +
     `${game.files.join(", ")}; x left to right, y ${game.yDown ? "top to bottom" : "bottom to top"}`;
   $("download").download = `${game.name}-record.json`;
+  page.look = lookOf(game);
   page.cells = new Map();
   page.shown = new Map();
   buildBoard();
@@ -742,8 +979,19 @@ async function start() {
   }
   $("board").addEventListener("click", (event) => {
     const square = event.target.closest(".sq");
-    if (square) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));
+    if (square && Date.now() - (page.droppedAt || 0) > DROP_CLICK_MS) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));
   });
+  $("board").addEventListener("pointerdown", startDrag);
+  $("board").addEventListener("dragstart", (event) => event.preventDefault());
+  $("flip").addEventListener("click", flip);
+  let resizing = null; // the board follows the window (a phone turned sideways)
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { buildBoard(); if (page.state) render(); }, 150);
+  });
+  $("chooser-cancel").addEventListener("click", () => resetSelection());
+  $("banner-close").addEventListener("click", () => { page.bannerClosed = true; renderStatus(); });
+  $("banner-new").addEventListener("click", () => enqueue(newGame));
   $("compose").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move-text").value.trim();
@@ -773,6 +1021,7 @@ async function start() {
     else if (event.key === "Home") step(-Infinity);
     else if (event.key === "End") step(Infinity);
     else if (event.key === "Escape") resetSelection();
+    else if (event.key === "f" && !event.ctrlKey && !event.metaKey && !event.altKey) flip();
   });
   await refresh().catch(failed);
 }
