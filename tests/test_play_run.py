@@ -34,7 +34,7 @@ def test_perft_from_a_resumed_game(tmp_path):
     record = tmp_path / "game.json"
     record.write_text(json.dumps({
         "game": "tictactoe", "files": [TICTACTOE], "players": 2,
-        "moves": [{"player": 0, "move": "place(1,1,X)"}, {"player": 1, "move": "place(0,0,O)"}],
+        "moves": [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}, {"player": 1, "move": "place(0,0,O)", "name": "0,0"}],
         "rejected": [], "result": {"over": False, "winner": None}}))
     code, out, _ = gdef_run("--perft", "2", "--resume", str(record))
     assert code == 0
@@ -100,7 +100,7 @@ def test_a_computer_without_a_legal_move_stops_the_game_with_the_record_kept(tmp
                               "--record", str(record), str(DATA / "stuck.gdef"))
     assert code == 3
     assert "Player 1 (random): player 1 has no legal move after 1 moves" in err
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
 @pytest.mark.parametrize("example", ["tictactoe.gdef", "connect4.gdef", "gomoku.gdef", "checkers.gdef",

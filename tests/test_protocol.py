@@ -141,7 +141,7 @@ def test_protocol_saves_the_record_as_it_goes(tmp_path):
     engine.ask(cmd="play", move="place(1,1,X)")
     engine.ask(cmd="play", move="place(0,0,O)")
     assert json.loads(record.read_text())["moves"] == [
-        {"player": 0, "move": "place(1,1,X)"}, {"player": 1, "move": "place(0,0,O)"}]
+        {"player": 0, "move": "place(1,1,X)", "name": "1,1"}, {"player": 1, "move": "place(0,0,O)", "name": "0,0"}]
     engine.ask(cmd="quit")
     engine.close()
 

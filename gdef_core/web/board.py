@@ -74,6 +74,7 @@ class Board:
             "objects": list(game.objects), "files": list(self.session.files),
             "seed": self.runner.computers.seed, "record": self.runner.args.record,
             "yDown": bool(self.runner.args.y_down),
+            "presentation": game.presentation.to_json(),
         }
 
     def state(self) -> dict:
@@ -84,7 +85,8 @@ class Board:
             "moveNumber": state.move_number,
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
             "scores": [json_value(score) for score in state.scores],
-            "vars": {name: json_value(value) for name, value in state.variables.items()},
+            "vars": {name: json_value(value) for name, value in state.variables.items()
+                     if name in self.game.presentation.visible},
             "moves": list(session.moves), "rejected": len(session.rejected),
             "agents": [computers.label(p) if computers.plays(p) else "human" for p in range(self.game.players)],
             "computerToMove": not state.is_over and computers.plays(state.current_player),
@@ -102,13 +104,14 @@ class Board:
                     "reason": f"moves() failed: {error.headline()}"}
         wanted = set(touching or ())
         found, count = [], 0
-        for move in moves:
+        names = state.move_names(moves)
+        for move, name in zip(moves, names):
             squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
             if wanted and not wanted.issubset(squares):
                 continue
             count += 1
             if len(found) < limit:
-                found.append({"text": str(move), "squares": [list(s) for s in squares],
+                found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
                               "ops": [[op.x, op.y, op.obj] for op in move.ops]})
         return {"moves": found, "count": count}
 
@@ -338,6 +341,8 @@ def verdict_json(verdict, game) -> dict:
     out = {"kind": verdict.kind.value, "reason": verdict.reason}
     if verdict.rule is not None:
         out["rule"] = verdict.rule.to_json()
+    if verdict.candidates:
+        out["candidates"] = list(verdict.candidates)
     if verdict.error is not None:
         out["error"] = error_json(verdict.error, game)
     return out
