@@ -49,9 +49,9 @@ def web(request):
         run.close()
 
 
-PRESENTATION = {
-    "style": "checkered", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
-    "pieces": {"X": {"glyph": None, "image": None, "side": None}, "O": {"glyph": None, "image": None, "side": None}},
+PRESENTATION = {  # as examples/tictactoe.gdef's `show` declares it, with the default labels and names
+    "style": "plain", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
+    "pieces": {"X": {"glyph": "X", "image": None, "side": 0}, "O": {"glyph": "O", "image": None, "side": 1}},
     "players": ["Player 0", "Player 1"], "visible": [], "notation": "auto"}
 
 
