@@ -442,7 +442,7 @@ _code("G705", E, "undo or serialisation does not restore a state",
 # ------------------------------------------------------------------ G8xx: presentation (`show`)
 _code("G801", E, "show names no object and no presentation key",
       "Each entry of a `show` block starts with a presentation key (`style`, `columns`, `rows`, "
-      "`players`, `visible`, `notation`) or the name of a declared object, whose glyph or image "
+      "`sides`, `visible`, `notation`) or the name of a declared object, whose glyph or image "
       "follows. This one is neither: a misspelt key, or an object that is not declared.",
       "obj WK\nshow {\n  Wk: \"♔\" side 0;\n}",
       "Correct the name, or declare the object with `obj`.")
@@ -452,7 +452,7 @@ _code("G802", E, "declared twice in show",
       "show {\n  style: plain;\n  style: checkered;\n}",
       "Remove one of the two entries.")
 _code("G803", E, "wrong number of labels",
-      "`columns` needs one label per column of the board and `rows` one per row (and `players` "
+      "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
       "one name per player): the list has another length. A single string of exactly as many "
       "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
       "them from N.",

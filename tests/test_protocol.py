@@ -86,9 +86,9 @@ def test_illegal_moves_and_bad_requests_are_answered_as_json(engine):
     taken = engine.ask(id=7, cmd="play", move="place(1,1,O)")
     assert taken["id"] == 7 and taken["ok"] is False
     assert taken["error"]["kind"] == "rejected"
-    assert taken["error"]["message"] == ("refused by tictactoe.gdef:46: a mark goes on an empty square "
+    assert taken["error"]["message"] == ("refused by tictactoe.gdef:53: a mark goes on an empty square "
                                          "(return CurrentPosition[x][y] == empty;)")
-    assert taken["error"]["rule"]["line"] == 46
+    assert taken["error"]["rule"]["line"] == 53
     off_board = engine.ask(cmd="play", move="place(5,0,O)")["error"]
     assert "off the 3x3 board" in off_board["message"]
     assert engine.ask(cmd="play", move="place(1,")["ok"] is False

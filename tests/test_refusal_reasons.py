@@ -110,8 +110,8 @@ def test_gdef_run_says_why_in_the_console(tmp_path) -> None:
     moves.write_text("\n".join([BLOCKED_QUEEN, *FOOLS_MATE]) + "\n")
     done = subprocess.run([GDEF_RUN, str(CHESS / "chess.gdef"), "--moves", str(moves)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert f"game.moves:1: rejected '{BLOCKED_QUEEN}' (player 0): {BLOCKED}\n" in done.stderr
-    assert done.stdout.rstrip().endswith("Player 1 wins: checkmate.")
+    assert f"game.moves:1: rejected '{BLOCKED_QUEEN}' (White): {BLOCKED}\n" in done.stderr
+    assert done.stdout.rstrip().endswith("Black wins: checkmate.")
     typed = subprocess.run([GDEF_RUN, str(GO / "go9.gdef")], input="\n".join([*SUICIDE_SETUP, "place(0,0,W)"]) + "\n",
                            capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert f"Rejected: {SUICIDE}\n" in typed.stdout

@@ -37,7 +37,7 @@ WIN = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,
 @pytest.mark.parametrize("line, moves, passed, expected, actual", [
     ("? legal place(1,1,X)", [], True, "place(1,1,X) is legal", "legal"),
     ("? legal place(1,1,O)", [], False, "place(1,1,O) is legal",
-     "illegal: refused by tictactoe.gdef:42: a player places their own mark "
+     "illegal: refused by tictactoe.gdef:49: a player places their own mark "
      "(return isFree(x, y) && NextPosition[x][y] == markOf(onTurn());)"),
     ("? illegal place(5,5,X)", [], True, "place(5,5,X) is illegal",
      "illegal: place(5,5,X) names square (5, 5), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)"),
@@ -119,7 +119,7 @@ def test_gdef_run_checks_assertions_and_exits_5_when_one_fails(tmp_path):
     assert code == 5
     assert f"{script}:3: assertion failed: ? turn 0\n  expected: player 0\n  actual:   player 1" in err.getvalue()
     assert "1 assertion of" in err.getvalue()
-    assert "2. player 1: place(0,0,O)" in out.getvalue()  # the moves after it still play
+    assert "2. player 1: 0,0 (place(0,0,O))" in out.getvalue()  # the moves after it still play
 
 
 def test_gdef_run_assertions_after_the_end_are_checked(tmp_path):

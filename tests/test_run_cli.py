@@ -47,7 +47,7 @@ def test_scripted_game_to_a_win_writes_the_record(tmp_path) -> None:
     code, out, err = gdef_run(TICTACTOE, "--moves", moves, "--record", str(record))
     assert code == 0
     assert out.rstrip().endswith("Player 0 wins.")
-    assert "5. player 0: place(2,0,X)" in out
+    assert "5. player 0: 2,0 (place(2,0,X))" in out
     assert f"moves.txt:5: rejected 'place(1,1,X)' (player 0): {TAKEN}" in err
     assert json.loads(record.read_text()) == {
         "game": "tictactoe",

@@ -15,9 +15,9 @@ from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE, WebRun
 
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
 # A mark on a taken square: refused by this line of examples/tictactoe.gdef.
-TAKEN_RULE = {"file": TICTACTOE, "line": 46, "column": 3, "comment": "a mark goes on an empty square",
+TAKEN_RULE = {"file": TICTACTOE, "line": 53, "column": 3, "comment": "a mark goes on an empty square",
               "code": "return CurrentPosition[x][y] == empty;",
-              "text": "tictactoe.gdef:46: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"}
+              "text": "tictactoe.gdef:53: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"}
 REJECTED = {"kind": "rejected", "reason": f"refused by {TAKEN_RULE['text']}", "rule": TAKEN_RULE}
 
 
@@ -53,9 +53,9 @@ def web(request):
         run.close()
 
 
-PRESENTATION = {
-    "style": "checkered", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
-    "pieces": {"X": {"glyph": None, "image": None, "side": None}, "O": {"glyph": None, "image": None, "side": None}},
+PRESENTATION = {  # as examples/tictactoe.gdef's `show` declares it, with the default labels and names
+    "style": "plain", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
+    "pieces": {"X": {"glyph": "X", "image": None, "side": 0}, "O": {"glyph": "O", "image": None, "side": 1}},
     "players": ["Player 0", "Player 1"], "visible": [], "notation": "auto"}
 
 

@@ -30,7 +30,7 @@ if CHROMIUM is None:
 expect = playwright_api.expect
 WIN_FOR_X = [(0, 0), (1, 1), (1, 0), (2, 2), (2, 0)]  # X, O, X, O, X: X wins on the bottom row
 # Why tic-tac-toe refuses a mark on a taken square (the line of examples/tictactoe.gdef).
-TAKEN = "tictactoe.gdef:46: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"
+TAKEN = "tictactoe.gdef:53: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"
 
 
 @pytest.fixture(scope="module")
@@ -206,12 +206,13 @@ def test_stepping_through_a_move_script(open_board, tmp_path) -> None:
 def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
     page, run = open_board("examples/checkers.gdef")
     square(page, 2, 2).click()
-    expect(page.locator("#legal li")).to_have_text(["clear(2,2); place(1,3,W)", "clear(2,2); place(3,3,W)"])
+    expect(page.locator("#legal li")).to_have_text(["c3b4", "c3d4"])  # the names; the operations on hover
+    expect(page.locator("#legal li").first).to_have_attribute("title", "clear(2,2); place(1,3,W)")
     expect(page.locator(".sq.candidate")).to_have_count(3)
     square(page, 3, 3).click()
     expect(square(page, 3, 3)).to_have_attribute("data-object", "W")
     expect(square(page, 2, 2)).not_to_have_attribute("data-object", "W")
-    expect(page.locator("#status")).to_have_text("Player 1 to move")
+    expect(page.locator("#status")).to_have_text("Black to move")  # the players' names
     square(page, 1, 5).click()
     square(page, 2, 4).click()
     expect(square(page, 2, 4)).to_have_attribute("data-object", "B")
@@ -220,7 +221,7 @@ def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
     square(page, 1, 5).click()
     expect(square(page, 1, 5)).to_have_attribute("data-object", "W")
     expect(page.locator('.sq[data-object="B"]')).to_have_count(11)
-    assert run.get("/api/state")[1]["moves"][-1] == {"player": 0, "move": "clear(3,3); clear(2,4); place(1,5,W)"}
+    assert run.get("/api/state")[1]["moves"][-1]["move"] == "clear(3,3); clear(2,4); place(1,5,W)"
 
 
 def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
@@ -235,4 +236,4 @@ def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
     square(page, 99, 99).scroll_into_view_if_needed()
     square(page, 99, 99).click()
     expect(square(page, 99, 99)).to_have_attribute("data-object", "S")
-    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(99,99,S)"}]
+    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(99,99,S)", "name": "99,99"}]

@@ -30,10 +30,11 @@ PROG = "gdef-run"
 MAX_DEPTH_LIMIT = 100_000
 
 HELP = """\
-Moves: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it; several operations
-are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
-Commands: help (this text), moves (list the legal moves, numbered; 'moves 3,1' only those
-touching square 3,1), a number (play that move of the list), hint (ask the computer for a move;
+Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by the
+square: e4), or as operations: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it;
+several operations are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+Commands: help (this text), moves (list the legal moves, numbered; 'moves 3,1' or 'moves e2'
+only those touching that square), a number (play that move of the list), hint (ask the computer for a move;
 'hint 10' lets it think 10 seconds), undo (take back the last move), save FILE (write the game
 record), quit (save the record and stop)."""
 
@@ -52,6 +53,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
     parser.add_argument("--no-color", action="store_true", help="never colour the board")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw pieces by their object names, not their glyphs (the default when "
+                             "the terminal's encoding cannot show the glyphs)")
     parser.add_argument("--y-down", action="store_true",
                         help="draw row y = 0 at the top (default: at the bottom)")
     parser.add_argument("--max-steps", type=positive, default=None, metavar="N",
@@ -292,9 +296,9 @@ class Runner:
                     break
                 played = session.play(text, number)
                 if played.accepted:
-                    self.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+                    self.say(f"{len(session.moves)}. {self.played(played.player, played.name, played.text)}")
                 else:
-                    self.complain(f"{name}:{number}: rejected '{text}' (player {played.player}): "
+                    self.complain(f"{name}:{number}: rejected '{text}' ({self.who(played.player)}): "
                                   f"{played.verdict.reason}")
                     self.show_stack(played.verdict)
                 self.autosave()
@@ -347,8 +351,8 @@ class Runner:
             used = session.objects_used(player)
             played_with = (f"has played {', '.join(used)}" if used else
                            f"has not placed anything yet; objects: {', '.join(game.objects)}")
-            self.say(f"Player {player} to move ({played_with}).")
-            line = self.read_line(f"player {player}> ")
+            self.say(f"{self.who(player, True)} to move ({played_with}).")
+            line = self.read_line(f"{self.who(player)}> ")
             if line is None:
                 self.say()
                 return self.stop("end of input")
@@ -419,14 +423,15 @@ class Runner:
     def list_moves(self, square_text: str) -> None:
         square = None
         if square_text:
-            square = move_entry.parse_square(square_text)
+            square = move_entry.parse_square(square_text, self.session.game.presentation)
             if square is None:
                 self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves 3,1'.")
                 return
         legal = self.legal_moves()
         if legal is not None:
             width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
-            self.say(move_entry.format_listing(move_entry.listing(legal, square), width))
+            names = self.session.state.move_names(legal)
+            self.say(move_entry.format_listing(move_entry.listing(legal, square, names), width))
 
     def play_number(self, number: int) -> None:
         legal = self.legal_moves()
@@ -436,8 +441,9 @@ class Runner:
             self.say(f"There is no move {number}: {self._count(legal)} here. "
                      "Type 'moves' to list them.")
             return
-        self.say(f"Move {number}: {legal[number - 1]}")
-        self.move(str(legal[number - 1]))
+        move = legal[number - 1]
+        self.say(f"Move {number}: {self.session.state.move_name(move, legal)}")
+        self.move(str(move))
 
     def hint(self, budget_text: str) -> None:
         from gdef_core.play.errors import AgentError
@@ -462,7 +468,7 @@ class Runner:
             if isinstance(error, GdefRuntimeError):
                 self.show_error(error, self.session.game)
             return
-        self.say(f"Hint: {found.move}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
+        self.say(f"Hint: {self.session.state.move_name(found.move, legal)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
                  f"mcts, {found.iterations:,} playouts in {found.seconds:.1f} s)")
 
     @staticmethod
@@ -500,19 +506,19 @@ class Runner:
         try:
             move = self.computers.choose(session.state)
         except AgentError as error:
-            self.complain(f"Player {player} ({self.computers.label(player)}): {error}")
+            self.complain(f"{self.who(player, True)} ({self.computers.label(player)}): {error}")
             return False
         except GdefRuntimeError as error:  # moves() failed
-            self.complain(f"Player {player} ({self.computers.label(player)}) cannot choose a move:")
+            self.complain(f"{self.who(player, True)} ({self.computers.label(player)}) cannot choose a move:")
             self.show_error(error, session.game)
             return False
         played = session.play(str(move), self.input_line)
         if not played.accepted:
-            self.complain(f"Player {player} ({self.computers.label(player)}) played {move}, "
+            self.complain(f"{self.who(player, True)} ({self.computers.label(player)}) played {move}, "
                           f"which was rejected: {played.verdict.reason}")
             self.show_stack(played.verdict)
             return False
-        self.say(f"{len(session.moves)}. player {player} ({self.computers.label(player)}): {move}")
+        self.say(f"{len(session.moves)}. {self.played(player, played.name, played.text, self.computers.label(player))}")
         self.autosave()
         return True
 
@@ -554,12 +560,24 @@ class Runner:
     # ------------------------------------------------------------ output and endings
 
     def draw(self) -> None:
-        from gdef_core.runtime.render import render_board
+        from gdef_core.runtime.render import can_show, render_board
 
         game = self.session.game
         state = self.session.state
-        self.say(render_board(state.board, list(game.objects), color=self.color,
-                              y_down=self.args.y_down, scores=state.scores))
+        plain = self.args.ascii or not can_show(game.presentation, getattr(self.out, "encoding", None))
+        self.say(render_board(state.board, list(game.objects), color=self.color, y_down=self.args.y_down,
+                              scores=state.scores, presentation=game.presentation, ascii=plain))
+
+    def who(self, player: int, start: bool = False) -> str:
+        """A player as the game names them ("White"; by default "player 0", "Player 0" at the
+        `start` of a sentence)."""
+        name = self.session.game.player_name(player)
+        return name if start or name != f"Player {player}" else f"player {player}"
+
+    def played(self, player: int, name: str | None, text: str, agent: str | None = None) -> str:
+        """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations."""
+        who = f"{self.who(player)} ({agent})" if agent else self.who(player)
+        return f"{who}: {name} ({text})" if name and name != text else f"{who}: {text}"
 
     def show_stack(self, verdict, stream: TextIO | None = None) -> None:
         error = verdict.error
@@ -576,7 +594,7 @@ class Runner:
         if self.args.moves is not None:
             self.draw()
         rule = self.session.ended_by()
-        result = "Draw" if state.winner is None else f"Player {state.winner} wins"
+        result = "Draw" if state.winner is None else f"{self.who(state.winner, True)} wins"
         self.say(f"{result}: {rule.comment}." if rule is not None and rule.comment else f"{result}.")
         if self.args.record:
             self.save_to(self.args.record)

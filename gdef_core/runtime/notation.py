@@ -67,6 +67,7 @@ class NameProblem:
     ambiguous: bool
     candidates: tuple[str, ...]
     total: int  # legal moves in all
+    close: bool = False  # the candidates are the names most like the text, not the first ones
 
     @property
     def message(self) -> str:
@@ -76,7 +77,8 @@ class NameProblem:
         if not self.total:
             return f"'{self.text}' is not a move, and there is no legal move here"
         more = "" if len(self.candidates) >= self.total else f" ({self.total} in all; 'moves' lists them)"
-        return f"'{self.text}' names no legal move here; legal moves: {shown}{more}"
+        label = "the closest legal moves" if self.close else "legal moves"
+        return f"'{self.text}' names no legal move here; {label}: {shown}{more}"
 
 
 def read_move_name(state, text: str, legal: list | None = None):
@@ -97,8 +99,7 @@ def read_move_name(state, text: str, legal: list | None = None):
     if proposed is not None:
         return proposed
     close = difflib.get_close_matches(text, names, n=MAX_CANDIDATES, cutoff=0.5)
-    shown = close or names[:MAX_CANDIDATES]
-    return NameProblem(text, False, tuple(shown), len(legal))
+    return NameProblem(text, False, tuple(close or names[:MAX_CANDIDATES]), len(legal), bool(close))
 
 
 def looks_like_name(text: str) -> bool:

@@ -6,7 +6,7 @@ default. The presentation never changes what the rules mean, so nothing here tou
       style: checkered;                 // checkered | plain | intersections | hex
       columns: "abcdefgh";              // one label per column: a string of one character each,
       rows: from 1;                     //   a list ("A", "B", ... or 1, 2, ...), or `from N`
-      players: "White", "Black";
+      sides: "White", "Black";          // the players' names, player 0 first
       visible: halfmoves, castle;       // the game variables players see (default: all but tables)
       notation: auto;                   // auto | square | column | fromto
       WK: "♔" side 0 letter "k";        // an object: glyph or `image "file"`, side, letter
@@ -25,7 +25,7 @@ from gdef_core.semantics.suggest import did_you_mean, hint
 from gdef_core.semantics.tables import changed_game_vars
 from gdef_core.syntax import ast
 
-KEYS = ("style", "columns", "rows", "players", "visible", "notation")
+KEYS = ("style", "columns", "rows", "sides", "visible", "notation")
 PIECE_WORDS = ("image", "side", "letter")
 EMPTY = "empty"
 
@@ -41,7 +41,7 @@ def check_show(program: Program, report: Report) -> None:
     notation = reader.word(entries.get("notation"), NOTATIONS) or DEFAULT_NOTATION
     columns = reader.labels(entries.get("columns"), program.width, "column") or number_labels(program.width)
     rows = reader.labels(entries.get("rows"), program.height, "row") or number_labels(program.height)
-    players = reader.labels(entries.get("players"), program.players, "player") or \
+    players = reader.labels(entries.get("sides"), program.players, "player") or \
         default_player_names(program.players)
     visible = reader.visible(entries.get("visible"))
     if visible is None:
@@ -125,7 +125,11 @@ class _Reader:
                                 + ("" if what == "player" else ", or the whole list is `from N`"))
                 return None
             labels.append(_text(value.atoms[0]))
-        if len(labels) == 1 and count > 1 and len(labels[0]) == count:
+        if len(labels) == 1 and count > 1:
+            if len(labels[0]) != count:
+                self.report.add("G803", values[0].span, f"'{entry.key.text}' gives {len(labels[0])} "
+                                f"characters, one per {what}, for a game of {_count(count, what)}")
+                return None
             labels = list(labels[0])
         if len(labels) != count:
             self.report.add("G803", values[0].span.to(values[-1].span),

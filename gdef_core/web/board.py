@@ -131,9 +131,9 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.runner.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+            self.runner.say(f"{len(session.moves)}. {self.runner.played(played.player, played.name, played.text)}")
         else:
-            self.runner.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
+            self.runner.say(f"Rejected '{text}' ({self.runner.who(played.player)}): {played.verdict.reason}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
@@ -161,7 +161,7 @@ class Board:
                     "error": error_json(error, self.game)}
         played = session.play(str(move))
         if played.accepted:
-            self.runner.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+            self.runner.say(f"{len(session.moves)}. {self.runner.played(player, played.name, played.text, label)}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
