@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -153,7 +154,7 @@ def test_a_game_against_random_chosen_on_the_page(open_board) -> None:
     expect(page.locator("#message")).to_have_text("Player 1 is now played by the computer (random).")
     status = page.locator("#status")
     for _ in range(5):  # the computer answers by itself; wait for the person's turn or the end
-        expect(status).to_have_text(re.compile(r"^(Player 0 to move|Player \d wins|Draw)$"), timeout=15_000)
+        expect(status).to_have_text(re.compile(r"^(Player 0 to move|Player \d wins|Draw: .*)$"), timeout=15_000)
         if status.inner_text() != "Player 0 to move":
             break
         played = page.locator("#moves li").count()
@@ -162,7 +163,9 @@ def test_a_game_against_random_chosen_on_the_page(open_board) -> None:
     state = run.get("/api/state")[1]
     assert state["over"] is True
     assert [m["player"] for m in state["moves"]] == [i % 2 for i in range(len(state["moves"]))]
-    final = "Draw" if state["winner"] is None else f"Player {state['winner']} wins"
+    # the result, with the comment of the line of end() that decided
+    final = ("Draw: the ninth move fills the board: a draw" if state["winner"] is None
+             else f"Player {state['winner']} wins")
     expect(status).to_have_text(final)
 
 
@@ -237,3 +240,131 @@ def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
     square(page, 99, 99).click()
     expect(square(page, 99, 99)).to_have_attribute("data-object", "S")
     assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(99,99,S)", "name": "99,99"}]
+
+
+# ------------------------------------------------------------------ chess and Go as players know them
+
+CHESS = "examples/chess/chess.gdef"
+GO9 = "examples/go/go9.gdef"
+
+
+def piece(page, x: int, y: int):
+    return square(page, x, y).locator(".piece")
+
+
+def drag(page, start, end) -> None:
+    """A piece dragged with the mouse from one square to another, in small steps."""
+    first, second = square(page, *start).bounding_box(), square(page, *end).bounding_box()
+    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(second["x"] + second["width"] / 2, second["y"] + second["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_chess_pieces_are_glyphs_coloured_by_side(open_board) -> None:
+    page, _ = open_board(CHESS)
+    expect(page.locator("#status")).to_have_text("White to move")
+    expect(square(page, 4, 0)).to_have_attribute("title", "e1: WK")
+    # ♔ and ♚ are both drawn solid, filled with their side's colour (white, black)
+    expect(piece(page, 4, 0)).to_have_class("piece glyph side-white")
+    expect(piece(page, 4, 7)).to_have_class("piece glyph side-black")
+    assert piece(page, 4, 0).inner_text().startswith("♚") and piece(page, 4, 7).inner_text().startswith("♚")
+    colour = "element => getComputedStyle(element).color"
+    assert piece(page, 3, 0).evaluate(colour) == "rgb(255, 255, 255)"
+    assert piece(page, 3, 7).evaluate(colour) == "rgb(17, 17, 17)"
+    labels = page.locator("#board .label").all_inner_texts()
+    assert labels[1:9] == list("abcdefgh") and "1" in labels and "8" in labels
+    # the Position panel shows the game's state, never its constant tables
+    position = page.locator("#position").inner_text()
+    assert "castle" in position and "knightDx" not in position and "lineDy" not in position
+
+
+def test_chess_moves_by_clicks_and_by_dragging(open_board) -> None:
+    page, run = open_board(CHESS)
+    square(page, 4, 1).click()   # e2: its targets are marked
+    expect(page.locator(".sq.target")).to_have_count(2)
+    square(page, 4, 3).click()   # e4
+    expect(page.locator("#moves li")).to_have_text(["White: e2e4"])
+    expect(page.locator(".sq.last")).to_have_count(2)
+    drag(page, (4, 6), (4, 4))  # e7 to e5, by dragging
+    expect(page.locator("#moves li")).to_have_text(["White: e2e4", "Black: e7e5"])
+    expect(square(page, 4, 4)).to_have_attribute("data-object", "BP")
+    for move in ("g1f3", "b8c6", "f1c4", "g8f6"):
+        assert run.post("/api/move", {"move": move})[1]["accepted"]
+    page.reload()
+    expect(page.locator("#moves li")).to_have_count(6)
+    # castling: the king moves two squares, the rook follows
+    square(page, 4, 0).click()
+    square(page, 6, 0).click()
+    expect(page.locator("#moves li").last).to_have_text("White: e1g1")
+    expect(square(page, 5, 0)).to_have_attribute("data-object", "WR")
+    expect(square(page, 6, 0)).to_have_attribute("data-object", "WK")
+
+
+def test_a_promotion_asks_for_the_piece(open_board, tmp_path) -> None:
+    rules = (Path(CHESS).resolve().parent / "rules.gdef").resolve()
+    (tmp_path / "promote.gdef").write_text(
+        f'name: promote\nplayers: 2\nsize: 8 x 8\nuse "{rules}"\n'
+        "start { (4,0: WK), (7,7: BK), (0,6: WP) }\n")
+    page, _ = open_board(str(tmp_path / "promote.gdef"))
+    square(page, 0, 6).click()
+    square(page, 0, 7).click()
+    chooser = page.locator("#chooser")
+    expect(chooser).to_be_visible()
+    expect(chooser.locator(".choice")).to_have_count(4)
+    expect(chooser.locator(".choice .piece.side-white")).to_have_count(4)
+    chooser.locator('.choice[title*="WN"]').click()
+    expect(chooser).to_be_hidden()
+    expect(square(page, 0, 7)).to_have_attribute("data-object", "WN")
+    expect(page.locator("#moves li")).to_have_text(["White: a7a8n"])
+
+
+def test_go_stones_on_intersections_a_capture_passes_and_the_score(open_board) -> None:
+    page, _ = open_board(GO9)
+    expect(page.locator("#board")).to_have_class(re.compile("board-intersections"))
+    expect(page.locator(".sq.star")).to_have_count(5)
+    expect(square(page, 2, 2)).to_have_class(re.compile(r"\bstar\b"))
+    for x, y in [(1, 0), (0, 0), (0, 1)]:  # Black, White, Black: the last one takes the white stone
+        square(page, x, y).click()
+    expect(piece(page, 0, 1)).to_have_class("piece stone side-black")
+    expect(square(page, 0, 0)).not_to_have_attribute("data-object", re.compile("."))
+    expect(page.locator("#facts-0")).to_have_text("captures 1")
+    expect(page.locator("#moves li").last).to_have_text("Black: A2")
+    page.locator("#pass").click()
+    page.locator("#pass").click()
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
+    expect(page.locator("#banner-result")).to_have_text("Black wins: two passes in a row")
+    expect(page.locator("#banner-scores")).to_have_text("Black 81 · White 7.5")
+    page.locator("#banner-close").click()
+    expect(banner).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("Black wins: two passes in a row")
+
+
+def test_a_refused_move_names_its_rule_on_the_page(open_board) -> None:
+    page, _ = open_board(CHESS)
+    page.locator("#move-text").fill("clear(3,0); place(3,2,WQ)")
+    page.locator("#play").click()
+    expect(page.locator("#message")).to_have_text(re.compile(
+        r"^Rejected clear\(3,0\); place\(3,2,WQ\): refused by rules\.gdef:\d+: a piece stands between \(if "))
+
+
+def test_flip_the_board_and_a_phone_sized_screen(open_board, browser) -> None:
+    page, run = open_board(CHESS)
+    assert square(page, 0, 0).bounding_box()["y"] > square(page, 0, 7).bounding_box()["y"]
+    page.locator("#flip").click()
+    expect(page.locator("#flip")).to_have_class(re.compile(r"\bon\b"))
+    a1, h8 = square(page, 0, 0).bounding_box(), square(page, 7, 7).bounding_box()
+    assert a1["y"] < h8["y"] and a1["x"] > h8["x"]  # Black's view: a1 top right
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        phone.goto(run.url)
+        expect(phone.locator("#status")).to_have_text("White to move")
+        board = phone.locator("#board").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 390
+        assert phone.locator("aside").bounding_box()["y"] > board["y"] + board["height"] - 1
+        square(phone, 4, 1).tap()
+        square(phone, 4, 3).tap()
+        expect(phone.locator("#moves li")).to_have_text(["White: e2e4"])
+    finally:
+        phone.close()

@@ -158,8 +158,7 @@ function starPoints(width, height) {
 }
 
 function cellSize(width, height) {
-  const wrap = $("board-wrap");
-  const across = Math.max(200, wrap.clientWidth - 60);
+  const across = Math.max(200, $("play-area").clientWidth - 60);
   const down = Math.max(200, window.innerHeight - 230);
   const size = Math.floor(Math.min(across / width, down / height));
   return Math.max(10, Math.min(56, size));
@@ -353,9 +352,13 @@ function renderHighlights(strong) {
         // the legal targets: where the selected piece can go
         mark(move.ops.filter(([x, y, object]) => object && !chosen.has(`${x},${y}`)), "target");
       }
-    } else if (page.look.style !== "intersections" && page.legal && page.legal.count === page.legal.moves.length) {
-      // (a partial list would tint part of the board only: then nothing is tinted)
-      for (const move of page.legal.moves) mark(move.squares, "legal");
+    } else if (page.look.style !== "intersections" && page.legal && page.legal.count === page.legal.moves.length
+               && page.legal.moves.every((move) => move.ops.every(([, , object]) => object))) {
+      // where a game that only places (tic-tac-toe, reversi) can place; a partial list would
+      // tint part of the board only: then nothing is tinted
+      for (const move of page.legal.moves) {
+        mark(move.ops.filter(([x, y]) => !page.shown.has(`${x},${y}`)), "legal");
+      }
     }
     mark(page.selection, "selected");
   } else {

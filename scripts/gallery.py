@@ -1,0 +1,169 @@
+"""The gallery (docs/gallery.md): every example game's board page, photographed in a real browser.
+
+For each game of examples/ (every .gdef file that is a game, not a library) this starts
+`gdef-run --web --no-browser` on it, opens the page in Chromium through Playwright (Debian's
+`chromium`, or $GDEF_CHROMIUM), plays a few moves chosen from the legal-move list with a fixed
+seed, as a person clicking it would, and photographs the board. docs/gallery.md is written from
+the same list, so the page and its images always match the examples.
+
+    python scripts/gallery.py              write docs/images/gallery/*.png and docs/gallery.md
+    python scripts/gallery.py --check      fail when docs/gallery.md or an image is missing or stale
+    python scripts/gallery.py --out DIR    write DIR/images/gallery/*.png and DIR/gallery.md
+
+Needs the dev extras (playwright) and Chromium (scripts/bootstrap.sh installs both).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gdef_core.loader import load_program  # noqa: E402
+
+VIEWPORT = {"width": 1100, "height": 820}
+SEED = 29
+MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12}  # per game name; else:
+DEFAULT_MOVES = 8
+IMAGES = "images/gallery"
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str  # the game's name (its `name:`), unique among the examples
+    path: Path  # the game file, relative to the repository
+
+    @property
+    def image(self) -> str:
+        return f"{IMAGES}/{self.name}.png"
+
+
+def examples() -> list[Example]:
+    """Every game of examples/, by file path; a game named twice keeps its first file."""
+    found: dict[str, Example] = {}
+    for path in sorted((ROOT / "examples").rglob("*.gdef")):
+        program = load_program([str(path)])
+        if program.is_library or not program.ok:
+            continue
+        found.setdefault(program.name, Example(program.name, path.relative_to(ROOT)))
+    return list(found.values())
+
+
+def markdown(games: list[Example]) -> str:
+    lines = ["# Gallery", "",
+             "Every example game on the board page of `gdef-run --web` ([web.md](web.md)), a few moves in,",
+             "photographed in Chromium by `scripts/gallery.py` (never by hand; `tests/test_gallery.py`",
+             "checks that this page and its images follow the examples). The pieces, the board's style,",
+             "the coordinates and the players' names are the games' own `show` declarations.", ""]
+    for game in games:
+        moves = MOVES.get(game.name, DEFAULT_MOVES)
+        lines += [f"## {game.name}", "", f"`gdef-run --web {game.path}`, after {moves} moves chosen at random:", "",
+                  f"![{game.name} on the board page]({game.image})", ""]
+    return "\n".join(lines)
+
+
+def chromium_path() -> str | None:
+    for path in (os.environ.get("GDEF_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if path and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+class Server:
+    """`gdef-run --web --no-browser GAME` until closed (Ctrl-C, as a person stops it)."""
+
+    def __init__(self, game: Path, record: Path) -> None:
+        command = [sys.executable, "-m", "gdef_core.cli.run", "--web", "--no-browser", "--record", str(record),
+                   str(game)]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        self.url = None
+        for line in self.process.stdout:
+            match = re.search(r"http://127\.0\.0\.1:\d+/\S*", line)
+            if match:
+                self.url = match.group(0)
+                break
+        if self.url is None:
+            self.close()
+            raise RuntimeError(f"gdef-run --web did not start on {game}")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
+
+def photograph(browser, game: Example, out: Path, scratch: Path) -> None:
+    from playwright.sync_api import expect
+
+    server = Server(ROOT / game.path, scratch / f"{game.name}.json")
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        page.goto(server.url)
+        expect(page.locator("#status")).not_to_have_text("Loading…")
+        rng = random.Random(SEED)
+        for number in range(MOVES.get(game.name, DEFAULT_MOVES)):
+            legal = page.locator("#legal li:not(.muted):not(.failure)")
+            if page.locator("#banner").is_visible() or legal.count() == 0:
+                break
+            legal.nth(rng.randrange(legal.count())).click()
+            expect(page.locator("#moves li")).to_have_count(number + 1)
+        page.locator("#message").evaluate("box => box.textContent = ''")
+        page.locator("#board-wrap").screenshot(path=str(out / game.image), animations="disabled")
+    finally:
+        page.close()
+        server.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where gallery.md and images/ go (default: docs)")
+    parser.add_argument("--check", action="store_true", help="only check that the gallery follows the examples")
+    args = parser.parse_args(argv)
+    games = examples()
+    page = markdown(games)
+    if args.check:
+        problems = []
+        written = args.out / "gallery.md"
+        if not written.is_file() or written.read_text(encoding="utf-8") != page:
+            problems.append(f"{written} does not follow the examples")
+        problems += [f"{args.out / game.image} is missing" for game in games if not (args.out / game.image).is_file()]
+        for problem in problems:
+            print(f"gallery: {problem}; run python scripts/gallery.py", file=sys.stderr)
+        return 1 if problems else 0
+    chromium = chromium_path()
+    if chromium is None:
+        print("gallery: Chromium is missing (apt-get install chromium, or set GDEF_CHROMIUM)", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    (args.out / IMAGES).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            for game in games:
+                photograph(browser, game, args.out, Path(scratch))
+                print(f"{game.image}: {game.path}")
+        finally:
+            browser.close()
+    (args.out / "gallery.md").write_text(page, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
