@@ -3,12 +3,14 @@
 For each game of examples/ (every .gdef file that is a game, not a library) this starts
 `gdef-run --web --no-browser` on it, opens the page in Chromium through Playwright (Debian's
 `chromium`, or $GDEF_CHROMIUM), plays a few moves chosen from the legal-move list with a fixed
-seed, as a person clicking it would, and photographs the board. docs/gallery.md is written from
-the same list, so the page and its images always match the examples.
+seed, as a person clicking it would, and photographs the board; for chess also the whole page
+(docs/images/web-board.png, in docs/web.md). docs/gallery.md is written from the same list, so
+the page and its images always match the examples.
 
     python scripts/gallery.py              write docs/images/gallery/*.png and docs/gallery.md
     python scripts/gallery.py --check      fail when docs/gallery.md or an image is missing or stale
     python scripts/gallery.py --out DIR    write DIR/images/gallery/*.png and DIR/gallery.md
+    python scripts/gallery.py --games go9  photograph only these games (gallery.md unchanged)
 
 Needs the dev extras (playwright) and Chromium (scripts/bootstrap.sh installs both).
 """
@@ -35,6 +37,8 @@ SEED = 29
 MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12}  # per game name; else:
 DEFAULT_MOVES = 8
 IMAGES = "images/gallery"
+PAGE_GAME = "chess"  # the game of the whole page's picture, docs/images/web-board.png (docs/web.md)
+PAGE_IMAGE = "images/web-board.png"
 
 
 @dataclass(frozen=True)
@@ -108,10 +112,12 @@ class Server:
         self.process.stdout.close()
 
 
-def photograph(browser, game: Example, out: Path, scratch: Path) -> None:
+def photograph(browser, game: Example, out: Path, scratch: Path, whole_page: Path | None = None) -> None:
+    """The board of `game` a few moves in; with `whole_page`, also the whole page there, a
+    piece of the player on turn selected with its targets marked."""
     from playwright.sync_api import expect
 
-    server = Server(ROOT / game.path, scratch / f"{game.name}.json")
+    server = Server(game.path, scratch / f"{game.name}.json")
     page = browser.new_page(viewport=VIEWPORT)
     try:
         page.goto(server.url)
@@ -124,7 +130,16 @@ def photograph(browser, game: Example, out: Path, scratch: Path) -> None:
             legal.nth(rng.randrange(legal.count())).click()
             expect(page.locator("#moves li")).to_have_count(number + 1)
         page.locator("#message").evaluate("box => box.textContent = ''")
+        page.locator("h1").hover()  # no move of the list hovered: its squares would be highlighted
         page.locator("#board-wrap").screenshot(path=str(out / game.image), animations="disabled")
+        if whole_page is not None:
+            moves = page.locator("#legal li:not(.muted)")
+            first = moves.nth(rng.randrange(moves.count())).get_attribute("title")  # its operations
+            x, y = re.search(r"clear\((\d+),(\d+)\)", first).groups()
+            page.locator(f'.sq[data-x="{x}"][data-y="{y}"]').click()  # the piece that move takes
+            expect(page.locator(".sq.target").first).to_be_visible()
+            page.locator("h1").hover()
+            page.screenshot(path=str(whole_page), animations="disabled")
     finally:
         page.close()
         server.close()
@@ -134,9 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where gallery.md and images/ go (default: docs)")
     parser.add_argument("--check", action="store_true", help="only check that the gallery follows the examples")
+    parser.add_argument("--games", help="photograph only these games (names, comma-separated); "
+                                        "gallery.md is then left as it is")
     args = parser.parse_args(argv)
     games = examples()
     page = markdown(games)
+    chosen = games
+    if args.games:
+        wanted = set(args.games.split(","))
+        chosen = [game for game in games if game.name in wanted]
+        unknown = wanted - {game.name for game in chosen}
+        if unknown:
+            parser.error(f"no example game is called {', '.join(sorted(unknown))}")
     if args.check:
         problems = []
         written = args.out / "gallery.md"
@@ -156,12 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
-            for game in games:
-                photograph(browser, game, args.out, Path(scratch))
+            for game in chosen:
+                whole_page = args.out / PAGE_IMAGE if game.name == PAGE_GAME and not args.games else None
+                photograph(browser, game, args.out, Path(scratch), whole_page)
                 print(f"{game.image}: {game.path}")
         finally:
             browser.close()
-    (args.out / "gallery.md").write_text(page, encoding="utf-8")
+    if not args.games:
+        (args.out / "gallery.md").write_text(page, encoding="utf-8")
     return 0
 
 

@@ -125,8 +125,9 @@ function pieceElement(name) {
     image.src = declared.image;
     image.alt = name;
     piece.append(image);
-  } else if (page.look.style === "intersections" && (!declared.glyph || /^[●○⚫⚪◯]$/u.test(declared.glyph))) {
-    piece.className = `piece stone ${colour}`; // Go's stones: discs, whatever the glyph
+  } else if (/^[●○⚫⚪◯◎◉]$/u.test(declared.glyph || "") || (page.look.style === "intersections" && !declared.glyph)) {
+    // a stone, a disc, a man: drawn round and filled with the side's colour; ◎ ◉ crowned
+    piece.className = `piece stone ${colour}${/^[◎◉]$/u.test(declared.glyph || "") ? " crowned" : ""}`;
   } else if (declared.glyph) {
     piece.className = `piece glyph ${colour}`;
     piece.textContent = side !== null ? solid(declared.glyph) : declared.glyph;
