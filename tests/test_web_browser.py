@@ -285,6 +285,7 @@ def test_chess_moves_by_clicks_and_by_dragging(open_board) -> None:
     expect(page.locator(".sq.target")).to_have_count(2)
     square(page, 4, 3).click()   # e4
     expect(page.locator("#moves li")).to_have_text(["White: e2e4"])
+    expect(page.locator("#message")).to_have_text("White played e2e4.")
     expect(page.locator(".sq.last")).to_have_count(2)
     drag(page, (4, 6), (4, 4))  # e7 to e5, by dragging
     expect(page.locator("#moves li")).to_have_text(["White: e2e4", "Black: e7e5"])
@@ -368,3 +369,42 @@ def test_flip_the_board_and_a_phone_sized_screen(open_board, browser) -> None:
         expect(phone.locator("#moves li")).to_have_text(["White: e2e4"])
     finally:
         phone.close()
+
+
+HEX = """\
+name: hex
+players: 2
+size: 5 x 5
+obj R
+obj Bl
+
+show {
+  style: hex;
+  columns: "abcde";
+  rows: from 1;
+  sides: "Red", "Blue";
+  R: "●" side 0;
+  Bl: "●" side 1;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && CurrentPosition[OperationList[0][0]][OperationList[0][1]] == empty;
+}
+
+define end() -> bool { return moveNumber() == 6; }
+"""
+
+
+def test_hexagonal_cells_each_row_half_a_cell_further(open_board, tmp_path) -> None:
+    (tmp_path / "hex.gdef").write_text(HEX)
+    page, _ = open_board(str(tmp_path / "hex.gdef"))
+    expect(page.locator("#board")).to_have_class(re.compile("board-hex"))
+    top, bottom = square(page, 0, 4).bounding_box(), square(page, 0, 0).bounding_box()
+    # rows nest into each other (three quarters of a cell apart), each half a cell further right
+    assert abs((bottom["y"] - top["y"]) / 4 - top["height"] * 0.75) < 1.5
+    assert abs((bottom["x"] - top["x"]) / 4 - top["width"] / 2) < 1.5
+    square(page, 2, 2).click()  # the rules let either stone go there: the page asks which
+    expect(page.locator("#chooser .choice")).to_have_count(2)
+    page.locator('#chooser .choice[title="place(2,2,R)"]').click()
+    expect(piece(page, 2, 2)).to_have_class("piece stone side-0")
+    expect(page.locator("#moves li")).to_have_text(["Red: R@c3"])

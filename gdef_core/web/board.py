@@ -135,7 +135,7 @@ class Board:
         else:
             self.runner.say(f"Rejected '{text}' ({self.runner.who(played.player)}): {played.verdict.reason}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": played.player,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
 
     def computer(self) -> dict:
@@ -163,7 +163,7 @@ class Board:
         if played.accepted:
             self.runner.say(f"{len(session.moves)}. {self.runner.played(player, played.name, played.text, label)}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
 
     def undo(self) -> dict:

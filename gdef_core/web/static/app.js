@@ -185,27 +185,30 @@ function buildBoard() {
   const board = $("board");
   const cell = cellSize(width, height);
   board.style.setProperty("--cell", `${cell}px`);
-  board.style.gridTemplateColumns = `auto repeat(${width}, var(--cell)) auto`;
+  board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${width}, var(--hex-width)) auto`
+    : `auto repeat(${width}, var(--cell)) auto`;
+  board.style.setProperty("--rows", String(height));
   board.className = `board-${style}`;
   board.classList.toggle("small", cell < 18);
   const every = cell >= 18 ? 1 : cell >= 12 ? 5 : 10; // coordinate labels on every n-th line
-  const label = (text, show) => {
+  const label = (text, show, row = 0) => {
     const element = document.createElement("div");
     element.className = "label";
     element.textContent = show ? text : "";
+    if (style === "hex") element.style.setProperty("--row", String(row)); // follows its row's slant
     return element;
   };
   const { columns, rows } = drawnOrder();
   const fragment = document.createDocumentFragment();
-  const axis = () => {
-    fragment.append(label("", false));
-    for (const x of columns) fragment.append(label(columnLabels[x], x % every === 0));
-    fragment.append(label("", false));
+  const axis = (row) => {
+    fragment.append(label("", false, row));
+    for (const x of columns) fragment.append(label(columnLabels[x], x % every === 0, row));
+    fragment.append(label("", false, row));
   };
   const stars = new Set(style === "intersections" ? starPoints(width, height).map(([x, y]) => `${x},${y}`) : []);
-  axis();
+  axis(-0.5);
   rows.forEach((y, row) => {
-    fragment.append(label(rowLabels[y], y % every === 0));
+    fragment.append(label(rowLabels[y], y % every === 0, row));
     columns.forEach((x, column) => {
       const square = document.createElement("div");
       square.className = style === "checkered" && (x + y) % 2 === 0 ? "sq dark" : "sq";
@@ -229,9 +232,9 @@ function buildBoard() {
       page.cells.set(`${x},${y}`, square);
       fragment.append(square);
     });
-    fragment.append(label(rowLabels[y], y % every === 0));
+    fragment.append(label(rowLabels[y], y % every === 0, row));
   });
-  axis();
+  axis(height - 0.5);
   board.replaceChildren(fragment);
   page.shown = new Map(); // every piece is drawn again
 }

@@ -29,7 +29,7 @@ try {
   await board.locator('#agent-1').selectOption('greedy');
   for (const x of [3, 3, 2]) {
     const before = await board.locator('#moves li').count();
-    await board.locator('#legal li', { hasText: `place(${x},` }).first().click();
+    await board.locator(`#legal li[title^="place(${x},"]`).first().click(); // listed by name, operations in the title
     await board.locator('#moves li').nth(before + 1).waitFor({ timeout: 30_000 });
     await board.locator('#status', { hasText: 'Player 0 to move' }).waitFor({ timeout: 30_000 });
   }

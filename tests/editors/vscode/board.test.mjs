@@ -97,8 +97,10 @@ describe('the board panel', { concurrency: 1 }, () => {
     await board().locator('#board .sq[data-x="4"][data-y="0"][data-object="X"]').waitFor({ timeout: 30_000 });
     await board().locator('#moves li').nth(1).waitFor({ timeout: 60_000 }); // random's reply
     await board().locator('#status', { hasText: 'Player 0 to move' }).waitFor({ timeout: 30_000 });
-    assert.equal(await board().locator('#moves li').first().innerText(), 'P0: place(4,0,X)');
-    assert.match(await board().locator('#moves li').nth(1).innerText(), /^P1: place\(\d,\d,O\)$/);
+    // each move by its name (connect four names a drop by its column), its operations on hover
+    assert.equal(await board().locator('#moves li').first().innerText(), 'Player 0: e');
+    assert.equal(await board().locator('#moves li').first().getAttribute('title'), 'place(4,0,X)');
+    assert.match(await board().locator('#moves li').nth(1).getAttribute('title'), /^place\(\d,\d,O\)$/);
     await board().locator('#agent-1').selectOption('human');
   });
 
