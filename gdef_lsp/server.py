@@ -64,6 +64,7 @@ _COMPLETION_KINDS = {
     CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
     CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
     CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
+    CandidateKind.SHOW_KEY: types.CompletionItemKind.Property,
     CandidateKind.FILE: types.CompletionItemKind.File,
     CandidateKind.INDEX: types.CompletionItemKind.Value,
 }

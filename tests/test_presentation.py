@@ -191,3 +191,59 @@ def test_gdef_run_accepts_names_at_the_prompt_and_draws_ascii_where_glyphs_canno
     assert "Rejected: 'e7' is ambiguous here: it could be e7e6, e7e5" in done.stdout
     assert "11. e7e6   12. e7e5" in done.stdout
     assert "8 BR BN BB BQ BK BB BN BR 8" in done.stdout and "♜" not in done.stdout
+
+
+# ---------------------------------------------------------------- the editor
+
+
+SHOWN = ("name: g\nplayers: 2\nsize: 3 x 3\nobj X\nobj O\nint turns = 0;\n"
+         "show {\n  style: intersections;\n  X: \"x\" side 0;\n  ‸\n}\n"
+         "define isMoveLegal() -> bool { return true; }\n"
+         "define end() -> bool { turns = turns + 1; return false; }\n")
+
+
+def complete_at(tmp_path, text: str):
+    from gdef_core.ide.completion import complete
+    from gdef_core.ide.session import Session
+    from ide_support import cursor
+
+    text, line, column = cursor(text)
+    path = str(tmp_path / "g.gdef")
+    session = Session()
+    session.set_buffer(path, text)
+    return {c.label: c for c in complete(session.recent_analyses(path), text, path, line, column)}
+
+
+def test_completion_in_a_show_block_offers_keys_objects_and_what_each_key_takes(tmp_path) -> None:
+    from gdef_core.ide.completion import CandidateKind
+
+    at_entry = complete_at(tmp_path, SHOWN)
+    assert {"style", "columns", "rows", "sides", "visible", "notation", "X", "O"} <= set(at_entry)
+    assert at_entry["sides"].kind is CandidateKind.SHOW_KEY and at_entry["sides"].insert_text == "sides: "
+    assert at_entry["O"].snippet == 'O: "$1" side ${2:0};' and "turns" not in at_entry
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "style: ‸"))) == {"checkered", "plain", "intersections", "hex"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "visible: ‸"))) == {"turns"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "rows: ‸"))) == {"from"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", 'O: "o" side 1 ‸'))) == {"image", "letter"}
+    top = complete_at(tmp_path, SHOWN.replace("  ‸\n", "").replace("define isMoveLegal", "‸\ndefine isMoveLegal"))
+    assert top["show"].snippet == "show {\n\t$0\n}"
+
+
+def test_hover_explains_presentation_keys_words_and_the_objects_they_name(tmp_path) -> None:
+    from gdef_core.ide.hover import hover
+    from ide_support import session
+
+    text = SHOWN.replace("‸", "rows: from 1;")
+    s = session(tmp_path, {"g.gdef": text})
+    path = str(tmp_path / "g.gdef")
+    lines = text.split("\n")
+
+    def at(word, line_text):
+        line = next(i for i, t in enumerate(lines) if line_text in t)
+        return hover(s.analyses(path), path, line, lines[line].index(word)).markdown
+
+    assert at("style", "style:").startswith("```gdef\nstyle:\n```\n\nPresentation. The board:")
+    assert at("intersections", "style:").startswith("`intersections`: Lines, with the pieces on their crossings")
+    assert at("side", "X: ").startswith("`side`: `side N`: the player the object belongs to")
+    assert at("from", "rows:") == "`from`: `from N`: the labels are numbers from N."
+    assert at("X", "X: ") == "```gdef\nobj X\n```\n\nObject, declared at g.gdef:4."
