@@ -202,7 +202,7 @@ def test_interactive_session_through_pipes(tmp_path) -> None:
     code, out, err = gdef_run(TICTACTOE, stdin="\n".join(lines) + "\n")
     assert code == 0 and err == ""
     assert out.startswith("tictactoe: 2 players, 3x3 board; x runs left to right, y bottom to top.")
-    assert "Commands: help" in out and "There is no move to take back." in out
+    assert "Commands:\n  help " in out and "There is no move to take back." in out
     assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out
     assert "Rejected: the rules do not allow this move (isMoveLegal() returned false)" in out
     assert "Took back the last move." in out and "Player 0 to move (has played X)." in out

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
@@ -26,10 +27,15 @@ from gdef_core.files import read_text
 HELP = """\
 Moves: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it; several operations
 are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
-Commands: help (this text), moves (list the legal moves, numbered; 'moves 3,1' only those
-touching square 3,1), a number (play that move of the list), hint (ask the computer for a move;
-'hint 10' lets it think 10 seconds), undo (take back the last move), save FILE (write the game
-record), quit (save the record and stop)."""
+Commands:
+  help            this text
+  moves [X,Y]     list the legal moves, numbered (only those touching square X,Y)
+  NUMBER          play that move of the list
+  hint [SECONDS]  ask the computer for a move (it thinks 2 s, or SECONDS, at most 60)
+  undo            take back the last move
+  save FILE       write the game record to FILE
+  quit, exit, q   save the record and stop (Ctrl-D too)
+Up and down recall earlier lines, kept across runs; Tab completes commands and legal moves."""
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
@@ -169,6 +175,7 @@ class Runner:
         self.console = Console(stdout, stderr, color, args.y_down)
         self.play: PlaySession | None = None
         self.input_line = 0
+        self.prompt: Prompt | None = None  # made at the first line read at a terminal
 
     def say(self, text: str = "") -> None:
         self.console.say(text)
@@ -242,7 +249,7 @@ class Runner:
             word, _, rest = text.partition(" ")
             if word == "help":
                 self.say(HELP)
-            elif word == "quit":
+            elif word in QUIT_WORDS:
                 return play.stop("quit")
             elif word == "undo":
                 if play.take_back():
@@ -264,9 +271,10 @@ class Runner:
 
     def read_line(self, prompt: str) -> str | None:
         if _is_terminal(self.stdin) and self.stdin is sys.stdin and self.out is sys.stdout:
-            try:
-                line = input(prompt)
-            except EOFError:
+            if self.prompt is None:
+                self.prompt = Prompt(lambda: [str(move) for move in self.play.session.state.legal_moves()])
+            line = self.prompt.read(prompt)
+            if line is None:
                 return None
         else:
             self.out.write(prompt)
