@@ -247,3 +247,23 @@ def test_hover_explains_presentation_keys_words_and_the_objects_they_name(tmp_pa
     assert at("side", "X: ").startswith("`side`: `side N`: the player the object belongs to")
     assert at("from", "rows:") == "`from`: `from N`: the labels are numbers from N."
     assert at("X", "X: ") == "```gdef\nobj X\n```\n\nObject, declared at g.gdef:4."
+
+
+def test_a_broken_show_block_is_reported_and_the_definitions_after_it_still_parse() -> None:
+    text = ('name: g\nplayers: 2\nsize: 3x3\nobj X\nshow {\n  style plain;\n  rows: 1, 2,;\n}\n'
+            'obj O\ndefine isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n')
+    result = parse(text)
+    assert [(d.code, d.span.line + 1, d.span.column + 1) for d in result.diagnostics] == [("G101", 6, 9), ("G101", 7, 14)]
+    assert result.diagnostics[1].message == "expected a name, a number or a string in quotes, found ';'"
+    assert [type(item).__name__ for item in result.module.items][-4:] == ["ShowDecl", "ObjDecl", "FunctionDef",
+                                                                          "FunctionDef"]
+
+
+def test_a_name_typed_while_moves_fails_gets_the_run_time_error(tmp_path) -> None:
+    game = game_of(tmp_path, "name: g\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                             "define moves() { int zero = 0; addPlace(1 / zero, 0, X); addMove(); }\n"
+                             "define isMoveLegal() -> bool { return true; }\n"
+                             "define end() -> bool { return false; }\n")
+    verdict = game.new_state().check("1,0")
+    assert verdict.kind is VerdictKind.RUNTIME_ERROR and verdict.error.code == "G601"
+    assert verdict.reason.startswith("moves() failed while reading the move's name: ")
