@@ -267,3 +267,16 @@ def test_a_name_typed_while_moves_fails_gets_the_run_time_error(tmp_path) -> Non
     verdict = game.new_state().check("1,0")
     assert verdict.kind is VerdictKind.RUNTIME_ERROR and verdict.error.code == "G601"
     assert verdict.reason.startswith("moves() failed while reading the move's name: ")
+
+
+def test_renaming_an_object_renames_its_show_entry_and_keys_cannot_be_renamed(tmp_path) -> None:
+    from gdef_core.ide.rename import Refusal, rename
+    from ide_support import session
+
+    text = SHOWN.replace("  ‸\n", "")
+    s = session(tmp_path, {"g.gdef": text})
+    path = str(tmp_path / "g.gdef")
+    edits = rename(s.analyses, text, path, 3, 4, "Cross")   # the X of `obj X`
+    assert [(e.span.line + 1, e.span.column + 1, e.new_text) for e in edits] == [(4, 5, "Cross"), (9, 3, "Cross")]
+    refused = rename(s.analyses, text, path, 7, 3, "look")   # `style:`
+    assert isinstance(refused, Refusal) and refused.reason == "'style' is a presentation key: its name is fixed by the language"
