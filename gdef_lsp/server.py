@@ -73,6 +73,7 @@ _SYMBOL_KINDS = {
     OutlineKind.USE: types.SymbolKind.File,
     OutlineKind.OBJECT: types.SymbolKind.EnumMember,
     OutlineKind.START: types.SymbolKind.Namespace,
+    OutlineKind.SHOW: types.SymbolKind.Namespace,
     OutlineKind.GAME_VAR: types.SymbolKind.Variable,
     OutlineKind.FUNCTION: types.SymbolKind.Function,
     OutlineKind.PARAMETER: types.SymbolKind.Variable,

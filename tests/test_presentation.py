@@ -280,3 +280,11 @@ def test_renaming_an_object_renames_its_show_entry_and_keys_cannot_be_renamed(tm
     assert [(e.span.line + 1, e.span.column + 1, e.new_text) for e in edits] == [(4, 5, "Cross"), (9, 3, "Cross")]
     refused = rename(s.analyses, text, path, 7, 3, "look")   # `style:`
     assert isinstance(refused, Refusal) and refused.reason == "'style' is a presentation key: its name is fixed by the language"
+
+
+def test_the_outline_lists_the_show_block(tmp_path) -> None:
+    from gdef_core.ide.outline import OutlineKind, document_outline
+
+    items = document_outline(parse(SHOWN.replace("  ‸\n", ""), "g.gdef").module)
+    shown = [item for item in items if item.kind is OutlineKind.SHOW]
+    assert [(item.name, item.detail, item.selection.line + 1) for item in shown] == [("show", "2 entries", 7)]
