@@ -86,6 +86,12 @@ class Presentation:
             return self.players[number]
         return f"Player {number}"
 
+    def who(self, number: int | None, start: bool = False) -> str:
+        """A player in a sentence: the declared name ("White"), else "player 3" ("Player 3" at
+        the `start` of a sentence)."""
+        name = self.player(number)
+        return name if start or name != f"Player {number}" else f"player {number}"
+
     def letter(self, obj: str) -> str:
         """The object's letter in move names: declared, else its name."""
         return self.piece(obj).letter or obj

@@ -293,8 +293,7 @@ class PlaySession:
     def who(self, player: int, start: bool = False) -> str:
         """A player as the game names them ("White"; by default "player 0", "Player 0" at the
         `start` of a sentence)."""
-        name = self.game.player_name(player)
-        return name if start or name != f"Player {player}" else f"player {player}"
+        return self.game.presentation.who(player, start)
 
     def played(self, played: Played, agent: str | None = None) -> str:
         """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations."""

@@ -32,7 +32,7 @@ def render_board(board: BoardView, objects: list[str], *, color: bool = False, y
         return text
     lines = text.split("\n")
     width = max(len(_visible(line)) for line in lines)
-    notes = ["scores:", *(f"  {presentation.player(p)}: {_number(v)}" for p, v in enumerate(scores))]
+    notes = ["scores:", *(f"  {presentation.who(p)}: {_number(v)}" for p, v in enumerate(scores))]
     for i, note in enumerate(notes):
         if i + 1 < len(lines):
             line = lines[i + 1]

@@ -93,13 +93,7 @@ class _Start:
 
 
 def _result(state) -> str:
-    return "a draw" if state.winner is None else f"{_who(state, state.winner)} won"
-
-
-def _who(state, player: int) -> str:
-    """A player as the game names them ("White"), "player N" when it names none."""
-    name = state.game.player_name(player)
-    return f"player {player}" if name == f"Player {player}" else name
+    return "a draw" if state.winner is None else f"{state.game.presentation.who(state.winner)} won"
 
 
 def draw(state) -> str:
@@ -107,5 +101,5 @@ def draw(state) -> str:
 
     game = state.game
     board = render_board(state.board, list(game.objects), presentation=game.presentation, ascii=True)
-    status = (f"over, {_result(state)}" if state.is_over else f"{_who(state, state.current_player)} to move")
+    status = (f"over, {_result(state)}" if state.is_over else f"{game.presentation.who(state.current_player)} to move")
     return f"after {state.move_number} move{'s' if state.move_number != 1 else ''} ({status}):\n{board}"
