@@ -288,3 +288,12 @@ def test_the_outline_lists_the_show_block(tmp_path) -> None:
     items = document_outline(parse(SHOWN.replace("  ‸\n", ""), "g.gdef").module)
     shown = [item for item in items if item.kind is OutlineKind.SHOW]
     assert [(item.name, item.detail, item.selection.line + 1) for item in shown] == [("show", "2 entries", 7)]
+
+
+def test_the_console_draws_go_as_points_with_its_own_coordinates() -> None:
+    game = load_game(GO9)
+    state = game.new_state()
+    state.apply("D4")
+    lines = render_board(state.board, list(game.objects), presentation=game.presentation).splitlines()
+    assert lines[0] == "  A B C D E F G H J"
+    assert lines[6] == "4 + + + ● + + + + + 4"
