@@ -99,7 +99,7 @@ def test_rejected_moves_say_why_and_are_recorded(web) -> None:
     run = web(TICTACTOE)
     run.post("/api/move", {"move": "place(1,1,X)"})
     assert run.post("/api/move", {"move": "place(1,1,O)"})[1] == {
-        "accepted": False, "move": "place(1,1,O)", "player": 1, "kind": "rejected", "reason": REJECTED}
+        "accepted": False, "move": "place(1,1,O)", "name": None, "player": 1, "kind": "rejected", "reason": REJECTED}
     assert run.post("/api/move", {"move": "place(5,1,O)"})[1]["reason"] == (
         "place(5,1,O) names square (5, 1), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)")
     assert run.post("/api/move", {"move": "place(0,1,Q)"})[1]["kind"] == "unknown object"

@@ -137,7 +137,7 @@ class Board:
         else:
             self.play.say(f"Rejected '{text}' ({self.play.who(played.player)}): {played.verdict.reason}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": played.player,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
 
     def computer(self) -> dict:
@@ -165,7 +165,7 @@ class Board:
         if played.accepted:
             self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
 
     def undo(self) -> dict:
