@@ -9,7 +9,7 @@ the rules mean.
 from __future__ import annotations
 
 import base64
-import mimetypes
+import os
 from dataclasses import dataclass, field
 
 # The words of `show` blocks and what they mean: the checker (semantics/show.py), completion
@@ -131,7 +131,7 @@ def image_url(path: str | None) -> str | None:
     cannot be read (the checker reported why)."""
     if path is None:
         return None
-    kind = IMAGE_TYPES.get(_suffix(path)) or mimetypes.guess_type(path)[0]
+    kind = IMAGE_TYPES.get(os.path.splitext(path)[1].lower())
     try:
         with open(path, "rb") as image:
             data = image.read(MAX_IMAGE_BYTES + 1)
@@ -141,7 +141,3 @@ def image_url(path: str | None) -> str | None:
         return None
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
-
-def _suffix(path: str) -> str:
-    dot = path.rfind(".")
-    return path[dot:].lower() if dot >= 0 else ""

@@ -297,3 +297,15 @@ def test_the_console_draws_go_as_points_with_its_own_coordinates() -> None:
     lines = render_board(state.board, list(game.objects), presentation=game.presentation).splitlines()
     assert lines[0] == "  A B C D E F G H J"
     assert lines[6] == "4 + + + ● + + + + + 4"
+
+
+def test_an_image_travels_to_the_web_page_as_a_data_url(tmp_path) -> None:
+    (tmp_path / "pieces").mkdir()
+    (tmp_path / "pieces" / "x.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    game = game_of(tmp_path, "name: g\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                             'show {\n  X: image "pieces/x.svg" side 0;\n}\n'
+                             "define isMoveLegal() -> bool { return true; }\n"
+                             "define end() -> bool { return false; }\n")
+    piece = game.presentation.to_json()["pieces"]["X"]
+    assert piece == {"glyph": None, "side": 0,
+                     "image": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="}
