@@ -9,11 +9,41 @@ the rules mean.
 from __future__ import annotations
 
 import base64
-import mimetypes
+import os
 from dataclasses import dataclass, field
 
-STYLES = ("checkered", "plain", "intersections", "hex")
-NOTATIONS = ("auto", "square", "column", "fromto")
+# The words of `show` blocks and what they mean: the checker (semantics/show.py), completion
+# and hover (ide/show_help.py) read these tables.
+SHOW_KEYS: dict[str, str] = {
+    "style": "The board: `checkered`, `plain`, `intersections` (stones on the lines, as in Go) or `hex`.",
+    "columns": "A label per column, x = 0 first: `\"abcdefgh\"` (a character each), `\"A\", \"B\", ...`, "
+               "`1, 2, ...` or `from N`. Default: `from 0`.",
+    "rows": "A label per row, y = 0 first, as for `columns`. Default: `from 0`.",
+    "sides": "The players' names, player 0 first: `\"White\", \"Black\"`. Default: `Player 0`, `Player 1` ...",
+    "visible": "The game variables players see. Default: all but the tables (those no function assigns).",
+    "notation": "How moves are named: `auto` (from-to for a piece moved, the square for one placed), "
+                "`square`, `column` or `fromto`.",
+}
+STYLE_WORDS: dict[str, str] = {
+    "checkered": "Squares in two alternating colours (chess, checkers).",
+    "plain": "Squares of one colour (tic-tac-toe, reversi, connect four).",
+    "intersections": "Lines, with the pieces on their crossings and star points (Go, gomoku).",
+    "hex": "Hexagonal cells, the board drawn as a rhombus (Hex).",
+}
+NOTATION_WORDS: dict[str, str] = {
+    "auto": "A piece moved is named from-to (`e2e4`, a promotion `e7e8q`), a piece placed by its square (`D4`).",
+    "square": "Every move is named by the square where a piece arrives (`d3`).",
+    "column": "Every move is named by the column where a piece arrives (`d`, connect four).",
+    "fromto": "As `auto`: from-to for a piece moved, the square for one placed.",
+}
+PIECE_WORDS: dict[str, str] = {
+    "image": "`image \"file.svg\"`: a small image (PNG, SVG, GIF, JPEG, WebP, at most 64 KB) instead of a glyph, "
+             "relative to this file.",
+    "side": "`side N`: the player the object belongs to; pieces are coloured by side.",
+    "letter": "`letter \"q\"`: the object's letter in move names (`e7e8q`, `N@e4`). Default: its name.",
+}
+STYLES = tuple(STYLE_WORDS)
+NOTATIONS = tuple(NOTATION_WORDS)
 DEFAULT_STYLE = "checkered"
 DEFAULT_NOTATION = "auto"
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".gif": "image/gif",
@@ -56,6 +86,12 @@ class Presentation:
             return self.players[number]
         return f"Player {number}"
 
+    def who(self, number: int | None, start: bool = False) -> str:
+        """A player in a sentence: the declared name ("White"), else "player 3" ("Player 3" at
+        the `start` of a sentence)."""
+        name = self.player(number)
+        return name if start or name != f"Player {number}" else f"player {number}"
+
     def letter(self, obj: str) -> str:
         """The object's letter in move names: declared, else its name."""
         return self.piece(obj).letter or obj
@@ -95,7 +131,7 @@ def image_url(path: str | None) -> str | None:
     cannot be read (the checker reported why)."""
     if path is None:
         return None
-    kind = IMAGE_TYPES.get(_suffix(path)) or mimetypes.guess_type(path)[0]
+    kind = IMAGE_TYPES.get(os.path.splitext(path)[1].lower())
     try:
         with open(path, "rb") as image:
             data = image.read(MAX_IMAGE_BYTES + 1)
@@ -105,7 +141,3 @@ def image_url(path: str | None) -> str | None:
         return None
     return f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}"
 
-
-def _suffix(path: str) -> str:
-    dot = path.rfind(".")
-    return path[dot:].lower() if dot >= 0 else ""

@@ -191,3 +191,121 @@ def test_gdef_run_accepts_names_at_the_prompt_and_draws_ascii_where_glyphs_canno
     assert "Rejected: 'e7' is ambiguous here: it could be e7e6, e7e5" in done.stdout
     assert "11. e7e6   12. e7e5" in done.stdout
     assert "8 BR BN BB BQ BK BB BN BR 8" in done.stdout and "♜" not in done.stdout
+
+
+# ---------------------------------------------------------------- the editor
+
+
+SHOWN = ("name: g\nplayers: 2\nsize: 3 x 3\nobj X\nobj O\nint turns = 0;\n"
+         "show {\n  style: intersections;\n  X: \"x\" side 0;\n  ‸\n}\n"
+         "define isMoveLegal() -> bool { return true; }\n"
+         "define end() -> bool { turns = turns + 1; return false; }\n")
+
+
+def complete_at(tmp_path, text: str):
+    from gdef_core.ide.completion import complete
+    from gdef_core.ide.session import Session
+    from ide_support import cursor
+
+    text, line, column = cursor(text)
+    path = str(tmp_path / "g.gdef")
+    session = Session()
+    session.set_buffer(path, text)
+    return {c.label: c for c in complete(session.recent_analyses(path), text, path, line, column)}
+
+
+def test_completion_in_a_show_block_offers_keys_objects_and_what_each_key_takes(tmp_path) -> None:
+    from gdef_core.ide.completion import CandidateKind
+
+    at_entry = complete_at(tmp_path, SHOWN)
+    assert {"style", "columns", "rows", "sides", "visible", "notation", "X", "O"} <= set(at_entry)
+    assert at_entry["sides"].kind is CandidateKind.SHOW_KEY and at_entry["sides"].insert_text == "sides: "
+    assert at_entry["O"].snippet == 'O: "$1" side ${2:0};' and "turns" not in at_entry
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "style: ‸"))) == {"checkered", "plain", "intersections", "hex"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "visible: ‸"))) == {"turns"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", "rows: ‸"))) == {"from"}
+    assert set(complete_at(tmp_path, SHOWN.replace("‸", 'O: "o" side 1 ‸'))) == {"image", "letter"}
+    top = complete_at(tmp_path, SHOWN.replace("  ‸\n", "").replace("define isMoveLegal", "‸\ndefine isMoveLegal"))
+    assert top["show"].snippet == "show {\n\t$0\n}"
+
+
+def test_hover_explains_presentation_keys_words_and_the_objects_they_name(tmp_path) -> None:
+    from gdef_core.ide.hover import hover
+    from ide_support import session
+
+    text = SHOWN.replace("‸", "rows: from 1;")
+    s = session(tmp_path, {"g.gdef": text})
+    path = str(tmp_path / "g.gdef")
+    lines = text.split("\n")
+
+    def at(word, line_text):
+        line = next(i for i, t in enumerate(lines) if line_text in t)
+        return hover(s.analyses(path), path, line, lines[line].index(word)).markdown
+
+    assert at("style", "style:").startswith("```gdef\nstyle:\n```\n\nPresentation. The board:")
+    assert at("intersections", "style:").startswith("`intersections`: Lines, with the pieces on their crossings")
+    assert at("side", "X: ").startswith("`side`: `side N`: the player the object belongs to")
+    assert at("from", "rows:") == "`from`: `from N`: the labels are numbers from N."
+    assert at("X", "X: ") == "```gdef\nobj X\n```\n\nObject, declared at g.gdef:4."
+
+
+def test_a_broken_show_block_is_reported_and_the_definitions_after_it_still_parse() -> None:
+    text = ('name: g\nplayers: 2\nsize: 3x3\nobj X\nshow {\n  style plain;\n  rows: 1, 2,;\n}\n'
+            'obj O\ndefine isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n')
+    result = parse(text)
+    assert [(d.code, d.span.line + 1, d.span.column + 1) for d in result.diagnostics] == [("G101", 6, 9), ("G101", 7, 14)]
+    assert result.diagnostics[1].message == "expected a name, a number or a string in quotes, found ';'"
+    assert [type(item).__name__ for item in result.module.items][-4:] == ["ShowDecl", "ObjDecl", "FunctionDef",
+                                                                          "FunctionDef"]
+
+
+def test_a_name_typed_while_moves_fails_gets_the_run_time_error(tmp_path) -> None:
+    game = game_of(tmp_path, "name: g\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                             "define moves() { int zero = 0; addPlace(1 / zero, 0, X); addMove(); }\n"
+                             "define isMoveLegal() -> bool { return true; }\n"
+                             "define end() -> bool { return false; }\n")
+    verdict = game.new_state().check("1,0")
+    assert verdict.kind is VerdictKind.RUNTIME_ERROR and verdict.error.code == "G601"
+    assert verdict.reason.startswith("moves() failed while reading the move's name: ")
+
+
+def test_renaming_an_object_renames_its_show_entry_and_keys_cannot_be_renamed(tmp_path) -> None:
+    from gdef_core.ide.rename import Refusal, rename
+    from ide_support import session
+
+    text = SHOWN.replace("  ‸\n", "")
+    s = session(tmp_path, {"g.gdef": text})
+    path = str(tmp_path / "g.gdef")
+    edits = rename(s.analyses, text, path, 3, 4, "Cross")   # the X of `obj X`
+    assert [(e.span.line + 1, e.span.column + 1, e.new_text) for e in edits] == [(4, 5, "Cross"), (9, 3, "Cross")]
+    refused = rename(s.analyses, text, path, 7, 3, "look")   # `style:`
+    assert isinstance(refused, Refusal) and refused.reason == "'style' is a presentation key: its name is fixed by the language"
+
+
+def test_the_outline_lists_the_show_block(tmp_path) -> None:
+    from gdef_core.ide.outline import OutlineKind, document_outline
+
+    items = document_outline(parse(SHOWN.replace("  ‸\n", ""), "g.gdef").module)
+    shown = [item for item in items if item.kind is OutlineKind.SHOW]
+    assert [(item.name, item.detail, item.selection.line + 1) for item in shown] == [("show", "2 entries", 7)]
+
+
+def test_the_console_draws_go_as_points_with_its_own_coordinates() -> None:
+    game = load_game(GO9)
+    state = game.new_state()
+    state.apply("D4")
+    lines = render_board(state.board, list(game.objects), presentation=game.presentation).splitlines()
+    assert lines[0] == "  A B C D E F G H J"
+    assert lines[6] == "4 + + + ● + + + + + 4"
+
+
+def test_an_image_travels_to_the_web_page_as_a_data_url(tmp_path) -> None:
+    (tmp_path / "pieces").mkdir()
+    (tmp_path / "pieces" / "x.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    game = game_of(tmp_path, "name: g\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                             'show {\n  X: image "pieces/x.svg" side 0;\n}\n'
+                             "define isMoveLegal() -> bool { return true; }\n"
+                             "define end() -> bool { return false; }\n")
+    piece = game.presentation.to_json()["pieces"]["X"]
+    assert piece == {"glyph": None, "side": 0,
+                     "image": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="}

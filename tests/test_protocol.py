@@ -125,7 +125,7 @@ def test_go_suggests_a_legal_move_without_playing_it(engine):
 def test_go_uses_the_players_agent():
     engine = Engine(TICTACTOE, "--player", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
     engine.ask(cmd="play", move="place(0,0,X)")
-    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)"}
+    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)", "name": "0,1"}
     engine.ask(cmd="quit")
     assert engine.close()[0] == 0
 

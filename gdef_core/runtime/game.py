@@ -405,7 +405,12 @@ class State:
                 return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
         if self.over:
             return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
-        found = read_move_name(self, text)
+        try:
+            legal = self.legal_moves()
+        except GdefRuntimeError as error:
+            return Verdict(VerdictKind.RUNTIME_ERROR, f"moves() failed while reading the move's name: "
+                                                      f"{error.headline()}", error)
+        found = read_move_name(self, text, legal)
         if isinstance(found, NameProblem):
             kind = VerdictKind.AMBIGUOUS if found.ambiguous else VerdictKind.UNKNOWN_NAME
             return Verdict(kind, found.message, candidates=found.candidates)

@@ -14,6 +14,7 @@ from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.game import BoardView
 
 EMPTY_MARK = "."
+CROSSING_MARK = "+"  # an empty point of a board drawn as `intersections` (Go)
 # Foreground colours for objects in declaration order (bold red, blue, green, yellow, ...).
 _PALETTE = ("1;31", "1;34", "1;32", "1;33", "1;35", "1;36", "31", "34", "32", "33", "35", "36")
 # Colours for the pieces of each side: player 0 bold yellow, player 1 bold cyan, ...
@@ -32,7 +33,7 @@ def render_board(board: BoardView, objects: list[str], *, color: bool = False, y
         return text
     lines = text.split("\n")
     width = max(len(_visible(line)) for line in lines)
-    notes = ["scores:", *(f"  {presentation.player(p)}: {_number(v)}" for p, v in enumerate(scores))]
+    notes = ["scores:", *(f"  {presentation.who(p)}: {_number(v)}" for p, v in enumerate(scores))]
     for i, note in enumerate(notes):
         if i + 1 < len(lines):
             line = lines[i + 1]
@@ -65,7 +66,8 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
     width, height = board.width, board.height
     shown = {name: (presentation.piece(name).glyph if not ascii else None) or name for name in objects}
     columns, rows = presentation.columns, presentation.rows
-    cell = max(max((len(text) for text in shown.values()), default=1), len(EMPTY_MARK),
+    empty_mark = CROSSING_MARK if presentation.style == "intersections" else EMPTY_MARK
+    cell = max(max((len(text) for text in shown.values()), default=1), len(empty_mark),
                max(len(label) for label in columns))
     label = max(len(label) for label in rows)
     colours = {}
@@ -79,7 +81,7 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
     def square(x: int, y: int) -> str:
         name = board[x, y]
         if name == "empty":
-            return paint(EMPTY_MARK.rjust(cell), _DIM)
+            return paint(empty_mark.rjust(cell), _DIM)
         return paint(shown.get(name, str(name)).rjust(cell), colours.get(name))
 
     axis = " " * (label + 1) + " ".join(paint(columns[x].rjust(cell), _DIM) for x in range(width))

@@ -18,15 +18,15 @@ import os
 
 from gdef_core.diagnostics import Related
 from gdef_core.presentation import (DEFAULT_NOTATION, DEFAULT_STYLE, IMAGE_TYPES, MAX_IMAGE_BYTES, NOTATIONS,
-                                    STYLES, Piece, Presentation, default_player_names, number_labels)
+                                    PIECE_WORDS, SHOW_KEYS, STYLES, Piece, Presentation, default_player_names,
+                                    number_labels)
 from gdef_core.semantics.program import Program, SymbolKind
 from gdef_core.semantics.report import Report, where
 from gdef_core.semantics.suggest import did_you_mean, hint
 from gdef_core.semantics.tables import changed_game_vars
 from gdef_core.syntax import ast
 
-KEYS = ("style", "columns", "rows", "sides", "visible", "notation")
-PIECE_WORDS = ("image", "side", "letter")
+KEYS = tuple(SHOW_KEYS)
 EMPTY = "empty"
 
 
