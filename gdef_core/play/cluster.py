@@ -53,7 +53,7 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
     local = _LOCAL.match(address)
     cluster = None
     # the local workers' scratch folder, removed with the cluster (dask leaves its own behind)
-    scratch = tempfile.TemporaryDirectory(prefix="gdef-dask-") if local else None
+    scratch = tempfile.TemporaryDirectory(prefix="gdef-dask-", ignore_cleanup_errors=True) if local else None
     _quiet_dask()
     try:
         if local:
