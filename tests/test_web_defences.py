@@ -113,6 +113,7 @@ def test_sigterm_stops_and_saves_while_a_body_is_half_sent(web, tmp_path) -> Non
     run.post("/api/move", {"move": "place(0,0,X)"})
     with socket.create_connection(("127.0.0.1", run.port), timeout=30) as slow:
         slow.sendall(head(run, "/api/move", b'{"mo', Content_Type="application/json", Content_Length="100"))
+        time.sleep(1)  # the server is reading that body by now
         run.process.send_signal(signal.SIGTERM)
         code = run.process.wait(timeout=30)
     assert code == 3

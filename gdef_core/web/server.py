@@ -133,10 +133,6 @@ class _DeadlineReader(io.RawIOBase):
         return self.handler.connection.recv_into(buffer)
 
 
-class _ClientGone(Exception):
-    """The client closed the connection before sending the whole body: nobody to answer."""
-
-
 class Handler(BaseHTTPRequestHandler):
     server: WebServer
     protocol_version = "HTTP/1.1"
@@ -234,9 +230,6 @@ class Handler(BaseHTTPRequestHandler):
                 body = _json_object(self.headers.get("Content-Type"), raw)
                 self._check_file(body.get("file"))
             result = route(parts.path, query, body)
-        except _ClientGone:
-            self.close_connection = True
-            return
         except ApiError as error:
             self._send_json(error.status, {"error": error.message})
             return
@@ -271,7 +264,8 @@ class Handler(BaseHTTPRequestHandler):
         except TimeoutError:
             raise ApiError(408, f"the request body did not arrive within {CLIENT_SECONDS:g} s") from None
         if len(raw) < length:
-            raise _ClientGone()
+            raise ApiError(400, f"the request body ended after {len(raw):,} of the {length:,} bytes its "
+                                "Content-Length announced")
         return raw
 
     def _check_host(self) -> None:
