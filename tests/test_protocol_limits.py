@@ -140,18 +140,17 @@ def test_a_program_answering_unreadable_json_stops_the_game_cleanly(tmp_path, an
 
 def test_a_program_printing_an_endless_line_is_stopped_in_bounded_memory(tmp_path) -> None:
     done, peak_mb = play_against(tmp_path, """\
-        import sys
+        import sys, time
         sys.stdin.readline()
         chunk = "x" * (1 << 20)
         try:
-            for _ in range(300):
+            for _ in range(300):  # 300 MB and no end of line
                 sys.stdout.write(chunk)
-            sys.stdout.write("\\n")
             sys.stdout.flush()
         except BrokenPipeError:
             pass
-        sys.stdin.readline()
-        """)
+        time.sleep(60)
+        """, seconds="30")
     assert done.returncode == 3, done.stderr
     assert f"printed a line that is too long (a line is limited to {MAX_LINE:,} characters)" in done.stderr
     assert peak_mb < 200

@@ -200,8 +200,8 @@ class ProtocolServer:
 
 def read_lines(stream: TextIO, limit: int = MAX_LINE):
     """The lines of `stream`, each of at most `limit` characters (not counting its end); a
-    longer line is read to its end but given as TOO_LONG, once, so that memory stays bounded
-    and the line after it is read whole."""
+    longer line is given as TOO_LONG, once, as soon as it is known to be too long, and the rest
+    of it is read and dropped: memory stays bounded and the line after it is read whole."""
     while True:
         line = stream.readline(limit + 1)
         if not line:
@@ -209,9 +209,9 @@ def read_lines(stream: TextIO, limit: int = MAX_LINE):
         if len(line) <= limit or line.endswith("\n"):
             yield line
             continue
+        yield TOO_LONG
         while line and not line.endswith("\n"):
             line = stream.readline(limit)
-        yield TOO_LONG
 
 
 def parse_line(line) -> object:
