@@ -90,7 +90,7 @@ describe('the page of a real gdef-run --web, and its errors', () => {
     const child = spawn(PYTHON, ['-m', 'gdef_core.cli.run', '--web', '--no-browser', CONNECT4],
       { env: { ...process.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const { port } = await new Promise<ServingAddress>((resolvePort, reject) => {
+      const { port, token } = await new Promise<ServingAddress>((resolvePort, reject) => {
         let out = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           out += chunk;
@@ -116,6 +116,15 @@ describe('the page of a real gdef-run --web, and its errors', () => {
       assert.ok(html.indexOf('<script nonce') > html.indexOf('id="position"'), 'the script runs after the elements it finds exist');
       assert.ok(html.includes('acquireVsCodeApi'), 'the page knows how to talk to the extension');
       assert.ok(html.includes('id="notice"'));
+      // the API takes the token read from the child's address (as the panel sends it), and nothing else
+      const status = (headers: Record<string, string>) => new Promise<number | undefined>((ok, fail) => {
+        get({ host: '127.0.0.1', port, path: '/api/state', headers }, (response) => {
+          response.resume().on('end', () => ok(response.statusCode));
+        }).on('error', fail);
+      });
+      assert.equal(await status({ 'X-Gdef-Token': token }), 200);
+      assert.equal(await status({}), 403);
+      assert.equal(await status({ 'X-Gdef-Token': `${token}x` }), 403);
     } finally {
       child.kill('SIGKILL');
     }
