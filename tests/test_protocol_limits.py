@@ -154,3 +154,9 @@ def test_a_program_printing_an_endless_line_is_stopped_in_bounded_memory(tmp_pat
     assert done.returncode == 3, done.stderr
     assert f"printed a line that is too long (a line is limited to {MAX_LINE:,} characters)" in done.stderr
     assert peak_mb < 200
+
+
+def test_a_bad_gdef_bot_seconds_is_named(tmp_path) -> None:
+    done, _ = play_against(tmp_path, "import sys\nsys.stdin.readline()\n", seconds="soon")
+    assert done.returncode == 3
+    assert "cannot be given its time: GDEF_BOT_SECONDS='soon' is not a positive number of seconds" in done.stderr

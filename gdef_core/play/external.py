@@ -9,8 +9,8 @@ and the program answers one line {"ok": true, "move": "place(1,1,X)"}. Lines it 
 not answers (a hello such as {"protocol": ...}) are skipped; `gdef-run --protocol` itself is such
 a program. Its standard error is passed through. A program that does not answer within
 answer_seconds() of the request (however much else it prints meanwhile), exits, prints a line
-longer than protocol.MAX_LINE or one that is not JSON, answers with an error or an illegal move stops the
-game with a clear error (ExternalAgentError).
+longer than protocol.MAX_LINE or one that is not JSON, answers with an error or an illegal move
+stops the game with a clear error (ExternalAgentError).
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ POLL_SECONDS = 0.25  # how often a wait for an answer looks whether its caller w
 
 
 def answer_seconds() -> float:
-    """The time a program has for each move: GDEF_BOT_SECONDS, else ANSWER_SECONDS."""
+    """The time a program has for each move: GDEF_BOT_SECONDS, else ANSWER_SECONDS; ValueError
+    says what is wrong with GDEF_BOT_SECONDS."""
     text = os.environ.get("GDEF_BOT_SECONDS", "").strip()
     if not text:
         return ANSWER_SECONDS
@@ -41,8 +42,7 @@ def answer_seconds() -> float:
     except ValueError:
         value = math.nan
     if not 0 < value < math.inf:
-        raise ExternalAgentError("(any)", f"cannot be given a time: GDEF_BOT_SECONDS={text[:40]!r} is not a "
-                                          "positive number of seconds")
+        raise ValueError(f"GDEF_BOT_SECONDS={text[:40]!r} is not a positive number of seconds")
     return value
 
 
@@ -75,7 +75,10 @@ class ExternalAgent:
     def choose(self, state, stop=None):
         from gdef_core.runtime.moves import Move, MoveSyntaxError
 
-        seconds = answer_seconds()
+        try:
+            seconds = answer_seconds()
+        except ValueError as error:
+            raise ExternalAgentError(self.command, f"cannot be given its time: {error}") from None
         if self._process is None:
             self._process = self._start()
         request = {"cmd": "go", "state": state_json(state),

@@ -177,8 +177,9 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(404, f"no such page: {path}")
         if path == "/api/game":
             return board.info()  # what does not change: no need to wait for a move
-        if path == "/api/state" and board.thinking is not None:
-            return board.thinking_state  # the position the computer thinks about
+        snapshot = board.thinking_state
+        if path == "/api/state" and snapshot is not None:
+            return snapshot  # the position a computer player thinks about
         return self._locked(routes[path])
 
     def _post(self, path: str, query: dict, body: dict) -> object:
