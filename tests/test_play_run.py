@@ -55,7 +55,8 @@ def test_computers_play_a_whole_game_reproducibly():
     assert code == 0, err
     assert out.startswith("Computer players: 0 = random, 1 = greedy (seed 3).\n")
     assert re.search(r"^1\. player 0 \(random\): [a-g] \(place\([0-6],0,X\)\)$", out, re.M)
-    assert out.rstrip().endswith(("Player 0 wins.", "Player 1 wins.", "Draw."))
+    assert out.rstrip().endswith(("Player 0 wins: four in a row.", "Player 1 wins: four in a row.",
+                                  "Draw: 7 x 6 squares: the board is full, a draw."))
     assert gdef_run(*argv)[1] == out
     assert gdef_run("--player", "0=random", "--player", "1=greedy", "--seed", "4", CONNECT4)[1] != out
 

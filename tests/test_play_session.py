@@ -80,4 +80,4 @@ def test_a_script_with_assertions_runs_through_the_controller(tmp_path):
     lines = ["place(0,0,X)", "? turn 1", "place(1,0,O)", "place(0,1,X)", "place(1,1,O)", "place(0,2,X)",
              "? over winner 0"]
     assert play.run_script(lines, "win.moves") == 0
-    assert shown.said[-1] == "Player 0 wins." and shown.boards == 1 and shown.complaints == []
+    assert shown.said[-1] == "Player 0 wins: three in a row." and shown.boards == 1 and shown.complaints == []

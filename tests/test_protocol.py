@@ -160,7 +160,7 @@ def test_a_program_plays_a_whole_game():
     done = run_game("0=cmd:" + f"{sys.executable} {FIRST_LEGAL}", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
     # first legal move each turn: X fills column x=0 first (0,0), (0,1), (0,2) and wins
     assert done.returncode == 0, done.stderr
-    assert "Player 0 wins." in done.stdout
+    assert "Player 0 wins: three in a row." in done.stdout
     assert "place(0,0,X)" in done.stdout and "place(0,2,X)" in done.stdout
 
 
@@ -168,7 +168,7 @@ def test_gdef_run_protocol_itself_can_be_a_player():
     engine = f"{GDEF_RUN} --protocol {TICTACTOE} --seed 5"
     done = run_game("0=random", f"1=cmd:{engine}")
     assert done.returncode == 0, done.stderr
-    assert re.search(r"Player [01] wins\.|draw", done.stdout, re.IGNORECASE)
+    assert re.search(r"Player [01] wins: three in a row\.|draw", done.stdout, re.IGNORECASE)
 
 
 @pytest.mark.parametrize("bot, complaint", [

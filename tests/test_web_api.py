@@ -94,7 +94,7 @@ def test_a_game_to_its_end_with_the_record_saved_after_each_move(web, tmp_path) 
     assert run.get("/api/record")[1]["result"] == {"over": True, "winner": 0}
     code, out, err = run.interrupt()
     assert code == 0, err
-    assert "Player 0 wins." in out
+    assert "Player 0 wins: three in a row." in out  # with the comment of the line of end() that decided
     assert json.loads(record.read_text())["moves"] == [{"player": i % 2, "move": m, "name": m[6:9]}
                                                        for i, m in enumerate(WIN_FOR_X)]
 

@@ -81,7 +81,7 @@ def test_a_full_game_of_tictactoe_by_clicks(open_board, tmp_path) -> None:
         mark = "X" if number % 2 == 0 else "O"
         expect(square(page, x, y)).to_have_attribute("data-object", mark)
         expect(square(page, x, y)).to_have_attribute("title", f"({x}, {y}): {mark}")
-    expect(status).to_have_text("Player 0 wins")
+    expect(status).to_have_text("Player 0 wins: three in a row")
     expect(page.locator("#moves li")).to_have_count(5)
     expect(page.locator("#legal-count")).to_have_text("(0)")
     assert [m["move"] for m in json.loads(record.read_text())["moves"]] == [
@@ -154,7 +154,7 @@ def test_a_game_against_random_chosen_on_the_page(open_board) -> None:
     expect(page.locator("#message")).to_have_text("Player 1 is now played by the computer (random).")
     status = page.locator("#status")
     for _ in range(5):  # the computer answers by itself; wait for the person's turn or the end
-        expect(status).to_have_text(re.compile(r"^(Player 0 to move|Player \d wins|Draw: .*)$"), timeout=15_000)
+        expect(status).to_have_text(re.compile(r"^(Player 0 to move|Player \d wins: .*|Draw: .*)$"), timeout=15_000)
         if status.inner_text() != "Player 0 to move":
             break
         played = page.locator("#moves li").count()
@@ -165,7 +165,7 @@ def test_a_game_against_random_chosen_on_the_page(open_board) -> None:
     assert [m["player"] for m in state["moves"]] == [i % 2 for i in range(len(state["moves"]))]
     # the result, with the comment of the line of end() that decided
     final = ("Draw: the ninth move fills the board: a draw" if state["winner"] is None
-             else f"Player {state['winner']} wins")
+             else f"Player {state['winner']} wins: three in a row")
     expect(status).to_have_text(final)
 
 
@@ -181,7 +181,7 @@ def test_resume_from_a_record(open_board, tmp_path) -> None:
     expect(square(page, 1, 1)).to_have_attribute("data-object", "O")
     expect(page.locator("#status")).to_have_text("Player 0 to move")
     square(page, 2, 0).click()
-    expect(page.locator("#status")).to_have_text("Player 0 wins")
+    expect(page.locator("#status")).to_have_text("Player 0 wins: three in a row")
     assert len(json.loads(record.read_text())["moves"]) == 5
 
 
