@@ -94,7 +94,7 @@ class _Reader:
     def word(self, entry: ast.ShowEntry | None, allowed: tuple[str, ...]) -> str | None:
         if entry is None:
             return None
-        atom = self._single(entry, "a word")
+        atom = self._single(entry, "a word", one_atom=True)
         if atom is None:
             return None
         if type(atom) is not ast.Name or atom.text not in allowed:
@@ -169,7 +169,7 @@ class _Reader:
         """`"♔" side 0 letter "k"`, `image "wk.svg" side 0`: any of the parts, in any order."""
         if entry is None:
             return Piece()
-        atom = self._single(entry, "a glyph")
+        atom = self._single(entry, "a glyph", one_atom=False)
         if atom is None:
             return Piece()
         atoms = entry.values[0].atoms
@@ -235,8 +235,9 @@ class _Reader:
             return None
         return full
 
-    def _single(self, entry: ast.ShowEntry, what: str):
-        """The first atom of an entry that takes one value (more values reported)."""
+    def _single(self, entry: ast.ShowEntry, what: str, one_atom: bool):
+        """The first atom of an entry that takes one value (more values reported), and with
+        `one_atom` one word (more words reported)."""
         if not entry.values:
             self.report.add("G804", entry.key.span, f"'{entry.key.text}' needs {what}")
             return None
@@ -244,7 +245,7 @@ class _Reader:
             self.report.add("G804", entry.values[1].span, f"'{entry.key.text}' takes one value")
             return None
         atoms = entry.values[0].atoms
-        if what != "a glyph" and len(atoms) > 1:
+        if one_atom and len(atoms) > 1:
             self.report.add("G804", atoms[1].span, f"'{entry.key.text}' takes one word")
             return None
         return atoms[0]
