@@ -27,6 +27,7 @@ from gdef_core.semantics.tables import changed_game_vars
 from gdef_core.syntax import ast
 
 KEYS = tuple(SHOW_KEYS)
+NOT_IN_LABELS = "(),;#@"  # they would not read back as a move name (`#` starts a comment)
 EMPTY = "empty"
 
 
@@ -137,6 +138,11 @@ class _Reader:
                             f"{_count(count, what)}")
             return None
         for index, label in enumerate(labels):
+            if what != "player" and (not label or any(c in NOT_IN_LABELS or c.isspace() for c in label)):
+                self.report.add("G804", values[min(index, len(values) - 1)].span,
+                                f"{what} name {index + 1} ('{label}') is empty or holds a space or one of "
+                                f"{' '.join(NOT_IN_LABELS)}: square names are typed as moves")
+                return None
             if not label.strip() or label != label.strip():
                 self.report.add("G804", values[min(index, len(values) - 1)].span,
                                 f"{what} name {index + 1} is blank or has spaces around it")
@@ -213,7 +219,7 @@ class _Reader:
             report.add("G804", (argument or atom).span, f"'{word}' is followed by a string")
             return None
         if word == "letter":
-            if not argument.value.strip() or any(c in argument.value for c in " (),;#@"):
+            if not argument.value.strip() or any(c in argument.value for c in NOT_IN_LABELS + " "):
                 report.add("G804", argument.span, "a letter is a short word without spaces or ( ) , ; # @")
                 return None
             return argument.value
