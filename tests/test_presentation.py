@@ -337,3 +337,12 @@ def test_two_captures_with_the_same_from_and_to_are_told_apart_by_what_they_take
     state = game.new_state()
     assert state.move_names(state.legal_moves()) == ["a1c1xb1", "a1c1xb2", "a1a2"]
     assert state.check("a1c1").candidates == ("a1c1xb1", "a1c1xb2")
+
+
+def test_a_name_that_moves_proposes_but_the_rules_refuse_is_judged_by_the_rules() -> None:
+    state = load_game(CHESS).new_state()
+    for name in ("e2e4", "f7f5", "d1h5"):   # Black is in check
+        state.apply(name)
+    verdict = state.check("a7a6")   # proposed by moves(), refused: the king stays in check
+    assert verdict.kind is VerdictKind.REJECTED
+    assert state.check("a7a5").kind is VerdictKind.REJECTED and state.check("g7g6").legal
