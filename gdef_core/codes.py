@@ -460,8 +460,8 @@ _code("G803", E, "wrong number of labels",
       "Give exactly one label per column (row, player).")
 _code("G804", E, "invalid presentation value",
       "The value of a `show` entry is not one the key takes: an unknown board style or notation, "
-      "a side that is not a player, two equal labels (a square's name must read back as one "
-      "square), a word where a string belongs, or an unknown word after an object's glyph.",
+      "a side that is not a player, two equal labels or a label with a space or one of "
+      "`( ) , ; # @` (a square's name must read back as one square), a word where a string belongs, or an unknown word after an object's glyph.",
       "show {\n  style: chequered;\n}",
       "Use one of the values the message lists.")
 _code("G805", E, "glyph for nothing",

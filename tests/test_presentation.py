@@ -309,3 +309,40 @@ def test_an_image_travels_to_the_web_page_as_a_data_url(tmp_path) -> None:
     piece = game.presentation.to_json()["pieces"]["X"]
     assert piece == {"glyph": None, "side": 0,
                      "image": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4="}
+
+
+def test_labels_that_would_not_read_back_as_a_move_name_are_refused() -> None:
+    from gdef_core.semantics.checker import check
+
+    text = 'name: g\nplayers: 2\nsize: 2 x 2\nobj X\nshow {\n  rows: "1", "#2";\n  columns: "a b", "c";\n}\n'
+    found = [(d.code, d.span.line + 1, d.span.column + 1, d.message) for d in check([parse(text).module]).diagnostics
+             if d.code.startswith("G8")]
+    assert found == [
+        ("G804", 6, 14, "row name 2 ('#2') is empty or holds a space or one of ( ) , ; # @: square names are typed as moves"),
+        ("G804", 7, 12, "column name 1 ('a b') is empty or holds a space or one of ( ) , ; # @: square names are typed "
+                        "as moves"),
+    ]
+
+
+def test_two_captures_with_the_same_from_and_to_are_told_apart_by_what_they_take(tmp_path) -> None:
+    game = game_of(tmp_path, "name: g\nplayers: 2\nsize: 3 x 2\nobj P\nobj E\n"
+                             "start { (0,0: P), (1,0: E), (1,1: E) }\n"
+                             'show {\n  columns: "abc";\n  rows: from 1;\n  P: "p" side 0;\n  E: "e" side 1;\n}\n'
+                             "define moves() {\n"
+                             "  addClear(0, 0); addClear(1, 0); addPlace(2, 0, P); addMove();\n"
+                             "  addClear(0, 0); addClear(1, 1); addPlace(2, 0, P); addMove();\n"
+                             "  addClear(0, 0); addPlace(0, 1, P); addMove();\n}\n"
+                             "define isMoveLegal() -> bool { return isGenerated(); }\n"
+                             "define end() -> bool { return true; }\n")
+    state = game.new_state()
+    assert state.move_names(state.legal_moves()) == ["a1c1xb1", "a1c1xb2", "a1a2"]
+    assert state.check("a1c1").candidates == ("a1c1xb1", "a1c1xb2")
+
+
+def test_a_name_that_moves_proposes_but_the_rules_refuse_is_judged_by_the_rules() -> None:
+    state = load_game(CHESS).new_state()
+    for name in ("e2e4", "f7f5", "d1h5"):   # Black is in check
+        state.apply(name)
+    verdict = state.check("a7a6")   # proposed by moves(), refused: the king stays in check
+    assert verdict.kind is VerdictKind.REJECTED
+    assert state.check("a7a5").kind is VerdictKind.REJECTED and state.check("g7g6").legal

@@ -198,10 +198,11 @@ def _short(presentation: Presentation, effect: _Effect, move) -> str:
 
 
 def _with_piece(presentation: Presentation, effect: _Effect, name: str) -> str:
-    if effect.piece is None or effect.changed_piece:
+    """A drop named by its piece (`N@e4`); a move keeps its name (the piece that left the
+    square is the only one that could)."""
+    if effect.piece is None or effect.frm is not None:
         return name
-    letter = presentation.letter(effect.piece)
-    return f"{letter}@{name}" if effect.frm is None else name + letter.lower()
+    return f"{presentation.letter(effect.piece)}@{name}"
 
 
 def _with_captures(presentation: Presentation, effect: _Effect, name: str) -> str:

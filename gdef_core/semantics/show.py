@@ -27,6 +27,7 @@ from gdef_core.semantics.tables import changed_game_vars
 from gdef_core.syntax import ast
 
 KEYS = tuple(SHOW_KEYS)
+NOT_IN_LABELS = "(),;#@"  # they would not read back as a move name (`#` starts a comment)
 EMPTY = "empty"
 
 
@@ -94,7 +95,7 @@ class _Reader:
     def word(self, entry: ast.ShowEntry | None, allowed: tuple[str, ...]) -> str | None:
         if entry is None:
             return None
-        atom = self._single(entry, "a word")
+        atom = self._single(entry, "a word", one_atom=True)
         if atom is None:
             return None
         if type(atom) is not ast.Name or atom.text not in allowed:
@@ -137,6 +138,11 @@ class _Reader:
                             f"{_count(count, what)}")
             return None
         for index, label in enumerate(labels):
+            if what != "player" and (not label or any(c in NOT_IN_LABELS or c.isspace() for c in label)):
+                self.report.add("G804", values[min(index, len(values) - 1)].span,
+                                f"{what} name {index + 1} ('{label}') is empty or holds a space or one of "
+                                f"{' '.join(NOT_IN_LABELS)}: square names are typed as moves")
+                return None
             if not label.strip() or label != label.strip():
                 self.report.add("G804", values[min(index, len(values) - 1)].span,
                                 f"{what} name {index + 1} is blank or has spaces around it")
@@ -169,7 +175,7 @@ class _Reader:
         """`"♔" side 0 letter "k"`, `image "wk.svg" side 0`: any of the parts, in any order."""
         if entry is None:
             return Piece()
-        atom = self._single(entry, "a glyph")
+        atom = self._single(entry, "a glyph", one_atom=False)
         if atom is None:
             return Piece()
         atoms = entry.values[0].atoms
@@ -213,7 +219,7 @@ class _Reader:
             report.add("G804", (argument or atom).span, f"'{word}' is followed by a string")
             return None
         if word == "letter":
-            if not argument.value.strip() or any(c in argument.value for c in " (),;#@"):
+            if not argument.value.strip() or any(c in argument.value for c in NOT_IN_LABELS + " "):
                 report.add("G804", argument.span, "a letter is a short word without spaces or ( ) , ; # @")
                 return None
             return argument.value
@@ -235,8 +241,9 @@ class _Reader:
             return None
         return full
 
-    def _single(self, entry: ast.ShowEntry, what: str):
-        """The first atom of an entry that takes one value (more values reported)."""
+    def _single(self, entry: ast.ShowEntry, what: str, one_atom: bool):
+        """The first atom of an entry that takes one value (more values reported), and with
+        `one_atom` one word (more words reported)."""
         if not entry.values:
             self.report.add("G804", entry.key.span, f"'{entry.key.text}' needs {what}")
             return None
@@ -244,7 +251,7 @@ class _Reader:
             self.report.add("G804", entry.values[1].span, f"'{entry.key.text}' takes one value")
             return None
         atoms = entry.values[0].atoms
-        if what != "a glyph" and len(atoms) > 1:
+        if one_atom and len(atoms) > 1:
             self.report.add("G804", atoms[1].span, f"'{entry.key.text}' takes one word")
             return None
         return atoms[0]
