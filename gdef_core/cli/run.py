@@ -21,6 +21,7 @@ from typing import TextIO
 
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.files import read_text
 from gdef_core.testing.assertions import is_assertion
 
@@ -58,6 +59,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
     parser.add_argument("--max-depth", type=positive, default=None, metavar="N",
                         help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
+    parser.add_argument("--max-errors", type=whole_number(0), default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"show at most N syntax errors per file (default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
                              "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
@@ -245,15 +248,23 @@ class Runner:
 
     def report_definition(self, program, error) -> None:
         """The definition's problems, printed as gdef-check prints them."""
+        from gdef_core.project import InputProblem
         from gdef_core.report import Report, render_text
+        from gdef_core.report.limit import limit_syntax_errors
 
-        diagnostics = error.diagnostics
-        if not any(d.is_error for d in diagnostics):
+        diagnostics = limit_syntax_errors(error.diagnostics, self.args.max_errors)
+        files = [module.path for module in program.modules]
+        problems = []
+        if not any(d.is_error for d in diagnostics):  # a library given as a game: the error is the file's
             self.complain(f"{PROG}: error: {error}")
+            problems = [InputProblem(" ".join(files), str(error))]
         sources = {module.path: module.text for module in program.modules}
-        report = Report(diagnostics, [module.path for module in program.modules], sources)
+        report = Report(diagnostics, files, sources, problems)
         self.err.write(render_text(report, color=self.color and _is_terminal(self.err)))
-        self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
+        if problems:
+            self.complain("The game cannot run: name the file that declares the game, with its `use`d files.")
+        else:
+            self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
 
     def show_error(self, error, game) -> None:
         """A run-time error as gdef-check shows a diagnostic: location, source line, caret."""

@@ -128,14 +128,20 @@ class TestSession:
         self.out.flush()
 
     def read(self, path: str) -> str | None:
-        from gdef_core.files import read_text
+        from gdef_core.files import binary_data_at, not_text_message, read_bytes
 
         try:
-            return read_text(path)
+            data = read_bytes(path)
         except OSError as error:
             self.err.write(f"{PROG}: error: {path}: cannot read the tests: {error.strerror or error}\n")
             self.unreadable += 1
             return None
+        binary = binary_data_at(data)
+        if binary is not None:
+            self.err.write(f"{PROG}: error: {path}: {not_text_message(binary)}\n")
+            self.unreadable += 1
+            return None
+        return data.decode("utf-8", errors="replace")
 
     def game(self, paths: list[str]):
         """The compiled game (loaded once per run), or None and the problems drawn."""

@@ -37,6 +37,10 @@ MARK_START, MARK_END = "\x00", "\x01"
 # 200 nested parentheses at most.
 _MAX_NESTING = 80
 
+# An `else if` arm knows that the conditions before it were false; past this many facts a
+# long chain would cost time quadratic in its length (each arm narrowing every fact again).
+_MAX_CHAIN_FACTS = 64
+
 
 class CompileError(Exception):
     """A construct the checker should have rejected (a bug of the checker or the compiler, never
@@ -285,7 +289,8 @@ class FunctionCompiler:
                 self.emit(indent, f"{keyword} ({cond.text}):", stmt.span)
                 self.block(stmt.then.stmts, indent + 1, arm_facts)
                 keyword = "elif"
-            before = before + self.facts_false(stmt.cond)
+            if len(before) < _MAX_CHAIN_FACTS:  # fewer facts only keep more checks
+                before = before + self.facts_false(stmt.cond)
             otherwise = stmt.otherwise
             if isinstance(otherwise, ast.If):
                 stmt = otherwise
