@@ -132,6 +132,15 @@ def test_max_errors_changes_the_limit_in_gdef_check_and_gdef_run(capsys, tmp_pat
         re.search(r"^(\d+) errors, 0 warnings in 1 file$", out, re.M)[0]
 
 
+def test_gdef_fmt_shows_the_same_limited_errors(capsys, tmp_path):
+    path = many_errors(tmp_path)
+    _, out, _ = gdef_check(capsys, str(path))
+    assert fmt.main([str(path)]) != 0
+    err = capsys.readouterr().err
+    assert headlines(err) == headlines(out)
+    assert re.search(r"^\d+ errors, 0 warnings in 1 file$", err, re.M)[0] == out.strip().splitlines()[-1]
+
+
 # ---------------------------------------------------------------- summaries
 
 

@@ -197,9 +197,10 @@ def _formatted(original: bytes, path: str, directory: str, args, outcome: Outcom
 def _syntax_errors(diagnostics, path: str, text: str, args) -> None:
     """The errors as gdef-check prints them, then why nothing was written."""
     from gdef_core.report import Report, render_text
+    from gdef_core.report.limit import limit_syntax_errors
     from gdef_core.span import lone_cr_as_lf
 
-    report = Report(list(diagnostics), [path], {path: lone_cr_as_lf(text.lstrip("\ufeff"))})
+    report = Report(limit_syntax_errors(diagnostics), [path], {path: lone_cr_as_lf(text.lstrip("\ufeff"))})
     color = args.color == "always" or (args.color == "auto" and not os.environ.get("NO_COLOR")
                                        and sys.stderr.isatty() and os.environ.get("TERM") != "dumb")
     sys.stderr.write(render_text(report, color=color, quiet=False))

@@ -147,6 +147,7 @@ class TestSession:
         """The compiled game (loaded once per run), or None and the problems drawn."""
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
+        from gdef_core.report.limit import limit_syntax_errors
         from gdef_core.runtime.errors import GameLoadError
         from gdef_core.runtime.game import game_from_program
 
@@ -159,7 +160,7 @@ class TestSession:
                 self.games[key] = (None, f"cannot read the game: {error}")
             except GameLoadError as error:
                 sources = {module.path: module.text for module in program.modules}
-                drawn = render_text(Report(error.diagnostics, list(sources), sources))
+                drawn = render_text(Report(limit_syntax_errors(error.diagnostics), list(sources), sources))
                 self.games[key] = (None, f"the game {' '.join(paths)} cannot run: {error}\n{drawn}")
         return self.games[key]
 

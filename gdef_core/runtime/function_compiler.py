@@ -26,6 +26,7 @@ from gdef_core.runtime.builtin_impl import IMPLEMENTATIONS
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.ops import COMPARISONS, int_div, int_mod
 from gdef_core.runtime.values import INT_MAX, INT_MIN
+from gdef_core.semantics.constants import MAX_ARRAY_ELEMENTS
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
@@ -372,8 +373,10 @@ class FunctionCompiler:
         """The list of every element; when the sizes are known only at run time, the number of
         elements is checked first (spec 15.1: before any element is evaluated)."""
         rows = [item.items if isinstance(item, ast.ArrayInit) else None for item in init.items]
-        if None in known:
-            shape = (len(init.items),) if len(texts) == 1 else (len(init.items), len(rows[0] or ()))
+        shape = (len(init.items),) if len(texts) == 1 else (len(init.items), len(rows[0] or ()))
+        # Sizes the optimiser knows (`int n = boardWidth();`) but the checker does not: a list
+        # that does not fit is the run-time error of spec 15.1, not a short array.
+        if None in known or shape != known:
             self.emit(indent, f"_array_shape(({', '.join(texts)},), {shape}, {loc})", span)
         if len(texts) == 1:
             return "[" + ", ".join(self.coerce(self.expr(item), element, item.span).text for item in init.items) + "]"
@@ -886,10 +889,6 @@ def _nesting(text: str) -> int:
         elif char in ")]":
             depth -= 1
     return deepest
-
-
-# The most elements one array may have (spec 15.1).
-MAX_ARRAY_ELEMENTS = 1_000_000
 
 
 def is_array_type(type_name: str | None) -> bool:
