@@ -413,7 +413,8 @@ _code("G611", E, "not allowed while running here",
       "Call the built-in only from the entry points that allow it.")
 _code("G612", E, "rules too deeply nested to run",
       "The rules compile to Python, which limits how deeply blocks can nest (about 20 nested "
-      "`while` loops, about 100 nested blocks). The checker accepts the file, but it cannot run.",
+      "`while` loops, about 100 nested blocks). The language's own limits (G110) keep every "
+      "file the checker accepts within them, so this is a bug of gdef if it appears.",
       "define end() -> bool {\n  while (a) { while (b) { while (c) { ... 21 levels ... } } }\n}",
       "Move inner loops into functions of their own.")
 _code("G613", E, "array size out of range",
