@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gdef_core.cli import check, fmt, run as run_cli, test as test_cli
+from gdef_core.cli import check, fmt, run as run_cli, sim, test as test_cli
 from gdef_core.project import Workspace, games_using
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -139,6 +139,15 @@ def test_gdef_fmt_shows_the_same_limited_errors(capsys, tmp_path):
     err = capsys.readouterr().err
     assert headlines(err) == headlines(out)
     assert re.search(r"^\d+ errors, 0 warnings in 1 file$", err, re.M)[0] == out.strip().splitlines()[-1]
+
+
+def test_gdef_sim_shows_the_same_limited_errors(capsys, tmp_path):
+    path = many_errors(tmp_path)
+    _, out, _ = gdef_check(capsys, str(path))
+    assert sim.main([str(path)]) != 0
+    err = capsys.readouterr().err
+    assert headlines(err) == headlines(out)
+    assert out.strip().splitlines()[-1] in err
 
 
 # ---------------------------------------------------------------- summaries
