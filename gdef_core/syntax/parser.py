@@ -215,7 +215,7 @@ class _Parse:
             if not self.step(token):
                 recoveries += 1
                 if recoveries > MAX_RECOVERIES:
-                    self.error(token, f"too many syntax errors: stopped reading here")
+                    self.error(token, "too many syntax errors: stopped reading here")
                     return self.salvage(), self.errors
                 i = self.recover(i)
                 continue
