@@ -466,6 +466,48 @@ _code("G705", E, "undo or serialisation does not restore a state",
       "(a bug in gdef, or rules whose results depend on something outside the state)",
       "Report it with the moves the message gives.")
 
+# ------------------------------------------------------------------ G8xx: presentation (`show`)
+_code("G801", E, "show names no object and no presentation key",
+      "Each entry of a `show` block starts with a presentation key (`style`, `columns`, `rows`, "
+      "`sides`, `visible`, `notation`) or the name of a declared object, whose glyph or image "
+      "follows. This one is neither: a misspelt key, or an object that is not declared.",
+      "obj WK\nshow {\n  Wk: \"♔\" side 0;\n}",
+      "Correct the name, or declare the object with `obj`.")
+_code("G802", E, "declared twice in show",
+      "A presentation key or an object appears in more than one `show` entry of the game (its "
+      "files together). Only one declaration can be meant.",
+      "show {\n  style: plain;\n  style: checkered;\n}",
+      "Remove one of the two entries.")
+_code("G803", E, "wrong number of labels",
+      "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
+      "one name per player): the list has another length. A single string of exactly as many "
+      "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
+      "them from N.",
+      "size: 8 x 8\nshow {\n  columns: \"abcdefg\";\n}",
+      "Give exactly one label per column (row, player).")
+_code("G804", E, "invalid presentation value",
+      "The value of a `show` entry is not one the key takes: an unknown board style or notation, "
+      "a side that is not a player, two equal labels or a label with a space or one of "
+      "`( ) , ; # @` (a square's name must read back as one square), a word where a string belongs, or an unknown word after an object's glyph.",
+      "show {\n  style: chequered;\n}",
+      "Use one of the values the message lists.")
+_code("G805", E, "glyph for nothing",
+      "A glyph or image is declared for `empty` (an empty square is drawn by the board, never "
+      "by a glyph), or the glyph is an empty or blank string that would draw nothing.",
+      "show {\n  empty: \".\";\n}",
+      "Remove the entry, or give the object a visible glyph.")
+_code("G806", E, "image cannot be used",
+      "The image of an object is missing, unreadable, larger than 64 KB, or not a PNG, SVG, GIF, "
+      "JPEG or WebP file. The path is relative to the file that declares it.",
+      "show {\n  WK: image \"pieces/wk.svg\" side 0;\n}",
+      "Fix the path, or use a smaller image of one of those types.")
+_code("G807", E, "visible names no game variable",
+      "`visible` lists the game variables players are shown; this name is not a game variable "
+      "of the game.",
+      "int halfmoves = 0;\nshow {\n  visible: halfmove;\n}",
+      "Correct the name, or leave it out.")
+
+
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
                suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> Diagnostic:
     """Build a diagnostic whose severity comes from the table."""
@@ -476,7 +518,8 @@ def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, .
 def render_markdown() -> str:
     """docs/diagnostics.md, generated from CODES."""
     groups = {"G1": "Syntax", "G2": "Names", "G3": "Types", "G4": "Game structure",
-              "G5": "Warnings", "G6": "Run time", "G7": "Found in play (gdef-check --play)"}
+              "G5": "Warnings", "G6": "Run time", "G7": "Found in play (gdef-check --play)",
+              "G8": "Presentation (show)"}
     out = ["# Diagnostics", "",
            "Every code that `gdef-check`, `gdef-run` and the language server report. Codes are "
            "stable. This page is generated from `gdef_core/codes.py` "

@@ -65,6 +65,7 @@ _COMPLETION_KINDS = {
     CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
     CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
     CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
+    CandidateKind.SHOW_KEY: types.CompletionItemKind.Property,
     CandidateKind.FILE: types.CompletionItemKind.File,
     CandidateKind.INDEX: types.CompletionItemKind.Value,
 }
@@ -73,6 +74,7 @@ _SYMBOL_KINDS = {
     OutlineKind.USE: types.SymbolKind.File,
     OutlineKind.OBJECT: types.SymbolKind.EnumMember,
     OutlineKind.START: types.SymbolKind.Namespace,
+    OutlineKind.SHOW: types.SymbolKind.Namespace,
     OutlineKind.GAME_VAR: types.SymbolKind.Variable,
     OutlineKind.FUNCTION: types.SymbolKind.Function,
     OutlineKind.PARAMETER: types.SymbolKind.Variable,

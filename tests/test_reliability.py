@@ -192,7 +192,7 @@ def test_sigterm_and_sighup_save_the_record(tmp_path, signal_name):
     out, err = process.communicate(timeout=20)
     assert process.returncode == 3
     assert f"Stopped (stopped by {signal_name})" in err
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
 
 
 def test_two_games_stopped_in_the_same_second_keep_both_records(tmp_path):

@@ -42,6 +42,7 @@ from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.recovery import Recovery, recovery, skipped_words
 from gdef_core.semantics.report import Report
+from gdef_core.semantics.show import check_show
 from gdef_core.semantics.start import check_start
 from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import Typer, array_arguments
@@ -126,6 +127,7 @@ class IncrementalChecker:
                     Typer(program, report, array_arguments([item], program.functions)).declare(
                         item, f"game variable '{item.name.text}'")
         check_game_var_inits(program, report)
+        check_show(program, report)
         check_entry_points(program, report)
         for result in results:
             report.diagnostics += result.flow
