@@ -71,6 +71,32 @@ _code("G106", E, "not a statement",
       "define end() -> bool {\n  moveNumber() == 9;\n  return false;\n}",
       "Assign the value (`x = ...;`), return it, or use it in a condition.")
 
+_code("G108", E, "not a text file",
+      "The file holds bytes that no text holds (a NUL byte, or another control character than "
+      "tab, line break, form feed and escape): it is binary data, such as a program or an "
+      "image, not gdef rules. It is not parsed, so this is its only error. The message gives "
+      "the offset (counted from 1) of the first such byte.",
+      "gdef-check /bin/ls",
+      "Name the .gdef file you meant; if the file is gdef rules, remove the control "
+      "characters (an editor that shows invisible characters finds them).")
+DEFAULT_MAX_ERRORS = 20  # syntax errors shown per file (gdef_core.report.limit)
+_code("G109", E, "too many syntax errors",
+      f"A file had more syntax errors than the limit ({DEFAULT_MAX_ERRORS} by default, as compilers do): the rest "
+      "are not shown, one at a time would bury the first ones, which usually cause the others. "
+      "The message says how many more there are; the summary counts them.",
+      "(a file of prose given as rules)",
+      "Fix the first errors and check again, or raise the limit with `--max-errors N` "
+      "(gdef-check, gdef-run; 0 shows every error).")
+_code("G110", E, "nested too deeply",
+      "Blocks may nest 64 deep (the bodies of `if`, `else`, `while` and `for`; an `else if` "
+      "does not add a level), loops 16 deep, expressions 1000 deep (`-x` is two deep, "
+      "`a + b + c` three), and one `if` may have 1000 `else if` arms. "
+      "gdef-run compiles the rules to Python, which has limits of its own, and every tool "
+      "gives the same answer: gdef-check, the language server and gdef-run refuse the file "
+      "with this error, at the first construct too deep.",
+      "define end() -> bool {\n  if (a) { if (b) { if (c) { ... 65 levels ... } } }\n}",
+      "Move the inner blocks or loops into a function of their own; split a long expression "
+      "into locals.")
 
 # ------------------------------------------------------------------ G2xx: names
 _code("G201", E, "undefined name",
@@ -387,7 +413,8 @@ _code("G611", E, "not allowed while running here",
       "Call the built-in only from the entry points that allow it.")
 _code("G612", E, "rules too deeply nested to run",
       "The rules compile to Python, which limits how deeply blocks can nest (about 20 nested "
-      "`while` loops, about 100 nested blocks). The checker accepts the file, but it cannot run.",
+      "`while` loops, about 100 nested blocks). The language's own limits (G110) keep every "
+      "file the checker accepts within them, so this is a bug of gdef if it appears.",
       "define end() -> bool {\n  while (a) { while (b) { while (c) { ... 21 levels ... } } }\n}",
       "Move inner loops into functions of their own.")
 _code("G613", E, "array size out of range",

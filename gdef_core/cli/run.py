@@ -20,6 +20,7 @@ from typing import TextIO
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
+from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
@@ -62,6 +63,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
     parser.add_argument("--max-depth", type=positive, default=None, metavar="N",
                         help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
+    parser.add_argument("--max-errors", type=whole_number(0), default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"show at most N syntax errors per file (default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
                              "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
@@ -128,9 +131,11 @@ class Console:
     """The terminal as gdef-run's Reporter: the game's course on stdout, problems on stderr,
     errors and diagnostics as gdef-check prints them, the board in colour on a terminal."""
 
-    def __init__(self, stdout: TextIO, stderr: TextIO, color: bool, y_down: bool, ascii_only: bool = False) -> None:
+    def __init__(self, stdout: TextIO, stderr: TextIO, color: bool, y_down: bool,
+                 max_errors: int = DEFAULT_MAX_ERRORS, ascii_only: bool = False) -> None:
         self.out, self.err = stdout, stderr
         self.color, self.y_down, self.ascii_only = color, y_down, ascii_only
+        self.max_errors = max_errors  # syntax errors shown per file (gdef_core.report.limit)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -150,15 +155,23 @@ class Console:
 
     def show_definition(self, program, error) -> None:
         """The definition's problems, printed as gdef-check prints them."""
+        from gdef_core.project import InputProblem
         from gdef_core.report import Report, render_text
+        from gdef_core.report.limit import limit_syntax_errors
 
-        diagnostics = error.diagnostics
-        if not any(d.is_error for d in diagnostics):
+        diagnostics = limit_syntax_errors(error.diagnostics, self.max_errors)
+        files = [module.path for module in program.modules]
+        problems = []
+        if not any(d.is_error for d in diagnostics):  # a library given as a game: the error is the file's
             self.complain(f"{PROG}: error: {error}")
+            problems = [InputProblem(" ".join(files), str(error))]
         sources = {module.path: module.text for module in program.modules}
-        report = Report(diagnostics, [module.path for module in program.modules], sources)
+        report = Report(diagnostics, files, sources, problems)
         self.err.write(render_text(report, color=self.color and _is_terminal(self.err)))
-        self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
+        if problems:
+            self.complain("The game cannot run: name the file that declares the game, with its `use`d files.")
+        else:
+            self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
 
     def show_board(self, session) -> None:
         """The board with the game's labels, its glyphs coloured by side (object names with
@@ -179,7 +192,7 @@ class Runner:
         self.args = args
         self.stdin, self.out = stdin, stdout
         color = not args.no_color and _is_terminal(stdout) and not os.environ.get("NO_COLOR")
-        self.console = Console(stdout, stderr, color, args.y_down, args.ascii)
+        self.console = Console(stdout, stderr, color, args.y_down, args.max_errors, args.ascii)
         self.play: PlaySession | None = None
         self.input_line = 0
         self.prompt: Prompt | None = None  # made at the first line read at a terminal

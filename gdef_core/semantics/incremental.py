@@ -238,6 +238,11 @@ class _Environment:
         for alias, target in ALIASES.items():
             self.signatures[alias] = (self.signatures.get(alias, _NOTHING)[0],
                                       self.signatures.get(target, _NOTHING)[0])
+        # their values are array sizes the checker knows (spec 15.1): a function writing one
+        # is checked again when the game parameters change
+        for name, value in (("boardWidth", program.width), ("boardHeight", program.height),
+                            ("playersNum", program.players)):
+            self.signatures[name] = (self.signatures.get(name, _NOTHING), value)
         self.positions = {text: symbol.name_span for text, symbol in symbols.items()}
         self.candidates = (tuple(program.functions), tuple(program.game_vars), tuple(program.objects))
         # read by every function that compares an object with 0 ("did you mean 'O'?")
