@@ -22,6 +22,8 @@ const page = {
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
+  bannerClosed: false, // the result's banner was closed to look at the final position
+  droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
 };
 
 // ------------------------------------------------------------------ the API
@@ -989,7 +991,7 @@ async function start() {
   }
   $("board").addEventListener("click", (event) => {
     const square = event.target.closest(".sq");
-    if (square && Date.now() - (page.droppedAt || 0) > DROP_CLICK_MS) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));
+    if (square && Date.now() - page.droppedAt > DROP_CLICK_MS) enqueue(() => clickSquare(Number(square.dataset.x), Number(square.dataset.y)));
   });
   $("board").addEventListener("pointerdown", startDrag);
   $("board").addEventListener("dragstart", (event) => event.preventDefault());
