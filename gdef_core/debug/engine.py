@@ -301,6 +301,8 @@ class DebugSession:
         return self._local
 
     def _statement(self, frame, statement: Statement, last: Statement | None) -> None:
+        if self._quit:
+            raise _Quit()
         self.tick += 1
         hit = self._breakpoint_hit(frame, statement, last)
         target = self.target

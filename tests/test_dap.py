@@ -1,0 +1,201 @@
+"""gdef-dap over a real stdio connection, driven as an editor drives it (issue 28)."""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "tests" / "data" / "debug"
+GAME = str(GAMES / "rows.gdef")
+HELPERS = str(GAMES / "helpers.gdef")
+TIMEOUT = 30
+
+
+class Client:
+    """A DAP client: requests answered in order, events kept until asked for."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen([sys.executable, "-m", "gdef_dap"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+        self.messages: queue.Queue = queue.Queue()
+        self.events: list[dict] = []
+        self.seq = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            header = stream.readline()
+            if not header:
+                self.messages.put(None)
+                return
+            length = int(header.split(b":")[1])
+            stream.readline()
+            self.messages.put(json.loads(stream.read(length)))
+
+    def send_raw(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, message: dict) -> int:
+        self.seq += 1
+        body = json.dumps({"seq": self.seq, **message}).encode()
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        return self.seq
+
+    def _next(self) -> dict:
+        message = self.messages.get(timeout=TIMEOUT)
+        assert message is not None, "the adapter closed its output"
+        return message
+
+    def request(self, command: str, arguments: dict | None = None, ok: bool = True) -> dict:
+        seq = self.send({"type": "request", "command": command, "arguments": arguments or {}})
+        return self.response(seq, command, ok)
+
+    def response(self, seq: int, command: str, ok: bool = True) -> dict:
+        while True:
+            message = self._next()
+            if message["type"] == "event":
+                self.events.append(message)
+                continue
+            assert message["request_seq"] == seq
+            assert message["success"] is ok, message
+            return message
+
+    def event(self, name: str) -> dict:
+        for i, event in enumerate(self.events):
+            if event["event"] == name:
+                return self.events.pop(i)
+        while True:
+            message = self._next()
+            if message["type"] == "event" and message["event"] == name:
+                return message
+            self.events.append(message)
+
+    def stopped(self, reason: str) -> dict:
+        body = self.event("stopped")["body"]
+        assert body["reason"] == reason, body
+        return body
+
+    def frames(self) -> list[tuple[str, str, int]]:
+        frames = self.request("stackTrace", {"threadId": 1})["body"]["stackFrames"]
+        return [(f["name"], Path(f["source"]["path"]).name if "source" in f else None, f["line"]) for f in frames]
+
+    def variables(self, frame: int = 1) -> dict[str, dict[str, dict]]:
+        scopes = self.request("scopes", {"frameId": frame})["body"]["scopes"]
+        return {scope["name"]: {v["name"]: v for v in self.request(
+            "variables", {"variablesReference": scope["variablesReference"]})["body"]["variables"]}
+            for scope in scopes}
+
+    def children(self, variable: dict) -> dict[str, dict]:
+        found = self.request("variables", {"variablesReference": variable["variablesReference"]})
+        return {v["name"]: v for v in found["body"]["variables"]}
+
+    def close(self) -> int:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+        code = self.process.wait(timeout=TIMEOUT)
+        self.process.stdout.close()
+        self.process.stderr.close()
+        return code
+
+
+@pytest.fixture
+def client():
+    client = Client()
+    yield client
+    if client.process.poll() is None:
+        client.process.kill()
+        client.close()
+
+
+def launch(client: Client, moves: str, breakpoints: dict[str, list[dict]], stop_on_entry: bool = False,
+           filters: tuple = ("runtime", "assertion")) -> dict:
+    capabilities = client.request("initialize", {"adapterID": "gdef", "linesStartAt1": True})["body"]
+    client.request("launch", {"program": GAME, "moves": str(GAMES / moves), "stopOnEntry": stop_on_entry})
+    client.event("initialized")
+    verified = {}
+    for path, specs in breakpoints.items():
+        answer = client.request("setBreakpoints", {"source": {"path": path}, "breakpoints": specs})
+        verified[path] = answer["body"]["breakpoints"]
+    client.request("setExceptionBreakpoints", {"filters": list(filters)})
+    client.request("configurationDone")
+    return capabilities, verified
+
+
+def test_a_session_as_an_editor_drives_it(client):
+    # a breakpoint in the helper that end() calls (line 7: `if (CurrentPosition[x][y] == m)`),
+    # one outside functions (unverified), one on the `define` line (it moves to the first
+    # statement; its condition never holds)
+    capabilities, verified = launch(client, "wins.moves", {HELPERS: [{"line": 7}, {"line": 2},
+                                                                     {"line": 4, "condition": "y == 5"}]})
+    assert capabilities["supportsStepBack"] and capabilities["supportsConditionalBreakpoints"]
+    assert {f["filter"] for f in capabilities["exceptionBreakpointFilters"]} == {"runtime", "assertion"}
+    answer = verified[HELPERS]
+    assert answer[0] == {"verified": True, "line": 7}
+    assert answer[1]["verified"] is False
+    assert answer[2] == {"verified": True, "line": 5}
+    client.stopped("breakpoint")
+    assert client.frames() == [("countInRow()", "helpers.gdef", 7), ("check()", "rows.gdef", 27),
+                               ("end()", "rows.gdef", 35), ("end() after move 1: place(0,0,X)", "wins.moves", 2)]
+    scopes = client.variables()
+    assert scopes["Locals"]["y"]["value"] == "0" and scopes["Locals"]["m"]["value"] == "X"
+    assert scopes["Locals"]["x"]["value"] == "0" and scopes["Locals"]["count"]["value"] == "0"
+    assert scopes["Game variables"]["placed"]["value"] == "1"
+    assert scopes["Move"]["[0]"]["value"] == "place(0,0,X)"
+    rows = client.children(scopes["Positions"]["CurrentPosition"])
+    assert [(name, row["value"]) for name, row in rows.items()] == [("y=2", ". . ."), ("y=1", ". . ."), ("y=0", "X . .")]
+    assert client.children(rows["y=0"])["[0][0]"]["value"] == "X"
+    evaluate = client.request("evaluate", {"expression": "CurrentPosition[x][y] == m", "frameId": 1,
+                                           "context": "watch"})["body"]
+    assert evaluate["result"] == "true"
+    client.request("evaluate", {"expression": "nosuchname", "frameId": 1, "context": "hover"}, ok=False)
+
+    client.request("setBreakpoints", {"source": {"path": HELPERS}, "breakpoints": []})
+    client.request("next", {"threadId": 1})
+    client.stopped("step")
+    assert client.frames()[0] == ("countInRow()", "helpers.gdef", 8)   # count = count + 1
+    client.request("next", {"threadId": 1})
+    client.stopped("step")
+    assert client.frames()[0] == ("countInRow()", "helpers.gdef", 6)   # the loop's step
+    client.request("stepOut", {"threadId": 1})
+    client.stopped("step")
+    assert client.frames()[0] == ("check()", "rows.gdef", 28)          # after `int inRow = countInRow(...)`
+    client.request("stepBack", {"threadId": 1})
+    client.stopped("step")
+    assert client.frames()[0] == ("countInRow()", "helpers.gdef", 11)  # return count
+    assert client.variables()["Locals"]["count"]["value"] == "1"
+    client.request("stepOut", {"threadId": 1})
+    client.stopped("step")
+    client.request("stepOut", {"threadId": 1})
+    client.stopped("step")
+    assert client.frames()[0] == ("end()", "rows.gdef", 39)            # return moveNumber() == 9
+    client.request("stepIn", {"threadId": 1})
+    client.stopped("step")   # the next statement the game runs: isMoveLegal() of move 2
+    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)
+    assert client.frames()[-1][0] == "isMoveLegal() judging move 2: place(0,1,O)"
+    assert "NextPosition" in client.variables()["Positions"]
+
+    # a conditional breakpoint in end(): the first time y is 1
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": 35, "condition": "y == 1"}]})
+    client.request("continue", {"threadId": 1})
+    client.stopped("breakpoint")
+    assert client.frames()[-1][0] == "end() after move 2: place(0,1,O)"
+    assert client.variables()["Locals"]["y"]["value"] == "1"
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": []})
+    client.request("continue", {"threadId": 1})
+    assert client.event("exited")["body"]["exitCode"] == 0
+    client.event("terminated")
+    output = "".join(e["body"]["output"] for e in client.events if e["event"] == "output")
+    assert "5. player 0: place(2,0,X)" in output and "Player 0 wins." in output
+    assert output.count("1. player 0: place(0,0,X)") == 1  # the re-run of step back said nothing
+    client.request("disconnect", {})
+    assert client.close() == 0
