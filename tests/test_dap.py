@@ -21,9 +21,9 @@ TIMEOUT = 30
 class Client:
     """A DAP client: requests answered in order, events kept until asked for."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: tuple = ("-m", "gdef_dap")) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "gdef_dap"], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, *command], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
         self.messages: queue.Queue = queue.Queue()
         self.events: list[dict] = []
@@ -104,7 +104,9 @@ class Client:
             self.process.stdin.close()
         code = self.process.wait(timeout=TIMEOUT)
         self.process.stdout.close()
+        errors = self.process.stderr.read().decode()
         self.process.stderr.close()
+        assert "Traceback" not in errors, errors
         return code
 
 
@@ -199,3 +201,94 @@ def test_a_session_as_an_editor_drives_it(client):
     assert output.count("1. player 0: place(0,0,X)") == 1  # the re-run of step back said nothing
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_break_on_a_run_time_error_and_on_a_failed_assertion(client):
+    launch(client, "fails.moves", {})
+    body = client.stopped("exception")
+    assert body["text"].endswith("error[G601]: division by zero (10 / 0)")
+    assert "rows.gdef:28:18" in body["text"]
+    assert client.frames() == [("check()", "rows.gdef", 28), ("end()", "rows.gdef", 35),
+                               ("end() after move 2: place(2,2,O)", "fails.moves", 3)]
+    assert client.variables()["Locals"]["inRow"]["value"] == "1"
+    client.request("continue", {"threadId": 1})
+    body = client.stopped("exception")   # the move was refused, so `? turn 0` fails
+    assert body["description"] == "assertion failed: ? turn 0"
+    assert client.frames() == [("fails.moves line 4: ? turn 0", "fails.moves", 4)]
+    client.request("continue", {"threadId": 1})
+    # the moves ran out: a move typed in the debug console is played
+    waiting = client.event("output")
+    while "moves ran out" not in waiting["body"]["output"]:
+        waiting = client.event("output")
+    client.request("evaluate", {"expression": "place(", "context": "repl"}, ok=False)
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": 35, "logMessage": "y is {y}"},
+                                                                                {"line": 38, "hitCondition": "1"}]})
+    played = client.request("evaluate", {"expression": "place(1,1,O)", "context": "repl"})
+    assert played["body"]["result"] == "played place(1,1,O)"
+    client.stopped("breakpoint")
+    assert client.frames()[-1] == ("end() after move 2: place(1,1,O)", None, 0)
+    logged = [e["body"]["output"] for e in client.events if e["event"] == "output"]
+    assert "y is 1\n" in logged
+    client.request("terminate", {})
+    client.event("terminated")
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_stop_on_entry_and_reverse_continue(client):
+    launch(client, "wins.moves", {GAME: [{"line": 22}]}, stop_on_entry=True)
+    client.stopped("entry")
+    assert client.frames()[:1] == [("isMoveLegal()", "rows.gdef", 20)]
+    for move in (1, 2):
+        client.request("continue", {"threadId": 1})
+        client.stopped("breakpoint")
+        assert client.frames()[-1][0].startswith(f"isMoveLegal() judging move {move}")
+    client.request("reverseContinue", {"threadId": 1})
+    client.stopped("breakpoint")
+    assert client.frames()[-1][0].startswith("isMoveLegal() judging move 1")
+    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 22)
+    client.request("reverseContinue", {"threadId": 1})
+    client.stopped("entry")   # no earlier hit: back to the first statement
+    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_malformed_requests_get_error_responses(client):
+    client.request("nonsense", {}, ok=False)
+    client.request("stackTrace", {"threadId": 1}, ok=False)           # before launch
+    client.request("launch", {}, ok=False)                             # no program
+    client.request("launch", {"program": str(GAMES / "missing.gdef")}, ok=False)
+    client.request("launch", {"program": GAME, "moves": 3}, ok=False)
+    client.request("initialize", {"linesStartAt1": False}, ok=False)
+    seq = client.send({"type": "request", "command": "evaluate", "arguments": ["a list"]})
+    assert "'arguments' must be an object" in client.response(seq, "evaluate", ok=False)["message"]
+    client.send_raw(b"Content-Length: 9\r\n\r\n{not json")
+    assert "not JSON" in client.event("output")["body"]["output"]
+    client.request("launch", {"program": GAME, "moves": str(GAMES / "wins.moves")})
+    client.event("initialized")
+    client.request("setBreakpoints", {"source": {}, "breakpoints": [{"line": 3}]}, ok=False)
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": "three"}]}, ok=False)
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{}]}, ok=False)
+    client.request("scopes", {"frameId": 1}, ok=False)                  # not stopped
+    client.request("next", {"threadId": 1}, ok=False)
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": 20}]})
+    client.request("configurationDone")
+    client.stopped("breakpoint")
+    client.request("scopes", {"frameId": 99}, ok=False)
+    client.request("variables", {"variablesReference": 12345}, ok=False)
+    client.request("evaluate", {"expression": "CurrentPosition[9][0]", "frameId": 1}, ok=False)
+    client.request("next", {"threadId": 7}, ok=False)
+    client.send_raw(b"Content-Length: nine\r\n\r\n")               # the stream cannot go on: the adapter ends
+    assert client.close() == 0
+
+
+def test_gdef_dap_is_also_gdef_dap_subcommand():
+    client = Client(("-m", "gdef_core.cli.main", "dap"))
+    try:
+        assert client.request("initialize", {"adapterID": "gdef"})["body"]["supportsLogPoints"] is True
+        client.request("disconnect", {})
+        assert client.close() == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()

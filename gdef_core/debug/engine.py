@@ -12,6 +12,7 @@ through a Listener. While the game thread is stopped, the front end may read the
 """
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import types
@@ -447,7 +448,7 @@ class DebugSession:
         number = len(session.moves) + 1 if session is not None else 1
         text = self.line_text.strip()
         if entry is None:
-            name = f"{self.script_name} line {self.line_number}: {text}" if self.line_number else "the start"
+            name = f"{os.path.basename(self.script_name)} line {self.line_number}: {text}" if self.line_number else "the start"
         elif entry == "_e_setup":
             name = "setup()"
         elif entry == "_e_end":
