@@ -23,6 +23,7 @@ from gdef_core.controller.play_session import PlayOptions, PlaySession
 from gdef_core.debug import expressions
 from gdef_core.debug.statements import Statement, StatementMap, same_file
 from gdef_core.runtime.errors import Fail, GdefRuntimeError
+from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.span import Span
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
@@ -229,7 +230,8 @@ class DebugSession:
             self._first_record = False
             play.debugger = self
             self.play = play
-            self._bind(play.game)
+            if self.filename != play.game.rules.filename:
+                self._bind(play.game)
             return play.run_script(self._lines(), self.script_name)
         finally:
             sys.settrace(None)
@@ -243,6 +245,17 @@ class DebugSession:
             function = getattr(game.rules, attribute, None)
             if function is not None and function.__closure__:
                 self.cells.update(zip(function.__code__.co_freevars, function.__closure__))
+
+    def _bind_from(self, frame) -> None:
+        """Bind the Game whose rules run in `frame`: the `self` of a caller (Game.new_state)."""
+        walker = frame
+        while walker is not None:
+            owner = walker.f_locals.get("self")
+            rules = getattr(owner, "rules", None)
+            if getattr(rules, "filename", None) == frame.f_code.co_filename:
+                self._bind(owner)
+                return
+            walker = walker.f_back
 
     def _lines(self):
         """The script's lines, then the moves typed in the debug console, as they come."""
@@ -279,7 +292,9 @@ class DebugSession:
 
     def _trace(self, frame, event, arg):
         code = frame.f_code
-        if self.filename is None or code.co_filename != self.filename:
+        if self.filename is None and code.co_filename.startswith(FILENAME_PREFIX):
+            self._bind_from(frame)  # setup() runs while the PlaySession is being made
+        if code.co_filename != self.filename:
             return None
         if not code.co_name.startswith(("u_", "u1_")):
             return None
@@ -446,7 +461,7 @@ class DebugSession:
     def _entry_frame(self, entry: str | None) -> Frame:
         session = self.play.session if hasattr(self, "play") else None
         number = len(session.moves) + 1 if session is not None else 1
-        text = self.line_text.strip()
+        text = self.line_text.split("#", 1)[0].strip()
         if entry is None:
             name = f"{os.path.basename(self.script_name)} line {self.line_number}: {text}" if self.line_number else "the start"
         elif entry == "_e_setup":
