@@ -5,31 +5,58 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions, Stop
-from gdef_core.debug.expressions import EvaluationError, show
+from gdef_core.debug.expressions import EvaluationError
+from gdef_core.runtime.moves import Move, MoveSyntaxError
 from gdef_core.debug.values import Node, scopes, value_node
+from gdef_dap import protocol
 from gdef_dap.framing import FramingError, Stream
+from gdef_dap.protocol_codec import ProtocolError, from_json, to_json
 
 THREAD_ID = 1
 EXCEPTION_FILTERS = [
-    {"filter": "runtime", "label": "Run-time errors", "default": True,
-     "description": "Stop where a rule fails (the G6xx error, e.g. division by zero)"},
-    {"filter": "assertion", "label": "Failed assertions", "default": True,
-     "description": "Stop at a `?` line of the move script that fails"},
+    protocol.ExceptionBreakpointsFilter("runtime", "Run-time errors", default=True,
+                                        description="Stop where a rule fails (the G6xx error, e.g. division by zero)"),
+    protocol.ExceptionBreakpointsFilter("assertion", "Failed assertions", default=True,
+                                        description="Stop at a `?` line of the move script that fails"),
 ]
-CAPABILITIES = {
-    "supportsConfigurationDoneRequest": True,
-    "supportsConditionalBreakpoints": True,
-    "supportsHitConditionalBreakpoints": True,
-    "supportsLogPoints": True,
-    "supportsStepBack": True,
-    "supportsEvaluateForHovers": True,
-    "supportsTerminateRequest": True,
-    "exceptionBreakpointFilters": EXCEPTION_FILTERS,
-}
+CAPABILITIES = protocol.Capabilities(
+    supportsConfigurationDoneRequest=True, supportsConditionalBreakpoints=True,
+    supportsHitConditionalBreakpoints=True, supportsLogPoints=True, supportsStepBack=True,
+    supportsEvaluateForHovers=True, supportsTerminateRequest=True,
+    exceptionBreakpointFilters=EXCEPTION_FILTERS)
 STEPS = {"continue": "continue", "next": "over", "stepIn": "in", "stepOut": "out",
          "stepBack": "back", "reverseContinue": "reverse"}
+
+
+@dataclass
+class LaunchArguments:
+    """The `launch` arguments of gdef's debugger (docs/debugging.md)."""
+
+    program: Any                # the game's .gdef file, or a list of its files
+    moves: str | None = None
+    record: str | None = None
+    stopOnEntry: bool | None = None
+    params: dict | None = None
+    noDebug: bool | None = None
+
+
+# Each request's arguments, checked against its protocol type before its handler runs.
+ARGUMENTS = {
+    "initialize": protocol.InitializeRequestArguments, "launch": LaunchArguments,
+    "setBreakpoints": protocol.SetBreakpointsArguments,
+    "setExceptionBreakpoints": protocol.SetExceptionBreakpointsArguments,
+    "configurationDone": protocol.ConfigurationDoneArguments, "stackTrace": protocol.StackTraceArguments,
+    "scopes": protocol.ScopesArguments, "variables": protocol.VariablesArguments,
+    "continue": protocol.ContinueArguments, "next": protocol.NextArguments, "stepIn": protocol.StepInArguments,
+    "stepOut": protocol.StepOutArguments, "stepBack": protocol.StepBackArguments,
+    "reverseContinue": protocol.ReverseContinueArguments, "pause": protocol.PauseArguments,
+    "evaluate": protocol.EvaluateArguments, "disconnect": protocol.DisconnectArguments,
+    "terminate": protocol.TerminateArguments,
+}
 
 
 class RequestError(Exception):
@@ -78,23 +105,26 @@ class Server:
             return
         seq = message.get("seq") if isinstance(message.get("seq"), int) else 0
         command = message.get("command")
-        arguments = message.get("arguments")
-        if arguments is None:
-            arguments = {}
         handler = self.handlers.get(command) if isinstance(command, str) else None
         try:
             if handler is None:
                 raise RequestError(f"unknown request {command!r}")
-            if not isinstance(arguments, dict):
-                raise RequestError("'arguments' must be an object")
+            arguments = message.get("arguments")
+            kind = ARGUMENTS.get(command)
+            if kind is not None:
+                arguments = from_json(kind, {} if arguments is None else arguments)
             body = handler(arguments)
         except RequestError as error:
             self.respond(seq, command, False, message=str(error))
             return
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
+        except ProtocolError as error:
             self.respond(seq, command, False, message=f"malformed {command} request: {error}")
             return
-        self.respond(seq, command, True, body)
+        except Exception as error:  # a bug of gdef-dap: answered, and the session goes on
+            self.respond(seq, command, False, message=f"gdef-dap failed on {command} (a bug: please report it): "
+                                                       f"{type(error).__name__}: {error}")
+            return
+        self.respond(seq, command, True, to_json(body) if body is not None else None)
         after, self.after = self.after, None
         if after is not None:
             try:
@@ -115,96 +145,81 @@ class Server:
         self.stream.send({"type": "event", "event": name, **({"body": body} if body is not None else {})})
 
     def output(self, category: str, text: str) -> None:
-        self.event("output", {"category": category, "output": text})
+        self.event("output", to_json(protocol.OutputEventBody(text, category)))
 
     # ------------------------------------------------------------ the session's events
 
     def stopped(self, stop: Stop) -> None:
         self.handles.clear()
-        body = {"reason": stop.reason, "threadId": THREAD_ID, "allThreadsStopped": True,
-                "description": stop.description}
-        if stop.text:
-            body["text"] = stop.text
-        self.event("stopped", body)
+        self.event("stopped", to_json(protocol.StoppedEventBody(
+            stop.reason, stop.description, THREAD_ID, text=stop.text, allThreadsStopped=True)))
 
     def waiting(self) -> None:
         self.output("console", "The moves ran out: type a move in the debug console (for example "
                                "place(1,1,X)) to play it.\n")
 
     def finished(self, exit_code: int) -> None:
-        self.event("exited", {"exitCode": exit_code})
+        self.event("exited", to_json(protocol.ExitedEventBody(exit_code)))
         self.event("terminated")
 
     # ------------------------------------------------------------ requests
 
-    def initialize(self, arguments: dict) -> dict:
-        if arguments.get("linesStartAt1") is False or arguments.get("columnsStartAt1") is False:
+    def initialize(self, arguments: protocol.InitializeRequestArguments) -> protocol.Capabilities:
+        if arguments.linesStartAt1 is False or arguments.columnsStartAt1 is False:
             raise RequestError("gdef-dap counts lines and columns from 1 (linesStartAt1, columnsStartAt1)")
         return CAPABILITIES
 
-    def launch(self, arguments: dict) -> dict | None:
+    def launch(self, arguments: LaunchArguments) -> None:
         if self.session is not None:
             raise RequestError("a game is already being debugged")
-        program = arguments.get("program")
+        program = arguments.program
         programs = [program] if isinstance(program, str) else program
-        if not programs or not all(isinstance(p, str) for p in programs):
+        if not programs or not isinstance(programs, list) or not all(isinstance(p, str) for p in programs):
             raise RequestError("launch needs 'program': the game's .gdef file (or a list of its files)")
-        for name in ("moves", "record"):
-            if arguments.get(name) is not None and not isinstance(arguments[name], str):
-                raise RequestError(f"'{name}' must be a file name")
-        if arguments.get("params"):
+        if arguments.params:
             raise RequestError("'params': this game language has no launch parameters yet")
-        options = LaunchOptions(programs, arguments.get("moves") or None, arguments.get("record") or None,
-                                bool(arguments.get("stopOnEntry", False)))
+        options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry))
         try:
             self.session = DebugSession(options, self)
         except DebugLoadError as error:
             raise RequestError(f"cannot debug {', '.join(programs)}: {error}") from None
         self.after = lambda: self.event("initialized")
-        return None
 
     def need_session(self) -> DebugSession:
         if self.session is None:
             raise RequestError("launch a game first")
         return self.session
 
-    def set_breakpoints(self, arguments: dict) -> dict:
+    def set_breakpoints(self, arguments: protocol.SetBreakpointsArguments) -> protocol.SetBreakpointsResponseBody:
         session = self.need_session()
-        path = arguments["source"].get("path")
-        if not isinstance(path, str):
+        path = arguments.source.path
+        if path is None:
             raise RequestError("setBreakpoints needs source.path")
-        asked = arguments.get("breakpoints")
+        asked = arguments.breakpoints
         if asked is None:
-            asked = [{"line": line} for line in arguments.get("lines") or []]
-        specs = []
+            asked = [protocol.SourceBreakpoint(line) for line in arguments.lines or []]
         for spec in asked:
-            line = spec["line"]
-            if not isinstance(line, int) or line < 1:
-                raise RequestError(f"a breakpoint line must be a number from 1, not {line!r}")
-            specs.append({"line": line - 1, "condition": spec.get("condition") or None,
-                          "hit_condition": spec.get("hitCondition") or None, "log_message": spec.get("logMessage")})
-        found = session.set_breakpoints(path, specs)
-        result = []
-        for breakpoint in found:
-            if breakpoint.verified_line is None:
-                result.append({"verified": False, "line": breakpoint.line + 1,
-                               "message": "no statement on or after this line in its function"})
-            else:
-                result.append({"verified": True, "line": breakpoint.verified_line + 1})
-        return {"breakpoints": result}
+            if spec.line < 1:
+                raise RequestError(f"a breakpoint line counts from 1, not {spec.line}")
+        found = session.set_breakpoints(path, [
+            {"line": spec.line - 1, "condition": spec.condition or None, "hit_condition": spec.hitCondition or None,
+             "log_message": spec.logMessage} for spec in asked])
+        return protocol.SetBreakpointsResponseBody([
+            protocol.Breakpoint(False, line=breakpoint.line + 1,
+                                message="no statement on or after this line in its function")
+            if breakpoint.verified_line is None else protocol.Breakpoint(True, line=breakpoint.verified_line + 1)
+            for breakpoint in found])
 
-    def set_exception_breakpoints(self, arguments: dict) -> dict:
+    def set_exception_breakpoints(self, arguments: protocol.SetExceptionBreakpointsArguments) -> None:
         session = self.need_session()
-        filters = arguments.get("filters") or []
-        session.break_on_errors = "runtime" in filters
-        session.break_on_assertions = "assertion" in filters
-        return {}
+        session.break_on_errors = "runtime" in arguments.filters
+        session.break_on_assertions = "assertion" in arguments.filters
 
-    def configuration_done(self, arguments: dict) -> None:
+    def configuration_done(self, arguments) -> None:
         self.after = self.need_session().start
 
-    def threads(self, arguments: dict) -> dict:
-        return {"threads": [{"id": THREAD_ID, "name": "game"}]}
+    def threads(self, arguments) -> protocol.ThreadsResponseBody:
+        return protocol.ThreadsResponseBody([protocol.Thread(THREAD_ID, "game")])
 
     def stop(self) -> Stop:
         stop = self.need_session().stop
@@ -212,111 +227,96 @@ class Server:
             raise RequestError("the game is running: pause it first")
         return stop
 
-    def stack_trace(self, arguments: dict) -> dict:
+    def stack_trace(self, arguments: protocol.StackTraceArguments) -> protocol.StackTraceResponseBody:
         stop = self.stop()
         frames = []
         for index, frame in enumerate(stop.frames):
-            item = {"id": index + 1, "name": frame.name, "line": 0, "column": 0}
-            if frame.python is not None:
-                item["name"] = f"{frame.name}()"
-            else:
-                item["presentationHint"] = "label"
+            item = protocol.StackFrame(index + 1, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
+                                       presentationHint=None if frame.python is not None else "label")
             if frame.span is not None:
-                item.update(line=frame.span.line + 1, column=frame.span.column + 1,
-                            source={"name": os.path.basename(frame.span.file),
-                                    "path": os.path.abspath(frame.span.file)})
+                item.line, item.column = frame.span.line + 1, frame.span.column + 1
+                item.source = protocol.Source(os.path.basename(frame.span.file), os.path.abspath(frame.span.file))
             frames.append(item)
-        start = arguments.get("startFrame") or 0
-        levels = arguments.get("levels") or len(frames)
-        return {"stackFrames": frames[start:start + levels], "totalFrames": len(frames)}
+        start = arguments.startFrame or 0
+        levels = arguments.levels or len(frames)
+        return protocol.StackTraceResponseBody(frames[start:start + levels], len(frames))
 
-    def frame_index(self, stop: Stop, frame_id) -> int:
-        if not isinstance(frame_id, int) or not 1 <= frame_id <= len(stop.frames):
-            raise RequestError(f"there is no frame {frame_id!r}")
+    def frame_index(self, stop: Stop, frame_id: int) -> int:
+        if not 1 <= frame_id <= len(stop.frames):
+            raise RequestError(f"there is no frame {frame_id}")
         return frame_id - 1
 
-    def scopes(self, arguments: dict) -> dict:
+    def scopes(self, arguments: protocol.ScopesArguments) -> protocol.ScopesResponseBody:
         stop = self.stop()
-        index = self.frame_index(stop, arguments["frameId"])
+        index = self.frame_index(stop, arguments.frameId)
         session = self.need_session()
-        found = []
-        for group in scopes(session._scope(stop, index), stop.frames[index].python is not None):
-            reference = self.handle(lambda nodes=group.nodes: nodes)
-            found.append({"name": group.name, "variablesReference": reference, "expensive": False,
-                          "presentationHint": "locals" if group.name == "Locals" else None})
-        return {"scopes": found}
+        return protocol.ScopesResponseBody([
+            protocol.Scope(group.name, self.handle(lambda nodes=group.nodes: nodes), False,
+                           presentationHint="locals" if group.name == "Locals" else None)
+            for group in scopes(session._scope(stop, index), stop.frames[index].python is not None)])
 
     def handle(self, children: Callable[[], list[Node]]) -> int:
         reference = len(self.handles) + 1
         self.handles[reference] = children
         return reference
 
-    def variables(self, arguments: dict) -> dict:
+    def variables(self, arguments: protocol.VariablesArguments) -> protocol.VariablesResponseBody:
         self.stop()
-        children = self.handles.get(arguments["variablesReference"])
+        children = self.handles.get(arguments.variablesReference)
         if children is None:
-            raise RequestError(f"there is no variablesReference {arguments['variablesReference']!r}")
-        return {"variables": [self.variable(node) for node in children()]}
+            raise RequestError(f"there is no variablesReference {arguments.variablesReference}")
+        return protocol.VariablesResponseBody([self.variable(node) for node in children()])
 
-    def variable(self, node: Node) -> dict:
-        item = {"name": node.name, "value": node.value, "type": node.type,
-                "variablesReference": self.handle(node.children) if node.children else 0}
-        if node.evaluate_name:
-            item["evaluateName"] = node.evaluate_name
-        return item
+    def variable(self, node: Node) -> protocol.Variable:
+        return protocol.Variable(node.name, node.value, self.handle(node.children) if node.children else 0,
+                                 type=node.type or None, evaluateName=node.evaluate_name)
 
-    def stepper(self, how: str) -> Callable[[dict], dict]:
+    def stepper(self, how: str) -> Callable:
         """The handler of continue, next, stepIn, stepOut, stepBack or reverseContinue."""
 
-        def step(arguments: dict) -> dict:
+        def step(arguments) -> protocol.ContinueResponseBody | None:
             session = self.need_session()
-            if arguments.get("threadId", THREAD_ID) != THREAD_ID:
-                raise RequestError(f"there is no thread {arguments.get('threadId')!r}")
+            if arguments.threadId != THREAD_ID:
+                raise RequestError(f"there is no thread {arguments.threadId}")
             if session.stop is None:
                 raise RequestError("the game is not stopped")
             self.handles.clear()
             self.after = lambda: session.resume(how)  # once answered: the stop may come at once
-            return {"allThreadsContinued": True} if how == "continue" else {}
+            return protocol.ContinueResponseBody(allThreadsContinued=True) if how == "continue" else None
 
         return step
 
-    def pause(self, arguments: dict) -> None:
+    def pause(self, arguments: protocol.PauseArguments) -> None:
         self.need_session().pause()
 
-    def evaluate(self, arguments: dict) -> dict:
+    def evaluate(self, arguments: protocol.EvaluateArguments) -> protocol.EvaluateResponseBody:
         session = self.need_session()
-        text = arguments["expression"]
-        if not isinstance(text, str):
-            raise RequestError("'expression' must be a string")
-        if arguments.get("context") == "repl" and session.waiting_for_move:
-            from gdef_core.runtime.moves import Move, MoveSyntaxError
-
+        text = arguments.expression
+        if arguments.context == "repl" and session.waiting_for_move:
             try:
                 Move.parse(text)
             except MoveSyntaxError as error:
                 raise RequestError(f"not a move: {error}") from None
             self.after = lambda: session.play_move(text)
-            return {"result": f"played {text.strip()}", "variablesReference": 0}
+            return protocol.EvaluateResponseBody(f"played {text.strip()}", 0)
         stop = session.stop
         if stop is None:
             raise RequestError("the game is running: expressions are evaluated where it is stopped")
-        frame_id = arguments.get("frameId")
-        index = self.frame_index(stop, frame_id) if frame_id is not None else 0
+        index = self.frame_index(stop, arguments.frameId) if arguments.frameId is not None else 0
         try:
             value = session.evaluate(text, index)
         except EvaluationError as error:
             raise RequestError(str(error)) from None
-        node = value_node(text, value, text) if isinstance(value, (list, tuple)) else None
-        return {"result": node.value if node else show(value),
-                "variablesReference": self.handle(node.children) if node else 0}
+        node = value_node(text, value, text)
+        return protocol.EvaluateResponseBody(node.value, self.handle(node.children) if node.children else 0,
+                                             type=node.type or None)
 
-    def disconnect(self, arguments: dict) -> None:
+    def disconnect(self, arguments: protocol.DisconnectArguments) -> None:
         if self.session is not None:
             self.session.quit()
         self.running = False
 
-    def terminate(self, arguments: dict) -> None:
+    def terminate(self, arguments: protocol.TerminateArguments) -> None:
         session = self.need_session()
         session.quit()
         self.event("terminated")
-

@@ -262,7 +262,9 @@ def test_malformed_requests_get_error_responses(client):
     client.request("launch", {"program": GAME, "moves": 3}, ok=False)
     client.request("initialize", {"linesStartAt1": False}, ok=False)
     seq = client.send({"type": "request", "command": "evaluate", "arguments": ["a list"]})
-    assert "'arguments' must be an object" in client.response(seq, "evaluate", ok=False)["message"]
+    assert "arguments must be an object" in client.response(seq, "evaluate", ok=False)["message"]
+    answer = client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": True}]}, ok=False)
+    assert answer["message"] == "malformed setBreakpoints request: arguments.breakpoints[0].line must be an integer"
     client.send_raw(b"Content-Length: 9\r\n\r\n{not json")
     assert "not JSON" in client.event("output")["body"]["output"]
     client.request("launch", {"program": GAME, "moves": str(GAMES / "wins.moves")})
@@ -292,3 +294,14 @@ def test_gdef_dap_is_also_gdef_dap_subcommand():
     finally:
         if client.process.poll() is None:
             client.process.kill()
+
+
+def test_the_protocol_types_are_generated_from_the_committed_schema():
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "generate_dap_types.py"), "--check"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    from gdef_dap import protocol
+    from gdef_dap.protocol_codec import from_json
+
+    arguments = from_json(protocol.StackTraceArguments, {"threadId": 1, "format": {"line": True}})
+    assert arguments.format == protocol.StackFrameFormat(line=True)
