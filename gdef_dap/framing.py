@@ -20,6 +20,7 @@ class Stream:
         self.writer = writer
         self.lock = threading.Lock()
         self.seq = 0
+        self.closed = False
 
     def read(self):
         """The next message (any JSON value), None at the end of the stream; FramingError for a
@@ -55,5 +56,10 @@ class Stream:
             self.seq += 1
             message = {"seq": self.seq, **message}
             body = json.dumps(message, ensure_ascii=False).encode("utf-8")
-            self.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            self.writer.flush()
+            if self.closed:
+                return
+            try:
+                self.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                self.writer.flush()
+            except OSError:  # the client is gone: reading its end of the stream ends the session
+                self.closed = True

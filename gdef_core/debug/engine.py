@@ -19,7 +19,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from gdef_core.controller.play_session import PlayOptions, PlaySession
+from gdef_core.controller.play_session import EXIT_INTERNAL, PlayOptions, PlaySession
 from gdef_core.debug import expressions
 from gdef_core.debug.statements import Statement, StatementMap, same_file
 from gdef_core.runtime.errors import Fail, GdefRuntimeError
@@ -199,6 +199,11 @@ class DebugSession:
                 continue
             except _Quit:
                 code = None
+            except Exception as error:  # a bug of the debugger: said, and the session ends cleanly
+                sys.settrace(None)
+                self.listener.output("stderr", f"The debugger failed (a bug of gdef: please report it): "
+                                               f"{type(error).__name__}: {error}\n")
+                code = EXIT_INTERNAL
             break
         if code is not None:
             self.listener.finished(code)
