@@ -71,3 +71,43 @@ def test_a_game_with_errors_cannot_be_debugged(tmp_path):
         DebugSession(LaunchOptions([str(broken)]), Listener())
     with pytest.raises(DebugLoadError, match="cannot read the move script"):
         DebugSession(LaunchOptions([CHECKERS], str(tmp_path / "missing.moves")), Listener())
+
+
+ROWS = str(ROOT / "tests" / "data" / "debug" / "rows.gdef")
+HELPERS = str(ROOT / "tests" / "data" / "debug" / "helpers.gdef")
+
+
+def test_watches_are_gdef_expressions_checked_and_compiled_and_change_nothing():
+    from gdef_core.debug.expressions import EvaluationError, show
+
+    listener = Listener()
+    session = DebugSession(LaunchOptions([ROWS], str(ROOT / "tests" / "data" / "debug" / "wins.moves")), listener)
+    session.set_breakpoints(HELPERS, [{"line": 6}])  # `if (CurrentPosition[x][y] == m)`
+    session.start()
+    try:
+        kind, stop = listener.next()
+        assert where(stop)[0] == ("countInRow", 7)
+
+        def value(text: str, frame: int = 0) -> str:
+            return show(session.evaluate(text, frame))
+
+        assert value("y * 10 + 2") == "2"
+        assert value("countInRow(0, m) + placed") == "2"   # a function of the game, a game variable
+        assert value("markOf(onTurn())") == "X"
+        assert value("CurrentPosition[x][y] == m && x == 0") == "true"
+        assert value("1.5 * 2") == "3.0"
+        assert value("y + 100", 1) == "100"   # in the frame of check(), whose y is 0
+        for text, message in [("placed / 0", "error[G601]: division by zero (1 / 0)"),
+                              ("nosuch + 1", "column 1: 'nosuch' is not declared"),
+                              ("x +", "column 4: expected an expression"),
+                              ("setWinner(0)", "column 1: 'setWinner' returns nothing"),
+                              ("CurrentPosition[5][5]", "error[G603]: square (5, 5) is off the board")]:
+            with pytest.raises(EvaluationError) as raised:
+                session.evaluate(text, 0)
+            assert str(raised.value).startswith(message), (text, str(raised.value))
+        with pytest.raises(EvaluationError, match="G611"):
+            session.evaluate("end()", 0)   # end() assigns a game variable: refused, nothing changed
+        assert value("placed") == "1"
+        assert value("CurrentPosition[0][0]") == "X" and value("CurrentPosition[1][0]") == "empty"
+    finally:
+        session.quit()

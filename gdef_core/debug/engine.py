@@ -22,6 +22,7 @@ from typing import Protocol
 from gdef_core.controller.play_session import EXIT_INTERNAL, PlayOptions, PlaySession
 from gdef_core.debug import expressions
 from gdef_core.debug.statements import Statement, StatementMap, same_file
+from gdef_core.debug.watches import Watches
 from gdef_core.runtime.errors import Fail, GdefRuntimeError
 from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.span import Span
@@ -116,6 +117,7 @@ class DebugSession:
         self._thread: threading.Thread | None = None
         self._logged = 0
         self._first_record = True
+        self.watches = Watches(list(launch.program))
         self.map: StatementMap | None = None
 
     # ------------------------------------------------------------ the front end's calls
@@ -169,7 +171,19 @@ class DebugSession:
         stop = self.stop
         if stop is None:
             raise expressions.EvaluationError("the game is not stopped")
-        return expressions.evaluate(text, self._scope(stop, frame_index))
+        frame = stop.frames[frame_index] if 0 <= frame_index < len(stop.frames) else None
+        function = frame.name if frame is not None and frame.python is not None else None
+        return self._evaluate(text, self._scope(stop, frame_index), function)
+
+    def _evaluate(self, text: str, scope: expressions.Scope, function: str | None):
+        """A bare name is looked up (arrays and boards too); anything else is compiled."""
+        name = text.strip()
+        if name.isidentifier():
+            try:
+                return expressions.lookup(name, scope)
+            except expressions.EvaluationError:
+                pass  # the checker says why, in its words
+        return self.watches.evaluate(name, scope, function)
 
     # ------------------------------------------------------------ the game thread
 
@@ -376,7 +390,7 @@ class DebugSession:
             if breakpoint.condition:
                 scope = self._live_scope(frame)
                 try:
-                    if not expressions.truth(expressions.evaluate(breakpoint.condition, scope)):
+                    if not expressions.truth(self._evaluate(breakpoint.condition, scope, statement.function)):
                         continue
                 except expressions.EvaluationError as error:
                     self._say("stderr", f"{statement.span}: the breakpoint's condition "
@@ -387,7 +401,9 @@ class DebugSession:
                 continue
             if breakpoint.log_message is not None:
                 if not self.silent:
-                    text = expressions.interpolate(breakpoint.log_message, scope or self._live_scope(frame))
+                    scope = scope or self._live_scope(frame)
+                    text = expressions.interpolate(breakpoint.log_message,
+                                                   lambda part: self._evaluate(part, scope, statement.function))
                     self._say("console", text + "\n")
                 continue
             stops = True
