@@ -35,6 +35,12 @@ class Listener:
         return self.events.get(timeout=60)
 
 
+def line_of(path: str, start: str, after: int = 0) -> int:
+    """The 1-based line of the first line starting with `start`, plus `after`."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(start)) + after
+
+
 def where(stop) -> list[tuple[str, int | None]]:
     return [(frame.name, frame.span.line + 1 if frame.span else None) for frame in stop.frames]
 
@@ -48,14 +54,15 @@ def test_stop_on_entry_stops_in_setup_and_step_back_returns_there(tmp_path):
     try:
         kind, stop = listener.next()
         assert (kind, stop.reason) == ("stopped", "entry")
-        assert where(stop) == [("setup", 57), ("setup()", None)]
+        assert where(stop) == [("setup", line_of(CHECKERS, "define setup()", 1)), ("setup()", None)]
         assert [group.name for group in scopes(session._scope(stop, 0), True)] == \
             ["Locals", "Game variables", "Positions"]
-        session.set_breakpoints(CHECKERS, [{"line": 210}])  # a comment in end() (line 211): moves to line 213
+        end = line_of(CHECKERS, "define end()")  # its next two lines are a comment
+        session.set_breakpoints(CHECKERS, [{"line": end}])  # 0-based: the line after `define end()`
         session.resume("continue")
         kind, stop = listener.next()
         assert stop.reason == "breakpoint"
-        assert where(stop) == [("end", 213), ("end() after move 1: clear(0,2); place(1,3,W)", 1)]
+        assert where(stop) == [("end", end + 3), ("end() after move 1: clear(0,2); place(1,3,W)", 1)]
         session.resume("back")
         kind, stop = listener.next()
         assert (stop.reason, stop.frames[-1].name.split(" ")[0]) == ("step", "isMoveLegal()")
