@@ -305,3 +305,29 @@ def test_the_protocol_types_are_generated_from_the_committed_schema():
 
     arguments = from_json(protocol.StackTraceArguments, {"threadId": 1, "format": {"line": True}})
     assert arguments.format == protocol.StackFrameFormat(line=True)
+
+
+def test_pause_while_the_game_waits_for_a_move(client):
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": GAME})   # no move script: the game waits at once
+    client.event("initialized")
+    client.request("configurationDone")
+
+    def prompted() -> None:
+        output = client.event("output")
+        while "moves ran out" not in output["body"]["output"]:
+            output = client.event("output")
+
+    prompted()
+    client.request("pause", {"threadId": 1})
+    client.stopped("pause")
+    assert client.frames() == [("waiting for move 1", None, 0)]
+    client.request("continue", {"threadId": 1})
+    prompted()
+    client.request("evaluate", {"expression": "place(1,1,X)", "context": "repl"})
+    prompted()
+    client.request("pause", {"threadId": 1})
+    client.stopped("pause")
+    assert client.frames() == [("waiting for move 2", None, 0)]
+    client.request("disconnect", {})
+    assert client.close() == 0

@@ -305,7 +305,8 @@ class DebugSession:
         if quit_:
             raise _Quit()
         if pause:
-            self._stop("pause", "Paused while waiting for a move", None)
+            number = len(self.play.session.moves) + 1
+            self._stop("pause", "Paused while waiting for a move", None, waiting=f"waiting for move {number}")
 
     # ------------------------------------------------------------ tracing
 
@@ -437,9 +438,10 @@ class DebugSession:
     # ------------------------------------------------------------ stops
 
     def _stop(self, reason: str, description: str, frame, text: str | None = None,
-              span: Span | None = None) -> None:
-        """Stop the game thread until the front end says how to go on."""
-        frames = self._frames(frame)
+              span: Span | None = None, waiting: str | None = None) -> None:
+        """Stop the game thread until the front end says how to go on (`waiting`: the name of
+        the stop while the game waits for a move)."""
+        frames = [Frame(waiting, None)] if waiting else self._frames(frame)
         if span is not None and frames and frames[0].python is not None:
             frames[0].span = span
         stop = Stop(reason, description, frames, self.tick, text,
