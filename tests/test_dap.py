@@ -329,5 +329,7 @@ def test_pause_while_the_game_waits_for_a_move(client):
     client.request("pause", {"threadId": 1})
     client.stopped("pause")
     assert client.frames() == [("waiting for move 2", None, 0)]
+    rows = client.children(client.variables()["Positions"]["CurrentPosition"])
+    assert [row["value"] for row in rows.values()] == [". . .", ". X .", ". . ."]
     client.request("disconnect", {})
     assert client.close() == 0

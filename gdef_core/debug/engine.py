@@ -119,6 +119,7 @@ class DebugSession:
         self._first_record = True
         self.watches = Watches(list(launch.program))
         self.map: StatementMap | None = None
+        self.play: PlaySession | None = None
 
     # ------------------------------------------------------------ the front end's calls
 
@@ -235,6 +236,7 @@ class DebugSession:
         self.last_statement: dict = {}  # frame -> the statement it is at
         self.reported = None
         self.line_number, self.line_text = 0, ""
+        self.play = None
         for breakpoints in self.breakpoints.values():
             for breakpoint in breakpoints:
                 breakpoint.hits = 0
@@ -444,8 +446,9 @@ class DebugSession:
         frames = [Frame(waiting, None)] if waiting else self._frames(frame)
         if span is not None and frames and frames[0].python is not None:
             frames[0].span = span
-        stop = Stop(reason, description, frames, self.tick, text,
-                    {name: cell.cell_contents for name, cell in self.cells.items() if _has_value(cell)})
+        cells = self._state_cells() if frame is None else \
+            {name: cell.cell_contents for name, cell in self.cells.items() if _has_value(cell)}
+        stop = Stop(reason, description, frames, self.tick, text, cells)
         with self.cond:
             self.stop = stop
             self._command = None
@@ -465,6 +468,19 @@ class DebugSession:
         depth = _depth(frame, self.filename) if frame is not None else 0
         self.step = None if command == "continue" else (command, depth, self.entries)
 
+    def _state_cells(self) -> dict:
+        """Outside the rules (a failed `?` line, a pause while waiting): the game's position,
+        as the rules' cells would hold it."""
+        play = self.play
+        if play is None:
+            return {}
+        state = play.session.state
+        board = state.board
+        squares = [board[x, y] for x in range(board.width) for y in range(board.height)]
+        objects = {str(obj): obj for obj in (self.game.empty, *self.game.objects.values())}
+        return {"B": [objects.get(square, square) for square in squares], "V": list(state.variables.values()),
+                "T": state.current_player, "MN": state.move_number}
+
     def _frames(self, frame) -> list[Frame]:
         frames = []
         entry = None
@@ -482,7 +498,7 @@ class DebugSession:
         return frames
 
     def _entry_frame(self, entry: str | None) -> Frame:
-        session = self.play.session if hasattr(self, "play") else None
+        session = self.play.session if self.play is not None else None
         number = len(session.moves) + 1 if session is not None else 1
         text = self.line_text.split("#", 1)[0].strip()
         if entry is None:
