@@ -40,6 +40,7 @@ from gdef_lsp.replies import refuse
 log = logging.getLogger("gdef_lsp")
 
 RUN_COMMAND = "gdef.runGame"
+DEBUG_COMMAND = "gdef.debugGame"  # the client starts a debug session (gdef-dap) with the configuration returned
 # How long diagnostics wait for the next change. Changes already sent arrive well within it
 # (a paste, a macro, a client that batches), so a burst is checked once; a check itself
 # blocks the server, so keys typed during a slow check queue up and are coalesced too.
@@ -546,9 +547,11 @@ def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLe
     simulate = ls.simulations.lenses(ls, path)
     if header is None:
         return simulate
-    return [types.CodeLens(ls.index(path).range(header.span),
-                           types.Command(title="▶ Run game", command=RUN_COMMAND,
-                                         arguments=[params.text_document.uri]))] + simulate
+    where = ls.index(path).range(header.span)
+    return [types.CodeLens(where, types.Command(title="▶ Run game", command=RUN_COMMAND,
+                                                arguments=[params.text_document.uri])),
+            types.CodeLens(where, types.Command(title="▶ Debug game", command=DEBUG_COMMAND,
+                                                arguments=[params.text_document.uri]))] + simulate
 
 
 @server.command(RUN_COMMAND)
@@ -558,6 +561,18 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
         raise refuse("gdef.runGame takes one argument: the URI of a .gdef file")
     path = ls.path_of(uri)
     found = run.run_argv(ls.session.analyses(path), path)
+    if isinstance(found, Refusal):
+        raise refuse(found.reason)
+    return found
+
+
+@server.command(DEBUG_COMMAND)
+def debug_game(ls: GdefServer, uri: str) -> dict:
+    """The launch configuration that debugs the game of `uri` (the client starts the session)."""
+    if not isinstance(uri, str):
+        raise refuse("gdef.debugGame takes one argument: the URI of a .gdef file")
+    path = ls.path_of(uri)
+    found = run.debug_configuration(ls.session.analyses(path), path)
     if isinstance(found, Refusal):
         raise refuse(found.reason)
     return found

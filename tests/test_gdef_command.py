@@ -33,7 +33,7 @@ def test_version(capsys):
 def test_help_lists_every_command(capsys):
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in [*TOOLS, "lsp", "completion"]:
+    for command in [*TOOLS, "lsp", "dap", "completion"]:
         assert re.search(rf"^\s+{command}\b", out, re.MULTILINE), command
 
 
@@ -179,7 +179,7 @@ def _completion(capsys, shell: str) -> str:
 
 @pytest.mark.parametrize("shell, words", [
     ("zsh", ["#compdef gdef", '"--check[change nothing', '{--games,-n}"[how many games', "completion"]),
-    ("fish", ["_shtab_gdef_commands check run sim test fmt lsp completion",
+    ("fish", ["_shtab_gdef_commands check run sim test fmt lsp dap completion",
               "'_shtab_gdef_using fmt' -l check", "'_shtab_gdef_using sim' -l games", '-ka "bash zsh fish"']),
 ])
 def test_zsh_and_fish_scripts(capsys, tmp_path, shell, words):

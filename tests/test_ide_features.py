@@ -12,7 +12,7 @@ from gdef_core.ide.highlight import semantic_tokens
 from gdef_core.ide.hover import hover
 from gdef_core.ide.outline import OutlineKind, document_outline, matches, workspace_symbols
 from gdef_core.ide.rename import Refusal
-from gdef_core.ide.run import run_argv
+from gdef_core.ide.run import debug_configuration, run_argv
 from gdef_core.ide.signature import signature_help
 
 from ide_support import ENTRY, HEADER, cursor, session
@@ -144,6 +144,9 @@ def test_run_argv(tmp_path):
     assert run_argv(s.analyses(library), library) == [sys.executable, "-m", "gdef_core.cli.run", game]
     alone = str(tmp_path / "alone.gdef")
     assert isinstance(run_argv(s.analyses(alone), alone), Refusal)
+    assert debug_configuration(s.analyses(library), library) == {
+        "type": "gdef", "request": "launch", "name": "Debug a b.gdef", "program": game}
+    assert isinstance(debug_configuration(s.analyses(alone), alone), Refusal)
 
 
 def test_the_ide_layer_does_not_import_the_protocol_libraries():

@@ -266,8 +266,12 @@ async def test_folding_ranges(client):
 
 async def test_code_lens_runs_the_game(client):
     target = open_document(client, GAME)
-    lens, simulate = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(target)))
-    assert lens.range.start.line == 2  # `name: connect`
+    lens, debug, simulate = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(target)))
+    assert lens.range.start.line == debug.range.start.line == 2  # `name: connect`
+    assert (debug.command.title, debug.command.command) == ("▶ Debug game", "gdef.debugGame")
+    configuration = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command=debug.command.command, arguments=debug.command.arguments))
+    assert configuration == {"type": "gdef", "request": "launch", "name": f"Debug {GAME.name}", "program": str(GAME)}
     assert simulate.command.command == "gdef.simulate"  # above end(): tests/test_lsp_simulation.py
     assert (lens.command.command, list(lens.command.arguments)) == ("gdef.runGame", [target])
     argv = await client.workspace_execute_command_async(types.ExecuteCommandParams(

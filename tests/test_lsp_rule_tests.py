@@ -171,7 +171,7 @@ async def test_run_from_the_test_file_lens_puts_failures_at_their_lines(client, 
 async def test_the_game_file_lens_runs_every_test_of_the_game(client, folder):
     game = open_document(client, folder / "tictactoe.gdef")
     lines = {lens.command.title: lens.range.start.line for lens in await lenses(client, game)}
-    assert set(lines) == {"▶ Run game", "▶ Simulate 200 games", "▶ Run rule tests"}
+    assert set(lines) == {"▶ Run game", "▶ Debug game", "▶ Simulate 200 games", "▶ Run rule tests"}
     assert lines["▶ Run rule tests"] == lines["▶ Run game"]  # side by side
     await run(client, game)
     assert (await finished_lens(client, game)).command.title == "▶ Run rule tests · ✗ 1 failed, 1 passed"
@@ -185,7 +185,7 @@ async def test_a_game_without_tests_has_no_test_lens_and_refuses_to_run(client, 
     (folder / "lonely.gdef").write_text(SLOW_GAME.replace("slow", "lonely"), encoding="utf-8")
     game = open_document(client, folder / "lonely.gdef")
     assert [lens.command.title for lens in await lenses(client, game)
-            if "Simulate" not in lens.command.title] == ["▶ Run game"]
+            if "Simulate" not in lens.command.title] == ["▶ Run game", "▶ Debug game"]
     with pytest.raises(Exception, match="no .test.moves file tests lonely.gdef"):
         await run(client, game)
     close_document(client, game)

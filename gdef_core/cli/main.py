@@ -2,6 +2,7 @@
 
     gdef check|run|sim|test|fmt ARGS...   the same as gdef-check ARGS... (and so on)
     gdef lsp ARGS...                      the language server (python -m gdef_lsp ARGS...)
+    gdef dap                              the debug adapter (python -m gdef_dap)
     gdef completion bash|zsh|fish         a shell completion script, made from the parsers
     gdef --version
 
@@ -62,9 +63,11 @@ def run(args: list[str]) -> int:
             return exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
     if command == "lsp":
         return _lsp(rest)
+    if command == "dap":
+        return _become("gdef_dap", rest)
     if command == "completion":
         return _completion(rest)
-    known = [*TOOLS, "lsp", "completion"]
+    known = [*TOOLS, "lsp", "dap", "completion"]
     close = difflib.get_close_matches(command, known, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else f" (choose from {', '.join(known)})"
     sys.stderr.write(build_parser().format_usage() + f"{PROG}: error: unknown command '{command}'{hint}\n")
@@ -92,6 +95,8 @@ def build_parser(completing: bool = False) -> argparse.ArgumentParser:
                     action.complete = shtab.FILE
     lsp = commands.add_parser("lsp", help=LSP_HELP, description="The gdef language server (gdef-lsp).")
     _lsp_options(lsp)
+    commands.add_parser("dap", help="the debug adapter (gdef-dap), for editors",
+                        description="The gdef debug adapter (gdef-dap): the Debug Adapter Protocol on stdin/stdout.")
     completion = commands.add_parser("completion", help="print a shell completion script",
                                      description="Print the completion script of a shell. Install it with "
                                                  "`gdef completion bash > ~/.local/share/bash-completion/"
@@ -114,7 +119,13 @@ def _lsp_options(parser: argparse.ArgumentParser) -> None:
 
 def _lsp(rest: list[str]) -> int:
     """Become `python -m gdef_lsp REST`: the server owns this process's stdio from here."""
-    argv = [sys.executable, "-m", "gdef_lsp", *rest]
+    return _become("gdef_lsp", rest)
+
+
+def _become(module: str, rest: list[str]) -> int:
+    """Replace this process with `python -m MODULE REST` (the language server, the debug
+    adapter), so that gdef_core never imports them."""
+    argv = [sys.executable, "-m", module, *rest]
     sys.stdout.flush()
     sys.stderr.flush()
     if os.name == "posix":

@@ -63,6 +63,7 @@ class PlayOptions:
     seed: int | None = None
     max_steps: int | None = None
     max_depth: int | None = None
+    optimize: bool = True           # False: the reference build (the debugger's)
 
 
 class Terminated(KeyboardInterrupt):
@@ -497,7 +498,7 @@ def _load(files: list[str], options: PlayOptions, report: Reporter):
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,
-                                 max_depth=options.max_depth or DEFAULT_MAX_DEPTH)
+                                 max_depth=options.max_depth or DEFAULT_MAX_DEPTH, optimize=options.optimize)
     except GameLoadError as error:
         report.show_definition(program, error)
         return EXIT_DEFINITION

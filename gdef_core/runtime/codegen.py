@@ -55,8 +55,9 @@ class CompiledSource:
 
 class Compiler:
     def __init__(self, program: Program, max_steps: int, max_depth: int, filename: str,
-                 optimize: bool = True) -> None:
+                 optimize: bool = True, export: tuple[str, ...] = ()) -> None:
         self.program = program
+        self.export = export  # gdef functions also returned by the factory (the debugger's watches)
         # optimize=False: the reference compilation (every check kept, no single-operation
         # variant), against which the tests compare the optimised one.
         self.optimize = optimize
@@ -146,6 +147,7 @@ class Compiler:
         exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{name}" for name in CONTEXTS if name in functions)]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
+        exported += [f"u_{name}" for name in self.export]
         lines.append((1, "return {" + ", ".join(f"{n!r}: {n}" for n in exported) + "}", None))
         source, line_spans = _assemble(lines, self.spans)
         return CompiledSource(source, self.filename, self.spans, line_spans,

@@ -740,7 +740,9 @@ def load_game(paths: Sequence[str] | str, *, max_steps: int = DEFAULT_MAX_STEPS,
 
 
 def game_from_program(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
-                      max_depth: int = DEFAULT_MAX_DEPTH) -> Game:
+                      max_depth: int = DEFAULT_MAX_DEPTH, optimize: bool = True) -> Game:
+    """The Game of a checked program, or GameLoadError; `optimize=False` is the reference build
+    (every check kept, one generated line a statement), which the debugger runs."""
     if not program.ok:
         count = len(program.errors)
         raise GameLoadError(program.diagnostics, f"the game has {count} error{'s' if count > 1 else ''}:")
@@ -748,7 +750,7 @@ def game_from_program(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
         raise GameLoadError(program.diagnostics, "these files make a library, not a game: "
                                                  "no 'players:' and 'size:' parameters")
     try:
-        return Game(program, max_steps=max_steps, max_depth=max_depth)
+        return Game(program, max_steps=max_steps, max_depth=max_depth, optimize=optimize)
     except CompileError as error:
         from gdef_core.codes import diagnostic
         raise GameLoadError([*program.diagnostics, diagnostic("G612", error.span, error.message)],

@@ -19,6 +19,7 @@ from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
 _ids = itertools.count(1)
+FILENAME_PREFIX = "<gdef rules #"  # the file name of every compiled program starts so (the debugger looks for it)
 
 # Python frames a gdef call needs at most (its own, plus hoisted expression helpers and the
 # nested hasLegalMove() machinery), used to size Python's recursion limit.
@@ -30,7 +31,7 @@ _COMPILER_RECURSION = 30_000
 class Rules:
     def __init__(self, program: Program, objects: tuple[Obj, ...], max_steps: int, max_depth: int,
                  optimize: bool = True) -> None:
-        self.filename = f"<gdef rules #{next(_ids)}: {program.name}>"
+        self.filename = f"{FILENAME_PREFIX}{next(_ids)}: {program.name}>"
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, _COMPILER_RECURSION))  # the compiler walks the tree recursively
         compiler = Compiler(program, max_steps, max_depth, self.filename, optimize)

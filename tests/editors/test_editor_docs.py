@@ -15,14 +15,14 @@ def blocks(language: str) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```$", DOC, flags=re.S | re.M)
 
 
-@pytest.mark.parametrize("language, path", [
-    ("lua", "editors/nvim/gdef.lua"),
-    ("toml", "editors/helix/languages.toml"),
-    ("elisp", "editors/emacs/gdef-mode.el"),
+@pytest.mark.parametrize("language, paths", [
+    ("lua", ["editors/nvim/gdef.lua", "editors/nvim/gdef-dap.lua"]),
+    ("toml", ["editors/helix/languages.toml"]),
+    ("elisp", ["editors/emacs/gdef-mode.el"]),
 ])
-def test_docs_embed_the_configuration_files_verbatim(language, path):
-    assert blocks(language) == [(ROOT / path).read_text(encoding="utf-8")], (
-        f"the {language} block of docs/editors.md differs from {path}")
+def test_docs_embed_the_configuration_files_verbatim(language, paths):
+    assert blocks(language) == [(ROOT / path).read_text(encoding="utf-8") for path in paths], (
+        f"the {language} blocks of docs/editors.md differ from {', '.join(paths)}")
 
 
 def test_example_tasks_use_the_extensions_task_type_and_matcher():

@@ -27,7 +27,7 @@ ROOT = EXTENSION_DIR.parent
 BUNDLED = EXTENSION_DIR / "bundled"
 LIBS = BUNDLED / "libs"
 # What a wheel of gdef contains (pyproject's packages and package data) plus what setuptools reads.
-SOURCES = ("pyproject.toml", "README.md", "gdef_core", "gdef_lsp")
+SOURCES = ("pyproject.toml", "README.md", "gdef_core", "gdef_lsp", "gdef_dap")
 
 
 class BundleError(Exception):

@@ -57,7 +57,7 @@ npm run -s package >/dev/null
 [[ -s gdef.vsix ]] || fail "npm run package made no gdef.vsix"
 "$GDEF_PYTHON" -c "import sys, zipfile; sys.exit('extension/dist/extension.js' not in zipfile.ZipFile('gdef.vsix').namelist())" \
   || fail "gdef.vsix has no bundled extension"
-"$GDEF_PYTHON" -c "import sys, zipfile; names = zipfile.ZipFile('gdef.vsix').namelist(); sys.exit(not {'extension/bundled/manifest.json', 'extension/bundled/libs/gdef_lsp/server.py', 'extension/bundled/libs/pygls/__init__.py'} <= set(names))" \
+"$GDEF_PYTHON" -c "import sys, zipfile; names = zipfile.ZipFile('gdef.vsix').namelist(); sys.exit(not {'extension/bundled/manifest.json', 'extension/bundled/libs/gdef_lsp/server.py', 'extension/bundled/libs/gdef_dap/server.py', 'extension/bundled/libs/pygls/__init__.py'} <= set(names))" \
   || fail "gdef.vsix does not carry the language server (bundled/)"
 
 # ---------------------------------------------------------------- Neovim and the editor tests in pytest

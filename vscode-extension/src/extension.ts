@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Middleware } from 'vscode-languageclient/node';
 import { BoardPanels } from './boardPanel';
+import { DEBUG_TYPE, GdefDebugAdapterFactory, GdefDebugConfigurations, SERVER_DEBUG_COMMAND, startDebugging } from './debugAdapter';
 import { GameRunner, SERVER_RUN_COMMAND } from './runGame';
 import { loadBundle } from './pythonChoice';
 import { GdefServer } from './server';
@@ -31,6 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('gdef.restartServer', restart),
     vscode.commands.registerCommand('gdef.showOutput', () => output.show()),
     vscode.tasks.registerTaskProvider(TASK_TYPE, new GdefTaskProvider(server)),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new GdefDebugAdapterFactory(server)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new GdefDebugConfigurations()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('gdef.server.command')) {
         restart();
@@ -50,7 +53,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 /**
  * The server's "Run game" code lens names the server command gdef.runGame; clicking it must
- * open a terminal, not just hand the command line back to nobody.
+ * open a terminal, not just hand the command line back to nobody. "Debug game" (gdef.debugGame)
+ * returns a launch configuration, which starts a debug session.
  */
 function runGameMiddleware(runner: GameRunner): Middleware {
   return {
@@ -58,6 +62,11 @@ function runGameMiddleware(runner: GameRunner): Middleware {
       if (command === SERVER_RUN_COMMAND) {
         const target = typeof args[0] === 'string' ? vscode.Uri.parse(args[0]) : undefined;
         await runner.run(target);
+        return undefined;
+      }
+      if (command === SERVER_DEBUG_COMMAND) {
+        const target = typeof args[0] === 'string' ? vscode.Uri.parse(args[0]) : undefined;
+        await startDebugging(await next(command, args), target);
         return undefined;
       }
       return (await next(command, args)) as unknown;

@@ -1,0 +1,95 @@
+"""What a stop shows, as trees of named values: the scopes of a frame (locals, game variables,
+the move being judged, the positions as boards of rows), arrays expandable."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gdef_core.debug.expressions import Board, Scope, local_values, positions, show
+from gdef_core.runtime.values import Obj
+
+
+@dataclass
+class Node:
+    name: str
+    value: str
+    type: str = ""
+    children: Callable[[], list["Node"]] | None = None  # None: not expandable
+    evaluate_name: str | None = None
+
+
+@dataclass
+class ScopeNodes:
+    name: str
+    nodes: list[Node] = field(default_factory=list)
+
+
+def scopes(scope: Scope, in_rules: bool) -> list[ScopeNodes]:
+    found = []
+    if in_rules:
+        found.append(ScopeNodes("Locals", [value_node(name, value, name)
+                                           for name, value in local_values(scope.locals).items()]))
+    game = scope.game
+    variables = scope.cells.get("V")
+    if game.program.game_vars:
+        names = list(game.program.game_vars)
+        found.append(ScopeNodes("Game variables", [value_node(name, value, name)
+                                                   for name, value in zip(names, variables or ())]))
+    operations = scope.cells.get("OPS")
+    if operations:
+        found.append(ScopeNodes("Move", [operation_node(i, op) for i, op in enumerate(operations)]))
+    boards = positions(scope)
+    if boards:
+        found.append(ScopeNodes("Positions", [board_node(name, board) for name, board in boards.items()]))
+    return found
+
+
+def value_node(name: str, value, evaluate_name: str | None = None) -> Node:
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+        return Node(name, f"[{len(items)} elements]", "array",
+                    lambda: [value_node(f"[{i}]", item, f"{evaluate_name}[{i}]" if evaluate_name else None)
+                             for i, item in enumerate(items)], evaluate_name)
+    return Node(name, show(value), _type(value), None, evaluate_name)
+
+
+def operation_node(index: int, op) -> Node:
+    x, y, obj, is_place = op
+    text = f"place({x},{y},{str.__str__(obj)})" if is_place else f"clear({x},{y})"
+    fields = [("[0] x", x), ("[1] y", y), ("[2] object", obj)]
+    return Node(f"[{index}]", text, "operation",
+                lambda: [value_node(name, value, f"OperationList[{index}][{i}]")
+                         for i, (name, value) in enumerate(fields)], f"OperationList[{index}]")
+
+
+def board_node(name: str, board: Board) -> Node:
+    """A position as rows, the top row (y = height - 1) first as a board is drawn; each row
+    expands to its squares."""
+
+    def rows() -> list[Node]:
+        found = []
+        for y in reversed(range(board.height)):
+            squares = [board.squares[x * board.height + y] for x in range(board.width)]
+            found.append(Node(f"y={y}", " ".join(_square(s) for s in squares), "row",
+                              lambda y=y, squares=squares: [value_node(f"[{x}][{y}]", s, f"{name}[{x}][{y}]")
+                                                            for x, s in enumerate(squares)]))
+        return found
+
+    return Node(name, f"board {board.width} x {board.height}", "board", rows, name)
+
+
+def _square(value) -> str:
+    text = str.__str__(value)
+    return "." if text == "empty" else text
+
+
+def _type(value) -> str:
+    if type(value) is bool:
+        return "bool"
+    if type(value) is int:
+        return "int"
+    if type(value) is float:
+        return "float"
+    if isinstance(value, Obj):
+        return "obj"
+    return ""

@@ -1,0 +1,120 @@
+"""The debugger's engine (gdef_core.debug) without the protocol: what the adapter's test does
+not reach."""
+from __future__ import annotations
+
+import queue
+import sys
+from pathlib import Path
+
+import pytest
+
+from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions
+from gdef_core.debug.values import scopes
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKERS = str(ROOT / "examples" / "checkers.gdef")
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.events: queue.Queue = queue.Queue()
+
+    def stopped(self, stop) -> None:
+        self.events.put(("stopped", stop))
+
+    def output(self, category: str, text: str) -> None:
+        pass
+
+    def waiting(self) -> None:
+        self.events.put(("waiting", None))
+
+    def finished(self, code: int) -> None:
+        self.events.put(("finished", code))
+
+    def next(self):
+        return self.events.get(timeout=60)
+
+
+def line_of(path: str, start: str, after: int = 0) -> int:
+    """The 1-based line of the first line starting with `start`, plus `after`."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    return next(i for i, line in enumerate(lines, 1) if line.startswith(start)) + after
+
+
+def where(stop) -> list[tuple[str, int | None]]:
+    return [(frame.name, frame.span.line + 1 if frame.span else None) for frame in stop.frames]
+
+
+def test_stop_on_entry_stops_in_setup_and_step_back_returns_there(tmp_path):
+    script = tmp_path / "two.moves"
+    script.write_text("clear(0,2); place(1,3,W)   # a first move\n", encoding="utf-8")
+    listener = Listener()
+    session = DebugSession(LaunchOptions([CHECKERS], str(script), stop_on_entry=True), listener)
+    session.start()
+    try:
+        kind, stop = listener.next()
+        assert (kind, stop.reason) == ("stopped", "entry")
+        assert where(stop) == [("setup", line_of(CHECKERS, "define setup()", 1)), ("setup()", None)]
+        assert [group.name for group in scopes(session._scope(stop, 0), True)] == \
+            ["Locals", "Game variables", "Positions"]
+        end = line_of(CHECKERS, "define end()")  # its next two lines are a comment
+        session.set_breakpoints(CHECKERS, [{"line": end}])  # 0-based: the line after `define end()`
+        session.resume("continue")
+        kind, stop = listener.next()
+        assert stop.reason == "breakpoint"
+        assert where(stop) == [("end", end + 3), ("end() after move 1: clear(0,2); place(1,3,W)", 1)]
+        session.resume("back")
+        kind, stop = listener.next()
+        assert (stop.reason, stop.frames[-1].name.split(" ")[0]) == ("step", "isMoveLegal()")
+    finally:
+        session.quit()
+    assert sys.gettrace() is None  # this thread was never traced
+
+
+def test_a_game_with_errors_cannot_be_debugged(tmp_path):
+    broken = tmp_path / "broken.gdef"
+    broken.write_text("name: b\nplayers: 2\nsize: 3 x 3\ndefine end() -> bool { return nope; }\n", encoding="utf-8")
+    with pytest.raises(DebugLoadError, match="nope"):
+        DebugSession(LaunchOptions([str(broken)]), Listener())
+    with pytest.raises(DebugLoadError, match="cannot read the move script"):
+        DebugSession(LaunchOptions([CHECKERS], str(tmp_path / "missing.moves")), Listener())
+
+
+ROWS = str(ROOT / "tests" / "data" / "debug" / "rows.gdef")
+HELPERS = str(ROOT / "tests" / "data" / "debug" / "helpers.gdef")
+
+
+def test_watches_are_gdef_expressions_checked_and_compiled_and_change_nothing():
+    from gdef_core.debug.expressions import EvaluationError, show
+
+    listener = Listener()
+    session = DebugSession(LaunchOptions([ROWS], str(ROOT / "tests" / "data" / "debug" / "wins.moves")), listener)
+    session.set_breakpoints(HELPERS, [{"line": 6}])  # `if (CurrentPosition[x][y] == m)`
+    session.start()
+    try:
+        kind, stop = listener.next()
+        assert where(stop)[0] == ("countInRow", 7)
+
+        def value(text: str, frame: int = 0) -> str:
+            return show(session.evaluate(text, frame))
+
+        assert value("y * 10 + 2") == "2"
+        assert value("countInRow(0, m) + placed") == "2"   # a function of the game, a game variable
+        assert value("markOf(onTurn())") == "X"
+        assert value("CurrentPosition[x][y] == m && x == 0") == "true"
+        assert value("1.5 * 2") == "3.0"
+        assert value("y + 100", 1) == "100"   # in the frame of check(), whose y is 0
+        for text, message in [("placed / 0", "error[G601]: division by zero (1 / 0)"),
+                              ("nosuch + 1", "column 1: 'nosuch' is not declared"),
+                              ("x +", "column 4: expected an expression"),
+                              ("setWinner(0)", "column 1: 'setWinner' returns nothing"),
+                              ("CurrentPosition[5][5]", "error[G603]: square (5, 5) is off the board")]:
+            with pytest.raises(EvaluationError) as raised:
+                session.evaluate(text, 0)
+            assert str(raised.value).startswith(message), (text, str(raised.value))
+        with pytest.raises(EvaluationError, match="G611"):
+            session.evaluate("end()", 0)   # end() assigns a game variable: refused, nothing changed
+        assert value("placed") == "1"
+        assert value("CurrentPosition[0][0]") == "X" and value("CurrentPosition[1][0]") == "empty"
+    finally:
+        session.quit()
