@@ -174,7 +174,6 @@ class Board:
     def set_agent(self, player: int, text: str) -> dict:
         """Let the computer (random, greedy, mcts...) or a person play `player`."""
         from gdef_core.play.errors import AgentSpecError
-        from gdef_core.play.simulate import game_seed
         from gdef_core.play.spec import parse_agent
 
         if type(player) is not int or not 0 <= player < self.game.players:
@@ -186,12 +185,7 @@ class Board:
         if spec.name == "cmd":
             raise ApiError(403, "a cmd: player runs a program: give it on the command line "
                                 "(gdef-run --player N=cmd:...), not from the page")
-        computers = self.play.computers
-        computers.specs.pop(player, None)
-        computers.agents.pop(player, None)
-        if not spec.is_human:
-            computers.specs[player] = spec
-            computers.agents[player] = spec.build(game_seed(computers.seed, 0, player))
+        self.play.computers.assign(player, spec)
         return {"player": player, "agent": str(spec)}
 
     # ------------------------------------------------------------ scripts and records
