@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from gdef_core.controller import records
+from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
 from gdef_core.runtime.session import Played, RecordError, Session, load_record
 
@@ -534,4 +535,4 @@ def _is_own_regular_file(path: str) -> bool:
         info = os.lstat(path)
     except (OSError, ValueError):
         return False
-    return stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+    return stat.S_ISREG(info.st_mode) and is_own(info)
