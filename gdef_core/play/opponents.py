@@ -41,9 +41,10 @@ class ComputerPlayers:
             self.specs[player] = spec
             self.agents[player] = spec.build(game_seed(self.seed, 0, player))
 
-    def choose(self, state):
-        """The computer's move for the player on turn (NoLegalMoveError when it has none)."""
-        return self.agents[state.current_player].choose(state)
+    def choose(self, state, stop=None):
+        """The computer's move for the player on turn (NoLegalMoveError when it has none);
+        `stop()` true: the caller wants it at once (agents.py)."""
+        return self.agents[state.current_player].choose(state, stop=stop)
 
 
 def computer_players(texts: Iterable[str], players: int, seed: int | None) -> ComputerPlayers:
