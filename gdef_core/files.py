@@ -97,12 +97,12 @@ def replace_file(path: str, text: str) -> None:
                                        "(name the file itself)", path)
         if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file: only regular files are written", path)
-        if info.st_uid != os.geteuid():
+        if not is_own(info):
             raise OSError(errno.EPERM, "owned by another user: it is not replaced", path)
     folder = os.path.dirname(path) or "."
     handle, temporary = _new_beside(folder, os.path.basename(path))
     try:
-        if info is not None:
+        if info is not None and hasattr(os, "fchmod"):
             os.fchmod(handle, stat.S_IMODE(info.st_mode))
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -113,6 +113,11 @@ def replace_file(path: str, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def is_own(info: os.stat_result) -> bool:
+    """Whether a file belongs to the user running gdef (always, where there are no user ids)."""
+    return not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
 
 
 def create_new(path: str) -> bool:

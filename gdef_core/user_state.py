@@ -22,6 +22,8 @@ def state_folder() -> str:
 
 def state_path(*parts: str) -> str:
     """A path inside the state folder, its folders created (private to the user: 0700)."""
-    path = os.path.join(state_folder(), *parts)
+    folder = state_folder()
+    os.makedirs(folder, mode=0o700, exist_ok=True)  # makedirs gives `mode` to the last folder only
+    path = os.path.join(folder, *parts)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     return path

@@ -7,9 +7,10 @@ import tempfile
 import pytest
 
 # What may stay in the temporary folder: lark's parse-table cache (one file per grammar and
-# Python version, reused by every later run), and multiprocessing's folder of this very process
+# Python version, reused by every later run), Dask's scratch folder (shared by every Dask run:
+# gdef-sim --cluster, its tests' workers), and multiprocessing's folder of this very process
 # (removed when the process exits, after this check).
-KEPT = (".lark_cache_", "pymp-")
+KEPT = (".lark_cache_", "dask-scratch-space", "pymp-")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -121,3 +121,17 @@ def test_a_position_set_over_the_protocol_is_recorded_so_that_it_resumes(tmp_pat
     moves = json.loads(record.read_text())["moves"]
     assert [m["move"] for m in moves] == ["place(0,0,O)", "place(2,2,X)"]
     assert json.loads(record.read_text())["start"]["board"] == [[1, 1, "X"]]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to give a file to another user")
+def test_someone_elses_file_is_never_replaced_nor_its_mode_changed(tmp_path):
+    record = tmp_path / "theirs.json"
+    record.write_text("their record")
+    record.chmod(0o644)
+    os.chown(record, 65534, 65534)
+    session = Session(load_game([TICTACTOE]), [TICTACTOE])
+    session.play("place(1,1,X)")
+    with pytest.raises(OSError, match="owned by another user"):
+        session.save(str(record))
+    info = record.stat()
+    assert (record.read_text(), info.st_uid, stat.S_IMODE(info.st_mode)) == ("their record", 65534, 0o644)

@@ -244,7 +244,7 @@ def test_console_script_exit_codes(tmp_path) -> None:
     assert done.returncode == 3
 
 
-def test_pseudo_terminal_gets_colour_and_no_color_turns_it_off(tmp_path) -> None:
+def test_pseudo_terminal_gets_colour_and_no_color_turns_it_off(tmp_path, monkeypatch) -> None:
     pty = pytest.importorskip("pty")
 
     def play(*extra: str) -> str:
@@ -265,7 +265,7 @@ def test_pseudo_terminal_gets_colour_and_no_color_turns_it_off(tmp_path) -> None
         assert os.waitstatus_to_exitcode(status) == 3
         return b"".join(chunks).decode("utf-8", "replace")
 
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)  # where the pty child runs; restored for the tests after this one
     coloured = play()
     assert "\x1b[1;31mX\x1b[0m" in coloured and "Player 1 to move" in coloured
     plain = play("--no-color")

@@ -235,6 +235,21 @@ def test_a_record_is_stepped_through_and_one_of_another_game_refused(web, tmp_pa
     assert status == 400 and answer["error"].startswith("bad.json: not a gdef-run game record")
 
 
+def test_a_record_of_a_set_position_is_stepped_through_from_that_position(web) -> None:
+    run = web(TICTACTOE)
+    start = {"game": "tictactoe", "width": 3, "height": 3, "player": 1, "move_number": 1, "over": False,
+             "winner": None, "vars": {}, "scores": [0, 0], "board": [[1, 1, "X"]]}
+    record = {"game": "tictactoe", "files": [TICTACTOE], "players": 2, "rejected": [], "start": start,
+              "moves": [{"player": 1, "move": "place(0,0,O)"}]}
+    assert run.post("/api/script", {"text": json.dumps(record), "name": "r.json"})[1] == {"entries": 1, "kept": None}
+    assert run.get("/api/state")[1]["board"] == [[1, 1, "X"]]
+    assert run.post("/api/step", {"to": 1})[1]["result"] == {"status": "played", "player": 1}
+    assert sorted(run.get("/api/state")[1]["board"]) == [[0, 0, "O"], [1, 1, "X"]]
+    status, answer = run.post("/api/script", {"text": json.dumps({**record, "start": {**start, "board": [[7, 7, "X"]]}}),
+                                              "name": "bad.json"})
+    assert status == 400 and answer["error"].startswith("bad.json: its start position does not fit the game")
+
+
 def test_web_moves_opens_the_script_ready_to_step(web, tmp_path) -> None:
     moves = tmp_path / "game.moves"
     moves.write_text("\n".join(WIN_FOR_X) + "\n")

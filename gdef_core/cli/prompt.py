@@ -8,6 +8,7 @@ and the legal moves of the position on the screen.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from gdef_core.runtime.errors import GdefRuntimeError
@@ -36,12 +37,14 @@ class Prompt:
             self._set_up()
 
     def _set_up(self) -> None:
+        readline.set_history_length(HISTORY_LENGTH)
         try:
             self.history = state_path(HISTORY_FILE)
-            readline.read_history_file(self.history)
-        except (OSError, ValueError):  # no history yet, or an unusable state folder
-            pass
-        readline.set_history_length(HISTORY_LENGTH)
+            if os.path.exists(self.history):
+                readline.read_history_file(self.history)
+            readline.write_history_file(self.history)  # at most HISTORY_LENGTH lines, kept short
+        except (OSError, ValueError):  # an unusable state folder: a prompt without a past
+            self.history = None
         readline.set_completer_delims("")  # a move holds ( , ; and spaces: complete the whole line
         readline.set_completer(self._complete)
         if "libedit" in (readline.__doc__ or ""):
@@ -56,14 +59,18 @@ class Prompt:
             line = input(prompt)
         except EOFError:
             return None
-        self._save()
+        if line:  # input() added it to the history: append it, so that runs side by side keep theirs
+            self._keep()
         return line
 
-    def _save(self) -> None:
+    def _keep(self) -> None:
         if self.history is None:
             return
         try:
-            readline.write_history_file(self.history)
+            if hasattr(readline, "append_history_file"):
+                readline.append_history_file(1, self.history)
+            else:  # a readline without it: the whole history, this run's last
+                readline.write_history_file(self.history)
         except OSError:
             self.history = None  # said nothing: history is a comfort, never a reason to stop
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from gdef_core.controller import records
+from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
 from gdef_core.runtime.session import Played, RecordError, Session, load_record
 
@@ -233,8 +234,9 @@ class PlaySession:
         self.session = Session(self.game, self.session.files, self.game.new_state())
         self.autosave()
 
-    def new_game(self) -> str | None:
-        """A new game at the start position; the game so far, if anything was played, is kept
+    def new_game(self, start: dict | None = None) -> str | None:
+        """A new game at the start position (or at `start`, a position as State.to_json()
+        writes it, checked by the caller); the game so far, if anything was played, is kept
         first: the record file is renamed PATH.~N~ (as a --record file that would be overwritten
         is) and the new game goes on in PATH; a game without one goes to the records folder.
         Returns where it was kept, or None; KeepError when it cannot be kept (nothing changes)."""
@@ -253,7 +255,8 @@ class PlaySession:
                 raise KeepError("cannot save the game so far (see the terminal): nothing was changed")
             self.say(f"The game so far is kept in {kept}.")
         self.kept = None
-        self.session = Session(self.game, old.files, self.game.new_state())
+        state = self.game.new_state() if start is None else self.game.state_from_json(start)
+        self.session = Session(self.game, old.files, state, start)
         return kept
 
     # ------------------------------------------------------------ computer players
@@ -546,4 +549,4 @@ def _is_own_regular_file(path: str) -> bool:
         info = os.lstat(path)
     except (OSError, ValueError):
         return False
-    return stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+    return stat.S_ISREG(info.st_mode) and is_own(info)

@@ -33,6 +33,14 @@ class ComputerPlayers:
         """Whether no person plays at all."""
         return all(p in self.agents for p in range(players))
 
+    def assign(self, player: int, spec: AgentSpec) -> None:
+        """Let `spec` play `player` from now on (a human spec: a person), seeded as at the start."""
+        self.specs.pop(player, None)
+        self.agents.pop(player, None)
+        if not spec.is_human:
+            self.specs[player] = spec
+            self.agents[player] = spec.build(game_seed(self.seed, 0, player))
+
     def choose(self, state, stop=None):
         """The computer's move for the player on turn (NoLegalMoveError when it has none);
         `stop()` true: the caller wants it at once (agents.py)."""

@@ -356,6 +356,24 @@ class State:
         copy._legal = self._legal
         return copy
 
+    def undo_point(self, move: Move) -> "UndoPoint":
+        """What applying `move` here changes, for restore() to take it back (sessions' undo)."""
+        height, board = self.game.height, self._board
+        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
+                         if 0 <= op.x < self.game.width and 0 <= op.y < height}.items())
+        return UndoPoint(squares, self.player, self.move_number, _copy_vars(self._vars), self.over, self.winner,
+                         self._scores, self._history)
+
+    def restore(self, point: "UndoPoint") -> None:
+        """Back to the position `point` was taken in (the move after it, and only it, applied)."""
+        for index, obj in point.squares:
+            self._board[index] = obj
+        self.player, self.move_number, self.over, self.winner = \
+            point.player, point.move_number, point.over, point.winner
+        self._vars[:] = point.variables
+        self._scores, self._history = point.scores, point.history
+        self._legal = None
+
     def __eq__(self, other) -> bool:
         return (isinstance(other, State) and other.game is self.game and other._board == self._board
                 and (other.player, other.move_number, other._vars, other.over, other.winner, other._scores,
@@ -562,6 +580,22 @@ class State:
             return _state_from_json(game, data)
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a state of {game.name}: {error!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPoint:
+    """What a move changed, to take it back: the squares its operations name and the state's
+    few other fields. Its size follows the move, never the board (a 1000x1000 game keeps a few
+    bytes a move, not a copy of a million squares)."""
+
+    squares: tuple[tuple[int, object], ...]
+    player: int
+    move_number: int
+    variables: list
+    over: bool
+    winner: int | None
+    scores: list  # replaced, never changed in place: kept by reference
+    history: object  # likewise (gdef_core.runtime.history)
 
 
 def _state_from_json(game: Game, data: dict) -> State:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from gdef_core.files import read_bytes, replace_file
 from gdef_core.loader import is_gdef_name
-from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
+from gdef_core.runtime.game import Game, IllegalMoveError, State, UndoPoint, Verdict, VerdictKind, json_value
 from gdef_core.runtime.moves import Move
 from gdef_core.runtime.reasons import LocatedRule, explain_end
 
@@ -57,7 +57,7 @@ class Session:
         self.files = list(files)
         self.state = state if state is not None else game.new_state()
         self.start = start
-        self.history: list[State] = []  # the state before each move, for undo
+        self.history: list[UndoPoint] = []  # what each move changed, for undo
         self.moves: list[dict] = []
         self.rejected: list[dict] = []
         self._ending: tuple | None = None  # (moves played, what ended the game), see ended_by()
@@ -70,7 +70,7 @@ class Session:
         if isinstance(move, Verdict):
             return self._reject(move, player, text, line)
         name = state.move_name(move)
-        before = _Undo.before(state, move)
+        before = state.undo_point(move)
         try:
             state.apply(move)
         except IllegalMoveError as error:
@@ -88,7 +88,7 @@ class Session:
         """Take back the last move; False when there is none."""
         if not self.history:
             return False
-        self.history.pop().restore(self.state)
+        self.state.restore(self.history.pop())
         self.moves.pop()
         return True
 
@@ -167,39 +167,6 @@ class Session:
                 self.rejected.pop()
                 raise RecordError(f"move {number} ({entry['move']}) does not replay: {outcome.verdict.reason}")
         self.rejected = list(record["rejected"]) + self.rejected
-
-
-@dataclass(frozen=True, slots=True)
-class _Undo:
-    """What a move changed, to take it back: the squares its operations name and the state's
-    few other fields. Its size follows the move, never the board (a 1000x1000 game keeps a few
-    bytes a move, not a copy of a million squares)."""
-
-    squares: tuple[tuple[int, object], ...]
-    player: int
-    move_number: int
-    variables: list
-    over: bool
-    winner: int | None
-    scores: list  # replaced, never changed in place: kept by reference
-    history: object  # likewise (gdef_core.runtime.history)
-
-    @classmethod
-    def before(cls, state: State, move: Move) -> "_Undo":
-        height, board = state.game.height, state._board
-        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
-                         if 0 <= op.x < state.game.width and 0 <= op.y < height}.items())
-        return cls(squares, state.player, state.move_number, _copy_vars(state._vars), state.over, state.winner,
-                   state._scores, state._history)
-
-    def restore(self, state: State) -> None:
-        for index, obj in self.squares:
-            state._board[index] = obj
-        state.player, state.move_number, state.over, state.winner = \
-            self.player, self.move_number, self.over, self.winner
-        state._vars[:] = self.variables
-        state._scores, state._history = self.scores, self.history
-        state._legal = None
 
 
 def _json_vars(variables: dict) -> dict:

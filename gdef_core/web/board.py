@@ -191,7 +191,6 @@ class Board:
     def set_agent(self, player: int, text: str) -> dict:
         """Let the computer (random, greedy, mcts...) or a person play `player`."""
         from gdef_core.play.errors import AgentSpecError
-        from gdef_core.play.simulate import game_seed
         from gdef_core.play.spec import parse_agent
 
         if type(player) is not int or not 0 <= player < self.game.players:
@@ -207,25 +206,25 @@ class Board:
             if key in PAGE_BUDGETS and value > PAGE_BUDGETS[key]:
                 raise ApiError(400, f"agent '{text[:100]}': the page may ask for at most {key}={PAGE_BUDGETS[key]:g}; "
                                     f"give a bigger budget on the command line (gdef-run --player {player}=...)")
-        computers = self.play.computers
-        computers.specs.pop(player, None)
-        computers.agents.pop(player, None)
-        if not spec.is_human:
-            computers.specs[player] = spec
-            computers.agents[player] = spec.build(game_seed(computers.seed, 0, player))
+        self.play.computers.assign(player, spec)
         return {"player": player, "agent": str(spec)}
 
     # ------------------------------------------------------------ scripts and records
 
     def load_script(self, text: str, name: str = "moves") -> dict:
         """A move script (one move or `?` assertion a line) or a game record (JSON) to step
-        through from the start position, as a new game (the one so far is kept: _start_over)."""
+        through from the start position (a record's own `start`, if it has one), as a new game
+        (the one so far is kept: _start_over)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
-        entries = self._record_entries(text, name) if text.lstrip().startswith("{") else _script_entries(text)
+        start = None
+        if text.lstrip().startswith("{"):
+            entries, start = self._record_entries(text, name)
+        else:
+            entries = _script_entries(text)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
-        kept = self._start_over()
+        kept = self._start_over(start)
         self.script = Script(name, entries)
         self._changed()
         return {"entries": len(entries), "kept": kept}
@@ -237,15 +236,16 @@ class Board:
         self._changed()
         return {"kept": kept}
 
-    def _start_over(self) -> str | None:
-        """A new game at the start position, the game so far kept (PlaySession.new_game):
-        where it was kept, or None."""
+    def _start_over(self, start: dict | None = None) -> str | None:
+        """A new game at the start position (or `start`, a record's), the game so far kept
+        (PlaySession.new_game): where it was kept, or None."""
         try:
-            return self.play.new_game()
+            return self.play.new_game(start)
         except KeepError as error:
             raise ApiError(500, str(error)) from None
 
-    def _record_entries(self, text: str, name: str) -> list[dict]:
+    def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
+        """A record's moves as script entries, and its `start` position (checked), if any."""
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:
@@ -256,8 +256,14 @@ class Board:
         if data["game"] != self.game.name:
             raise ApiError(400, f"{name} is a record of '{data['game']}', but this page plays "
                                 f"'{self.game.name}'")
+        start = data.get("start")
+        if start is not None:
+            try:
+                self.game.state_from_json(start)
+            except (ValueError, TypeError, KeyError, RecursionError) as error:
+                raise ApiError(400, f"{name}: its start position does not fit the game: {error}") from None
         return [{"line": number, "text": entry["move"], "kind": "move", "player": entry["player"]}
-                for number, entry in enumerate(data["moves"], 1)]
+                for number, entry in enumerate(data["moves"], 1)], start
 
     def step(self, to: int) -> dict:
         """Run or take back script entries until `to` of them have run."""
