@@ -16,7 +16,8 @@ from gdef_core import __version__
 from gdef_core.cli import check
 from gdef_core.cli.main import TOOLS, build_parser, main
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 
 

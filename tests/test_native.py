@@ -16,11 +16,12 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numba")
+from support import EXAMPLES, ROOT, need_module
+
+need_module("numba", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
@@ -31,22 +32,11 @@ from gdef_core.runtime import load_game  # noqa: E402
 
 from native_support import compile_rules, replay_native_games  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
          ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
 REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
-
-
-@pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gdef-native-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("GDEF_CACHE_DIR", str(path))
-        yield path
 
 
 _compiled: dict = {}

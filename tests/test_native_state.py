@@ -9,10 +9,11 @@ every step with the same end, winner and scores. Skipped without numba (gdef[fas
 """
 from __future__ import annotations
 
-
 import pytest
 
-pytest.importorskip("numba")
+from support import need_module
+
+need_module("numba", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 

@@ -13,7 +13,8 @@ import pytest
 from gdef_core.cli.check import main as gdef_check
 from gdef_core.cli.run import run as gdef_run
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 BROKEN = ROOT / "tests" / "data" / "playcheck"
 
 
