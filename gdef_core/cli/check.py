@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core import __version__
+from gdef_core.cli.common import add_version, guarded, positive, whole_number
 from gdef_core.codes import CODES, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -66,7 +67,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the text format (auto: on a terminal unless NO_COLOR is set)")
     parser.add_argument("--explain", metavar="CODE", help="print the documentation of a code")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    add_version(parser, PROG)
     return parser
 
 
@@ -204,7 +205,7 @@ def render(report, args, rules) -> str:
     if args.format == "json":
         return formats.render_json(report)
     if args.format == "sarif":
-        return formats.render_sarif(report, codes=rules, tool_version=_version())
+        return formats.render_sarif(report, codes=rules, tool_version=__version__)
     if args.format == "github":
         return formats.render_github(report)
     return formats.render_text(report, color=_use_color(args.color), quiet=args.quiet)
@@ -273,12 +274,6 @@ def _use_color(choice: str) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
-
-
-def _version() -> str:
-    from gdef_core import __version__
-
-    return __version__
 
 
 if __name__ == "__main__":

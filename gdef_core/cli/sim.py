@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.cli.common import add_version, guarded, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -57,6 +57,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
+    add_version(parser, PROG)
     return parser
 
 
