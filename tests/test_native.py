@@ -13,6 +13,7 @@ start positions share chess's module).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -87,7 +88,10 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
         assert sim_main([path, "--games", "2500", "--backend", "native", "--jobs", jobs, "--seed", "4",
                          "--no-progress", "--json", str(tmp_path / f"{jobs}.json")]) == 0
         out = capsys.readouterr().out
-        assert "native backend" in out
+        # the games' rate apart from the rules' loading time (native_of compiled them)
+        assert re.match(rf"connect4: 2500 games, seed 4, {jobs} jobs?, native backend, \d+\.\d s "
+                        r"\(\d+\.\d games/s\), after \d+\.\d s loading the compiled rules\n", out), out
+        assert json.loads((tmp_path / f"{jobs}.json").read_text())["compile_seconds"] > 0
         tables.append(out.split("\n", 1)[1])
     assert tables[0] == tables[1]
     assert sim_main([path, "--games", "50", "--backend", "native", "--max-moves", "5",
@@ -202,13 +206,19 @@ def test_run_perft_with_the_native_backend(cache_dir):
     native_of("connect4")  # compiled (and perft too) by the tests above, or here
     path = str(EXAMPLES / "connect4.gdef")
     outputs = []
+    said = []
     for backend in ("python", "native"):
         out, err = io.StringIO(), io.StringIO()
         run([path, "--perft", "5", "--backend", backend], stdout=out, stderr=err)
         outputs.append(out.getvalue())
+        said.append(err.getvalue())
         assert "numba" not in err.getvalue()
     assert outputs[0] == outputs[1]
     assert outputs[1].splitlines()[-1] == "depth 5: 16807"
+    # the count's time apart from the rules' (loaded: native_of compiled them)
+    assert re.fullmatch(r"perft 5: 19607 moves in \d+\.\d\d s\n", said[0]), said[0]
+    assert re.fullmatch(r"perft 5: 19607 moves in \d+\.\d\d s "
+                        r"\(after \d+\.\d\d s loading the compiled rules\)\n", said[1]), said[1]
 
 
 # ---------------------------------------------------------------- mcts with native playouts

@@ -132,6 +132,7 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
     sources: dict[str, str] = {}
     diagnostics: dict = {}  # ordered set: a helper's diagnostic met in two games counts once
     problems: list[InputProblem] = []
+    played = []  # --play: what was played of each game
     for unit in plan(files, workspace, one_game=one_game):
         try:
             program = workspace.program(unit.paths)
@@ -144,7 +145,9 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
             if belongs(module.path):
                 shown[module.path] = None
                 sources[module.path] = module.text
-        found_in_play = _play(program, play) if play is not None else []
+        found_in_play, counted = _play(program, play) if play is not None else ([], None)
+        if counted is not None:
+            played.append(counted)
         for diagnostic in [*program.diagnostics, *found_in_play]:
             if belongs(diagnostic.span.file) and _wanted(diagnostic.code, select, ignore):
                 diagnostics[diagnostic] = None
@@ -153,21 +156,22 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
                                                  d.span.line, d.span.column, d.code, d.message))
     if not one_game:
         ordered = _point_to_defining_files(ordered, top_level_names(workspace, files), sources)
-    return Report(ordered, list(shown), sources, problems)
+    return Report(ordered, list(shown), sources, problems, played)
 
 
-def _play(program, options) -> list:
-    """--play: the findings of self-play (gdef_core.testing.play) for a game without errors."""
+def _play(program, options) -> tuple[list, object]:
+    """--play: the findings of self-play (gdef_core.testing.play) for a game without errors,
+    and what was played (None when nothing could be)."""
     from gdef_core.runtime.errors import GameLoadError
     from gdef_core.runtime.game import game_from_program
     from gdef_core.testing.play import play_findings
 
     if not program.ok or program.is_library:
-        return []
+        return [], None
     try:
         game = game_from_program(program)
     except GameLoadError as error:
-        return [d for d in error.diagnostics if d not in program.diagnostics]
+        return [d for d in error.diagnostics if d not in program.diagnostics], None
     return play_findings(game, options)
 
 

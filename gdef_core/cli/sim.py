@@ -186,8 +186,12 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
              else f"{jobs} job{'s' if jobs != 1 else ''}")
     if getattr(summary, "backend", "python") != "python":
         where += f", {summary.backend} backend"
+    ready = ""  # the native rules' compile (or load) time, apart from the games' rate
+    if getattr(summary, "backend", "python") == "native":
+        ready = (f", after {summary.compile_seconds:.1f} s "
+                 f"{'compiling the rules' if summary.compiled else 'loading the compiled rules'}")
     lines = [f"{name}: {games} games, seed {args.seed}, {where}, "
-             f"{summary.seconds:.1f} s ({rate:.1f} games/s)", "",
+             f"{summary.seconds:.1f} s ({rate:.1f} games/s){ready}", "",
              f"{'':{width}}  {'games':>7}  {'share':>6}"]
     lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]
     lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}"]
