@@ -221,6 +221,29 @@ def test_run_perft_with_the_native_backend(cache_dir):
                         r"\(after \d+\.\d\d s loading the compiled rules\)\n", said[1]), said[1]
 
 
+def test_run_perft_native_on_moves_failing_at_the_start_is_located(cache_dir, tmp_path):
+    """The perft kernel is compiled before the count (timed apart): a moves() that fails in
+    the start position fails there first, and the count still says where, with exit 1."""
+    import io
+
+    from gdef_core.cli.run import run
+
+    path = tmp_path / "fails.gdef"
+    path.write_text(DIVIDES.replace("name: divides", "name: fails") + """
+define moves() {
+  int zero = 0;
+  zero = 1 / zero;
+  addPlace(0, 0, X);
+  addMove();
+}
+""", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run([str(path), "--perft", "2", "--backend", "native"], stdout=out, stderr=err) == 1
+    said = err.getvalue()
+    assert "moves() failed while counting:" in said and "fails.gdef:18:12: error[G601]" in said, said
+    assert "internal error" not in said
+
+
 # ---------------------------------------------------------------- mcts with native playouts
 
 def connect4_position(game, player: int, squares: dict, move_number: int):

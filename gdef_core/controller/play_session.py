@@ -382,9 +382,12 @@ class PlaySession:
 
             preparing = time.perf_counter()
             native = NativeRules.load(self.game, self.complain)
+            perft = native.perft if native is not None else perft
             if native is not None:
-                perft = native.perft
-                perft(self.session.state, 1)  # compiles (or loads) the perft kernel
+                try:
+                    perft(self.session.state, 1)  # compiles (or loads) the perft kernel
+                except GdefRuntimeError:
+                    pass  # moves() fails here: the count below says where
                 ready = (f" (after {time.perf_counter() - preparing:.2f} s "
                          f"{'compiling the rules' if native.compiled else 'loading the compiled rules'})")
         started = time.perf_counter()
