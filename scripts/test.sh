@@ -29,10 +29,9 @@ quick_first=(
   tests/test_checker_golden.py tests/test_checker_codes.py
   tests/test_runtime_game.py tests/test_runtime_semantics.py tests/test_perft.py
   tests/test_check_cli.py tests/test_run_cli.py tests/test_format_cli.py tests/test_rule_tests.py
-  tests/test_gdef_command.py
 )
 quick_second=(
-  tests/test_sim.py
+  tests/test_sim.py tests/test_gdef_command.py
   tests/test_lsp_features.py
   tests/test_web_api.py
   "tests/test_native.py::test_native_games_replay_legally_in_python[tictactoe-4]"
