@@ -2,7 +2,7 @@
 # Runs every test: the Python suite (core, CLIs, language server), then the editor tests
 # (VS Code extension build, grammar tests, VS Code and Neovim end to end), which install what
 # they need from npm and Debian. --python-only skips the editor tests; --fresh rebuilds .venv.
-# --quick runs a subset of every area for the edit loop (about 40 s of CPU); pytest arguments
+# --quick runs a subset of every area for the edit loop (about 35 s of CPU); pytest arguments
 # may follow it (scripts/test.sh --quick -x -k sim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
