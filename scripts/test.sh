@@ -6,18 +6,18 @@
 # may follow it (scripts/test.sh --quick -x -k sim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+trap 'exit 130' INT   # Ctrl-C stops the whole run (pytest in front exits 2 on it, not by the signal)
 
-# pytest ARGS in the background, its output to the file $1, in a process group of its own: so
-# that it does not ignore SIGINT as a plain `&` job would (tests send Ctrl-C to the tools), and
-# is stopped when this script ends.
+# pytest ARGS in the background, its output to a new file $background_log, in a process group
+# of its own: so that it does not ignore SIGINT as a plain `&` job would (tests send Ctrl-C to
+# the tools), and is stopped (its log removed) when this script ends.
 background_pytest() {
-  local log=$1
-  shift
+  background_log=$(mktemp)
   set -m
-  .venv/bin/python -m pytest "$@" </dev/null >"$log" 2>&1 &
+  .venv/bin/python -m pytest "$@" </dev/null >"$background_log" 2>&1 &
   background_pid=$!
   set +m
-  trap 'kill -- "-$background_pid" 2>/dev/null || true' EXIT
+  trap 'kill -- "-$background_pid" 2>/dev/null || true; rm -f "$background_log"' EXIT
 }
 
 # The quick subset: parser, checker, runtime, the CLIs, the language server over stdio, the
@@ -40,15 +40,13 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   [ -x .venv/bin/python ] || scripts/bootstrap.sh
   export GDEF_TEST_NATIVE_CACHE="$PWD/.pytest_cache/gdef-native"
-  second_log=$(mktemp)
-  background_pytest "$second_log" -q "${quick_second[@]}" "$@"
+  background_pytest -q "${quick_second[@]}" "$@"
   first_status=0
   .venv/bin/python -m pytest -q "${quick_first[@]}" "$@" || first_status=$?
   second_status=0
   wait "$background_pid" || second_status=$?
   echo "--- and:"
-  cat "$second_log"
-  rm -f "$second_log"
+  cat "$background_log"
   # 5 is pytest's "no test selected": fine for one half when `-k` picks tests of the other
   if [ "$first_status" -eq 5 ] && [ "$second_status" -eq 0 ]; then first_status=0; fi
   if [ "$second_status" -eq 5 ] && [ "$first_status" -eq 0 ]; then second_status=0; fi
@@ -77,15 +75,13 @@ if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then ignored=
 # they run in a second pytest beside the rest of the suite (the machines have two cores), their
 # report after. (Its other test files, two minutes, stay in the first one, which is shorter.)
 native=(tests/test_native.py)
-native_log=$(mktemp)
-background_pytest "$native_log" "${pytest_options[@]}" "${native[@]}"
+background_pytest "${pytest_options[@]}" "${native[@]}"
 status=0
 .venv/bin/python -m pytest "${pytest_options[@]}" "${native[@]/#/--ignore=}" "${ignored[@]}" || status=$?
 native_status=0
 wait "$background_pid" || native_status=$?
 echo "--- the native backend's tests (${native[*]}):"
-cat "$native_log"
-rm -f "$native_log"
+cat "$background_log"
 if [ "$status" -ne 0 ]; then exit "$status"; fi
 if [ "$native_status" -ne 0 ]; then exit "$native_status"; fi
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then
