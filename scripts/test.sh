@@ -22,8 +22,9 @@ background_pytest() {
 
 # The quick subset: parser, checker, runtime, the CLIs, the language server over stdio, the
 # web board's API and, where numba is installed, one native backend game; in two pytest
-# processes (two cores), the second's report after the first's. Its native module stays
-# compiled between runs (in .pytest_cache), so only the first run compiles it.
+# processes (two cores), the second's report after the first's, each with a temporary folder
+# of its own (pytest's numbered folders are pruned by whichever session ends). Its native
+# module stays compiled between runs (in .pytest_cache), so only the first run compiles it.
 quick_first=(
   tests/test_parser.py
   tests/test_checker_golden.py tests/test_checker_codes.py
@@ -40,9 +41,9 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   [ -x .venv/bin/python ] || scripts/bootstrap.sh
   export GDEF_TEST_NATIVE_CACHE="$PWD/.pytest_cache/gdef-native"
-  background_pytest -q "${quick_second[@]}" "$@"
+  background_pytest -q --basetemp=.pytest_cache/tmp-2 "${quick_second[@]}" "$@"
   first_status=0
-  .venv/bin/python -m pytest -q "${quick_first[@]}" "$@" || first_status=$?
+  .venv/bin/python -m pytest -q --basetemp=.pytest_cache/tmp-1 "${quick_first[@]}" "$@" || first_status=$?
   second_status=0
   wait "$background_pid" || second_status=$?
   echo "--- and:"
@@ -75,9 +76,9 @@ if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then ignored=
 # they run in a second pytest beside the rest of the suite (the machines have two cores), their
 # report after. (Its other test files, two minutes, stay in the first one, which is shorter.)
 native=(tests/test_native.py)
-background_pytest "${pytest_options[@]}" "${native[@]}"
+background_pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-2 "${native[@]}"
 status=0
-.venv/bin/python -m pytest "${pytest_options[@]}" "${native[@]/#/--ignore=}" "${ignored[@]}" || status=$?
+.venv/bin/python -m pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-1 "${native[@]/#/--ignore=}" "${ignored[@]}" || status=$?
 native_status=0
 wait "$background_pid" || native_status=$?
 echo "--- the native backend's tests (${native[*]}):"
