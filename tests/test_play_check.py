@@ -125,6 +125,15 @@ def test_the_summary_says_how_many_games_and_moves_were_played(tmp_path):
     assert re.fullmatch(r"played 3 random games of stuck: 12 moves in \d+\.\d\d s", summary[2]), summary
 
 
+def test_the_json_summary_counts_what_was_played(tmp_path):
+    code, out = check(str(BROKEN / "never_ends.gdef"), "--play", "3", "--play-moves", "50",
+                      "--play-out", str(tmp_path), "--format", "json")
+    summary = json.loads(out)["summary"]
+    assert [{key: value for key, value in played.items() if key != "seconds"} for played in summary["played"]] == [
+        {"game": "never_ends", "games": 3, "asked": 3, "moves": 150}]
+    assert check(str(BROKEN / "never_ends.gdef"), "--format", "json")[1].count('"played"') == 0
+
+
 def test_games_cut_short_by_the_time_budget_are_counted_as_such():
     from gdef_core.report.model import Played
     from gdef_core.report.text import played_line
