@@ -15,7 +15,9 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
-DATA = Path(__file__).parent / "data" / "lsp"
+from support import ROOT
+
+DATA = ROOT / "tests" / "data" / "lsp"
 PROFILES = ["visual_studio_code", "neovim"]
 
 

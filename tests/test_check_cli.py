@@ -11,14 +11,14 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from gdef_core.cli.check import main
 
-LINT = Path(__file__).parent / "data" / "lint"
-EXAMPLES = Path(__file__).parent.parent / "examples"
+from support import EXAMPLES, ROOT
+
+LINT = ROOT / "tests" / "data" / "lint"
 HEADLINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)"
                       r"\[(?P<code>G\d{3})\]: (?P<message>.*)$", re.M)
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest
 
 from gdef_core.cli.check import main
 
-LINT = Path(__file__).parent / "data" / "lint"
+from support import ROOT
+
+LINT = ROOT / "tests" / "data" / "lint"
 GOLDEN = LINT / "golden"
 SCHEMA = json.loads((LINT / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 GOLDEN_RUNS = {
@@ -146,14 +147,14 @@ def test_every_format_reports_the_same_diagnostics(capsys, monkeypatch, paths):
 
 
 def _documented_problem_pattern() -> re.Pattern:
-    docs = (Path(__file__).parent.parent / "docs" / "gdef-check.md").read_text(encoding="utf-8")
+    docs = (ROOT / "docs" / "gdef-check.md").read_text(encoding="utf-8")
     matcher = docs[docs.index("## VS Code problem matcher"):]
     block = matcher[matcher.index("```json") + len("```json"):]
     return re.compile(json.loads(block[:block.index("```")])["pattern"]["regexp"], re.M)
 
 
 def _extension_problem_patterns() -> list[re.Pattern]:
-    manifest = Path(__file__).parent.parent / "vscode-extension" / "package.json"
+    manifest = ROOT / "vscode-extension" / "package.json"
     if not manifest.exists():
         return []
     patterns = json.loads(manifest.read_text(encoding="utf-8")).get("contributes", {}).get(

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-yaml = pytest.importorskip("yaml")
-pytest.importorskip("pre_commit")
-if shutil.which("git") is None:
-    pytest.skip("git is not installed", allow_module_level=True)
+from support import ROOT, need_module, need_program
 
-ROOT = Path(__file__).parent.parent
+yaml = need_module("yaml", "pip install -e '.[dev]'")
+need_module("pre_commit", "pip install -e '.[dev]'")
+need_program("git", "apt-get install git")
+
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 LINT = ROOT / "tests" / "data" / "lint"
 

@@ -3,7 +3,6 @@ does not reach (tabs, wide characters, long lines, spans at the end of a file, e
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
 
@@ -13,7 +12,9 @@ from gdef_core.report import Report, render_github, render_json, render_sarif, r
 from gdef_core.report.text import display_line
 from gdef_core.span import Span
 
-SCHEMA = json.loads((Path(__file__).parent / "data" / "lint" / "sarif-schema-2.1.0.json")
+from support import ROOT
+
+SCHEMA = json.loads((ROOT / "tests" / "data" / "lint" / "sarif-schema-2.1.0.json")
                     .read_text(encoding="utf-8"))
 
 

@@ -2,12 +2,11 @@
 code table, and every G2xx-G5xx code is expected by at least one checker fixture."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from checker_golden import expected, files_of
 from gdef_core.codes import CODES, render_markdown
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 DATA = ROOT / "tests" / "data" / "checker"
 
 

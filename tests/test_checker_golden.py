@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from checker_golden import actual, check_paths, expected, files_of
+from support import ROOT
 
-DATA = Path(__file__).parent / "data" / "checker"
+DATA = ROOT / "tests" / "data" / "checker"
 FIXTURES = sorted(p for p in DATA.iterdir() if p.is_dir() or (p.suffix == ".gdef" and p.stem != "original_tictactoe"))
 
 

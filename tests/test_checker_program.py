@@ -14,7 +14,9 @@ from gdef_core.semantics.program import Program, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
-DATA = Path(__file__).parent / "data" / "checker"
+from support import ROOT
+
+DATA = ROOT / "tests" / "data" / "checker"
 ORIGINAL = DATA / "original_tictactoe.gdef"
 
 
@@ -137,7 +139,7 @@ def _names(node) -> list[ast.Name]:
     return names
 
 
-@pytest.mark.parametrize("path", [ORIGINAL, *sorted((Path(__file__).parent.parent / "examples").glob("*.gdef"))],
+@pytest.mark.parametrize("path", [ORIGINAL, *sorted((ROOT / "examples").glob("*.gdef"))],
                          ids=lambda p: p.name)
 def test_every_name_use_and_declaration_has_a_symbol(path: Path) -> None:
     program = check_text(path.read_text(encoding="utf-8"), names=(str(path),))

@@ -12,7 +12,8 @@ from gdef_core import parse
 from gdef_core.semantics.checker import check
 from gdef_core.semantics.program import Program
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 ORIGINAL = ROOT / "tests" / "data" / "checker" / "original_tictactoe.gdef"
 HEADER = "players: 2\nsize: 3 x 3\nobj X\n"
 

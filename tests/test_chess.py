@@ -3,16 +3,17 @@ python-chess move by move in seeded random games (legal moves, end and result)."
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-chess = pytest.importorskip("chess")
+from support import ROOT, need_module
+
+chess = need_module("chess", "pip install -e '.[dev]'")
 
 from gdef_core import load_game  # noqa: E402
 from gdef_core.play.perft import perft  # noqa: E402
 
-CHESS = Path(__file__).resolve().parent.parent / "examples" / "chess"
+CHESS = ROOT / "examples" / "chess"
 LETTER = {"WP": "P", "WN": "N", "WB": "B", "WR": "R", "WQ": "Q", "WK": "K",
           "BP": "p", "BN": "n", "BB": "b", "BR": "r", "BQ": "q", "BK": "k"}
 

@@ -37,8 +37,9 @@ import pytest
 from gdef_core import check_files, runtime
 from gdef_core.cli.run import main as gdef_run
 
-ROOT = Path(__file__).resolve().parent.parent
-GAMES = Path(__file__).resolve().parent / "data" / "games"
+from support import ROOT
+
+GAMES = ROOT / "tests" / "data" / "games"
 
 # Scripts directory -> the files of the game (the first one is named on the command line;
 # any others it finds through `use`).

@@ -3,7 +3,6 @@ property tests over real files laid out at random and over generated programs.""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,9 +12,9 @@ from gdef_core import parse
 from gdef_core.format import FormatError, FormatOptions, SyntaxErrors, comment_texts, format_source
 from gdef_core.format.equivalence import same_tree
 from gdef_core.syntax import scan
+from support import ROOT
 from test_robustness import SOURCES as MUTATED_SOURCES, TEXTS as MUTATED_TEXTS, edit, mutate
 
-ROOT = Path(__file__).parent.parent
 GOLDEN = ROOT / "tests" / "data" / "format"
 FILES = sorted([*ROOT.glob("examples/**/*.gdef"), *ROOT.glob("tests/data/**/*.gdef")])
 VALID = [path for path in FILES if not parse(path.read_text(encoding="utf-8"), str(path)).diagnostics]

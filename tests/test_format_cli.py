@@ -3,17 +3,16 @@ files with syntax errors, and the pre-commit hook."""
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from gdef_core.cli.fmt import main
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT, need_module, need_program
+
 MESSY = "obj   X\ndefine f( ) -> int {return  1 ;}\ndefine g() {\nint x=1; x = x+1;\n}\n"
 TIDY = "obj X\n\ndefine f() -> int { return 1; }\n\ndefine g() {\n  int x = 1;\n  x = x + 1;\n}\n"
 BROKEN = "obj X\ndefine f() {\n  int x = ;\n}\n"
@@ -144,10 +143,9 @@ def test_the_examples_pass_check(capsys, monkeypatch):
 
 
 def test_the_pre_commit_hook_fails_on_an_unformatted_file(tmp_path):
-    yaml = pytest.importorskip("yaml")
-    pytest.importorskip("pre_commit")
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
+    yaml = need_module("yaml", "pip install -e '.[dev]'")
+    need_module("pre_commit", "pip install -e '.[dev]'")
+    need_program("git", "apt-get install git")
     repo = tmp_path / "games"
     repo.mkdir()
     (repo / "messy.gdef").write_text(MESSY)

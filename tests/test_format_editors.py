@@ -1,30 +1,25 @@
 """Formatting from a real editor: headless Neovim with the documented configuration
 (editors/nvim/gdef.lua) formats a messy file through gdef-lsp to gdef-fmt's text.
 
-Needs `nvim`; skipped when it is missing, unless GDEF_REQUIRE_EDITORS=1 (as tests/editors/).
+Needs `nvim`; skipped when it is missing, except in CI (tests/support.py).
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from gdef_core.format import format_source
 
-ROOT = Path(__file__).parent.parent
-NVIM = shutil.which("nvim")
+from support import ROOT, need_program
+
+NVIM = need_program("nvim", "apt-get install neovim")
 MESSY = (ROOT / "tests" / "data" / "format" / "nested_loops.in.gdef").read_text(encoding="utf-8")
 
 
-@pytest.mark.skipif(NVIM is None and os.environ.get("GDEF_REQUIRE_EDITORS") != "1",
-                    reason="nvim is not installed (apt-get install neovim)")
 def test_neovim_formats_a_messy_file_to_the_canonical_text(tmp_path):
-    assert NVIM, "nvim is not installed: apt-get install neovim"
     path = tmp_path / "messy game.gdef"
     path.write_text(MESSY, encoding="utf-8")
     env = {**os.environ,

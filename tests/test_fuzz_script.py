@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 
 def test_fuzz_sh_runs_the_web_and_protocol_targets(tmp_path) -> None:

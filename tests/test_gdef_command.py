@@ -1,22 +1,27 @@
 """The unified `gdef` command: subcommands run the gdef-* tools, `gdef lsp` serves over real
-stdio, --version, and completion scripts that real shells accept and complete with."""
+stdio, --version (of every command, as real processes), and completion scripts that real
+shells accept and complete with."""
 from __future__ import annotations
 
 import importlib
 import json
+import platform
 import re
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from gdef_core import __version__
 from gdef_core.cli import check
+from gdef_core.cli import main as gdef_main
 from gdef_core.cli.main import TOOLS, build_parser, main
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT, console_script
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 
 
@@ -26,8 +31,40 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_version(capsys):
-    assert run(capsys, "--version") == (0, f"gdef {__version__}\n", "")
+ENTRY_POINTS = ["gdef-check", "gdef-run", "gdef-sim", "gdef-test", "gdef-fmt", "gdef-lsp"]
+
+
+@pytest.mark.parametrize("command", [[name] for name in ENTRY_POINTS] + [["gdef", "run"], ["gdef", "sim"]],
+                         ids=" ".join)
+def test_every_command_answers_version(command):
+    done = subprocess.run([console_script(command[0]), *command[1:], "--version"],
+                          capture_output=True, text=True, timeout=60)
+    name = command[0] if len(command) == 1 else f"gdef-{command[1]}"
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{name} {__version__}\n", "")
+
+
+def test_gdef_version_names_the_optional_parts_with_their_versions():
+    done = subprocess.run([console_script("gdef"), "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[:3] == [f"gdef {__version__}", f"Python {platform.python_version()}", "optional parts:"]
+    parts = {line.split()[0]: line for line in lines[3:]}
+    assert list(parts) == ["numba", "OpenSpiel", "PettingZoo", "Dask", "Playwright"]
+    for name, distribution in [("numba", "numba"), ("OpenSpiel", "open_spiel"), ("PettingZoo", "pettingzoo"),
+                               ("Dask", "distributed"), ("Playwright", "playwright")]:
+        try:
+            assert parts[name].startswith(f"  {name} {metadata.version(distribution)} "), parts[name]
+        except metadata.PackageNotFoundError:
+            assert "not installed" in parts[name] and "pip install 'gdef[" in parts[name], parts[name]
+
+
+def test_a_missing_optional_part_says_how_to_install_it(capsys, monkeypatch):
+    monkeypatch.setattr(gdef_main, "OPTIONAL_PARTS", (
+        ("numba", "numba", "the native backend", "pip install 'gdef[fast]'"),
+        ("Nothing", "gdef-no-such-distribution", "nothing at all", "pip install 'gdef[nothing]'")))
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.splitlines()[-1] == "  Nothing              not installed: nothing at all (pip install 'gdef[nothing]')"
 
 
 def test_help_lists_every_command(capsys):

@@ -11,15 +11,16 @@ the first hundred plies of a 19x19 game.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from support import ROOT, need_module
+
+pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
 
 from gdef_core import load_game  # noqa: E402
 
-GO = Path(__file__).resolve().parent.parent / "examples" / "go"
+GO = ROOT / "examples" / "go"
 SIZE = 9
 PASS = SIZE * SIZE
 

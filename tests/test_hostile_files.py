@@ -15,7 +15,8 @@ import pytest
 from gdef_core.cli import check, fmt, run as run_cli, sim, test as test_cli
 from gdef_core.project import Workspace, games_using
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+from support import EXAMPLES
+
 HEADLINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?:error|warning)\[(?P<code>G\d{3})\]: "
                       r"(?P<message>.*)$", re.M)
 GAME_HEAD = "players: 2\nsize: 3 x 3\nobj X\n"

@@ -3,14 +3,14 @@ the whole text gives, and re-parses only what changed."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from gdef_core.ide.parse_cache import ParseCache, split
 from gdef_core.syntax import parse
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 FILES = sorted([*ROOT.glob("examples/**/*.gdef"), *ROOT.glob("tests/data/lsp/**/*.gdef")])
 
 

@@ -22,8 +22,7 @@ from gdef_core.semantics.checker import check
 from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
 
-ROOT = Path(__file__).parent.parent
-EXAMPLES = ROOT / "examples"
+from support import EXAMPLES, ROOT
 
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _SNIPPETS = ["{", "}", "(", ")", ";", "\n", " ", ",", "=", "==", "+", "-", "*", "!", "&&", "[", "]",

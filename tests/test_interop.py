@@ -7,8 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-pytest.importorskip("pettingzoo")
+from support import ROOT, need_module
+
+pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
+need_module("pettingzoo", "pip install -e '.[interop]'")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
@@ -18,7 +20,7 @@ from gdef_core.interop.actions import ActionMap  # noqa: E402
 from gdef_core.interop.pettingzoo import env as gdef_env  # noqa: E402
 from gdef_core.runtime import Move, load_game  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+
 def _games() -> list[str]:
     """Every example that is a game (libraries that are only `use`d are skipped)."""
     found = []

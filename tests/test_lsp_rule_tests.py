@@ -13,12 +13,12 @@ import pytest
 from lsprotocol import types
 
 from lsp_support import close_document, lsp_fixture, open_document, uri
+from support import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture(profiles=["visual_studio_code"])
 limited = lsp_fixture({"ruleTestTimeout": 1}, profiles=["visual_studio_code"])
 
-ROOT = Path(__file__).parent.parent
 TESTS = """# game: tictactoe.gdef
 [opening]
 ? turn 0

@@ -18,11 +18,11 @@ import pytest
 from lsprotocol import types
 
 from lsp_support import DATA, change_document, close_document, diagnostics, lsp_fixture, open_document, units
+from support import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture()
 
-ROOT = Path(__file__).parent.parent
 SMALL = sorted(glob.glob(str(DATA / "**" / "*.gdef"), recursive=True))
 EXAMPLES = sorted(glob.glob(str(ROOT / "examples" / "**" / "*.gdef"), recursive=True))
 CHECKPOINTS = 40

@@ -13,14 +13,16 @@ start positions share chess's module).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numba")
+from support import EXAMPLES, ROOT, need_module
+
+need_module("numba", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
@@ -31,22 +33,11 @@ from gdef_core.runtime import load_game  # noqa: E402
 
 from native_support import compile_rules, replay_native_games  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
          ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
 REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
-
-
-@pytest.fixture(scope="session")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gdef-native-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("GDEF_CACHE_DIR", str(path))
-        yield path
 
 
 _compiled: dict = {}
@@ -97,7 +88,10 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
         assert sim_main([path, "--games", "2500", "--backend", "native", "--jobs", jobs, "--seed", "4",
                          "--no-progress", "--json", str(tmp_path / f"{jobs}.json")]) == 0
         out = capsys.readouterr().out
-        assert "native backend" in out
+        # the games' rate apart from the rules' loading time (native_of compiled them)
+        assert re.match(rf"connect4: 2500 games, seed 4, {jobs} jobs?, native backend, \d+\.\d s "
+                        r"\(\d+\.\d games/s\), after \d+\.\d s loading the compiled rules\n", out), out
+        assert json.loads((tmp_path / f"{jobs}.json").read_text())["compile_seconds"] > 0
         tables.append(out.split("\n", 1)[1])
     assert tables[0] == tables[1]
     assert sim_main([path, "--games", "50", "--backend", "native", "--max-moves", "5",
@@ -212,13 +206,42 @@ def test_run_perft_with_the_native_backend(cache_dir):
     native_of("connect4")  # compiled (and perft too) by the tests above, or here
     path = str(EXAMPLES / "connect4.gdef")
     outputs = []
+    said = []
     for backend in ("python", "native"):
         out, err = io.StringIO(), io.StringIO()
         run([path, "--perft", "5", "--backend", backend], stdout=out, stderr=err)
         outputs.append(out.getvalue())
+        said.append(err.getvalue())
         assert "numba" not in err.getvalue()
     assert outputs[0] == outputs[1]
     assert outputs[1].splitlines()[-1] == "depth 5: 16807"
+    # the count's time apart from the rules' (loaded: native_of compiled them)
+    assert re.fullmatch(r"perft 5: 19607 moves in \d+\.\d\d s\n", said[0]), said[0]
+    assert re.fullmatch(r"perft 5: 19607 moves in \d+\.\d\d s "
+                        r"\(after \d+\.\d\d s loading the compiled rules\)\n", said[1]), said[1]
+
+
+def test_run_perft_native_on_moves_failing_at_the_start_is_located(cache_dir, tmp_path):
+    """The perft kernel is compiled before the count (timed apart): a moves() that fails in
+    the start position fails there first, and the count still says where, with exit 1."""
+    import io
+
+    from gdef_core.cli.run import run
+
+    path = tmp_path / "fails.gdef"
+    path.write_text(DIVIDES.replace("name: divides", "name: fails") + """
+define moves() {
+  int zero = 0;
+  zero = 1 / zero;
+  addPlace(0, 0, X);
+  addMove();
+}
+""", encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run([str(path), "--perft", "2", "--backend", "native"], stdout=out, stderr=err) == 1
+    said = err.getvalue()
+    assert "moves() failed while counting:" in said and "fails.gdef:18:12: error[G601]" in said, said
+    assert "internal error" not in said
 
 
 # ---------------------------------------------------------------- mcts with native playouts

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import pathlib
 
 import pytest
 
@@ -12,7 +11,7 @@ from gdef_core.loader import load_program
 from gdef_core.native import kernels
 from gdef_core.native.codegen import native_source
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from support import ROOT, need_module
 
 
 def _top_level_names(source: str) -> set[str]:
@@ -58,6 +57,6 @@ def test_generated_modules_define_every_declared_name(game):
 def test_each_part_imports_as_a_module(part):
     """The parts are real modules: every name they use resolves (no numba compiling happens
     at import: njit compiles on the first call)."""
-    pytest.importorskip("numba")
+    need_module("numba", "pip install -e '.[fast]'")
     module = importlib.import_module(f"gdef_core.native.kernels.{part}")
     assert module.__doc__

@@ -26,7 +26,9 @@ from functools import cache
 
 import pytest
 
-pytest.importorskip("numba")
+from support import need_module
+
+need_module("numba", "pip install -e '.[fast]'")
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -50,14 +52,6 @@ MAX_STEPS = 10_000
 # The random functions' locals start from the game variables p and q; the positions besides
 # the start give them every pair of these values (with a random board and move number).
 VALUES = [-2**63, -3_037_000_500, -7, -1, 0, 2, 3, 3_037_000_500, 2**63 - 1]
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    path = tmp_path_factory.mktemp("gdef-native-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("GDEF_CACHE_DIR", str(path))
-        yield path
 
 
 def compiled(game: Game) -> NativeRules:

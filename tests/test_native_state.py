@@ -9,13 +9,15 @@ every step with the same end, winner and scores. Skipped without numba (gdef[fas
 """
 from __future__ import annotations
 
-
 import pytest
 
-pytest.importorskip("numba")
+from support import need_module
+
+need_module("numba", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
+from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.play.perft import perft  # noqa: E402
 from gdef_core.play.simulate import game_seed  # noqa: E402
 
@@ -142,6 +144,13 @@ def kernel_perft(native, state, depth: int) -> list[int]:
     native.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
                         native.history_rows(state), native._hs)
     return [int(c) for c in counts]
+
+
+def test_the_rules_say_whether_this_run_compiled_them(compiled):
+    """gdef-run --perft and gdef-sim say "compiling the rules" or "loading the compiled rules"."""
+    game, native = compiled
+    assert native.compiled   # a cold cache
+    assert NativeRules.load(game, None).compiled is False   # numba's cache has them now
 
 
 def test_walkers_perft_equals_the_python_backend(compiled):

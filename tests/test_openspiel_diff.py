@@ -9,15 +9,15 @@ as the examples' headers state.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from support import EXAMPLES, need_module
+
+pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
 
 from gdef_core.runtime import load_game  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = {
     # OpenSpiel name: (example, width, height, our square of an action, objects per player)
     "tic_tac_toe": ("tictactoe.gdef", 3, 3, lambda a, s: (a % 3, a // 3), ("X", "O")),

@@ -10,15 +10,14 @@ followed to the end of the turn, since our checkers makes the whole capture one 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from support import EXAMPLES, need_module
+
+pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
 
 from gdef_core import load_game  # noqa: E402
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def _grid_rows(text: str, rows: int) -> list[str]:

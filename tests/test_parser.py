@@ -1,14 +1,14 @@
 """The parser: every construct, spans, recovery, and that it never raises."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gdef_core import parse
 from gdef_core.syntax import ast
 
-DATA = Path(__file__).parent / "data" / "syntax"
+from support import ROOT
+
+DATA = ROOT / "tests" / "data" / "syntax"
 
 EVERYTHING = """\
 // a line comment

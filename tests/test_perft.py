@@ -3,15 +3,12 @@ games, counted live by pyspiel (a multi-jump of checkers, several OpenSpiel acti
 player, counts as one move, as in our checkers)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gdef_core.play.perft import perft
 from gdef_core import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from support import EXAMPLES, ROOT, need_module
 
 
 def spiel_perft(state, depth: int) -> list[int]:
@@ -52,7 +49,7 @@ def test_tictactoe_known_counts():
     ("breakthrough.gdef", "breakthrough", 3),
 ])
 def test_counts_match_openspiel(example, name, depth):
-    pyspiel = pytest.importorskip("pyspiel")
+    pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
     game = load_game([str(EXAMPLES / example)])
     assert perft(game.new_state(), depth) == spiel_perft(pyspiel.load_game(name).new_initial_state(), depth)
 

@@ -3,7 +3,6 @@ and every agent says clearly when the player on turn has no legal move."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,8 @@ from gdef_core.play.simulate import simulate
 from gdef_core.play.spec import parse_agent
 from gdef_core import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
 

@@ -13,7 +13,8 @@ import pytest
 from gdef_core.cli.check import main as gdef_check
 from gdef_core.cli.run import run as gdef_run
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 BROKEN = ROOT / "tests" / "data" / "playcheck"
 
 
@@ -106,3 +107,37 @@ def test_chess_plays_clean_but_for_its_pseudo_legal_generator(tmp_path):
                       "--play-out", str(tmp_path), "--format", "json")
     found = [(d["file"].rsplit("/", 1)[-1], d["severity"], d["code"]) for d in json.loads(out)["diagnostics"]]
     assert code == 0 and found == [("rules.gdef", "info", "G703")]
+
+
+# ------------------------------------------------------------------ what was played, in the summary
+
+def test_the_summary_says_how_many_games_and_moves_were_played(tmp_path):
+    """Every game of never_ends reaches the move cap: 3 games of 50 moves; stuck's games stop
+    after 4 moves each. A library, and a game with errors, play nothing."""
+    library = tmp_path / "helpers.gdef"
+    library.write_text("define helper() -> int { return 1; }\n")
+    broken = ROOT / "tests" / "data" / "checker" / "original_tictactoe.gdef"
+    code, out = check(str(BROKEN / "never_ends.gdef"), str(BROKEN / "stuck.gdef"), str(library), str(broken),
+                      "--play", "3", "--play-moves", "50", "--play-out", str(tmp_path))
+    summary = out.splitlines()[-3:]
+    assert code == 1 and summary[0] == "2 errors, 1 warning in 4 files"
+    assert re.fullmatch(r"played 3 random games of never_ends: 150 moves in \d+\.\d\d s", summary[1]), summary
+    assert re.fullmatch(r"played 3 random games of stuck: 12 moves in \d+\.\d\d s", summary[2]), summary
+
+
+def test_the_json_summary_counts_what_was_played(tmp_path):
+    code, out = check(str(BROKEN / "never_ends.gdef"), "--play", "3", "--play-moves", "50",
+                      "--play-out", str(tmp_path), "--format", "json")
+    summary = json.loads(out)["summary"]
+    assert [{key: value for key, value in played.items() if key != "seconds"} for played in summary["played"]] == [
+        {"game": "never_ends", "games": 3, "asked": 3, "moves": 150}]
+    assert check(str(BROKEN / "never_ends.gdef"), "--format", "json")[1].count('"played"') == 0
+
+
+def test_games_cut_short_by_the_time_budget_are_counted_as_such():
+    from gdef_core.report.model import Played
+    from gdef_core.report.text import played_line
+
+    assert played_line(Played("go9", 1, 200, 77, 1.0)) == (
+        "played 1 of 200 random games of go9 (--play-seconds ran out): 77 moves in 1.00 s")
+    assert played_line(Played("tictactoe", 1, 1, 9, 0.04)) == "played 1 random game of tictactoe: 9 moves in 0.04 s"

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from gdef_core import GdefRuntimeError, load_game
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from support import EXAMPLES, ROOT
+
 DATA = ROOT / "tests" / "data" / "play"
 
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from gdef_core import load_game
 from gdef_core.cli.run import run
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from support import EXAMPLES, ROOT
+
 TICTACTOE = str(EXAMPLES / "tictactoe.gdef")
 CONNECT4 = str(EXAMPLES / "connect4.gdef")
 DATA = ROOT / "tests" / "data" / "play"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from gdef_core.controller.play_session import EXIT_UNFINISHED, PlayOptions, PlaySession
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 
 

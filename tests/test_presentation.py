@@ -7,14 +7,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from gdef_core import load_game, parse
 from gdef_core.format import format_source as format_text
 from gdef_core.runtime.game import VerdictKind
 from gdef_core.runtime.render import render_board
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 CHESS = str(ROOT / "examples" / "chess" / "chess.gdef")
 GO9 = str(ROOT / "examples" / "go" / "go9.gdef")
 

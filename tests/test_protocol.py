@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 FIRST_LEGAL = str(ROOT / "examples" / "bots" / "first_legal.py")
 GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))

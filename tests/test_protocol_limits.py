@@ -17,7 +17,8 @@ import pytest
 
 from gdef_core.play.protocol import MAX_LINE
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
 

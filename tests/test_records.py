@@ -16,7 +16,8 @@ import pytest
 from gdef_core.runtime.game import load_game
 from gdef_core.runtime.session import Session
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 GDEF_RUN = [sys.executable, "-m", "gdef_core.cli.run"]
 

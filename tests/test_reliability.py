@@ -19,7 +19,8 @@ from gdef_core.cli.run import run as gdef_run
 from gdef_core.loader import GdefFileError, load_program
 from gdef_core.syntax import parse
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
 HUGE = "9" * 5000

@@ -10,7 +10,8 @@ from gdef_core import parse
 from gdef_core.semantics.checker import check
 from gdef_core.syntax import ast
 
-ROOT = Path(__file__).parent.parent
+from support import ROOT
+
 SOURCES = sorted(str(p) for p in (ROOT / "examples").rglob("*.gdef")) + [
     str(ROOT / "tests" / "data" / "syntax" / "original_tictactoe.gdef")]
 TEXTS = {path: Path(path).read_text(encoding="utf-8") for path in SOURCES}

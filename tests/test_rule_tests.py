@@ -14,8 +14,8 @@ from gdef_core.cli.test import run as gdef_test
 from gdef_core.testing.assertions import AssertionSyntaxError, evaluate, parse_assertion
 from gdef_core.testing.select import KeywordError, keyword_matcher
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
+from support import EXAMPLES
+
 TICTACTOE = str(EXAMPLES / "tictactoe.gdef")
 
 

@@ -6,16 +6,16 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from gdef_core.cli.run import run
 
-DATA = Path(__file__).parent / "data" / "runtime"
+from support import ROOT, console_script
+
+DATA = ROOT / "tests" / "data" / "runtime"
 TICTACTOE = str(DATA / "tictactoe.gdef")
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
 # What gdef-run says of a move onto a taken square (the fixture's refusing line).
@@ -142,7 +142,7 @@ def test_record_that_does_not_replay_is_refused(tmp_path) -> None:
 
 
 def test_definition_errors_are_printed_like_gdef_check() -> None:
-    original = str(Path(__file__).parent / "data" / "checker" / "original_tictactoe.gdef")
+    original = str(ROOT / "tests" / "data" / "checker" / "original_tictactoe.gdef")
     code, out, err = gdef_run(original, "--moves", "-")
     assert code == 1 and out == ""
     assert re.search(r"original_tictactoe\.gdef:17:\d+: error\[G301\]: ", err)
@@ -232,7 +232,7 @@ def test_interactive_quit_and_end_of_input_keep_the_record(tmp_path) -> None:
 
 # ------------------------------------------------------------------ the real process
 
-GDEF_RUN = shutil.which("gdef-run") or str(Path(sys.executable).with_name("gdef-run"))
+GDEF_RUN = console_script("gdef-run")
 
 
 def test_console_script_exit_codes(tmp_path) -> None:

@@ -10,7 +10,8 @@ from gdef_core.cli.move_entry import format_listing, hint_budget, listing, parse
 from gdef_core.cli.run import run
 from gdef_core.runtime.moves import Move
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 CHESS = str(ROOT / "examples" / "chess" / "chess.gdef")
 

@@ -17,7 +17,8 @@ import pytest
 
 from gdef_core.cli.prompt import readline
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 UP = "\x1b[A"
 

@@ -3,7 +3,6 @@ turn control, setup, legal-move enumeration (spec sections 2, 12, 13, 14)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +10,9 @@ import gdef_core
 from gdef_core.runtime import (PASS, GameLoadError, GdefRuntimeError, IllegalMoveError, Move,
                                MoveSyntaxError, Op, VerdictKind, load_game)
 
-DATA = Path(__file__).parent / "data" / "runtime"
+from support import ROOT
+
+DATA = ROOT / "tests" / "data" / "runtime"
 TICTACTOE = str(DATA / "tictactoe.gdef")
 
 
@@ -282,7 +283,7 @@ def test_failure_in_moves_is_reported(tmp_path) -> None:
 
 def test_load_errors_carry_the_diagnostics(tmp_path) -> None:
     with pytest.raises(GameLoadError) as raised:
-        load_game([str(Path(__file__).parent / "data" / "checker" / "original_tictactoe.gdef")])
+        load_game([str(ROOT / "tests" / "data" / "checker" / "original_tictactoe.gdef")])
     codes = [d.code for d in raised.value.diagnostics if d.is_error]
     assert codes == ["G301"] and "original_tictactoe.gdef:17:" in str(raised.value)
     library = write(tmp_path, "define helper() -> int { return 1; }\n", "lib.gdef")

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,8 @@ from gdef_core.play.simulate import game_seed, play_game, simulate
 from gdef_core.play.spec import parse_agent
 from gdef_core import load_game
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("dask.distributed")
+from support import ROOT, need_module
+
+need_module("dask.distributed", "pip install -e '.[cluster]'")
 
 from gdef_core import load_game  # noqa: E402
 from gdef_core.cli.sim import main  # noqa: E402
@@ -22,7 +24,6 @@ from gdef_core.play.cluster import ClusterError, check_address  # noqa: E402
 from gdef_core.play.simulate import simulate  # noqa: E402
 from gdef_core.play.spec import parse_agent  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 SPLIT = str(ROOT / "examples" / "tictactoe-split" / "tictactoe.gdef")
 

@@ -2,31 +2,23 @@
 `gdef-run --web` and reads what a person sees (status line, squares, messages).
 
 Skipped, saying why, where Chromium or the playwright package is missing (scripts/bootstrap.sh
-installs both); GDEF_REQUIRE_BROWSER=1 turns the skip into a failure, as CI wants.
+installs both); in CI that is a failure (tests/support.py).
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
+from support import missing, need_module
 from web_support import BOOM, TICTACTOE, WebRun, chromium_path
 
-REQUIRED = bool(os.environ.get("GDEF_REQUIRE_BROWSER"))
+playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
 CHROMIUM = chromium_path()
-try:
-    import playwright.sync_api as playwright_api
-except ImportError:
-    if REQUIRED:
-        raise
-    pytest.skip("the playwright package is not installed (pip install -e '.[dev]')", allow_module_level=True)
 if CHROMIUM is None:
-    if REQUIRED:
-        raise RuntimeError("GDEF_REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium")
-    pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)", allow_module_level=True)
+    missing("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
 
 expect = playwright_api.expect
 WIN_FOR_X = [(0, 0), (1, 1), (1, 0), (2, 2), (2, 0)]  # X, O, X, O, X: X wins on the bottom row

@@ -8,13 +8,12 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-GDEF_RUN = str(Path(sys.executable).with_name("gdef-run"))
+from support import EXAMPLES, ROOT, console_script  # EXAMPLES: also imported from here by the web tests
+
+GDEF_RUN = console_script("gdef-run")
 TICTACTOE = "examples/tictactoe.gdef"
 # A game whose isMoveLegal() divides by zero on column 1: a run-time error to be explained.
 BOOM = """\

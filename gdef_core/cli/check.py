@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core import __version__
+from gdef_core.cli.common import add_version, guarded, positive, whole_number
 from gdef_core.codes import CODES, DEFAULT_MAX_ERRORS, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -69,7 +70,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the text format (auto: on a terminal unless NO_COLOR is set)")
     parser.add_argument("--explain", metavar="CODE", help="print the documentation of a code")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    add_version(parser, PROG)
     return parser
 
 
@@ -137,6 +138,7 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
     sources: dict[str, str] = {}
     diagnostics: dict = {}  # ordered set: a helper's diagnostic met in two games counts once
     problems: list[InputProblem] = []
+    played = []  # --play: what was played of each game
     for unit in plan(files, workspace, one_game=one_game):
         try:
             program = workspace.program(unit.paths)
@@ -149,7 +151,9 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
             if belongs(module.path):
                 shown[module.path] = None
                 sources[module.path] = module.text
-        found_in_play = _play(program, play) if play is not None else []
+        found_in_play, counted = _play(program, play) if play is not None else ([], None)
+        if counted is not None:
+            played.append(counted)
         for diagnostic in [*program.diagnostics, *found_in_play]:
             if belongs(diagnostic.span.file) and _wanted(diagnostic.code, select, ignore):
                 diagnostics[diagnostic] = None
@@ -158,21 +162,22 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
                                                  d.span.line, d.span.column, d.code, d.message))
     if not one_game:
         ordered = _point_to_defining_files(ordered, top_level_names(workspace, files), sources)
-    return Report(limit_syntax_errors(ordered, max_errors), list(shown), sources, problems)
+    return Report(limit_syntax_errors(ordered, max_errors), list(shown), sources, problems, played)
 
 
-def _play(program, options) -> list:
-    """--play: the findings of self-play (gdef_core.testing.play) for a game without errors."""
+def _play(program, options) -> tuple[list, object]:
+    """--play: the findings of self-play (gdef_core.testing.play) for a game without errors,
+    and what was played (None when nothing could be)."""
     from gdef_core.runtime.errors import GameLoadError
     from gdef_core.runtime.game import game_from_program
     from gdef_core.testing.play import play_findings
 
     if not program.ok or program.is_library:
-        return []
+        return [], None
     try:
         game = game_from_program(program)
     except GameLoadError as error:
-        return [d for d in error.diagnostics if d not in program.diagnostics]
+        return [d for d in error.diagnostics if d not in program.diagnostics], None
     return play_findings(game, options)
 
 
@@ -210,7 +215,7 @@ def render(report, args, rules) -> str:
     if args.format == "json":
         return formats.render_json(report)
     if args.format == "sarif":
-        return formats.render_sarif(report, codes=rules, tool_version=_version())
+        return formats.render_sarif(report, codes=rules, tool_version=__version__)
     if args.format == "github":
         return formats.render_github(report)
     return formats.render_text(report, color=_use_color(args.color), quiet=args.quiet)
@@ -279,12 +284,6 @@ def _use_color(choice: str) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
-
-
-def _version() -> str:
-    from gdef_core import __version__
-
-    return __version__
 
 
 if __name__ == "__main__":

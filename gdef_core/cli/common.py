@@ -1,11 +1,13 @@
-"""What every gdef command shares: the promise that no input ends in a Python traceback, and
-the argument types they parse numbers with."""
+"""What every gdef command shares: the promise that no input ends in a Python traceback,
+`--version`, and the argument types they parse numbers with."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+
+from gdef_core import __version__
 
 EXIT_USAGE = 2  # argparse's own code for bad arguments, kept by every command
 
@@ -24,6 +26,12 @@ def whole_number(minimum: int, meaning: str = "") -> Callable[[str], int]:
 
 
 positive = whole_number(1)
+
+
+def add_version(parser: argparse.ArgumentParser, name: str) -> None:
+    """`--version`: prints `name VERSION` and exits 0 (every command answers it)."""
+    parser.add_argument("--version", action="version", version=f"{name} {__version__}",
+                        help="print the version and exit")
 
 
 def guarded(prog: str, run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None, *,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import partial
 from dataclasses import dataclass, field
 
-from gdef_core.cli.common import guarded
+from gdef_core.cli.common import add_version, guarded
 
 PROG = "gdef-fmt"
 EXIT_OK, EXIT_CHANGES, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -49,7 +49,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print only errors")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour syntax errors (auto: on a terminal unless NO_COLOR is set)")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    add_version(parser, PROG)
     return parser
 
 
@@ -249,12 +249,6 @@ def _summary(outcome: Outcome, args) -> str:
 
 def _error(message: str) -> None:
     sys.stderr.write(f"{PROG}: error: {message}\n")
-
-
-def _version() -> str:
-    from gdef_core import __version__
-
-    return __version__
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
     gdef lsp ARGS...                      the language server (python -m gdef_lsp ARGS...)
     gdef dap                              the debug adapter (python -m gdef_dap)
     gdef completion bash|zsh|fish         a shell completion script, made from the parsers
-    gdef --version
+    gdef --version                        the version, and which optional parts are installed
 
 The gdef-* scripts stay; each subcommand runs the same entry point with the same options and
 exit codes. `gdef lsp` replaces this process with `python -m gdef_lsp`, so that gdef_core never
@@ -16,9 +16,13 @@ import argparse
 import difflib
 import importlib
 import os
+import platform
 import subprocess
 import sys
 from collections.abc import Sequence
+from importlib import metadata
+
+from gdef_core import __version__
 
 PROG = "gdef"
 EXIT_USAGE = 2
@@ -32,6 +36,15 @@ TOOLS = {
 }
 LSP_HELP = "start the language server (stdio by default)"
 SHELLS = ("bash", "zsh", "fish")
+# What `gdef --version` reports on: (name, the distribution to look for, what it gives, how to
+# install it). Looked up in the installed packages' metadata, without importing them.
+OPTIONAL_PARTS = (
+    ("numba", "numba", "the native backend, --backend native", "pip install 'gdef[fast]'"),
+    ("OpenSpiel", "open_spiel", "gdef_core.interop.openspiel", "pip install 'gdef[interop]'"),
+    ("PettingZoo", "pettingzoo", "gdef_core.interop.pettingzoo", "pip install 'gdef[interop]'"),
+    ("Dask", "distributed", "gdef-sim --cluster", "pip install 'gdef[cluster]'"),
+    ("Playwright", "playwright", "the board page's browser tests", "pip install 'gdef[dev]'"),
+)
 # The positionals and options that name files: completed with file names.
 _FILE_METAVARS = frozenset({"PATH", "FILE", "DIR", "OUT"})
 
@@ -53,7 +66,7 @@ def run(args: list[str]) -> int:
         sys.stdout.write(build_parser().format_help())
         return 0
     if command == "--version":
-        sys.stdout.write(f"{PROG} {_version()}\n")
+        sys.stdout.write(version_report())
         return 0
     if command in TOOLS:
         tool = importlib.import_module(TOOLS[command][0])
@@ -81,7 +94,8 @@ def build_parser(completing: bool = False) -> argparse.ArgumentParser:
         prog=PROG, description="gdef: the tools of the .gdef game language in one command.",
         epilog=f"`{PROG} COMMAND --help` shows a command's options. The gdef-check, gdef-run, "
                "gdef-sim, gdef-test, gdef-fmt and gdef-lsp scripts are the same commands.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    parser.add_argument("--version", action="store_true",
+                        help="print the version and which optional parts are installed")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module, summary) in TOOLS.items():
         tool = importlib.import_module(module).build_parser()
@@ -144,10 +158,16 @@ def _completion(rest: list[str]) -> int:
     return 0
 
 
-def _version() -> str:
-    from gdef_core import __version__
-
-    return __version__
+def version_report() -> str:
+    """`gdef --version`: gdef's version and Python's, then each optional part with its version
+    or how to install it."""
+    lines = [f"{PROG} {__version__}", f"Python {platform.python_version()}", "optional parts:"]
+    for name, distribution, gives, install in OPTIONAL_PARTS:
+        try:
+            lines.append(f"  {name + ' ' + metadata.version(distribution):<20} {gives}")
+        except metadata.PackageNotFoundError:
+            lines.append(f"  {name:<20} not installed: {gives} ({install})")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

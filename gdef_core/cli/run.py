@@ -18,7 +18,7 @@ from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
-from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.cli.common import add_version, guarded, positive, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
@@ -84,6 +84,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="with --web: the port to serve on (default: a free one, printed)")
     parser.add_argument("--no-browser", action="store_true",
                         help="with --web: print the page's address without opening a browser")
+    add_version(parser, PROG)
     return parser
 
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import guarded, positive, whole_number
+from gdef_core.cli.common import add_version, guarded, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -57,6 +57,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
+    add_version(parser, PROG)
     return parser
 
 
@@ -185,8 +186,12 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
              else f"{jobs} job{'s' if jobs != 1 else ''}")
     if getattr(summary, "backend", "python") != "python":
         where += f", {summary.backend} backend"
+    ready = ""  # the native rules' compile (or load) time, apart from the games' rate
+    if getattr(summary, "backend", "python") == "native":
+        ready = (f", after {summary.compile_seconds:.1f} s "
+                 f"{'compiling the rules' if summary.compiled else 'loading the compiled rules'}")
     lines = [f"{name}: {games} games, seed {args.seed}, {where}, "
-             f"{summary.seconds:.1f} s ({rate:.1f} games/s)", "",
+             f"{summary.seconds:.1f} s ({rate:.1f} games/s){ready}", "",
              f"{'':{width}}  {'games':>7}  {'share':>6}"]
     lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]
     lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}"]

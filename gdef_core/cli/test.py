@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from gdef_core.cli.common import guarded
+from gdef_core.cli.common import add_version, guarded
 
 PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
@@ -35,7 +35,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--junit-xml", metavar="OUT", help="also write a JUnit XML report (for CI)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per test")
     parser.add_argument("-q", "--quiet", action="store_true", help="only failures and the summary")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    add_version(parser, PROG)
     return parser
 
 
@@ -217,12 +217,6 @@ def _banner(text: str, fill: str, width: int = 80) -> str:
         return fill * 2 + text + fill * 2
     left = (width - len(text)) // 2
     return fill * left + text + fill * (width - len(text) - left)
-
-
-def _version() -> str:
-    from gdef_core import __version__
-
-    return __version__
 
 
 if __name__ == "__main__":

@@ -391,11 +391,20 @@ class PlaySession:
         """The number of move sequences of each length from the position, said a line a depth."""
         from gdef_core.play.perft import perft
 
+        ready = ""  # the native rules' compile (or load) time, said apart from the count's
         if backend == "native":
             from gdef_core.native import NativeRules
 
+            preparing = time.perf_counter()
             native = NativeRules.load(self.game, self.complain)
             perft = native.perft if native is not None else perft
+            if native is not None:
+                try:
+                    perft(self.session.state, 1)  # compiles (or loads) the perft kernel
+                except GdefRuntimeError:
+                    pass  # moves() fails here: the count below says where
+                ready = (f" (after {time.perf_counter() - preparing:.2f} s "
+                         f"{'compiling the rules' if native.compiled else 'loading the compiled rules'})")
         started = time.perf_counter()
         try:
             counts = perft(self.session.state, depth)
@@ -406,7 +415,7 @@ class PlaySession:
         for level, count in enumerate(counts, 1):
             self.say(f"depth {level}: {count}")
         seconds = time.perf_counter() - started
-        self.complain(f"perft {depth}: {sum(counts)} moves in {seconds:.2f} s")
+        self.complain(f"perft {depth}: {sum(counts)} moves in {seconds:.2f} s{ready}")
         return EXIT_OVER
 
     def show_stack(self, played: Played, to_err: bool = True) -> None:

@@ -57,6 +57,7 @@ class NativeRules:
         self._work = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
         self._rows: dict[int, tuple] = {}   # id(History) -> (History, its key as a row)
+        self.compiled = False   # load() compiled the rules in this run (else numba's cache had them)
 
     @classmethod
     def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
@@ -75,12 +76,14 @@ class NativeRules:
             return None
         from gdef_core.native.cache import is_compiled, load_module, module_path
 
+        compiling = not cached or not is_compiled(module_path(source))
         if not cached:
             say(f"gdef: compiling rules for {game.name} (their recursion is not cached: in every run) ...")
-        elif not is_compiled(module_path(source)):
+        elif compiling:
             say(f"gdef: compiling rules (once) for {game.name} ...")
         module, _ = load_module(source)
         rules = cls(game, module, int_scores)
+        rules.compiled = compiling
         try:
             rules.play(range(1), seed=0, max_moves=1)  # compiles (or loads) the playout kernel
         except Exception as error:  # numba's typing and lowering errors are many classes

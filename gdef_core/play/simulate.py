@@ -70,6 +70,10 @@ class Summary:
     total_scores: list = field(default_factory=list)
     scored: bool = False  # the game sets scores: the table shows their means
     backend: str = "python"  # the backend that played the games
+    # native: how long the rules took to get ready before the games (not in `seconds`), and
+    # whether they were compiled in this run (else loaded from numba's cache)
+    compile_seconds: float = 0.0
+    compiled: bool = False
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -104,7 +108,8 @@ class Summary:
                 "capped": self.capped, "avg_length": self.avg_length,
                 "max_length": self.max_length, "mean_scores": self.mean_scores, "seconds": self.seconds,
                 # named only when not the default, so documents of Python runs keep their shape
-                **({"backend": self.backend} if self.backend != "python" else {})}
+                **({"backend": self.backend, "compile_seconds": self.compile_seconds}
+                   if self.backend != "python" else {})}
 
 
 def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
@@ -144,7 +149,10 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     native = None
     if cluster is None:
         from gdef_core.play.native_sim import choose_native
+        preparing = time.perf_counter()
         native = choose_native(game, specs, games, backend, notify or (lambda message: None))
+        if native is not None:
+            summary.compile_seconds, summary.compiled = time.perf_counter() - preparing, native.compiled
     summary.backend = "python" if native is None else "native"
     started = time.perf_counter()
     if native is not None:

@@ -37,8 +37,14 @@ def render_statistics_json(report: Report) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def summary_json(report: Report) -> dict[str, int]:
-    return {"errors": report.errors, "warnings": report.warnings, "files": report.file_count}
+def summary_json(report: Report) -> dict:
+    """The counts of the text summary; with --play also what was played of each game (a key
+    added only then, so documents without --play keep their shape)."""
+    summary: dict = {"errors": report.errors, "warnings": report.warnings, "files": report.file_count}
+    if report.played:
+        summary["played"] = [{"game": p.game, "games": p.games, "asked": p.asked, "moves": p.moves,
+                              "seconds": round(p.seconds, 3)} for p in report.played]
+    return summary
 
 
 def diagnostic_json(diagnostic: Diagnostic) -> dict:

@@ -1,5 +1,5 @@
-"""What every output format renders: the diagnostics of one run, the files it read, and the
-problems that stopped it from reading some input.
+"""What every output format renders: the diagnostics of one run, the files it read, the
+problems that stopped it from reading some input, and what `--play` played.
 
 Formats never decide anything (filtering, sorting, exit codes): they only write down a Report,
 so that every format tells exactly the same story.
@@ -15,12 +15,24 @@ from gdef_core.project import InputProblem
 from gdef_core.span import Span
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What `gdef-check --play N` played of one game, for the summary."""
+
+    game: str       # the game's name
+    games: int      # games played: fewer than asked when --play-seconds ran out
+    asked: int      # N
+    moves: int
+    seconds: float
+
+
 @dataclass(slots=True)
 class Report:
     diagnostics: list[Diagnostic]  # filtered and in output order
     files: list[str]  # every file that was read, as shown to the user
     sources: Mapping[str, str] = field(default_factory=dict)  # path -> text, for snippets
     problems: list[InputProblem] = field(default_factory=list)
+    played: list[Played] = field(default_factory=list)  # one per game, with --play
 
     @property
     def errors(self) -> int:

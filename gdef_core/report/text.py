@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from gdef_core.diagnostics import Diagnostic, Severity
-from gdef_core.report.model import Report
+from gdef_core.report.model import Played, Report
 from gdef_core.span import Span
 
 TAB_WIDTH = 4
@@ -79,6 +79,7 @@ def render_text(report: Report, *, color: bool = False, quiet: bool = False) -> 
             parts.append(render_diagnostic(diagnostic, sources, style) + "\n")
     if not quiet:
         parts.append(summary_line(report, style) + "\n")
+        parts += [played_line(played) + "\n" for played in report.played]
     return "".join(parts)
 
 
@@ -96,6 +97,7 @@ def render_statistics(report: Report, *, color: bool = False, quiet: bool = Fals
         lines.append(f"{count:>{width}}  {label}  {title}".rstrip())
     if not quiet:
         lines.append(summary_line(report, style))
+        lines += [played_line(played) for played in report.played]
     return "".join(line + "\n" for line in lines)
 
 
@@ -131,6 +133,16 @@ def summary_line(report: Report, style: Style) -> str:
     if warnings:
         return style.severity(Severity.WARNING, text)
     return style.bold(text)
+
+
+def played_line(played: Played) -> str:
+    """`--play`: how many games of which game, how many moves, how long."""
+    games = _count(played.asked, "random game")
+    if played.games < played.asked:
+        games = f"{played.games} of {games} of {played.game} (--play-seconds ran out)"
+    else:
+        games = f"{games} of {played.game}"
+    return f"played {games}: {_count(played.moves, 'move')} in {played.seconds:.2f} s"
 
 
 def _count(n: int, noun: str) -> str:

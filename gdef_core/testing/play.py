@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic, Related
+from gdef_core.report.model import Played
 from gdef_core.span import Span
 
 MUTATIONS_PER_POSITION = 12  # changed generated moves tried in each position
@@ -56,13 +57,17 @@ class _Findings:
 _OPTIONS = PlayOptions(0)  # of the run in progress (where replay scripts go)
 
 
-def play_findings(game, options: PlayOptions) -> list[Diagnostic]:
+def play_findings(game, options: PlayOptions) -> tuple[list[Diagnostic], Played]:
+    """The findings of `options.games` random games of `game`, and what was played (for the
+    summary: games, moves, time)."""
     from gdef_core.runtime.errors import GdefRuntimeError
 
     global _OPTIONS
     _OPTIONS = options
     findings = _Findings()
-    deadline = time.monotonic() + options.seconds
+    started = time.monotonic()
+    deadline = started + options.seconds
+    played = total_moves = 0
     for number in range(options.games):
         if time.monotonic() > deadline:
             break
@@ -73,7 +78,10 @@ def play_findings(game, options: PlayOptions) -> list[Diagnostic]:
         except GdefRuntimeError as error:
             findings.add(("runtime", error.code, str(error.span)),
                          lambda: _runtime(error, game, moves, number))
-    return list(findings.found.values())
+        played += 1
+        total_moves += len(moves)
+    summary = Played(game.name, played, options.games, total_moves, time.monotonic() - started)
+    return list(findings.found.values()), summary
 
 
 def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Findings, deadline: float) -> None:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from support import ROOT
+
 DOC = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
 
 

@@ -2,7 +2,7 @@
 eglot starts gdef-lsp from PATH and Flymake shows the checker's diagnostics.
 
 Needs Emacs with eglot (Debian: apt-get install emacs-nox elpa-eglot). Skipped when missing,
-unless GDEF_REQUIRE_EDITORS=1 (set by vscode-extension/scripts/ci.sh).
+except in CI (tests/support.py), where that is a failure.
 """
 from __future__ import annotations
 
@@ -13,17 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from support import ROOT, need_program
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "tests" / "data" / "lint" / "seed" / "original_tictactoe.gdef"
-EMACS = shutil.which("emacs")
-if EMACS is None and os.environ.get("GDEF_REQUIRE_EDITORS") != "1":
-    pytest.skip("emacs is not installed (apt-get install emacs-nox elpa-eglot)", allow_module_level=True)
+EMACS = need_program("emacs", "apt-get install emacs-nox elpa-eglot")
 
 
 def test_emacs_eglot_shows_the_checkers_type_error(tmp_path):
-    assert EMACS, "emacs is not installed: apt-get install emacs-nox elpa-eglot"
     folder = tmp_path / "my games"
     folder.mkdir()
     shutil.copy(SEED, folder / "seed tictactoe.gdef")

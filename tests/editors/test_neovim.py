@@ -2,8 +2,8 @@
 starts gdef-lsp from PATH, receives the checker's diagnostics, hover and completion, and
 :GdefRun starts the game in a terminal split.
 
-Needs `nvim` (Debian: apt-get install neovim). Skipped when it is missing, unless
-GDEF_REQUIRE_EDITORS=1 (set by vscode-extension/scripts/ci.sh), which makes that a failure.
+Needs `nvim` (Debian: apt-get install neovim). Skipped when it is missing, except in CI
+(tests/support.py), where that is a failure.
 """
 from __future__ import annotations
 
@@ -17,21 +17,19 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from support import ROOT, need_program
+
 CONFIG = ROOT / "editors" / "nvim" / "gdef.lua"
 SESSION = Path(__file__).parent / "nvim" / "session.lua"
 SEED = ROOT / "tests" / "data" / "lint" / "seed" / "original_tictactoe.gdef"
 GAME = ROOT / "examples" / "tictactoe.gdef"
 
-NVIM = shutil.which("nvim")
-if NVIM is None and os.environ.get("GDEF_REQUIRE_EDITORS") != "1":
-    pytest.skip("nvim is not installed (apt-get install neovim)", allow_module_level=True)
+NVIM = need_program("nvim", "apt-get install neovim")
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     """One Neovim run; returns what it received."""
-    assert NVIM, "nvim is not installed: apt-get install neovim"
     tmp = tmp_path_factory.mktemp("nvim")
     folder = tmp / "my games $(touch pwned)"  # Run game must not go through a shell
     folder.mkdir()

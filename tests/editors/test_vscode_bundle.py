@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from support import ROOT
+
 _spec = importlib.util.spec_from_file_location("bundle_server", ROOT / "vscode-extension" / "scripts" / "bundle_server.py")
 bundle_server = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bundle_server)

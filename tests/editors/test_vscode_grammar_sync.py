@@ -4,13 +4,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from gdef_core.builtins import ALIASES, BUILTINS, GAME_PARAMETERS, KEYWORDS, Builtin, Kind
 
-EXTENSION = Path(__file__).resolve().parents[2] / "vscode-extension"
+from support import ROOT
+
+EXTENSION = ROOT / "vscode-extension"
 
 
 def _load_sync():

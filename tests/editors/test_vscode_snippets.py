@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from gdef_core import Severity, check_files, parse
 
-SNIPPETS = json.loads((Path(__file__).resolve().parents[2] / "vscode-extension" / "snippets"
+from support import ROOT
+
+SNIPPETS = json.loads((ROOT / "vscode-extension" / "snippets"
                        / "gdef.code-snippets").read_text(encoding="utf-8"))
 
 

@@ -1,0 +1,52 @@
+"""What test files share: the repository's folders, the console scripts, and the optional parts a
+test needs. A missing optional part skips the test with a reason that pytest's summary shows
+(`-rfEs` in pyproject.toml), except in CI (the environment variable CI set, or the older
+GDEF_REQUIRE_BROWSER / GDEF_REQUIRE_EDITORS), where it fails: CI must run every test."""
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+REQUIRED = any(os.environ.get(name) for name in ("CI", "GDEF_REQUIRE_BROWSER", "GDEF_REQUIRE_EDITORS"))
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip (the test, or the module when called at import) saying `reason`; fail in CI."""
+    __tracebackhide__ = True  # pytest reports the line of the test that needs the part
+    if REQUIRED:
+        pytest.fail(f"{reason} (CI needs every optional part)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def need_module(name: str, install: str) -> ModuleType:
+    """The module `name`, or a skip saying how to `install` it."""
+    __tracebackhide__ = True
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        broken = "" if error.name == name else f": {error}"  # installed, but it does not import
+        missing(f"{name} is not installed ({install}){broken}")
+
+
+def need_program(name: str, install: str) -> str:
+    """The path of the program `name` on PATH, or a skip saying how to `install` it."""
+    __tracebackhide__ = True
+    path = shutil.which(name)
+    if path is None:
+        missing(f"{name} is not installed ({install})")
+    return path
+
+
+def console_script(name: str) -> str:
+    """The path of gdef's console script `name` (gdef-run ...) installed beside this Python."""
+    return str(Path(sys.executable).with_name(name))
