@@ -10,7 +10,7 @@ import pytest
 chess = pytest.importorskip("chess")
 
 from gdef_core import load_game  # noqa: E402
-from gdef_core.play.perft import perft  # noqa: E402
+from gdef_core.runtime.perft import perft  # noqa: E402
 
 CHESS = Path(__file__).resolve().parent.parent / "examples" / "chess"
 LETTER = {"WP": "P", "WN": "N", "WB": "B", "WR": "R", "WQ": "Q", "WK": "K",

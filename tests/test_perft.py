@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gdef_core.play.perft import perft
+from gdef_core.runtime.perft import perft
 from gdef_core import load_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -51,7 +51,7 @@ class ExternalAgent:
         return process
 
     def choose(self, state):
-        from gdef_core.runtime.moves import Move, MoveSyntaxError
+        from gdef_core.moves import Move, MoveSyntaxError
 
         if self._process is None:
             self._process = self._start()

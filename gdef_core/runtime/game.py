@@ -21,10 +21,10 @@ from enum import Enum
 from typing import Sequence
 
 from gdef_core.builtins import ALIASES
+from gdef_core.moves import Move, MoveSyntaxError, Op
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.history import History
-from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
 from gdef_core.runtime.rules import Rules
 from gdef_core.runtime.values import Obj
 from gdef_core.semantics.program import Program

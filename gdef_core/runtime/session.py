@@ -21,8 +21,8 @@ import tempfile
 from dataclasses import dataclass
 
 from gdef_core.files import read_bytes
+from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
-from gdef_core.runtime.moves import Move, MoveSyntaxError
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 

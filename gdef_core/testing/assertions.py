@@ -82,7 +82,7 @@ def parse_assertion(text: str, line: int | None = None) -> Assertion:
 
 
 def _move(rest: str):
-    from gdef_core.runtime.moves import Move, MoveSyntaxError
+    from gdef_core.moves import Move, MoveSyntaxError
 
     if not rest:
         return None
