@@ -12,11 +12,6 @@ import pytest
 
 from import_graph import ROOT, circles, import_graph, layer_of, layers
 
-# The circle cli/run -> web/server -> web/board -> cli/run, and the import of the CLI by the web
-# board under it, are cut by the session branch (the CLI's Runner becomes a play session in the
-# core): when it lands, delete both entries.
-KNOWN_CIRCLES = [["gdef_core.cli.run", "gdef_core.web.board", "gdef_core.web.server"]]
-KNOWN_CROSSINGS = {("gdef_core.web.board", "gdef_core.cli.run")}
 # The compiler: what the language server must never load (ARCHITECTURE.md, layer lsp).
 COMPILER = {"lower", "runtime", "native", "play", "testing"}
 
@@ -53,13 +48,13 @@ def test_imports_keep_the_layer_invariants(graph, table):
             theirs = layer_of(target, table)
             if theirs is not mine and theirs.name not in mine.may_import:
                 crossings.add((module, target))
-    assert crossings == KNOWN_CROSSINGS, "\n".join(
+    assert not crossings, "\n".join(
         f"{module} ({layer_of(module, table).name}) imports {target} ({layer_of(target, table).name})"
-        for module, target in sorted(crossings - KNOWN_CROSSINGS)) or "a known exception is gone: delete it"
+        for module, target in sorted(crossings))
 
 
 def test_no_import_circles(graph):
-    assert circles(graph) == KNOWN_CIRCLES
+    assert circles(graph) == []
 
 
 def test_circles_are_found_through_imports_inside_functions(tmp_path):
