@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gdef_core.play.games import Failure, GameOutcome, play_or_fail
-# web/board.py reads game_seed from here until the session branch moves the web board onto
-# the core's play session; everything else imports it from gdef_core.play.games.
+# web/board.py still reads game_seed from here (its owner changes that line to
+# gdef_core.play.games, then this import goes).
 from gdef_core.play.games import game_seed  # noqa: F401
 from gdef_core.play.spec import AgentSpec
 
