@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import tempfile
 import re
 from collections.abc import Iterator, Sequence
 
@@ -43,6 +44,7 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
                      max_moves: int | None) -> Iterator:
     """The outcomes of games 0..games-1, in the order batches finish; closes what it opened."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ClusterError("--cluster needs Dask: pip install 'gdef[cluster]'") from None
@@ -50,18 +52,23 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
     local = _LOCAL.match(address)
     cluster = None
+    # the local workers' scratch folder, removed with the cluster (dask leaves its own behind)
+    scratch = tempfile.TemporaryDirectory(prefix="gdef-dask-", ignore_cleanup_errors=True) if local else None
     _quiet_dask()
     try:
         if local:
-            cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
-                                   processes=True, dashboard_address=None,
-                                   silence_logs=QUIET)  # see _quiet_dask
-            client = Client(cluster)
+            with dask.config.set({"temporary-directory": scratch.name}):
+                cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       silence_logs=QUIET)  # see _quiet_dask
+                client = Client(cluster)
         else:
             client = Client("tcp://" + address.split("://", 1)[1], timeout="10s")
     except OSError as error:
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            scratch.cleanup()
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -77,6 +84,8 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
         client.close()
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            scratch.cleanup()
 
 
 def _quiet_dask() -> None:

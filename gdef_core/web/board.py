@@ -5,7 +5,9 @@ script or a record, save the record.
 It drives the same game controller as the terminal (gdef_core.controller PlaySession: its
 session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
 mean the same in the browser as in the terminal. One lock makes requests take turns: a session
-is not thread-safe, and the page never needs two answers at once.
+is not thread-safe, and the page never needs two answers at once. While a computer player thinks
+(holding the lock), `thinking` names it and `thinking_state` is the position it thinks about;
+`stopping` stops its search when the server stops.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from gdef_core.runtime.session import record_problem
 
 LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
 SCRIPT_LIMIT = 100_000  # lines of a move script or moves of a record
+# The largest computer-player budgets the page may ask for (bigger ones: --player on the command line)
+PAGE_BUDGETS = {"iterations": 100_000, "time": 60.0, "cap": 10_000}
 
 
 class ApiError(Exception):
@@ -55,6 +59,9 @@ class Board:
         self.y_down = y_down
         self.lock = threading.Lock()
         self.script: Script | None = None
+        self.thinking: str | None = None  # "player 1 (mcts)" while it chooses a move
+        self.thinking_state: dict | None = None
+        self.stopping = threading.Event()
 
     @property
     def session(self):
@@ -149,8 +156,10 @@ class Board:
                            else "the game is over")
         self._leave_script()
         label = computers.label(player)
+        self.thinking_state = self.state()
+        self.thinking = f"player {player} ({label})"
         try:
-            move = computers.choose(state)
+            move = computers.choose(state, stop=self.stopping.is_set)
         except AgentError as error:
             return {"accepted": False, "player": player, "kind": "agent error",
                     "reason": f"player {player} ({label}): {error}"}
@@ -158,6 +167,10 @@ class Board:
             return {"accepted": False, "player": player, "kind": "runtime error",
                     "reason": f"player {player} ({label}) cannot choose a move: moves() failed: {error.headline()}",
                     "error": error_json(error, self.game)}
+        finally:
+            self.thinking = self.thinking_state = None
+        if self.stopping.is_set():
+            raise ApiError(503, f"the server is stopping: the move of player {player} ({label}) was not played")
         played = session.play(str(move))
         if played.accepted:
             self.play.say(f"{len(session.moves)}. player {player} ({label}): {move}")
@@ -186,6 +199,10 @@ class Board:
         if spec.name == "cmd":
             raise ApiError(403, "a cmd: player runs a program: give it on the command line "
                                 "(gdef-run --player N=cmd:...), not from the page")
+        for key, value in spec.options:
+            if key in PAGE_BUDGETS and value > PAGE_BUDGETS[key]:
+                raise ApiError(400, f"agent '{text[:100]}': the page may ask for at most {key}={PAGE_BUDGETS[key]:g}; "
+                                    f"give a bigger budget on the command line (gdef-run --player {player}=...)")
         computers = self.play.computers
         computers.specs.pop(player, None)
         computers.agents.pop(player, None)
