@@ -118,7 +118,7 @@ def test_sigterm_stops_and_saves_while_a_body_is_half_sent(web, tmp_path) -> Non
         code = run.process.wait(timeout=30)
     assert code == 3
     assert "Stopped (stopped by SIGTERM) before the game ended, after 1 move(s)." in run.process.stderr.read()
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
 def test_budgets_from_the_page_are_capped(web) -> None:
@@ -151,7 +151,7 @@ def test_the_server_answers_while_the_computer_thinks_and_sigterm_stops_it(web, 
     assert run.request("GET", "/")[0] == 200
     run.process.send_signal(signal.SIGTERM)
     assert run.process.wait(timeout=40) == 3  # long before the 60 s of thinking
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
 def _ignore_errors(call, *args) -> None:

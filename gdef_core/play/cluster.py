@@ -8,6 +8,7 @@ files: the task carries the files' text, and each worker compiles the rules once
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -51,26 +52,24 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
     sources = {os.path.abspath(path): _read(path) for path in _all_files(game)}
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
     local = _LOCAL.match(address)
-    cluster = None
-    # the local workers' scratch folder, removed with the cluster (dask leaves its own behind)
-    scratch = tempfile.TemporaryDirectory(prefix="gdef-dask-", ignore_cleanup_errors=True) if local else None
     _quiet_dask()
-    try:
+    with contextlib.ExitStack() as stack:  # closed in reverse: client, cluster, config, scratch
         if local:
-            with dask.config.set({"temporary-directory": scratch.name}):
-                cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
-                                       processes=True, dashboard_address=None,
-                                       silence_logs=QUIET)  # see _quiet_dask
-                client = Client(cluster)
-        else:
-            client = Client("tcp://" + address.split("://", 1)[1], timeout="10s")
-    except OSError as error:
-        if cluster is not None:
-            cluster.close()
-        if scratch is not None:
-            scratch.cleanup()
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    try:
+            # the workers' scratch and lock files go to a folder removed with the cluster (dask's
+            # own, dask-scratch-space in the temporary folder, stays behind)
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gdef-dask-",
+                                                                      ignore_cleanup_errors=True))
+            stack.enter_context(dask.config.set({"temporary-directory": scratch}))
+        try:
+            if local:
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=int(local["workers"]), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=QUIET))  # see _quiet_dask
+                client = stack.enter_context(Client(cluster))
+            else:
+                client = stack.enter_context(Client("tcp://" + address.split("://", 1)[1], timeout="10s"))
+        except OSError as error:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(1, min(MAX_BATCH, games // (workers * BATCHES_PER_WORKER)))
         batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
@@ -80,12 +79,6 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
                    for batch in batches]
         for future in as_completed(futures):
             yield from future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-        if scratch is not None:
-            scratch.cleanup()
 
 
 def _quiet_dask() -> None:

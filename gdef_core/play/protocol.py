@@ -140,7 +140,8 @@ class ProtocolServer:
 
     def cmd_legal(self, request) -> dict:
         state = self.session.state
-        return {"ok": True, "moves": [str(move) for move in self._legal(state)]}
+        moves = self._legal(state)
+        return {"ok": True, "moves": [str(move) for move in moves], "names": state.move_names(moves)}
 
     def _legal(self, state) -> list:
         from gdef_core.runtime.errors import GdefRuntimeError
@@ -158,11 +159,13 @@ class ProtocolServer:
         if not played.accepted:
             verdict = played.verdict
             error = {"kind": verdict.kind.value, "message": verdict.reason}
+            if verdict.candidates:
+                error["candidates"] = list(verdict.candidates)
             if verdict.error is not None:
                 error["location"] = verdict.error.location
                 error["code"] = verdict.error.code
             return {"ok": False, "error": error}
-        return {"ok": True, "move": played.text, "state": state_json(self.session.state)}
+        return {"ok": True, "move": played.text, "name": played.name, "state": state_json(self.session.state)}
 
     def cmd_undo(self, request) -> dict:
         if not self.play.undo():
@@ -184,7 +187,7 @@ class ProtocolServer:
             raise ProtocolError("no move", str(error)) from None
         except GdefRuntimeError as error:
             raise ProtocolError("runtime error", str(error)) from None
-        return {"ok": True, "move": str(move)}
+        return {"ok": True, "move": str(move), "name": state.move_name(move)}
 
     def cmd_result(self, request) -> dict:
         state = self.session.state

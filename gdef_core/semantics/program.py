@@ -10,6 +10,7 @@ from enum import Enum
 
 from gdef_core.builtins import Builtin
 from gdef_core.diagnostics import Diagnostic
+from gdef_core.presentation import Presentation
 from gdef_core.syntax import ast
 
 
@@ -62,6 +63,8 @@ class Program:
     # The static type of every expression the checker could type ("int", "float", "bool",
     # "obj"; absent when unknown until run time).
     expr_types: dict[object, str] = field(default_factory=dict)
+    # How the game is shown (its `show` blocks and the defaults); None for a library.
+    presentation: Presentation | None = None
 
     @property
     def errors(self) -> list[Diagnostic]:

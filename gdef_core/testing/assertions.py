@@ -82,14 +82,15 @@ def parse_assertion(text: str, line: int | None = None) -> Assertion:
 
 
 def _move(rest: str):
-    from gdef_core.moves import Move, MoveSyntaxError
+    """A move as operations, or a move name (`e2e4`) read in the position it is checked in."""
+    from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
 
     if not rest:
         return None
     try:
         return (Move.parse(rest),)
     except MoveSyntaxError:
-        return None
+        return (rest.strip(),) if looks_like_name(rest) and " " not in rest.strip() else None
 
 
 def _over(rest: str):

@@ -84,6 +84,7 @@ class Board:
             "objects": list(game.objects), "files": list(self.session.files),
             "seed": self.play.computers.seed, "record": self.play.record,
             "yDown": self.y_down,
+            "presentation": game.presentation.to_json(),
         }
 
     def state(self) -> dict:
@@ -94,7 +95,8 @@ class Board:
             "moveNumber": state.move_number,
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
             "scores": [json_value(score) for score in state.scores],
-            "vars": {name: json_value(value) for name, value in state.variables.items()},
+            "vars": {name: json_value(value) for name, value in state.variables.items()
+                     if name in self.game.presentation.visible},
             "moves": list(session.moves), "rejected": len(session.rejected),
             "agents": [computers.label(p) if computers.plays(p) else "human" for p in range(self.game.players)],
             "computerToMove": not state.is_over and computers.plays(state.current_player),
@@ -111,13 +113,14 @@ class Board:
                     "reason": f"moves() failed: {error.headline()}"}
         wanted = set(touching or ())
         found, count = [], 0
-        for move in moves:
+        names = state.move_names(moves)
+        for move, name in zip(moves, names):
             squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
             if wanted and not wanted.issubset(squares):
                 continue
             count += 1
             if len(found) < limit:
-                found.append({"text": str(move), "squares": [list(s) for s in squares],
+                found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
                               "ops": [[op.x, op.y, op.obj] for op in move.ops]})
         return {"moves": found, "count": count}
 
@@ -137,11 +140,11 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+            self.play.say(f"{len(session.moves)}. {self.play.played(played)}")
         else:
-            self.play.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
+            self.play.say(f"Rejected '{text}' ({self.play.who(played.player)}): {played.verdict.reason}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": played.player,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
 
     def computer(self) -> dict:
@@ -173,9 +176,9 @@ class Board:
             raise ApiError(503, f"the server is stopping: the move of player {player} ({label}) was not played")
         played = session.play(str(move))
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+            self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
 
     def undo(self) -> dict:
@@ -333,6 +336,8 @@ class Board:
 def verdict_json(verdict, game) -> dict:
     """Why a move is not legal, for people, with the gdef location of a run-time error."""
     out = {"kind": verdict.kind.value, "reason": verdict.reason}
+    if verdict.candidates:
+        out["candidates"] = list(verdict.candidates)
     if verdict.error is not None:
         out["error"] = error_json(verdict.error, game)
     return out
