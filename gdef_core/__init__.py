@@ -24,7 +24,7 @@ _RUNTIME_NAMES = ("Game", "GameLoadError", "GdefRuntimeError", "IllegalMoveError
 
 __all__ = [
     "Diagnostic", "ParseResult", "Program", "Related", "Severity", "Span", "Suggestion",
-    "Symbol", "SymbolKind", "check_files", "load_modules", "load_program", "parse",
+    "Symbol", "SymbolKind", "__version__", "check_files", "load_modules", "load_program", "parse",
     *_RUNTIME_NAMES,
 ]
 
