@@ -69,7 +69,7 @@ def playout_rate(playout, seconds: float, rng: random.Random) -> tuple[float, fl
 
 def gdef_perft():
     from gdef_core import load_game
-    from gdef_core.play.perft import perft
+    from gdef_core.runtime.perft import perft
 
     state = load_game([str(ROOT / "examples" / "chess" / "chess.gdef")]).new_state()
     return lambda: perft(state, PERFT_DEPTH)[-1]

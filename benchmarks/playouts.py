@@ -96,7 +96,7 @@ def native_playouts(example: str, batch: int = 200):
 
     def playouts(rng: random.Random) -> int:
         seeds = np.array([rng.getrandbits(64) for _ in range(batch)], dtype=np.uint64)
-        native._run(seeds, start, None, record=False)
+        native.playouts(seeds, start, None)
         return batch
     return playouts
 

@@ -15,8 +15,7 @@ from gdef_core.loader import check_files, load_modules, load_program
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ParseResult, parse
-
-__version__ = "0.1.0"
+from gdef_core.version import __version__
 
 # The game API lives in gdef_core.runtime, imported on first use so that the checker and the
 # language server do not load the compiler.
@@ -25,7 +24,7 @@ _RUNTIME_NAMES = ("Game", "GameLoadError", "GdefRuntimeError", "IllegalMoveError
 
 __all__ = [
     "Diagnostic", "ParseResult", "Program", "Related", "Severity", "Span", "Suggestion",
-    "Symbol", "SymbolKind", "check_files", "load_modules", "load_program", "parse",
+    "Symbol", "SymbolKind", "__version__", "check_files", "load_modules", "load_program", "parse",
     *_RUNTIME_NAMES,
 ]
 

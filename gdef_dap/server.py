@@ -10,7 +10,7 @@ from typing import Any
 
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions, Stop
 from gdef_core.debug.expressions import EvaluationError
-from gdef_core.runtime.moves import Move, MoveSyntaxError
+from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.debug.values import Node, scopes, value_node
 from gdef_dap import protocol
 from gdef_dap.framing import FramingError, Stream

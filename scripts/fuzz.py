@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 from gdef_core import parse  # noqa: E402
 from gdef_core.loader import GdefFileError, load_program  # noqa: E402
+from gdef_core.moves import Move, MoveSyntaxError  # noqa: E402
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError  # noqa: E402
 from gdef_core.runtime.game import IllegalMoveError, game_from_program  # noqa: E402
-from gdef_core.runtime.moves import Move, MoveSyntaxError  # noqa: E402
 from gdef_core.runtime.session import RecordError, load_record  # noqa: E402
 
 EXAMPLES = {p: p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").rglob("*.gdef"))}

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from gdef_core.native import NativeRules
-from gdef_core.play.simulate import game_seed
+from gdef_core.play.games import game_seed
+from gdef_core.play.native_sim import native_games
 from gdef_core.runtime import load_game
 
 
@@ -24,18 +25,16 @@ def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
     """Native random games from `start`, each ended by the kernel itself (not by the failure
     path, which would hide a difference) and replayed through the Python backend: legal at
     every step, with the same end, winner and scores. -> the outcomes."""
-    outcomes = native.play(range(count), seed=seed, max_moves=None, state=start)
+    outcomes = native_games(native, range(count), seed, None, start)
     seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
-    status = native._run(seeds, start, None, record=False)[2]
+    status = native.playouts(seeds, start, None).status
     assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
     for index, outcome in enumerate(outcomes):
         assert not isinstance(outcome, Exception), outcome
-        seeds = np.array([game_seed(seed, index, 0)], dtype=np.uint64)
-        *_, recorded, ops, starts = native._run(seeds, start, None, record=True)
-        assert recorded == outcome.length > 0
+        recorded = native.recorded_moves(game_seed(seed, index, 0), start, None)
+        assert len(recorded) == outcome.length > 0
         state = start.clone()
-        for k in range(recorded):
-            move = game.to_move(native.ops_of(ops[starts[k]:starts[k + 1]]))
+        for k, move in enumerate(recorded):
             assert not state.is_over
             assert state.check(move).legal, (index, k, str(move))
             assert move in state.legal_moves()

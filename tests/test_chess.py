@@ -11,7 +11,7 @@ from support import ROOT, need_module
 chess = need_module("chess", "pip install -e '.[dev]'")
 
 from gdef_core import load_game  # noqa: E402
-from gdef_core.play.perft import perft  # noqa: E402
+from gdef_core.runtime.perft import perft  # noqa: E402
 
 CHESS = ROOT / "examples" / "chess"
 LETTER = {"WP": "P", "WN": "N", "WB": "B", "WR": "R", "WQ": "Q", "WK": "K",

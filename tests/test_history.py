@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from gdef_core.play.perft import perft
+from gdef_core.runtime.perft import perft
 from gdef_core.runtime import load_game
 from gdef_core.runtime.session import Session
 

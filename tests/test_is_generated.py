@@ -3,7 +3,7 @@ same effect on the board, whatever the order of the operations; a failure of mov
 failure of the move judged; a search for legal moves does not run moves() once per candidate."""
 from __future__ import annotations
 
-from gdef_core.play.perft import perft
+from gdef_core.runtime.perft import perft
 from gdef_core.runtime import VerdictKind, load_game
 
 SLIDE = """name: slide

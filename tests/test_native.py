@@ -28,8 +28,9 @@ import numpy as np  # noqa: E402
 
 from gdef_core.cli.sim import main as sim_main  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
-from gdef_core.play.perft import perft  # noqa: E402
+from gdef_core.play.native_sim import native_playout, replay  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
+from gdef_core.runtime.perft import perft  # noqa: E402
 
 from native_support import compile_rules, replay_native_games  # noqa: E402
 
@@ -262,12 +263,12 @@ def native_mcts(seed: int, **options):
 def test_native_playout_from_a_state_is_seeded(cache_dir):
     game, native, _ = native_of("connect4")
     state = connect4_position(game, 1, {(0, 0): "X", (1, 0): "X", (2, 0): "X"}, 3)
-    winners = [native.playout(state, seed, 1000) for seed in range(200)]
-    assert winners == [native.playout(state, seed, 1000) for seed in range(200)]
+    winners = [native_playout(native, state, seed, 1000) for seed in range(200)]
+    assert winners == [native_playout(native, state, seed, 1000) for seed in range(200)]
     assert set(winners) <= {0, 1, None} and {0, 1} <= set(winners)
     # X wins most random games from there (its next disc on (3,0) wins at once).
     assert winners.count(0) > winners.count(1)
-    assert all(native.playout(state, seed, 0) is None for seed in range(3))   # the cap: a draw
+    assert all(native_playout(native, state, seed, 0) is None for seed in range(3))   # the cap: a draw
 
 
 def test_native_mcts_plays_legal_moves(cache_dir):
@@ -391,7 +392,7 @@ def test_a_failing_is_move_legal_makes_the_move_illegal_natively(cache_dir, tmp_
     start = game.new_state()
     assert sorted(str(m) for m in start.legal_moves()) == ["place(0,0,X)", "place(1,0,X)"]
     assert native.perft(start, 2) == perft(start, 2) == [2, 1]
-    winners, lengths, status, *_ = native._run(np.arange(50, dtype=np.uint64), start, None, record=False)
+    winners, lengths, status, _ = native.playouts(np.arange(50, dtype=np.uint64), start, None)
     # after place(1,0,X) the second player has no legal move (status 2); never a failure (3)
     assert set(status.tolist()) == {0, 2}
 
@@ -453,11 +454,10 @@ def test_arrays_called_from_array_free_functions_and_many_candidates(cache_dir, 
     game, native = compile_rules(tmp_path, "arraysandsearches", ARRAYS_AND_SEARCHES)
     start = game.new_state()
     assert native.perft(start, 3) == perft(start, 3) == [25, 600, 13800]
-    winners, lengths, status, *_ = native._run(np.arange(40, dtype=np.uint64), start, None, record=False)
+    winners, lengths, status, _ = native.playouts(np.arange(40, dtype=np.uint64), start, None)
     assert set(status.tolist()) == {0}
     for k in range(3):
-        seeds = np.array([k], dtype=np.uint64)
-        replayed = native.replay(0, seeds, 0, None, start)
+        replayed = replay(native, 0, k, 0, None, start)
         assert replayed.length == lengths[k] and replayed.winner == (None if winners[k] < 0 else winners[k])
 
 

@@ -35,11 +35,11 @@ from hypothesis import strategies as st  # noqa: E402
 from random_rules import MOVES, comparison_function, header, legal_function  # noqa: E402
 
 from gdef_core.loader import load_program  # noqa: E402
+from gdef_core.moves import Move  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.native.cache import load_module  # noqa: E402
 from gdef_core.native.codegen import native_source  # noqa: E402
 from gdef_core.runtime.game import Game, State, VerdictKind  # noqa: E402
-from gdef_core.runtime.moves import Move  # noqa: E402
 
 # The native backend does not compile game-variable arrays yet: each function declares `gv`
 # as a local array of the same values. True makes `gv` HEADER's game variable again.

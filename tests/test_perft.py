@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gdef_core.play.perft import perft
+from gdef_core.runtime.perft import perft
 from gdef_core import load_game
 
 from support import EXAMPLES, ROOT, need_module

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gdef_core.cli.move_entry import format_listing, hint_budget, listing, parse_square
 from gdef_core.cli.run import run
-from gdef_core.runtime.moves import Move
+from gdef_core.moves import Move
 
 from support import ROOT
 

@@ -12,7 +12,8 @@ import pytest
 
 from gdef_core.cli.sim import main
 from gdef_core.play.progress import Progress
-from gdef_core.play.simulate import game_seed, play_game, simulate
+from gdef_core.play.games import game_seed, play_game
+from gdef_core.play.simulate import simulate
 from gdef_core.play.spec import parse_agent
 from gdef_core import load_game
 

@@ -154,7 +154,7 @@ def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | Non
     import shlex
 
     import gdef_core
-    from gdef_core.play.simulate import SEED_RULE
+    from gdef_core.play.games import SEED_RULE
 
     return {
         "seed": args.seed,

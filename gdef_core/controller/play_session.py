@@ -389,7 +389,7 @@ class PlaySession:
 
     def perft(self, depth: int, backend: str = "python") -> int:
         """The number of move sequences of each length from the position, said a line a depth."""
-        from gdef_core.play.perft import perft
+        from gdef_core.runtime.perft import perft
 
         ready = ""  # the native rules' compile (or load) time, said apart from the count's
         if backend == "native":

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
-from gdef_core.runtime.moves import Move, MoveSyntaxError
+from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
 from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases
 

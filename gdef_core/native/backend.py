@@ -1,22 +1,24 @@
-"""A game's rules as numba code: random playouts and perft run whole in compiled code.
+"""A game's rules as numba code: the compiled-rules adapter of the native backend.
 
     native = NativeRules.load(game, notify=print)   # None (after a one-line notice) when
                                                     # numba is missing or the game cannot compile
-    outcomes = native.play(range(1000), seed=0, max_moves=10_000)
-    native.perft(game.new_state(), 4)
-    native.playout(state, seed=2**63 + 5, max_moves=1000)   # one game's winner, for mcts
     native.legal_moves(state); native.judge(state, ["place(0,0,X)"])   # [True | False | None]
+    native.perft(game.new_state(), 4)
+    native.playouts(seeds, state, max_moves=10_000)   # random games, one per 64-bit seed
+    native.playout(state, seed, max_moves=1000)       # one game, (status, winner), for mcts
+    native.recorded_moves(seed, state, max_moves)     # the moves of one of those games
 
-Game k of a run seeded S draws its moves from the seed of player 0's agent in the Python
-simulation (simulate.game_seed(S, k, 0)), so it is the same game whichever process plays it.
-A game that stops on a run-time error, a limit, or a player without a legal move is replayed
-move by move through the Python backend, which raises the usual located error (a game the
-native buffers cannot hold is finished there too): numba's own messages never reach users.
+It answers what the rules say, from and to the states of the Python backend; what to do with
+a game that stopped (ENDED, CAPPED, NO_MOVE, FAILED) is gdef_core.play's (native_sim.py replays
+a failed game through the Python backend, which raises the usual located error): numba's own
+messages never reach users. Where a native run stops on a run-time error or a limit, the
+legal moves and the perft counts are the Python backend's, which raises the located error.
 """
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from typing import NamedTuple
 
 try:
     import numpy as np
@@ -26,7 +28,19 @@ except ImportError:  # numpy comes with numba (gdef[fast])
 from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
+# How a game of the playout kernel stopped: end() ended it, the move cap, a player without a
+# legal move, a run-time error or a limit (or a native buffer too small).
 ENDED, CAPPED, NO_MOVE, FAILED = 0, 1, 2, 3
+
+
+class Playouts(NamedTuple):
+    """The kernel's results, one row per seed: the winner (-1 for none), moves played, the
+    status (ENDED ...) and each player's score."""
+
+    winners: object
+    lengths: object
+    status: object
+    scores: object
 
 
 def numba_available() -> bool:
@@ -84,8 +98,10 @@ class NativeRules:
         module, _ = load_module(source)
         rules = cls(game, module, int_scores)
         rules.compiled = compiling
+        start = game.new_state()
         try:
-            rules.play(range(1), seed=0, max_moves=1)  # compiles (or loads) the playout kernel
+            if not start.is_over:   # compiles (or loads) the playout kernel
+                rules.playouts(np.zeros(1, np.uint64), start, max_moves=1)
         except Exception as error:  # numba's typing and lowering errors are many classes
             say(f"gdef: the native backend cannot compile {game.name} ({type(error).__name__}); "
                 "using the Python backend")
@@ -179,41 +195,15 @@ class NativeRules:
 
     # ------------------------------------------------------------ playouts
 
-    def play(self, indexes: Iterable[int], seed: int, max_moves: int | None, state=None) -> list:
-        """The outcomes (simulate.GameOutcome) of random games `indexes` of a run seeded
-        `seed`, from `state` (default: the start). The entry of a game that fails is the
-        error the Python backend raised there (GdefRuntimeError, IllegalMoveError or
-        NoLegalMoveError)."""
-        from gdef_core.play.simulate import GameOutcome, game_seed
+    def playouts(self, seeds, start, max_moves: int | None) -> Playouts:
+        """Random games from `start`, the moves of each drawn from its 64-bit seed (a uint64
+        array), to the end, the `max_moves` cap or where the kernel stops."""
+        return Playouts(*self._run(seeds, start, max_moves, record=False)[:4])
 
-        indexes = list(indexes)
-        start = state if state is not None else self.game.new_state()
-        if start.is_over:
-            return [GameOutcome(i, start.winner, 0, False, tuple(start.scores)) for i in indexes]
-        seeds = np.array([game_seed(seed, i, 0) for i in indexes], dtype=np.uint64)
-        results = self._run(seeds, start, max_moves, record=False)
-        winners, lengths, status, scores = results[:4]
-        outcomes = []
-        for k, index in enumerate(indexes):
-            state_k = int(status[k])
-            if state_k in (ENDED, CAPPED):
-                winner = int(winners[k])
-                outcomes.append(GameOutcome(index, winner if winner >= 0 and state_k == ENDED else None,
-                                            int(lengths[k]), state_k == CAPPED, self._scores(scores[k])))
-            else:
-                outcomes.append(self._replayed(index, seeds[k:k + 1], seed, max_moves, start))
-        return outcomes
-
-    def playout(self, state, seed: int, max_moves: int | None) -> int | None:
-        """The winner of one random game from `state`, its moves drawn from the 64-bit `seed`
-        (mcts's playouts); None for a draw, the `max_moves` cap or a player without a legal
-        move, as in mcts's Python playouts. A game that stops on a run-time error or a limit
-        is replayed through the Python backend, which raises the located error."""
-        from gdef_core.play.errors import NoLegalMoveError
-
-        if state.is_over:
-            return state.winner
-        if self._one is None:   # the kernel's outputs for one game, reused by every call
+    def playout(self, state, seed: int, max_moves: int | None) -> tuple[int, int]:
+        """(status, winner) of one random game from `state`, its moves drawn from `seed`, with
+        the kernel's outputs made once for every call (mcts plays one short game at a time)."""
+        if self._one is None:
             self._one = (np.empty(1, np.uint64), np.empty(1, np.int64), np.empty(1, np.int64),
                          np.empty(1, np.int64), np.empty((1, self.game.players), np.float64),
                          np.empty((1, 4), np.int64), np.zeros(1, np.int64))
@@ -224,27 +214,19 @@ class NativeRules:
                              -1 if max_moves is None else max_moves, winners, lengths, status,
                              scores, False, rec_ops, rec_starts, *self.workspace(),
                              self.history_rows(state), self._hs)
-        code = int(status[0])
-        if code == ENDED:
-            return int(winners[0]) if winners[0] >= 0 else None
-        if code != FAILED:
-            return None
-        try:
-            return self.replay(0, seeds.copy(), seed, max_moves, state).winner
-        except NoLegalMoveError:
-            return None
+        return int(status[0]), int(winners[0])
 
-    def _replayed(self, index: int, seeds, seed: int, max_moves, start):
-        """replay()'s outcome, or the error that stopped the game."""
-        from gdef_core.play.errors import AgentError
-        from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
+    def recorded_moves(self, seed: int, start, max_moves: int | None) -> list:
+        """The moves the kernel plays in the game of `seed` from `start`, up to where it stops
+        (those of a failed game, to replay through the Python backend)."""
+        seeds = np.array([seed], dtype=np.uint64)
+        *_, recorded, rec_ops, rec_starts = self._run(seeds, start, max_moves, record=True)
+        return [self.game.to_move(self.ops_of(rec_ops[int(rec_starts[k]):int(rec_starts[k + 1])]))
+                for k in range(recorded)]
 
-        try:
-            return self.replay(index, seeds, seed, max_moves, start)
-        except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
-            return error
-
-    def _scores(self, row) -> tuple:
+    def scores(self, row) -> tuple:
+        """A row of the kernel's scores as the Python backend gives them (ints when the game's
+        scores are)."""
         return tuple(int(v) if self.int_scores and float(v).is_integer() else float(v) for v in row)
 
     def workspace(self) -> tuple:
@@ -270,24 +252,6 @@ class NativeRules:
                                         status, scores, record, rec_ops, rec_starts, *self.workspace(),
                                         self.history_rows(start), self._hs)
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
-
-    def replay(self, index: int, seeds, seed: int, max_moves: int | None, start):
-        """Game `index` again, natively with its moves recorded, then those moves through the
-        Python backend, and on from there with Python random players: the step that failed
-        natively fails there with the located error (or, when only a native buffer was too
-        small, the game ends normally)."""
-        from gdef_core.play.agents import RandomAgent
-        from gdef_core.play.simulate import game_seed, play_on
-
-        *_, recorded, rec_ops, rec_starts = self._run(seeds, start, max_moves, record=True)
-        state = start.clone()
-        length = 0
-        for k in range(recorded):
-            rows = rec_ops[int(rec_starts[k]):int(rec_starts[k + 1])]
-            state.apply(self.game.to_move(self.ops_of(rows)))
-            length += 1
-        agents = [RandomAgent(game_seed(seed, index, p)) for p in range(self.game.players)]
-        return play_on(state, agents, index, length, max_moves)
 
     # ------------------------------------------------------------ moves
 
@@ -318,7 +282,7 @@ class NativeRules:
         the native run stopped (a run-time error, a limit, isGenerated()), for which
         State.check(move) gives the verdict and the located error. All False once the game
         is over; a move that does not fit the game raises ValueError with the reason."""
-        from gdef_core.runtime.moves import Move
+        from gdef_core.moves import Move
 
         rows, starts = [], [0]
         for move in moves:
@@ -339,8 +303,8 @@ class NativeRules:
     # ------------------------------------------------------------ perft
 
     def perft(self, state, depth: int) -> list[int]:
-        """The same counts as gdef_core.play.perft.perft; a failure of moves() there is left
-        to the Python backend, which reports it located."""
+        """The same counts as gdef_core.runtime.perft.perft; a failure of moves() there is
+        left to the Python backend, which reports it located."""
         counts = np.zeros(max(depth, 0), np.int64)
         if depth <= 0 or state.is_over:
             return [0] * max(depth, 0)
@@ -349,6 +313,6 @@ class NativeRules:
             self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
                               self.history_rows(state), self._hs)
         except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit (not a compile error)
-            from gdef_core.play.perft import perft
+            from gdef_core.runtime.perft import perft
             return perft(state, depth)
         return [int(c) for c in counts]

@@ -29,9 +29,9 @@ def cache_root() -> Path:
 def module_key(source: str) -> str:
     import numba
 
-    import gdef_core
+    from gdef_core.version import __version__
 
-    text = f"gdef {gdef_core.__version__}\nnumba {numba.__version__}\npython {sys.version}\n{source}"
+    text = f"gdef {__version__}\nnumba {numba.__version__}\npython {sys.version}\n{source}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 

@@ -2,7 +2,7 @@
 
 The work is split into batches of consecutive game indexes; each batch is one Dask task that
 plays its games and returns their outcomes. Game k is seeded from (run seed, k) exactly as on
-one machine (gdef_core.play.simulate.game_seed), so the table is the same as `--jobs 1` for the
+one machine (gdef_core.play.games.game_seed), so the table is the same as `--jobs 1` for the
 same seed, whichever worker plays which batch. The workers need gdef installed but not the game
 files: the task carries the files' text, and each worker compiles the rules once per game.
 """
@@ -103,7 +103,7 @@ _GAMES: dict[str, object] = {}
 def _play_batch(job, start: int, stop: int) -> list:
     """On a worker: play games start..stop-1 (the game compiled once per worker process)."""
     from gdef_core.loader import load_program
-    from gdef_core.play.simulate import _play_or_fail
+    from gdef_core.play.games import play_or_fail
     from gdef_core.runtime import game_from_program
 
     key, sources, files, max_steps, max_depth, specs, seed, max_moves = job
@@ -111,4 +111,4 @@ def _play_batch(job, start: int, stop: int) -> list:
     if game is None:
         program = load_program([os.path.abspath(f) for f in files], overlay=sources)
         game = _GAMES[key] = game_from_program(program, max_steps=max_steps, max_depth=max_depth)
-    return [_play_or_fail(game, specs, seed, index, max_moves) for index in range(start, stop)]
+    return [play_or_fail(game, specs, seed, index, max_moves) for index in range(start, stop)]

@@ -73,7 +73,7 @@ class ExternalAgent:
         return process
 
     def choose(self, state, stop=None):
-        from gdef_core.runtime.moves import Move, MoveSyntaxError
+        from gdef_core.moves import Move, MoveSyntaxError
 
         try:
             seconds = answer_seconds()

@@ -24,6 +24,7 @@ import time
 import weakref
 
 from gdef_core.play.agents import legal_moves
+from gdef_core.play.native_sim import native_playout
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = math.sqrt(2)
@@ -126,7 +127,7 @@ class MctsAgent:
                 node.children.append(child)
                 node, state = child, after
         if self._native is not None:
-            winner = self._native.playout(state, self.rng.getrandbits(64), self.playout_cap)
+            winner = native_playout(self._native, state, self.rng.getrandbits(64), self.playout_cap)
         else:
             winner = self._playout(state.clone())
         # Backpropagation.

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable
 
 from gdef_core.play.errors import AgentSpecError
-from gdef_core.play.simulate import game_seed
+from gdef_core.play.games import game_seed
 from gdef_core.play.spec import AgentSpec, parse_player
 
 

@@ -1,41 +1,24 @@
 """The simulation engine behind gdef-sim: play many games between agents, count the results.
 
 Reproducibility: every agent of every game gets its own seed derived from (seed, game index,
-player), so game k is the same game whichever process plays it and however many processes
-there are; the totals are sums, so they do not depend on the order games finish in either.
+player) (games.game_seed), so game k is the same game whichever process plays it and however
+many processes there are; the totals are sums, so they do not depend on the order games finish in either.
 (An mcts agent with a `time=` budget is the exception: how far it searches depends on the
 machine.)
 """
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from gdef_core.play.errors import AgentError
+from gdef_core.play.games import Failure, GameOutcome, play_or_fail
+# web/board.py still reads game_seed from here (its owner changes that line to
+# gdef_core.play.games, then this import goes).
+from gdef_core.play.games import game_seed  # noqa: F401
 from gdef_core.play.spec import AgentSpec
-
-
-SEED_RULE = ("the agent of player p in game k (k from 0) of a run seeded S is seeded with the "
-             "first 8 bytes, big-endian, of blake2b('gdef-sim/S/k/p', digest_size=8)")
-
-
-def game_seed(seed: int, index: int, player: int) -> int:
-    """The seed of `player`'s agent in game number `index` of a run seeded with `seed`."""
-    digest = hashlib.blake2b(f"gdef-sim/{seed}/{index}/{player}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-@dataclass(frozen=True, slots=True)
-class GameOutcome:
-    index: int
-    winner: int | None   # None: a draw, or a game stopped by the length cap
-    length: int          # moves played
-    capped: bool         # stopped by --max-moves before end() ended it
-    scores: tuple = ()   # each player's final score (spec 15.5)
 
 
 class SimulationError(Exception):
@@ -112,24 +95,6 @@ class Summary:
                    if self.backend != "python" else {})}
 
 
-def play_game(game, specs: Sequence[AgentSpec], seed: int, index: int,
-              max_moves: int | None = None) -> GameOutcome:
-    """Play game number `index` of a run seeded with `seed`; specs[p] plays player p."""
-    agents = [spec.build(game_seed(seed, index, player)) for player, spec in enumerate(specs)]
-    return play_on(game.new_state(), agents, index, 0, max_moves)
-
-
-def play_on(state, agents, index: int, length: int, max_moves: int | None) -> GameOutcome:
-    """Go on with game number `index` from `state`, `length` moves in, agents[p] playing
-    player p, to its end or to `max_moves` moves."""
-    while not state.is_over:
-        if max_moves is not None and length >= max_moves:
-            return GameOutcome(index, None, length, True, tuple(state.scores))
-        state.apply(agents[state.current_player].choose(state))
-        length += 1
-    return GameOutcome(index, state.winner, length, False, tuple(state.scores))
-
-
 ProgressCallback = Callable[[int, int, float], None]   # (games done, games in all, seconds)
 
 
@@ -157,7 +122,7 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     started = time.perf_counter()
     if native is not None:
         from gdef_core.play.native_sim import native_outcomes
-        outcomes = native_outcomes(native, game, games, seed, max_moves, jobs, _failure)
+        outcomes = native_outcomes(native, game, games, seed, max_moves, jobs)
     elif cluster is not None:
         from gdef_core.play.cluster import cluster_outcomes
         outcomes = cluster_outcomes(cluster, game, specs, games, seed, max_moves)
@@ -167,7 +132,7 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
         outcomes = _parallel(game, specs, games, seed, max_moves, jobs)
     try:
         for result in outcomes:
-            if isinstance(result, _Failure):
+            if isinstance(result, Failure):
                 raise SimulationError(result.index, seed, result.message)
             summary.add(result)
             summary.seconds = time.perf_counter() - started
@@ -182,34 +147,9 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     return summary
 
 
-@dataclass(frozen=True, slots=True)
-class _Failure:
-    index: int
-    message: str
-
-
-def _play_or_fail(game, specs, seed, index, max_moves) -> GameOutcome | _Failure:
-    """The outcome, or what stopped the game as text (exceptions do not all cross processes)."""
-    from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
-
-    try:
-        return play_game(game, specs, seed, index, max_moves)
-    except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
-        return _failure(index, error)
-
-
-def _failure(index: int, error: Exception) -> _Failure:
-    from gdef_core.runtime import IllegalMoveError
-
-    if isinstance(error, IllegalMoveError):   # a legal move whose end() failed
-        verdict = error.verdict
-        return _Failure(index, f"end() failed:\n{verdict.error}" if verdict.error else verdict.reason)
-    return _Failure(index, str(error))
-
-
 def _local(game, specs, games, seed, max_moves):
     for index in range(games):
-        yield _play_or_fail(game, specs, seed, index, max_moves)
+        yield play_or_fail(game, specs, seed, index, max_moves)
 
 
 _worker: dict = {}
@@ -223,9 +163,9 @@ def _init_worker(files, max_steps, max_depth, specs, seed, max_moves) -> None:
     _worker.update(game=game, specs=specs, seed=seed, max_moves=max_moves)
 
 
-def _work(index: int) -> GameOutcome | _Failure:
-    return _play_or_fail(_worker["game"], _worker["specs"], _worker["seed"], index,
-                         _worker["max_moves"])
+def _work(index: int) -> GameOutcome | Failure:
+    return play_or_fail(_worker["game"], _worker["specs"], _worker["seed"], index,
+                        _worker["max_moves"])
 
 
 def _parallel(game, specs, games, seed, max_moves, jobs):

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from gdef_core.runtime.code import Code, constant
+from gdef_core.runtime.values import INT_MAX, INT_MIN
+
 if TYPE_CHECKING:
-    from gdef_core.runtime.function_compiler import Code, FunctionCompiler
+    from gdef_core.runtime.function_compiler import FunctionCompiler
 
 # An implementation gets the function compiler, the AST node (Call, Index or NameRef) and the
 # compiled arguments or indexes; it returns the compiled expression.
@@ -26,8 +29,6 @@ def implements(name: str):
 
 
 def _code(text: str, type_: str | None, lo: int | None = None, hi: int | None = None, pure: bool = False):
-    from gdef_core.runtime.function_compiler import Code, constant
-    from gdef_core.runtime.values import INT_MAX, INT_MIN
     if pure and lo is not None and lo == hi:
         return constant(lo)
     return Code(text, type_, None, INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, pure)

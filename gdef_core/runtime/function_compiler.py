@@ -16,13 +16,13 @@ NextPosition needs no copy of the board. Candidate moves of one operation are ju
 """
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from gdef_core.builtins import ALIASES, BUILTINS, Kind
 from gdef_core.runtime import facts, flow
 from gdef_core.runtime.builtin_impl import IMPLEMENTATIONS
+from gdef_core.runtime.code import Code, constant
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.ops import COMPARISONS, int_div, int_mod
 from gdef_core.runtime.values import INT_MAX, INT_MIN
@@ -51,34 +51,6 @@ class CompileError(Exception):
         super().__init__(f"{span}: {message}")
         self.message = message
         self.span = span
-
-
-@dataclass(slots=True)
-class Code:
-    """A compiled expression: Python text; its gdef type ("int", "float", "bool", "obj", "dyn"
-    when only known at run time, None for no value); its value when constant; the range of an
-    int value; `pure`: cannot fail, has no effect, and keeps its value for the whole call."""
-
-    text: str
-    type: str | None
-    value: object = None
-    lo: int = INT_MIN
-    hi: int = INT_MAX
-    pure: bool = False
-    sizes: tuple | None = None  # an array's sizes, each an int or None when known only at run time
-
-    @property
-    def constant(self) -> bool:
-        return self.value is not None
-
-
-def constant(value) -> Code:
-    if type(value) is bool:
-        return Code(repr(value), "bool", value, pure=True)
-    if type(value) is int:
-        return Code(f"({value})" if value < 0 else str(value), "int", value, value, value, True)
-    text = repr(value) if math.isfinite(value) else f"float('{value}')"
-    return Code(f"({text})" if value < 0 or text[0] == "f" else text, "float", value, pure=True)
 
 
 _SIMPLE = re.compile(r"\(?-?[A-Za-z0-9_.]+\)?\Z")

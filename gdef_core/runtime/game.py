@@ -20,12 +20,12 @@ from enum import Enum
 from typing import Sequence
 
 from gdef_core.builtins import ALIASES
+from gdef_core.moves import Move, MoveSyntaxError, Op, looks_like_name
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
-from gdef_core.runtime.notation import NameProblem, looks_like_name, move_name, move_names, read_move_name
+from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.runtime.values import Obj

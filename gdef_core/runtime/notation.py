@@ -102,11 +102,6 @@ def read_move_name(state, text: str, legal: list | None = None):
     return NameProblem(text, False, tuple(close or names[:MAX_CANDIDATES]), len(legal), bool(close))
 
 
-def looks_like_name(text: str) -> bool:
-    """Whether `text` is written as a name rather than as operations (`place(...)`)."""
-    return "(" not in text and ";" not in text and bool(text.strip())
-
-
 def _match(text: str, names: list[str]) -> list[int]:
     for same in (lambda n: n == text, lambda n: n.lower() == text.lower()):
         found = [i for i, name in enumerate(names) if same(name)]

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from gdef_core.files import read_bytes, replace_file
 from gdef_core.loader import is_gdef_name
+from gdef_core.moves import Move
 from gdef_core.runtime.game import Game, IllegalMoveError, State, UndoPoint, Verdict, VerdictKind, json_value
-from gdef_core.runtime.moves import Move
 from gdef_core.runtime.reasons import LocatedRule, explain_end
 
 _LEGAL = Verdict(VerdictKind.LEGAL)

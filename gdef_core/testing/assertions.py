@@ -83,8 +83,7 @@ def parse_assertion(text: str, line: int | None = None) -> Assertion:
 
 def _move(rest: str):
     """A move as operations, or a move name (`e2e4`) read in the position it is checked in."""
-    from gdef_core.runtime.moves import Move, MoveSyntaxError
-    from gdef_core.runtime.notation import looks_like_name
+    from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
 
     if not rest:
         return None

@@ -142,7 +142,7 @@ def _judge_generator(game, state, legal, rng, moves, findings: _Findings) -> Non
 
 def _mutate(game, rng, move):
     """A generated move with one operation added, dropped or changed."""
-    from gdef_core.runtime.moves import Move, Op
+    from gdef_core.moves import Move, Op
 
     ops = list(move.ops)
     choice = rng.random()

@@ -453,7 +453,7 @@ def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
 
 @njit(cache=CACHE)
 def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
-    """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
+    """counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py), walked
     depth first with one frame per level (numba's cache cannot hold recursive functions)."""
     CO = np.empty((CAP_OPS, 4), np.int64)
     CS = _starts()

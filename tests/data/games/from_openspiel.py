@@ -278,7 +278,7 @@ def verify(paths: list[Path]) -> int:
     sys.path.insert(0, str(HERE.parent.parent))
     from test_examples import read_script  # the one parser of the format
 
-    from gdef_core.runtime.moves import Move, MoveSyntaxError
+    from gdef_core.moves import Move, MoveSyntaxError
 
     games = {directory: game for directory, game, *_ in GAMES}
     failures = 0

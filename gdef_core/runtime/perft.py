@@ -7,7 +7,7 @@ tic-tac-toe gives 9, 72, 504, 3024, ...) is the quickest test of a move generato
 """
 from __future__ import annotations
 
-from gdef_core.runtime import IllegalMoveError
+from gdef_core.runtime.game import IllegalMoveError
 
 
 def perft(state, depth: int) -> list[int]:

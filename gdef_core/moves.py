@@ -149,3 +149,8 @@ class _Reader:
             obj = name
         self.take(")", "')'")
         return Op(x, y, obj)
+
+
+def looks_like_name(text: str) -> bool:
+    """Whether `text` is written as a name rather than as operations (`place(...)`)."""
+    return "(" not in text and ";" not in text and bool(text.strip())
