@@ -7,7 +7,7 @@ module a.b.c when there is one, else to a.b. Importing a module also runs its pa
 `__init__`; those edges are left out, as every import tool does (else every module would be in
 a circle with its package).
 
-    python tests/import_graph.py          # the circles of gdef_core and gdef_lsp, one a line
+    python tests/import_graph.py          # the circles of gdef_core, gdef_lsp and gdef_dap, one a line
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("gdef_core", "gdef_lsp")
+PACKAGES = ("gdef_core", "gdef_lsp", "gdef_dap")
 # The root package is the public API (`from gdef_core import load_game`): it covers only itself,
 # so every other module must be placed in a layer of its own.
 API_PACKAGE = "gdef_core"
