@@ -2,8 +2,8 @@
 the kernels of native/template.py).
 
 It reads the same AST and uses the same analyses as the Python backend's compiler
-(runtime/flow.py: recursion and reachability; function_compiler.scoped_loop_locals: `for`
-locals renamed apart; codegen.CONTEXTS) and keeps its shape: one generated function per gdef
+(gdef_core/lower: the call graph with its cycles and what each entry point reaches, `for`
+locals renamed apart, the limits) and keeps its shape: one generated function per gdef
 function, user names prefixed (`u_` functions, `l_` locals), every check of the language
 inlined as a call of a small jitted helper. What it cannot compile raises NativeUnsupported
 with the construct and its span: that game runs on the Python backend instead.
@@ -14,11 +14,12 @@ import math
 import re
 from typing import NamedTuple
 
-from gdef_core.builtins import ALIASES, BUILTINS, Kind
-from gdef_core.runtime import facts, flow, inlining
-from gdef_core.runtime.builtin_impl import OPERATION_STEPS
-from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS, scoped_loop_locals
-from gdef_core.runtime.values import INT_MAX
+from gdef_core.builtins import ALIASES, BUILTINS, Context, Kind
+from gdef_core.lower import facts, flow, inlining
+from gdef_core.lower.calls import call_graph, cycles
+from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
+from gdef_core.lower.loops import scoped_loop_locals
+from gdef_core.lower.values import INT_MAX
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -44,7 +45,8 @@ _CONTEXT = ("B", "OPS", "S", "V", "VF", "SC", "CO", "CS", "HS")
 _CTX_ARGS = ", ".join(_CONTEXT)
 _CONTEXT_USE = re.compile(r"\b(" + "|".join(_CONTEXT) + r")\b")
 _CONTEXT_MARK = re.compile(r"@CTX:(\w*)@")
-_ENTRIES = ("isMoveLegal", "end", "moves")
+# The entry points the kernels run (setup() runs in the Python backend, which makes states).
+_ENTRIES = tuple(context.value for context in (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES))
 
 
 class NativeUnsupported(Exception):
@@ -123,7 +125,8 @@ class NativeCompiler:
         self.objects = {name: i + 1 for i, name in enumerate(program.objects)}
         # only what the kernels run: setup() has run when a state reaches them, and a function
         # nothing calls would only change the module (chess's start positions share one)
-        run = set().union(*(flow.reachable(program.functions, entry) for entry in _ENTRIES))
+        self.graph = call_graph(program)
+        run = self.graph.reached_by(Context(entry) for entry in _ENTRIES)
         self.functions = {name: f for name, f in program.functions.items() if name in run}
         self.int_vars: dict[str, int] = {}
         self.float_vars: dict[str, int] = {}
@@ -139,7 +142,7 @@ class NativeCompiler:
                 self.float_vars[name] = slot.offset
             else:
                 self.int_vars[name] = slot.offset
-        self.recursive: set[str] = set()
+        self.recursive: frozenset[str] = frozenset()
         self.inlinable: dict = {}
         self.recursion_inlined: set[str] = set()
         self.cacheable = True
@@ -154,13 +157,13 @@ class NativeCompiler:
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
-        self.recursive = flow.recursive_functions(functions)
+        self.recursive = self.graph.recursive & set(functions)
         self.inlinable = inlining.inlinable_functions(functions, self.recursive)
-        self.recursion_inlined, self.cacheable = _recursion_inlined(flow.call_graph(functions))
+        self.recursion_inlined, self.cacheable = _recursion_inlined(self.graph.restricted(functions))
         # The state beyond the board (template.HISTORY) is kept with slices and views, which
         # need numba's reference counting: then every function keeps it.
         self.allocating = (set(functions) if self.uses_history or "PreviousPosition" in used
-                           else _allocating(functions))
+                           else _allocating(functions, self.graph))
         compilers = [_FunctionCompiler(self, f) for f in functions.values()]
         blocks = _with_context_args({fc.name: fc.compile() for fc in compilers})
 
@@ -178,6 +181,7 @@ class NativeCompiler:
                      f"OWN_CANDIDATES = {1 if 'moves' in functions else 0}\n"
                      # (_recursion_inlined: when numba's disk cache can hold the recursion)
                      f"CACHE = {self.cacheable}\n"
+                     + "".join(f"CTX_{context.name} = {context.number}\n" for context in Context)
                      + self.history_constants("PreviousPosition" in used))
         if "moves" in functions:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
@@ -267,12 +271,12 @@ def _entry(name: str, block: str) -> str:
             f"    return u_{name}({context}, 1)\n\n")
 
 
-def _allocating(functions: dict) -> set[str]:
+def _allocating(functions: dict, graph) -> set[str]:
     """The functions that make arrays (local array declarations), themselves or through the
     functions they call."""
     makers = {name for name, f in functions.items()
               if any(isinstance(node, ast.VarDecl) and node.sizes for node in ast.walk(f.body))}
-    return {name for name in functions if flow.reachable(functions, name) & makers}
+    return {name for name in functions if graph.reachable(name) & makers}
 
 
 def _stamp_keys(width: int, height: int, objects: int) -> int:
@@ -283,7 +287,6 @@ def _stamp_keys(width: int, height: int, objects: int) -> int:
 
 
 def _pool(max_steps: int) -> int:
-    from gdef_core.runtime.codegen import SEARCH_POOL_FACTOR
     return SEARCH_POOL_FACTOR * max_steps
 
 
@@ -316,7 +319,7 @@ class _FunctionCompiler:
     def compile(self) -> str:
         f = self.function
         params = ", ".join(["@CTX:@", "_d", *(f"l_{p.name.text}" for p in f.params)])
-        # The functions the Python backend inlines (runtime/inlining.py: small if/return
+        # The functions the Python backend inlines (lower/inlining.py: small if/return
         # chains such as markOf) numba inlines too: no call with the state arrays as
         # arguments. Inlining every function costs several times the compile time.
         # So are the entry points, each into the one kernel function that calls it.
@@ -338,7 +341,7 @@ class _FunctionCompiler:
         # Generated code never raises (template._bad): a function that calls others stops when
         # the steps are spent, as the Python backend checks them there (a call tree can grow
         # exponentially without loops); the others only count theirs.
-        if self.recursive or flow.calls_not_inlined(f, self.c.functions, self.c.inlinable):
+        if self.recursive or self.c.graph.calls_not_inlined(self.name, self.c.inlinable):
             self.emit(1, "if _spent(S):")
             self.emit(2, give_up)
         else:
@@ -350,7 +353,7 @@ class _FunctionCompiler:
             self.emit(2, "_bad(S)")
             self.emit(2, give_up)
         self.block(f.body.stmts, 1)
-        if f.return_type is not None and flow.completes(f.body.stmts):
+        if f.return_type is not None and flow.completes(f):
             self.emit(1, "_bad(S)  # reached its end without returning a value")
             self.emit(1, f"return {_zero(f.return_type.name)}")
         return "\n".join(self.lines) + "\n"
@@ -828,12 +831,12 @@ def _recursion_inlined(calls: dict[str, list[str]]) -> tuple[set[str], bool]:
     graph one function stays a call and numba inlines the others into it, when the others
     hold no cycle themselves; else the module is compiled in every process."""
     inlined: set[str] = set()
-    for component in flow.cycles(calls):
+    for component in cycles(calls):
         members = set(component)
         for head in sorted(component):
             rest = {name: [callee for callee in calls[name] if callee in members and callee != head]
                     for name in members - {head}}
-            if not flow.cycles(rest):
+            if not cycles(rest):
                 inlined |= members - {head}
                 break
         else:

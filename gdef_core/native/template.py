@@ -10,7 +10,8 @@ file, so numba can cache every function on disk. Conventions shared with codegen
 - `S` holds the scalars of the call in progress (slots below), `V` the int, bool and obj game
   variables, `VF` the float ones, `SC` the scores;
 - moves() appends candidate operations to `CO` and their start offsets to `CS`;
-- `HS` holds the board before the move and the positions of the game (HISTORY below).
+- `HS` holds the board before the move and the positions of the game (HISTORY below);
+- S[_CTX] is the entry point running: CTX_END and the like, builtins.Context's numbers.
 
 Any run-time error raises; the caller (native/backend.py) replays that game through the Python
 backend, which produces the located gdef error. Nothing here formats messages.
@@ -206,7 +207,7 @@ def _steps(S, n):
 def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
     k = _sq(S, x, y)
-    if S[_CTX] == 1:
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
         a = S[_OP0]
         for i in range(a + S[_NOPS] - 1, a - 1, -1):
             if OPS[i, 0] * H + OPS[i, 1] == k:
@@ -233,13 +234,13 @@ def _player(S, p):
 
 @njit(cache=CACHE, inline='always')
 def _set_winner(S, p):
-    if _player(S, p) and S[_CTX] == 2:
+    if _player(S, p) and S[_CTX] == CTX_END:
         S[_WIN] = p
 
 
 @njit(cache=CACHE, inline='always')
 def _set_next(S, p):
-    if S[_CTX] != 2 and S[_CTX] != 4:
+    if S[_CTX] != CTX_END and S[_CTX] != CTX_SETUP:
         _bad(S)
     elif _player(S, p):
         S[_NXT] = p
@@ -247,7 +248,7 @@ def _set_next(S, p):
 
 @njit(cache=CACHE, inline='always')
 def _set_score(S, SC, p, v):
-    if S[_CTX] != 2 and S[_CTX] != 4:
+    if S[_CTX] != CTX_END and S[_CTX] != CTX_SETUP:
         _bad(S)
     elif _player(S, p):
         SC[p] = v
@@ -265,7 +266,7 @@ def _writable(S):
 @njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
     """addPlace / addClear in moves(): one operation of the candidate being built."""
-    if S[_CTX] != 3:
+    if S[_CTX] != CTX_MOVES:
         _bad(S)
         return
     if x < 0 or x >= W or y < 0 or y >= H:
@@ -285,7 +286,7 @@ def _add_op(S, CO, x, y, o, place):
 
 @njit(cache=CACHE, inline='always')
 def _add_move(S, CS):
-    if S[_CTX] != 3:
+    if S[_CTX] != CTX_MOVES:
         _bad(S)
         return
     m = S[_NM]
@@ -302,8 +303,9 @@ def _add_move(S, CS):
 
 @njit(cache=CACHE, inline='always')
 def _is_generated(S):
-    if S[_CTX] != 1 or S[_OWN] == 0:  # OWN: judged as a candidate (a game without moves()
-        _bad(S)                        # does not compile)
+    # OWN: judged as a candidate (a game without moves() does not compile)
+    if S[_CTX] != CTX_IS_MOVE_LEGAL or S[_OWN] == 0:
+        _bad(S)
         return False
     return True
 '''
@@ -455,7 +457,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     S[_ERR] set, when moves() failed)."""
     S[_T] = player
     S[_MN] = mn
-    S[_CTX] = 3
+    S[_CTX] = CTX_MOVES
     S[_RO] = 1
     S[_NOPS] = 0
     S[_OP0] = 0
@@ -507,7 +509,7 @@ def _enter_judge(S, player, mn, own, a, b):
     kernel's candidates, for isGenerated())."""
     S[_T] = player
     S[_MN] = mn
-    S[_CTX] = 1
+    S[_CTX] = CTX_IS_MOVE_LEGAL
     S[_RO] = 1
     S[_OWN] = own
     S[_NOPS] = b - a
@@ -531,7 +533,7 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
 def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
     back; a failure of the search is end()'s (S[_ERR])."""
-    if S[_CTX] != 2:
+    if S[_CTX] != CTX_END:
         _bad(S)
         return False
     saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
@@ -567,7 +569,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
         B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
     S[_MN] = mn + 1
-    S[_CTX] = 2
+    S[_CTX] = CTX_END
     S[_RO] = 0
     S[_WIN] = -1
     S[_NXT] = -1
@@ -834,7 +836,7 @@ _HN, _HN0, _HX, _HF = 0, 1, 2, 3
 def _pread(B, S, HS, x, y):
     """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
     k = _sq(S, x, y)
-    if S[_CTX] == 2:
+    if S[_CTX] == CTX_END:
         return HS[H_PREV + k]
     return B[k]
 
@@ -972,7 +974,7 @@ def _hist_play(B, p, V, VF, HS):
 @njit(cache=CACHE)
 def _repetitions(B, S, V, VF, HS):
     """repetitions(): the earlier positions equal to the one end() has reached."""
-    if S[_CTX] != 2:
+    if S[_CTX] != CTX_END:
         _bad(S)
         return 0
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
@@ -993,7 +995,7 @@ def _board_seen(B, OPS, S, HS):
     """nextBoardSeen(): whether the board after the move judged is an earlier one's. The
     newest entry is always the board judged from (the position reached, or the board
     hasLegalMove() adds), so the next board's hash is its hash changed by the operations."""
-    if S[_CTX] != 1:
+    if S[_CTX] != CTX_IS_MOVE_LEGAL:
         _bad(S)
         return False
     h = HS[H_EB + HS[_HN] - 1]

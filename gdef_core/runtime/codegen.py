@@ -21,8 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gdef_core.runtime import facts, flow, inlining
-from gdef_core.runtime.builtin_impl import OPERATION_STEPS
+from gdef_core.builtins import Context
+from gdef_core.lower import facts, inlining
+from gdef_core.lower.calls import call_graph
+from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -32,11 +34,6 @@ __all__ = ["CompileError", "CompiledSource", "Compiler"]
 
 _MARK_RE = re.compile(f"{MARK_START}([0-9]+){MARK_END}")
 
-# Context numbers: which entry point is running (the built-ins' contexts in builtins.py).
-CONTEXTS = {"isMoveLegal": 1, "end": 2, "moves": 3, "setup": 4}
-# One search for legal moves (legal_moves(), hasLegalMove()) may take this many times the step
-# limit in all.
-SEARCH_POOL_FACTOR = 10
 _CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN"
 
 Lines = list[tuple[int, str, Span | None]]
@@ -89,8 +86,9 @@ class Compiler:
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
         self.blocks: list[Lines] = []
         self.helper_count = 0
-        self.recursive: set[str] = set()
-        self.contexts: dict[str, frozenset[int]] = {}  # function -> the entry points reaching it
+        self.graph = call_graph(program)
+        self.recursive: frozenset[str] = frozenset()
+        self.contexts: dict[str, frozenset[Context]] = {}  # function -> the entry points reaching it
         self.current: ast.FunctionDef | None = None  # the function being compiled
 
     def position_vars(self) -> str:
@@ -121,13 +119,13 @@ class Compiler:
 
     def compile(self) -> CompiledSource:
         functions = self.program.functions
-        self.recursive = flow.recursive_functions(functions)
+        graph = self.graph
+        self.recursive = graph.recursive
         if self.optimize:
             self.inlinable = inlining.inlinable_functions(functions, self.recursive)
             self.predicates = facts.predicates(functions, self.inlinable)
-        reach = {number: flow.reachable(functions, name) for name, number in CONTEXTS.items()}
-        self.contexts = {name: frozenset(n for n, found in reach.items() if name in found) for name in functions}
-        judging = reach[CONTEXTS["isMoveLegal"]]
+        self.contexts = {name: graph.contexts_of(name) for name in functions}
+        judging = graph.reach[Context.IS_MOVE_LEGAL]
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
@@ -142,7 +140,7 @@ class Compiler:
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
-        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{name}" for name in CONTEXTS if name in functions)]
+        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{c.value}" for c in Context if c.value in functions)]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
         lines.append((1, "return {" + ", ".join(f"{n!r}: {n}" for n in exported) + "}", None))
@@ -214,21 +212,21 @@ class Compiler:
         # changed in place; pb: the board before the move (PreviousPosition); own: the
         # candidates are those moves() proposes here, so isGenerated() holds for each.
         entry("isMoveLegal", "b, ops, t, mn, v, his=None",
-              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 1; RO = True; "
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; "
               "HIS = his; PB = b; GEN = None; OWN = False", "_r")
         entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
-              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 2; RO = False; "
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; "
               "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
         entry("moves", "b, t, mn, v",
-              "B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = 3; RO = True; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; "
               "CAND = []; CUR = []; PB = b", "CAND")
         entry("setup", "b, v, sc=None",
-              "B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = 4; RO = False; NXT = None; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; NXT = None; "
               "SC = sc; PB = b", "NXT")
         if "isMoveLegal" in functions:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",
-                  "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; HIS = his; PB = b; "
+                  f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; HIS = his; PB = b; "
                   "GEN = None; OWN = own",
                   f"found = []; pool = {self.search_pool}",
                   *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
@@ -327,7 +325,7 @@ class Compiler:
             lines(indent + 1, "return found, moves")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True; HIS = his; PB = b",
+              f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; NOPS = 1; PP = True; HIS = his; PB = b",
               f"found = []; moves = []; pool = {self.search_pool}",
               "for PX, PY, PO, OPS, MOVE in places:")
         lines(3, start)
@@ -354,7 +352,7 @@ class Compiler:
             lines(indent + 1, "pass")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; HIS = his; PB = b",
+              f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; NOPS = 1; HIS = his; PB = b",
               "found = []; moves = []; _empty = EMPTY; pp = True",
               *(f"_{name} = {name}" for name in objects),
               "for px, py, po, ops, move in places:")
@@ -390,9 +388,9 @@ def _expression_of(function: Lines) -> str | None:
 
 def _prelude(compiler: Compiler) -> Lines:
     """The factory's cells and the built-ins that need them."""
-    from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS
     w, h, p = compiler.width, compiler.height, compiler.players
     max_depth, max_steps = compiler.max_depth, compiler.max_steps
+    context_names = "{" + ", ".join(f'{c.number}: "{c.value}()"' for c in Context) + "}"
     objects = ["EMPTY = OBJECTS[0]"] + [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
     text = f"""
 B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
@@ -439,28 +437,28 @@ def _player(what, p, loc):
         raise Fail("G605", f"{{what}}({{p}}): there is no player {{p}} (players are 0 to {p - 1})", loc)
 
 def _not_here(what, allowed, loc):
-    names = {{1: "isMoveLegal()", 2: "end()", 3: "moves()", 4: "setup()"}}
+    names = {context_names}
     raise Fail("G611", f"{{what}} is not allowed while {{names[CTX]}} runs (only in {{allowed}})", loc)
 
 def _set_winner(p, loc):
     nonlocal WIN
     _player("setWinner", p, loc)
-    if CTX == 2:
+    if CTX == {Context.END.number}:
         WIN = p
 
 def _set_next_player(p, loc):
     nonlocal NXT
-    if CTX != 2 and CTX != 4:
+    if CTX != {Context.END.number} and CTX != {Context.SETUP.number}:
         _not_here("setNextPlayer()", "end() and setup()", loc)
     _player("setNextPlayer", p, loc)
     NXT = p
 
 def _add_place(x, y, o, loc):
     nonlocal ST
-    if CTX == 3:  # a candidate with a square off the board is marked with None, then dropped
+    if CTX == {Context.MOVES.number}:  # a candidate with a square off the board is marked with None, then dropped
         CUR.append((x, y, o, True) if 0 <= x < {w} and 0 <= y < {h} else None)
         ST -= {OPERATION_STEPS}  # an operation held costs steps: memory bounded like time
-    elif CTX == 4:
+    elif CTX == {Context.SETUP.number}:
         if not (0 <= x < {w} and 0 <= y < {h}):
             _off_board(x, y, loc)
         B[x * {h} + y] = o
@@ -469,10 +467,10 @@ def _add_place(x, y, o, loc):
 
 def _add_clear(x, y, loc):
     nonlocal ST
-    if CTX == 3:
+    if CTX == {Context.MOVES.number}:
         CUR.append((x, y, EMPTY, False) if 0 <= x < {w} and 0 <= y < {h} else None)
         ST -= {OPERATION_STEPS}
-    elif CTX == 4:
+    elif CTX == {Context.SETUP.number}:
         if not (0 <= x < {w} and 0 <= y < {h}):
             _off_board(x, y, loc)
         B[x * {h} + y] = EMPTY
@@ -480,7 +478,7 @@ def _add_clear(x, y, loc):
         _not_here("addClear()", "moves() and setup()", loc)
 
 def _add_move(loc):
-    if CTX != 3:
+    if CTX != {Context.MOVES.number}:
         _not_here("addMove()", "moves()", loc)
     candidate = tuple(CUR)
     CUR.clear()
@@ -489,7 +487,7 @@ def _add_move(loc):
 
 def _has_legal_move(loc):
     nonlocal {_CELLS}
-    if CTX != 2:
+    if CTX != {Context.END.number}:
         _not_here("hasLegalMove()", "end()", loc)
     saved = ({_CELLS})
     his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
@@ -501,14 +499,14 @@ def _position_key(b, p, v):
     return (tuple(b), p, ({compiler.position_vars()}))
 
 def _repetitions(loc):
-    if CTX != 2:
+    if CTX != {Context.END.number}:
         _not_here("repetitions()", "end()", loc)
     if HIS is None:
         return 0
     return HIS.repetitions(_position_key(B, NXT if NXT is not None else (T + 1) % {p}, V))
 
 def _board_seen(b, loc):
-    if CTX != 1:
+    if CTX != {Context.IS_MOVE_LEGAL.number}:
         _not_here("nextBoardSeen()", "isMoveLegal()", loc)
     return HIS is not None and tuple(b) in HIS.boards
 
@@ -520,7 +518,7 @@ def _board_seen_one(b, x, y, o):
     return tuple(after) in HIS.boards
 
 def _set_score(p, v, loc):
-    if CTX != 2 and CTX != 4:
+    if CTX != {Context.END.number} and CTX != {Context.SETUP.number}:
         _not_here("setScore()", "end() and setup()", loc)
     _player("setScore", p, loc)
     if SC is not None:
@@ -534,7 +532,7 @@ def _effect(b, ops):
 
 def _is_generated(loc):
     nonlocal {_CELLS}
-    if CTX != 1:
+    if CTX != {Context.IS_MOVE_LEGAL.number}:
         _not_here("isGenerated()", "isMoveLegal()", loc)
     if OWN:  # a search for legal moves is judging the candidates moves() proposed here
         return True

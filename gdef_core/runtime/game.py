@@ -26,11 +26,10 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.history import History
 from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
 from gdef_core.runtime.rules import Rules
-from gdef_core.runtime.values import Obj
+from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
+from gdef_core.lower.values import Obj
 from gdef_core.semantics.program import Program
 
-DEFAULT_MAX_STEPS = 5_000_000
-DEFAULT_MAX_DEPTH = 500
 _MOVE_CACHE_SIZE = 100_000
 
 
