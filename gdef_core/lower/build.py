@@ -6,6 +6,8 @@ LoweringError with its span (a bug of the checker or of this module, never of th
 """
 from __future__ import annotations
 
+import weakref
+
 from gdef_core.builtins import ALIASES, BUILTINS, Kind
 from gdef_core.lower import facts, flow, inlining
 from gdef_core.lower import ir
@@ -36,6 +38,18 @@ class LoweringError(Exception):
         self.span = span
 
 
+_LOWERED: "weakref.WeakKeyDictionary[Program, ir.Module]" = weakref.WeakKeyDictionary()
+
+
+def lowered(program: Program) -> ir.Module:
+    """The IR of a checked program without errors, built once per Program (the backends and
+    the native backend's state conversion all ask for it; it is never changed)."""
+    module = _LOWERED.get(program)
+    if module is None:
+        module = _LOWERED[program] = lower_program(program)
+    return module
+
+
 def lower_program(program: Program) -> ir.Module:
     """The IR of a checked program without errors."""
     graph = call_graph(program)
@@ -52,11 +66,11 @@ def lower_program(program: Program) -> ir.Module:
         element = decl.type.name
         fill, rows = module_scope.initial(decl.init, element, len(sizes))
         game_vars[name] = ir.GameVarDecl(name, element + "[]" * len(sizes), sizes, fill, rows,
-                                         bool(getattr(decl, "counter", False)))
+                                         bool(getattr(decl, "counter", False)), decl.span)
     lowered = {name: _lower_function(function, program, graph, inlinable, objects, constants, game_vars)
                for name, function in functions.items()}
     return ir.Module(program.width, program.height, program.players, objects, game_vars, lowered, graph,
-                     frozenset(flow.builtins_used(functions)))
+                     frozenset(ir.builtins_in(lowered.values())))
 
 
 def _lower_function(function: ast.FunctionDef, program: Program, graph: CallGraph, inlinable: dict,

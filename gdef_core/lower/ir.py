@@ -318,6 +318,7 @@ class GameVarDecl:
     fill: Expr | None
     rows: tuple | None
     counter: bool
+    span: Span | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,3 +334,52 @@ class Module:
     functions: dict[str, Function]
     graph: CallGraph
     builtins_used: frozenset[str] = field(default_factory=frozenset)
+
+
+# ------------------------------------------------------------------ walking
+
+def children(node) -> tuple:
+    """The statements and expressions directly inside `node` (in evaluation order)."""
+    match node:
+        case Element(array=array, indexes=indexes):
+            return (array, *indexes)
+        case Board(indexes=indexes):
+            return indexes
+        case CallBuiltin(args=args) | CallFunction(args=args):
+            return args
+        case Unary(operand=operand):
+            return (operand,)
+        case Binary(left=left, right=right) | Logic(left=left, right=right):
+            return (left, right)
+        case Convert(value=value):
+            return (value,)
+        case Declare(value=value) | Eval(expr=value):
+            return (value,)
+        case DeclareArray(sizes=sizes, fill=fill, rows=rows):
+            items = (fill,) if rows is None else tuple(item for row in rows
+                                                       for item in (row if isinstance(row, tuple) else (row,)))
+            return (*sizes, *items)
+        case Assign(target=target, value=value):
+            return (target, value)
+        case If(cond=cond, then=then, otherwise=otherwise):
+            return (cond, *then, *otherwise)
+        case Loop(cond=cond, body=body, step=step):
+            return (*((cond,) if cond is not None else ()), *body, *step)
+        case Return(value=value) if value is not None:
+            return (value,)
+    return ()
+
+
+def walk(nodes):
+    """Every statement and expression in `nodes` and inside them, without recursion."""
+    pending = list(reversed(nodes))
+    while pending:
+        node = pending.pop()
+        yield node
+        pending.extend(reversed(children(node)))
+
+
+def builtins_in(functions) -> set[str]:
+    """The names of the built-ins the functions call or index."""
+    return {node.builtin.name for function in functions for node in walk(function.body)
+            if isinstance(node, (CallBuiltin, Board))}
