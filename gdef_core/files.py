@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import stat
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -50,3 +51,63 @@ def stat_regular(path: str) -> os.stat_result:
 
 def _too_large(path: str, limit: int) -> OSError:
     return OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MB, the most gdef reads", path)
+
+
+def replace_file(path: str, text: str) -> None:
+    """Write `text` (UTF-8) to `path` atomically, never through a symbolic link.
+
+    The text goes to a new file beside `path` (created with O_EXCL | O_NOFOLLOW) that is then
+    renamed over `path`: a crash never leaves half a file, and a rename replaces a name, never
+    what a link points to. An existing `path` must be a regular file of this user (its mode is
+    kept); a symbolic link, a device or someone else's file is refused with an OSError, and
+    nothing is written. Used for game records, whose paths come from users and shared files.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except (ValueError, UnicodeError):
+        raise OSError(errno.EINVAL, "the path holds a character no file name can have", path) from None
+    if info is not None:
+        if stat.S_ISLNK(info.st_mode):
+            raise OSError(errno.ELOOP, "a symbolic link: records are never written through one "
+                                       "(name the file itself)", path)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file: only regular files are written", path)
+        if info.st_uid != os.geteuid():
+            raise OSError(errno.EPERM, "owned by another user: it is not replaced", path)
+    folder = os.path.dirname(path) or "."
+    handle, temporary = _new_beside(folder, os.path.basename(path))
+    try:
+        if info is not None:
+            os.fchmod(handle, stat.S_IMODE(info.st_mode))
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def create_new(path: str) -> bool:
+    """Create the empty regular file `path` (umask applies), never through a link and never
+    over an existing name; False when the name is taken."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666))
+    except FileExistsError:
+        return False
+    return True
+
+
+def _new_beside(folder: str, name: str) -> tuple[int, str]:
+    """A new file in `folder` for writing (mode 0666 minus the umask): its descriptor and path."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        temporary = os.path.join(folder, f".{name[:60]}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue

@@ -141,7 +141,7 @@ def _unusable_path(path: str, used_by: ast.UseDecl | None, confine: str | None) 
         return "the path holds a character no file name can have (a NUL byte or a lone surrogate)"
     if used_by is None:
         return None
-    if not path.endswith(".gdef"):
+    if not is_gdef_name(path):
         return (f"'{used_by.path}' is not a .gdef file: `use` names .gdef files only "
                 "(its content is not read)")
     if confine is not None:
@@ -150,6 +150,13 @@ def _unusable_path(path: str, used_by: ast.UseDecl | None, confine: str | None) 
             return (f"'{used_by.path}' is outside the project folder {confine}: "
                     "--confine-use reads only files inside it")
     return None
+
+
+def is_gdef_name(path: str) -> bool:
+    """Whether a path read from a file (a `use`, a game record's `files`) may be read: a .gdef
+    name a file system can hold. Such paths come from files others may have written, so they
+    never name /proc/self/environ or /etc/shadow, whose content error messages would quote."""
+    return path.endswith(".gdef") and "\0" not in path and _encodable(path)
 
 
 def _encodable(path: str) -> bool:
@@ -194,5 +201,5 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-__all__ = ["GdefFileError", "SourceFile", "Sources", "check_files", "load_modules", "load_program",
-           "read_source"]
+__all__ = ["GdefFileError", "SourceFile", "Sources", "check_files", "is_gdef_name", "load_modules",
+           "load_program", "read_source"]

@@ -362,7 +362,7 @@ define end() -> bool {
 
 
 def test_a_failing_is_move_legal_makes_the_move_illegal_natively(cache_dir, tmp_path):
-    """Judging needs no try block natively (template._bad): a candidate whose isMoveLegal()
+    """Judging needs no try block natively (kernels/helpers.py: _bad): a candidate whose isMoveLegal()
     fails is illegal, as in the Python backend, and the game goes on in compiled code."""
     game, native = compile_rules(tmp_path, "failingjudge", FAILING_JUDGE)
     start = game.new_state()
@@ -406,7 +406,7 @@ define isMoveLegal() -> bool {
 }
 
 // every candidate twice, and of two operations: more than 16 that are not single operations
-// (the hash table of template._dedupe_any)
+// (the hash table of kernels/kernel.py: _dedupe_any)
 define moves() {
   obj m = markOf(onTurn());
   for (int x = 0; x < 5; x = x + 1) {

@@ -81,14 +81,15 @@ def test_moves_from_stdin(tmp_path) -> None:
 
 
 def test_moves_running_out_save_the_record_and_resume_continues(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr("tempfile.tempdir", None)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     first = script(tmp_path, [*WIN_FOR_X[:3], "place(0,0,O)"], "first.txt")
     code, _, err = gdef_run(TICTACTOE, "--moves", first)
     assert code == 3
     saved = re.search(r"The record is in (\S+); continue with: gdef-run --resume \1", err)
     assert saved, err
-    assert Path(saved.group(1)).parent == tmp_path   # without --record: the temporary folder
+    # without --record: the records folder of the user's state folder, named by game and time
+    assert Path(saved.group(1)).parent == tmp_path / "state" / "gdef" / "records"
+    assert re.fullmatch(r"tictactoe-\d{4}-\d\d-\d\d-\d{6}\.json", Path(saved.group(1)).name)
     partial = json.loads(Path(saved.group(1)).read_text())
     assert partial["result"] == {"over": False, "winner": None} and len(partial["moves"]) == 3
     assert partial["rejected"] == [{"line": 4, "player": 1, "move": "place(0,0,O)",
@@ -201,7 +202,7 @@ def test_interactive_session_through_pipes(tmp_path) -> None:
     code, out, err = gdef_run(TICTACTOE, stdin="\n".join(lines) + "\n")
     assert code == 0 and err == ""
     assert out.startswith("tictactoe: 2 players, 3x3 board; x runs left to right, y bottom to top.")
-    assert "Commands: help" in out and "There is no move to take back." in out
+    assert "Commands:\n  help " in out and "There is no move to take back." in out
     assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out
     assert "Rejected: the rules do not allow this move (isMoveLegal() returned false)" in out
     assert "Took back the last move." in out and "Player 0 to move (has played X)." in out

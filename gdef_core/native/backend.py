@@ -136,7 +136,7 @@ class NativeRules:
 
     def history_rows(self, state):
         """The positions of the state's history (oldest first, its own last) as the kernels'
-        keys (template.HISTORY); each History's key is converted once (a bounded cache)."""
+        keys (kernels/history.py); each History's key is converted once (a bounded cache)."""
         module = self.module
         history = state._history
         if not module.USES_HISTORY:
@@ -247,7 +247,7 @@ class NativeRules:
     def workspace(self) -> tuple:
         """The kernel's working buffers (candidate operations and starts, the draw order, the
         move played), made once: mcts calls the kernel for one short game at a time, and
-        making 4 MB of buffers per call cost about as much as the game (template.playouts)."""
+        making 4 MB of buffers per call cost about as much as the game (kernels/kernel.py: playouts)."""
         if self._work is None:
             self._work = (np.empty((CAP_OPS, 4), np.int64), self.module._starts(),
                           np.empty(CAP_MOVES, np.int64), np.empty((CAP_OPS, 4), np.int64))
@@ -304,7 +304,7 @@ class NativeRules:
                     return state.legal_moves()
             n = self.module._legal_into(board, np.zeros(self.module.NSLOTS, np.int64), V, VF, SC, CO, CS,
                                         state.player, state.move_number, *found, self._hs)
-        except RuntimeError:  # template._fail(): a run-time error or limit
+        except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit
             return state.legal_moves()
         ops, starts = found
         return [self.game.to_move(self.ops_of(ops[starts[k]:starts[k + 1]])) for k in range(n)]
@@ -345,7 +345,7 @@ class NativeRules:
         try:
             self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
                               self.history_rows(state), self._hs)
-        except RuntimeError:  # template._fail(): a run-time error or limit (not a compile error)
+        except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit (not a compile error)
             from gdef_core.play.perft import perft
             return perft(state, depth)
         return [int(c) for c in counts]

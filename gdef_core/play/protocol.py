@@ -55,18 +55,16 @@ def state_json(state) -> dict:
 
 
 class ProtocolServer:
-    """Serves one game over a Session (so `undo` and records work as in the terminal).
+    """Serves the game of a gdef_core.controller PlaySession, the one the terminal and the
+    board page drive: `undo` and records work as there, and the engine behind `go` is the
+    --player agent of the player on turn (random by default)."""
 
-    `choose(state)` is the engine behind `go` (gdef-run passes its --player agents, random by
-    default); `on_change()` runs after every change of the position (gdef-run saves its record).
-    """
+    def __init__(self, play) -> None:
+        self.play = play
 
-    def __init__(self, session_factory: Callable, choose: Callable,
-                 on_change: Callable[[object], None] | None = None) -> None:
-        self.new_session = session_factory
-        self.session = session_factory()
-        self.choose = choose
-        self.on_change = on_change or (lambda session: None)
+    @property
+    def session(self):
+        return self.play.session
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
         """Answer requests until `quit` or the end of the input; returns the exit code (0)."""
@@ -112,8 +110,7 @@ class ProtocolServer:
     # ------------------------------------------------------------ the commands
 
     def cmd_new(self, request) -> dict:
-        self.session = self.new_session()
-        self.on_change(self.session)
+        self.play.restart()
         return {"ok": True, "state": state_json(self.session.state)}
 
     def cmd_state(self, request) -> dict:
@@ -121,7 +118,6 @@ class ProtocolServer:
 
     def cmd_set(self, request) -> dict:
         self._set(request.get("state"))
-        self.on_change(self.session)
         return {"ok": True, "state": state_json(self.session.state)}
 
     def _set(self, data) -> None:
@@ -132,7 +128,7 @@ class ProtocolServer:
             state = game.state_from_json(data)
         except (ValueError, TypeError, KeyError) as error:
             raise ProtocolError("bad state", str(error)) from None
-        self.session = self.new_session(state)
+        self.play.set_position(state)
 
     def cmd_legal(self, request) -> dict:
         state = self.session.state
@@ -150,7 +146,7 @@ class ProtocolServer:
         text = request.get("move")
         if not isinstance(text, str):
             raise ProtocolError("bad request", '"move" must be the move\'s text, e.g. "place(1,1,X)" or "pass"')
-        played = self.session.play(text)
+        played = self.play.play(text)
         if not played.accepted:
             verdict = played.verdict
             error = {"kind": verdict.kind.value, "message": verdict.reason}
@@ -158,13 +154,11 @@ class ProtocolServer:
                 error["location"] = verdict.error.location
                 error["code"] = verdict.error.code
             return {"ok": False, "error": error}
-        self.on_change(self.session)
         return {"ok": True, "move": played.text, "state": state_json(self.session.state)}
 
     def cmd_undo(self, request) -> dict:
-        if not self.session.undo():
+        if not self.play.undo():
             raise ProtocolError("nothing to undo", "no move has been played")
-        self.on_change(self.session)
         return {"ok": True, "state": state_json(self.session.state)}
 
     def cmd_go(self, request) -> dict:
@@ -177,7 +171,7 @@ class ProtocolServer:
         if state.is_over:
             raise ProtocolError("game over", "the game is over: no more moves")
         try:
-            move = self.choose(state)
+            move = self.play.engine_move(state)
         except AgentError as error:
             raise ProtocolError("no move", str(error)) from None
         except GdefRuntimeError as error:

@@ -18,13 +18,16 @@ number of their span in `spans`.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 from dataclasses import dataclass
 
 from gdef_core.builtins import Context
 from gdef_core.lower import facts, inlining
 from gdef_core.lower.calls import call_graph
-from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
+from gdef_core.lower.limits import SEARCH_POOL_FACTOR
+from gdef_core.runtime import prelude
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -34,7 +37,7 @@ __all__ = ["CompileError", "CompiledSource", "Compiler"]
 
 _MARK_RE = re.compile(f"{MARK_START}([0-9]+){MARK_END}")
 
-_CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN"
+_CELLS = prelude.CELLS
 
 Lines = list[tuple[int, str, Span | None]]
 
@@ -136,7 +139,7 @@ class Compiler:
                     self.legal_one = _expression_of(variant)
                     self.legal_local = self._local_judge(function)
         self.blocks.append(self._game_vars())
-        lines: Lines = [(0, "def _factory(OBJECTS):", None), *_prelude(self)]
+        lines: Lines = _prelude(self)
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
@@ -387,189 +390,21 @@ def _expression_of(function: Lines) -> str | None:
 
 
 def _prelude(compiler: Compiler) -> Lines:
-    """The factory's cells and the built-ins that need them."""
-    w, h, p = compiler.width, compiler.height, compiler.players
-    max_depth, max_steps = compiler.max_depth, compiler.max_steps
-    context_names = "{" + ", ".join(f'{c.number}: "{c.value}()"' for c in Context) + "}"
-    objects = ["EMPTY = OBJECTS[0]"] + [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
-    text = f"""
-B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
-OWN = False
-OPS = ()
-NOPS = T = MN = ST = CTX = 0
-RO = False
+    """The factory's header with the game's sizes and limits, the fixed cells and built-ins of
+    runtime/prelude.py, the objects, and the key positions are compared by."""
+    header = (f"def _factory(OBJECTS, W={compiler.width}, H={compiler.height}, P={compiler.players}, "
+              f"MAX_DEPTH={compiler.max_depth}, MAX_STEPS={compiler.max_steps}):")
+    objects = [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
+    key = ["def _position_key(b, p, v):", f"    return (tuple(b), p, ({compiler.position_vars()}))"]
+    return [(0, header, None), *((0, line, None) for line in _prelude_body()),
+            *((1, line, None) for line in objects + key)]
 
-def _set_hook(hook):
-    nonlocal HOOK
-    HOOK = hook
 
-def _next_board(b, ops):
-    if not ops:
-        return b
-    after = b.copy()
-    for x, y, o, _ in ops:
-        after[x * {h} + y] = o
-    return after
-
-def _search_limit(pool):
-    raise Fail("G607", f"the search for legal moves ran more than {{pool:,}} steps in all (isMoveLegal() over every candidate)", IN_FRAME)
-
-def _enter_failed(d):
-    if d > {max_depth}:
-        raise Fail("G608", "recursion too deep: more than {max_depth} nested recursive calls (a recursion without a base case?)", CALL_SITE)
-    _loop_limit({max_steps}, CALL_SITE)
-
-def _off_board(x, y, loc):
-    raise Fail("G603", f"square ({{x}}, {{y}}) is off the board (x from 0 to {w - 1}, y from 0 to {h - 1})", loc)
-
-def _bad_operation(i, loc):
-    raise Fail("G604", f"there is no operation {{i}}: the move has {{NOPS}} operation{{'' if NOPS == 1 else 's'}} (numbered from 0)", loc)
-
-def _operation_field(i, j, loc):
-    if not 0 <= i < NOPS:
-        _bad_operation(i, loc)
-    if 0 <= j <= 2:
-        return OPS[i][j]
-    raise Fail("G604", f"OperationList[{{i}}][{{j}}]: the second index must be 0 (x), 1 (y) or 2 (the object)", loc)
-
-def _player(what, p, loc):
-    if not 0 <= p < {p}:
-        raise Fail("G605", f"{{what}}({{p}}): there is no player {{p}} (players are 0 to {p - 1})", loc)
-
-def _not_here(what, allowed, loc):
-    names = {context_names}
-    raise Fail("G611", f"{{what}} is not allowed while {{names[CTX]}} runs (only in {{allowed}})", loc)
-
-def _set_winner(p, loc):
-    nonlocal WIN
-    _player("setWinner", p, loc)
-    if CTX == {Context.END.number}:
-        WIN = p
-
-def _set_next_player(p, loc):
-    nonlocal NXT
-    if CTX != {Context.END.number} and CTX != {Context.SETUP.number}:
-        _not_here("setNextPlayer()", "end() and setup()", loc)
-    _player("setNextPlayer", p, loc)
-    NXT = p
-
-def _add_place(x, y, o, loc):
-    nonlocal ST
-    if CTX == {Context.MOVES.number}:  # a candidate with a square off the board is marked with None, then dropped
-        CUR.append((x, y, o, True) if 0 <= x < {w} and 0 <= y < {h} else None)
-        ST -= {OPERATION_STEPS}  # an operation held costs steps: memory bounded like time
-    elif CTX == {Context.SETUP.number}:
-        if not (0 <= x < {w} and 0 <= y < {h}):
-            _off_board(x, y, loc)
-        B[x * {h} + y] = o
-    else:
-        _not_here("addPlace()", "moves() and setup()", loc)
-
-def _add_clear(x, y, loc):
-    nonlocal ST
-    if CTX == {Context.MOVES.number}:
-        CUR.append((x, y, EMPTY, False) if 0 <= x < {w} and 0 <= y < {h} else None)
-        ST -= {OPERATION_STEPS}
-    elif CTX == {Context.SETUP.number}:
-        if not (0 <= x < {w} and 0 <= y < {h}):
-            _off_board(x, y, loc)
-        B[x * {h} + y] = EMPTY
-    else:
-        _not_here("addClear()", "moves() and setup()", loc)
-
-def _add_move(loc):
-    if CTX != {Context.MOVES.number}:
-        _not_here("addMove()", "moves()", loc)
-    candidate = tuple(CUR)
-    CUR.clear()
-    if None not in candidate:  # None: an operation naming a square off the board
-        CAND.append(candidate)
-
-def _has_legal_move(loc):
-    nonlocal {_CELLS}
-    if CTX != {Context.END.number}:
-        _not_here("hasLegalMove()", "end()", loc)
-    saved = ({_CELLS})
-    his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
-    result = HOOK(B, NXT if NXT is not None else (T + 1) % {p}, MN, V, his)
-    {_CELLS} = saved
-    return result
-
-def _position_key(b, p, v):
-    return (tuple(b), p, ({compiler.position_vars()}))
-
-def _repetitions(loc):
-    if CTX != {Context.END.number}:
-        _not_here("repetitions()", "end()", loc)
-    if HIS is None:
-        return 0
-    return HIS.repetitions(_position_key(B, NXT if NXT is not None else (T + 1) % {p}, V))
-
-def _board_seen(b, loc):
-    if CTX != {Context.IS_MOVE_LEGAL.number}:
-        _not_here("nextBoardSeen()", "isMoveLegal()", loc)
-    return HIS is not None and tuple(b) in HIS.boards
-
-def _board_seen_one(b, x, y, o):
-    if HIS is None:
-        return False
-    after = b.copy()
-    after[x * {h} + y] = o
-    return tuple(after) in HIS.boards
-
-def _set_score(p, v, loc):
-    if CTX != {Context.END.number} and CTX != {Context.SETUP.number}:
-        _not_here("setScore()", "end() and setup()", loc)
-    _player("setScore", p, loc)
-    if SC is not None:
-        SC[p] = v
-
-def _effect(b, ops):
-    after = {{}}
-    for x, y, o, _ in ops:
-        after[x * {h} + y] = o
-    return frozenset([(k, o) for k, o in after.items() if b[k] is not o])
-
-def _is_generated(loc):
-    nonlocal {_CELLS}
-    if CTX != {Context.IS_MOVE_LEGAL.number}:
-        _not_here("isGenerated()", "isMoveLegal()", loc)
-    if OWN:  # a search for legal moves is judging the candidates moves() proposed here
-        return True
-    if GEN is None:  # one move judged alone: run moves() once for this call
-        saved = ({_CELLS})
-        candidates = {"_e_moves(B, T, MN, V)" if "moves" in compiler.program.functions else "()"}
-        {_CELLS} = saved
-        GEN = {{_effect(B, c) for c in candidates}}
-    return _effect(B, OPS) in GEN
-
-def _array_size(sizes, loc):
-    count = 1
-    for size in sizes:
-        if size < 1:
-            raise Fail("G613", f"an array size must be at least 1, not {{size}}", loc)
-        count *= size
-    if count > {MAX_ARRAY_ELEMENTS}:
-        raise Fail("G613", f"an array of {{' x '.join(map(str, sizes))}} = {{count:,}} elements is more than the {MAX_ARRAY_ELEMENTS:,} one array may have", loc)
-    return count
-
-def _array_shape(sizes, listed, loc):
-    if sizes != listed:
-        raise Fail("G613", f"the initialiser lists {{' x '.join(map(str, listed))}} elements, but the array is {{' x '.join(map(str, sizes))}}", loc)
-
-def _bad_index(array, indexes, name, loc):
-    for dim, i in enumerate(indexes):
-        size = len(array)
-        if not 0 <= i < size:
-            which = f"index {{i}}" if len(indexes) == 1 else f"index {{i}} of dimension {{dim}}"
-            raise Fail("G614", f"'{{name}}': {{which}} is out of range (size {{size}}: 0 to {{size - 1}})", loc)
-        array = array[i]
-    raise Fail("G614", f"'{{name}}': index out of range", loc)
-
-def _read_only(name, loc):
-    _not_here(f"assigning the game variable '{{name}}'", "end(), setup() and the functions they call", loc)
-"""
-    return [(1, line, None) for line in objects + text.strip("\n").split("\n")]
+@functools.cache
+def _prelude_body() -> tuple[str, ...]:
+    """The lines of prelude.factory's body up to its GENERATED line, as indented there."""
+    lines = inspect.getsource(prelude.factory).split("\n")
+    return tuple(lines[1:lines.index("    " + prelude.GENERATED)])
 
 
 def _assemble(lines: Lines, spans: list[Span]) -> tuple[str, dict[int, Span]]:

@@ -10,7 +10,7 @@ import itertools
 import sys
 
 from gdef_core.lower import flow
-from gdef_core.runtime import ops as value_ops
+from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import CALL_SITE, IN_FRAME, Fail, GdefRuntimeError, StackFrame
@@ -18,21 +18,7 @@ from gdef_core.lower.values import Obj
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
-_UNSET = object()
 _ids = itertools.count(1)
-
-# The names the generated source may use besides its own: the value operations.
-_GLOBALS = {
-    "Fail": Fail, "CALL_SITE": CALL_SITE, "IN_FRAME": IN_FRAME, "_U": _UNSET,
-    "_overflow": value_ops.overflow, "_int_div": value_ops.int_div, "_int_mod": value_ops.int_mod,
-    "_float_div": value_ops.float_div, "_float_mod": value_ops.float_mod,
-    "_no_return": value_ops.no_return, "_unset_local": value_ops.unset_local,
-    "_loop_limit": value_ops.loop_limit,
-    "_as_int": value_ops.as_int, "_as_float": value_ops.as_float, "_as_obj": value_ops.as_obj,
-    "_as_bool": value_ops.as_bool, "_dyn_equal": value_ops.dyn_equal,
-    "_dyn_order": value_ops.dyn_order, "_dyn_arith": value_ops.dyn_arith,
-    "_dyn_negate": value_ops.dyn_negate,
-}
 
 # Python frames a gdef call needs at most (its own, plus hoisted expression helpers and the
 # nested hasLegalMove() machinery), used to size Python's recursion limit.
@@ -63,7 +49,7 @@ class Rules:
         finally:
             sys.setrecursionlimit(limit)
         self.compiled = compiled
-        namespace = dict(_GLOBALS)
+        namespace = prelude.namespace()
         exec(code, namespace)
         entries = namespace["_factory"](objects)
         self.raw_init_vars = entries["_init_vars"]

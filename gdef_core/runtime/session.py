@@ -10,17 +10,20 @@ Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
      "result": {"over": false, "winner": null},
      "vars": {"movesWithoutCapture": 0}, "scores": [0, 0]}
 
+A game that did not begin at the game's start position (the bot protocol's `set`) also keeps
+`"start"`: that position, as `State.to_json()` writes it; `--resume` replays the moves from it.
+`files` name .gdef files only (gdef_core.loader.is_gdef_name): a record may come from someone
+else, and must not make gdef read, and quote, /etc/shadow.
+
 The history of positions (spec 15.4) is not written: replaying the moves rebuilds it.
 """
 from __future__ import annotations
 
-import errno
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 
-from gdef_core.files import read_bytes
+from gdef_core.files import read_bytes, replace_file
+from gdef_core.loader import is_gdef_name
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
 from gdef_core.runtime.moves import Move, MoveSyntaxError
 
@@ -45,10 +48,13 @@ class Played:
 
 
 class Session:
-    def __init__(self, game: Game, files: list[str], state: State | None = None) -> None:
+    def __init__(self, game: Game, files: list[str], state: State | None = None, start: dict | None = None) -> None:
+        """`start`: the position `state` is, as State.to_json() writes it, when it is not the
+        game's own start position (the record keeps it, so that the game can be resumed)."""
         self.game = game
         self.files = list(files)
         self.state = state if state is not None else game.new_state()
+        self.start = start
         self.history: list[State] = []  # the state before each move, for undo
         self.moves: list[dict] = []
         self.rejected: list[dict] = []
@@ -97,7 +103,7 @@ class Session:
 
     def record(self) -> dict:
         state = self.state
-        return {
+        record = {
             "game": self.game.name,
             "files": self.files,
             "players": self.game.players,
@@ -107,24 +113,29 @@ class Session:
             "vars": _json_vars(state.variables),
             "scores": [json_value(score) for score in state.scores],
         }
+        if self.start is not None:
+            record["start"] = self.start
+        return record
 
     def save(self, path: str) -> None:
-        """Write the record atomically (a crash never leaves half a file), through a symbolic
-        link to its target, and only over a regular file (never over /dev/null)."""
-        text = json.dumps(self.record(), indent=2, allow_nan=False) + "\n"
-        path = os.path.realpath(path)
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise OSError(errno.EINVAL, "not a regular file: a record is written only as a regular file", path)
-        folder = os.path.dirname(path)
-        handle, temporary = tempfile.mkstemp(prefix=".gdef-record-", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        """Write the record atomically (a crash never leaves half a file), only as a regular
+        file of this user and never through a symbolic link (gdef_core.files.replace_file)."""
+        replace_file(path, json.dumps(self.record(), indent=2, allow_nan=False) + "\n")
+
+    @classmethod
+    def from_record(cls, game: Game, files: list[str], record: dict) -> "Session":
+        """The game of a (checked: load_record) record, its moves replayed from its start;
+        RecordError says what does not fit."""
+        start = record.get("start")
+        state = None
+        if start is not None:
+            try:
+                state = game.state_from_json(start)
+            except (ValueError, TypeError, KeyError, RecursionError) as error:
+                raise RecordError(f"its start position does not fit the game: {error}") from None
+        session = cls(game, files, state, start)
+        session.resume(record)
+        return session
 
     def resume(self, record: dict) -> None:
         """Replay a record's moves (each must be legal, by the recorded player) and keep its
@@ -191,13 +202,14 @@ def load_record(path: str) -> dict:
         raise RecordError(f"{path}: not a gdef-run game record: nested too deeply") from None
     except ValueError as error:  # a number of more than 4,300 digits
         raise RecordError(f"{path}: not a gdef-run game record: {error}") from None
-    problem = _record_problem(data)
+    problem = record_problem(data)
     if problem:
         raise RecordError(f"{path}: not a gdef-run game record: {problem}")
     return data
 
 
-def _record_problem(data) -> str | None:
+def record_problem(data) -> str | None:
+    """What makes `data` (parsed JSON) not a game record, or None."""
     if not isinstance(data, dict):
         return "the top level must be an object"
     for key, kind in (("game", str), ("files", list), ("players", int), ("moves", list), ("rejected", list)):
@@ -205,6 +217,12 @@ def _record_problem(data) -> str | None:
             return f"'{key}' is missing or not a {kind.__name__}"
     if not all(isinstance(f, str) for f in data["files"]):
         return "'files' must list file names"
+    for name in data["files"]:
+        if not is_gdef_name(name):
+            return (f"'files' names {name[:200]!r}, which is not a .gdef file: a record names .gdef "
+                    "files only (that file is not read)")
+    if "start" in data and not isinstance(data["start"], dict):
+        return "'start' must be a position, as the bot protocol's 'state' answers it"
     for number, entry in enumerate(data["moves"], 1):
         if not (isinstance(entry, dict) and isinstance(entry.get("player"), int)
                 and isinstance(entry.get("move"), str)):

@@ -2,20 +2,21 @@
 play them (a person's or the computer's), undo, choose computer players, step through a move
 script or a record, save the record.
 
-It drives the terminal runner's own session, computer players and record saving
-(gdef_core.cli.run.Runner), so `--record`, `--resume`, `--player` and `--seed` mean the same in
-the browser as in the terminal. One lock makes requests take turns: a session is not
-thread-safe, and the page never needs two answers at once.
+It drives the same game controller as the terminal (gdef_core.controller PlaySession: its
+session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
+mean the same in the browser as in the terminal. One lock makes requests take turns: a session
+is not thread-safe, and the page never needs two answers at once.
 """
 from __future__ import annotations
 
 import json
-import os
 import threading
 from dataclasses import dataclass, field
 
+from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
+from gdef_core.runtime.session import record_problem
 
 LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
 SCRIPT_LIMIT = 100_000  # lines of a move script or moves of a record
@@ -48,21 +49,23 @@ class Board:
     """The game behind the page; each public method answers one API request (a JSON-ready
     dict) or raises ApiError. Callers hold `lock`."""
 
-    def __init__(self, runner) -> None:
-        self.runner = runner
+    def __init__(self, play, y_down: bool = False) -> None:
+        """`play`: the gdef_core.controller PlaySession to show; `y_down`: how the page draws rows."""
+        self.play = play
+        self.y_down = y_down
         self.lock = threading.Lock()
         self.script: Script | None = None
 
     @property
     def session(self):
-        return self.runner.session
+        return self.play.session
 
     @property
     def game(self):
-        return self.runner.session.game
+        return self.play.game
 
     def _changed(self) -> None:
-        self.runner.autosave()
+        self.play.autosave()
 
     # ------------------------------------------------------------ reading
 
@@ -72,12 +75,12 @@ class Board:
         return {
             "name": game.name, "players": game.players, "width": game.width, "height": game.height,
             "objects": list(game.objects), "files": list(self.session.files),
-            "seed": self.runner.computers.seed, "record": self.runner.args.record,
-            "yDown": bool(self.runner.args.y_down),
+            "seed": self.play.computers.seed, "record": self.play.record,
+            "yDown": self.y_down,
         }
 
     def state(self) -> dict:
-        session, computers = self.session, self.runner.computers
+        session, computers = self.session, self.play.computers
         state = session.state
         return {
             "player": state.current_player, "over": state.is_over, "winner": state.winner,
@@ -127,9 +130,9 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.runner.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+            self.play.say(f"{len(session.moves)}. player {played.player}: {played.text}")
         else:
-            self.runner.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
+            self.play.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
@@ -138,7 +141,7 @@ class Board:
         """One move of the computer player on turn."""
         from gdef_core.play.errors import AgentError
 
-        session, computers = self.session, self.runner.computers
+        session, computers = self.session, self.play.computers
         state = session.state
         player = state.current_player
         if state.is_over or not computers.plays(player):
@@ -157,7 +160,7 @@ class Board:
                     "error": error_json(error, self.game)}
         played = session.play(str(move))
         if played.accepted:
-            self.runner.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+            self.play.say(f"{len(session.moves)}. player {player} ({label}): {move}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
@@ -165,9 +168,7 @@ class Board:
     def undo(self) -> dict:
         """Take back the last move, and the computer's before it, as `undo` in the terminal."""
         self._leave_script()
-        undone = self.runner.take_back()
-        if undone:
-            self._changed()
+        undone = self.play.take_back()
         return {"undone": undone}
 
     def set_agent(self, player: int, text: str) -> dict:
@@ -185,7 +186,7 @@ class Board:
         if spec.name == "cmd":
             raise ApiError(403, "a cmd: player runs a program: give it on the command line "
                                 "(gdef-run --player N=cmd:...), not from the page")
-        computers = self.runner.computers
+        computers = self.play.computers
         computers.specs.pop(player, None)
         computers.agents.pop(player, None)
         if not spec.is_human:
@@ -216,40 +217,19 @@ class Board:
         return {"kept": kept}
 
     def _start_over(self) -> str | None:
-        """A new session at the start position. The game so far, if anything was played, is
-        kept first: a --record file is renamed PATH.~N~ (as gdef-run keeps a record it would
-        overwrite) and the new game goes on in PATH; without --record it goes to a new file of
-        the temporary folder. Returns where it was kept, or None."""
-        from gdef_core.cli.run import _backup_name
-        from gdef_core.runtime.session import Session
-
-        old, runner = self.session, self.runner
-        kept = None
-        if old.moves or old.rejected:
-            record = runner.args.record
-            if record and runner.save_to(record):
-                kept = _backup_name(record)
-                try:
-                    os.replace(os.path.realpath(record), kept)
-                except OSError as error:
-                    raise ApiError(500, f"cannot keep the game so far as {kept}: {error.strerror or error}") from None
-            else:
-                kept = runner.keep_record()
-            if kept is None:
-                raise ApiError(500, "cannot save the game so far (see the terminal): nothing was changed")
-            runner.say(f"The game so far is kept in {kept}.")
-        game = old.game
-        runner.session = Session(game, old.files, game.new_state())
-        return kept
+        """A new game at the start position, the game so far kept (PlaySession.new_game):
+        where it was kept, or None."""
+        try:
+            return self.play.new_game()
+        except KeepError as error:
+            raise ApiError(500, str(error)) from None
 
     def _record_entries(self, text: str, name: str) -> list[dict]:
-        from gdef_core.runtime.session import _record_problem  # the check load_record() makes
-
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:
             raise ApiError(400, f"{name}: not a JSON game record: {error}") from None
-        problem = _record_problem(data)
+        problem = record_problem(data)
         if problem:
             raise ApiError(400, f"{name}: not a gdef-run game record: {problem}")
         if data["game"] != self.game.name:
@@ -325,8 +305,9 @@ class Board:
     # ------------------------------------------------------------ saving
 
     def save(self) -> dict:
-        """Write the record now: to --record, else to a new file of the temporary folder."""
-        path = self.runner.keep_record()
+        """Write the record now: to its file, else to the records folder (the same file on
+        every save of this game)."""
+        path = self.play.keep_record()
         if path is None:
             return {"saved": False, "reason": "nothing to save yet: no move has been played"}
         return {"saved": True, "path": path}

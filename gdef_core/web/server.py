@@ -259,39 +259,40 @@ def _limit(text: str | None) -> int:
         raise ApiError(400, f"limit: '{text[:40]}' is not a whole number") from None
 
 
-def serve(runner) -> int:
-    """Serve the runner's game until Ctrl-C; then save the record as the terminal runner does
-    (a finished game: `Player N wins.`, exit 0; an unfinished one: where to --resume, exit 3)."""
-    board = Board(runner)
-    args = runner.args
-    if args.moves is not None and not _open_script(runner, board, args.moves):
+def serve(play, args, stdin) -> int:
+    """Serve the game of `play` (a gdef_core.controller PlaySession) until Ctrl-C; then save
+    the record as the terminal does (a finished game: `Player N wins.`, exit 0; an unfinished
+    one: where to --resume, exit 3). `args`: gdef-run's options (--port, --no-browser, --moves,
+    --y-down); `stdin` is read for `--moves -`."""
+    board = Board(play, y_down=bool(args.y_down))
+    if args.moves is not None and not _open_script(play, board, args.moves, stdin):
         return EXIT_USAGE
     if not 0 <= (args.port or 0) <= 65535:
-        runner.complain(f"gdef-run: error: --port {args.port}: a port is a number from 0 to 65535 (0: any free one)")
+        play.complain(f"gdef-run: error: --port {args.port}: a port is a number from 0 to 65535 (0: any free one)")
         return EXIT_USAGE
     try:
         server = WebServer(board, args.port or 0)
     except OSError as error:
-        runner.complain(f"gdef-run: error: cannot listen on {HOST}:{args.port or 0}: {error.strerror or error}")
+        play.complain(f"gdef-run: error: cannot listen on {HOST}:{args.port or 0}: {error.strerror or error}")
         return EXIT_USAGE
-    runner.say(f"Serving {board.game.name} at {server.url} (Ctrl-C stops and saves the record)")
+    play.say(f"Serving {board.game.name} at {server.url} (Ctrl-C stops and saves the record)")
     if not args.no_browser:
         if _has_display():
             threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
         else:
-            runner.say("No graphical display here: open the address in a browser yourself.")
+            play.say("No graphical display here: open the address in a browser yourself.")
     try:
         server.serve_forever(poll_interval=0.2)
         why = "stopped"
     except KeyboardInterrupt as signal_:
-        runner.say()
+        play.say()
         why = f"stopped by {signal_}" if str(signal_) else "interrupted"
     finally:
         server.server_close()
     with board.lock:  # a move being played finishes first
-        if runner.session.state.is_over:
-            return runner.finish()
-        return runner.stop(why)
+        if play.session.state.is_over:
+            return play.finish()
+        return play.stop(why)
 
 
 def _has_display() -> bool:
@@ -302,17 +303,17 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _open_script(runner, board: Board, path: str) -> bool:
+def _open_script(play, board: Board, path: str, stdin) -> bool:
     """`--web --moves FILE`: the page opens with FILE ready to step through."""
     from gdef_core.files import read_text
 
     try:
-        text = runner.stdin.read() if path == "-" else read_text(path)
+        text = stdin.read() if path == "-" else read_text(path)
         board.load_script(text, "<stdin>" if path == "-" else os.path.basename(path))
     except OSError as error:
-        runner.complain(f"gdef-run: error: {path}: cannot read the moves: {error.strerror or error}")
+        play.complain(f"gdef-run: error: {path}: cannot read the moves: {error.strerror or error}")
         return False
     except ApiError as error:
-        runner.complain(f"gdef-run: error: {error.message}")
+        play.complain(f"gdef-run: error: {error.message}")
         return False
     return True

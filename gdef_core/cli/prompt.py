@@ -1,0 +1,79 @@
+"""gdef-run's prompt at a terminal: line editing, history and tab completion, through the
+standard library's readline where the platform has it (GNU readline or libedit), plain input()
+where it does not.
+
+The history is kept across runs in the user's state folder (gdef_core.user_state:
+`~/.local/state/gdef/run_history`, at most HISTORY_LENGTH lines). Tab completes the commands
+and the legal moves of the position on the screen.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gdef_core.runtime.errors import GdefRuntimeError
+from gdef_core.user_state import state_path
+
+HISTORY_FILE = "run_history"
+HISTORY_LENGTH = 1000
+QUIT_WORDS = ("quit", "exit", "q")
+COMMANDS = ("help", "moves", "hint", "undo", "save", *QUIT_WORDS)
+
+try:
+    import readline
+except ImportError:  # Windows without pyreadline: input() still works, without history
+    readline = None
+
+
+class Prompt:
+    """Reads lines at a terminal. `moves()` gives the legal moves' texts for completion (called
+    when Tab is pressed; a State keeps its legal moves, so asking again is cheap)."""
+
+    def __init__(self, moves: Callable[[], list[str]]) -> None:
+        self.moves = moves
+        self.history = None
+        self._candidates: list[str] = []
+        if readline is not None:
+            self._set_up()
+
+    def _set_up(self) -> None:
+        try:
+            self.history = state_path(HISTORY_FILE)
+            readline.read_history_file(self.history)
+        except (OSError, ValueError):  # no history yet, or an unusable state folder
+            pass
+        readline.set_history_length(HISTORY_LENGTH)
+        readline.set_completer_delims("")  # a move holds ( , ; and spaces: complete the whole line
+        readline.set_completer(self._complete)
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+
+    def read(self, prompt: str) -> str | None:
+        """One line, or None at the end of input (Ctrl-D)."""
+        self._candidates = []
+        try:
+            line = input(prompt)
+        except EOFError:
+            return None
+        self._save()
+        return line
+
+    def _save(self) -> None:
+        if self.history is None:
+            return
+        try:
+            readline.write_history_file(self.history)
+        except OSError:
+            self.history = None  # said nothing: history is a comfort, never a reason to stop
+
+    def _complete(self, text: str, index: int) -> str | None:
+        """readline's completer: the `index`-th command or legal move starting with `text`."""
+        if index == 0:
+            words = list(COMMANDS)
+            try:
+                words += self.moves()
+            except GdefRuntimeError:  # the rules failed: complete the commands (`moves` shows the error)
+                pass
+            self._candidates = [word for word in dict.fromkeys(words) if word.startswith(text)]
+        return self._candidates[index] if index < len(self._candidates) else None

@@ -1,0 +1,518 @@
+"""The search for legal moves (candidates, duplicates, judging), playing a move, random
+playouts and perft.
+
+Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
+are copied into it; the imports above it are for linters and editors.
+"""
+import numpy as np
+from numba import njit
+from gdef_core.native.kernels.generated import (
+    CACHE, CAP_MOVES, CAP_OPS, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_PREV, H_ROWS, KEYLEN,
+    KEYS, MAXSTEPS, NB, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL, TABLE,
+    USES_HISTORY, USES_PREVIOUS, W,
+    _candidates, e_end, e_isMoveLegal,
+)
+from gdef_core.native.kernels.helpers import (
+    NSLOTS, _BAD, _CTX, _ERR, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
+    _WIN, _bad, _fail,
+)
+from gdef_core.native.kernels.history import (
+    _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate,
+)
+
+
+# MODULE_TEXT (copied into each generated module from here on)
+
+
+@njit(cache=CACHE, inline='always')
+def _same(CO, a, b, c, d):
+    if d - c != b - a:
+        return False
+    for k in range(b - a):
+        for f in range(4):
+            if CO[a + k, f] != CO[c + k, f]:
+                return False
+    return True
+
+
+@njit(cache=CACHE)
+def _starts():
+    """CS: the candidates' start offsets (CAP_MOVES), then the search number and one stamp per
+    single-operation candidate (KEYS): the stamp says which search last generated it; from
+    TABLE, _dedupe_any's hash table. Searches thus make no arrays: the kernels run without
+    numba's reference counting unless the rules make arrays (codegen.NRT)."""
+    CS = np.empty(TABLE + 2 * CAP_MOVES, np.int64)
+    CS[CAP_MOVES:] = 0
+    return CS
+
+
+@njit(cache=CACHE, inline='always')
+def _single_unique(CO, CS, m):
+    """Whether every candidate is one operation with a stamp slot; if so, the duplicates are
+    dropped by stamping (no comparison, no allocation) and -> (True, how many are left)."""
+    if KEYS == 0 or CS[m] - CS[0] != m:
+        return False, m
+    for i in range(m):
+        if CS[i + 1] - CS[i] != 1:
+            return False, m
+    search = CS[CAP_MOVES] + 1
+    CS[CAP_MOVES] = search
+    kept = 0
+    for i in range(m):
+        a = CS[i]
+        key = CO[a, 0] * H + CO[a, 1]
+        key = key * (NOBJ + 2) + (CO[a, 2] if CO[a, 3] != 0 else NOBJ + 1)
+        if CS[CAP_MOVES + 1 + key] == search:
+            continue
+        CS[CAP_MOVES + 1 + key] = search
+        if kept != i:
+            for f in range(4):
+                CO[kept, f] = CO[a, f]
+        kept += 1
+        CS[kept] = kept
+    return True, kept
+
+
+@njit(cache=CACHE, inline='always')
+def _dedupe(CO, CS, m):
+    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys): single
+    operations by stamps, a few others by comparing each with those kept (no allocation),
+    more with a hash table."""
+    single, kept = _single_unique(CO, CS, m)
+    if single:
+        return kept
+    return _dedupe_any(CO, CS, m)
+
+
+@njit(cache=CACHE, inline='always')
+def _keep(CO, CS, kept, a, b):
+    """Candidate a..b becomes the kept-th: its operations moved down to follow the one before."""
+    start = CS[kept]
+    if start != a:
+        for k in range(b - a):
+            for f in range(4):
+                CO[start + k, f] = CO[a + k, f]
+    CS[kept + 1] = start + b - a
+
+
+@njit(cache=CACHE)
+def _dedupe_any(CO, CS, m):
+    if m <= 16:
+        kept = 0
+        for i in range(m):
+            a, b = CS[i], CS[i + 1]
+            duplicate = False
+            for j in range(kept):
+                if _same(CO, a, b, CS[j], CS[j + 1]):
+                    duplicate = True
+                    break
+            if duplicate:
+                continue
+            _keep(CO, CS, kept, a, b)
+            kept += 1
+        return kept
+    size = 16
+    while size < 2 * m:
+        size *= 2
+    table = CS[TABLE:TABLE + size]  # a view: this function runs with reference counting
+    table[:] = -1
+    kept = 0
+    for i in range(m):
+        a, b = CS[i], CS[i + 1]
+        h = np.uint64(b - a)
+        for k in range(a, b):
+            for f in range(4):
+                h = (h ^ np.uint64(CO[k, f] + 7)) * np.uint64(0x100000001B3)
+        slot = np.int64(h >> np.uint64(20)) & (size - 1)
+        duplicate = False
+        while table[slot] >= 0:
+            j = table[slot]
+            if _same(CO, a, b, CS[j], CS[j + 1]):
+                duplicate = True
+                break
+            slot = (slot + 1) & (size - 1)
+        if duplicate:
+            continue
+        _keep(CO, CS, kept, a, b)
+        table[slot] = kept
+        kept += 1
+    return kept
+
+
+@njit(cache=CACHE, inline='always')
+def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
+    """The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+    S[_ERR] set, when moves() failed)."""
+    S[_T] = player
+    S[_MN] = mn
+    S[_CTX] = CTX_MOVES
+    S[_RO] = 1
+    S[_NOPS] = 0
+    S[_OP0] = 0
+    S[_ST] = MAXSTEPS
+    S[_NC] = 0
+    S[_NM] = 0
+    S[_BAD] = 0
+    S[_ERR] = 0
+    CS[0] = 0
+    return _candidates(B, S, V, VF, SC, CO, CS, HS)
+
+
+@njit(cache=CACHE, inline='always')
+def _automatic(B, S, CO, CS):
+    """A game without moves(): every place, the clear of every occupied square, the pass."""
+    n = 0
+    m = 0
+    need = W * H * (NOBJ + 1)
+    if need > CO.shape[0] or need + 2 > CAP_MOVES:
+        S[_ERR] = 1  # the buffers are too small: the Python backend plays this game
+        return 0
+    for x in range(W):
+        for y in range(H):
+            for o in range(1, NOBJ + 1):
+                CO[n, 0] = x
+                CO[n, 1] = y
+                CO[n, 2] = o
+                CO[n, 3] = 1
+                n += 1
+                m += 1
+                CS[m] = n
+    for k in range(W * H):
+        if B[k] != 0:
+            CO[n, 0] = k // H
+            CO[n, 1] = k % H
+            CO[n, 2] = 0
+            CO[n, 3] = 0
+            n += 1
+            m += 1
+            CS[m] = n
+    m += 1
+    CS[m] = n
+    return m
+
+
+@njit(cache=CACHE, inline='always')
+def _enter_judge(S, player, mn, own, a, b):
+    """The slots of S for isMoveLegal() judging the move in rows a .. b - 1 (own: one of the
+    kernel's candidates, for isGenerated())."""
+    S[_T] = player
+    S[_MN] = mn
+    S[_CTX] = CTX_IS_MOVE_LEGAL
+    S[_RO] = 1
+    S[_OWN] = own
+    S[_NOPS] = b - a
+    S[_OP0] = a
+    S[_ST] = MAXSTEPS
+    S[_ERR] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
+    """Whether candidate c is legal: isMoveLegal() with its own step budget; a failure
+    (_bad, the steps spent) makes it illegal. The steps of one search are bounded by the pool:
+    the caller tests S[_POOL] < 0 (an error)."""
+    _enter_judge(S, player, mn, OWN_CANDIDATES, CS[c], CS[c + 1])
+    r = e_isMoveLegal(B, CO, S, V, VF, SC, CO, CS, HS)
+    S[_POOL] -= MAXSTEPS - S[_ST]
+    return r and S[_ERR] == 0 and S[_ST] >= 0
+
+
+@njit(cache=CACHE, _nrt=NRT)
+def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
+    """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
+    back; a failure of the search is end()'s (S[_ERR])."""
+    if S[_CTX] != CTX_END:
+        _bad(S)
+        return False
+    saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
+             S[_NM], S[_BAD], S[_POOL], S[_OP0])
+    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    mn = S[_MN]
+    m = _gen(B, S, V, VF, SC, CO, CS, p, mn, HS)
+    failed = S[_ERR] != 0
+    found = False
+    S[_POOL] = POOL
+    for c in range(m):
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, p, mn, HS)
+        if S[_POOL] < 0:
+            failed = True
+            break
+        if legal:
+            found = True
+            break
+    (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
+     S[_NM], S[_BAD], S[_POOL], S[_OP0]) = saved
+    S[_ERR] = 1 if failed else 0
+    return found
+
+
+@njit(cache=CACHE)
+def _has_legal_move_seen(B, S, V, VF, SC, CO, CS, HS):
+    """hasLegalMove() in a game with a history: the position end() has reached counts as
+    seen while the candidates are judged (spec 15.4)."""
+    if HS[_HN] >= HCAP:
+        _bad(S)  # a game longer than the buffer: the Python backend finishes it
+        return False
+    row = H_ROWS + HS[_HN] * KEYLEN
+    HS[row:row + NB] = B
+    _hist_add(HS, 0)
+    found = _has_legal_move(B, S, V, VF, SC, CO, CS, HS)
+    _hist_truncate(HS, HS[_HN] - 1)
+    return found
+
+
+@njit(cache=CACHE, inline='always')
+def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
+    """Apply the move in rows a .. a + n - 1 of MV and run end(); -> (over, winner or -1, next
+    player)."""
+    if USES_PREVIOUS:  # the board before the move, for PreviousPosition
+        for k in range(NB):
+            HS[H_PREV + k] = B[k]
+    for i in range(a, a + n):
+        B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
+    S[_T] = player
+    S[_MN] = mn + 1
+    S[_CTX] = CTX_END
+    S[_RO] = 0
+    S[_WIN] = -1
+    S[_NXT] = -1
+    S[_NOPS] = n
+    S[_OP0] = a
+    S[_ST] = MAXSTEPS
+    S[_ERR] = 0
+    r = e_end(B, MV, S, V, VF, SC, CO, CS, HS)
+    if S[_ST] < 0 or S[_ERR] != 0:
+        _fail()
+    if r:
+        return True, S[_WIN], player
+    return False, -1, S[_NXT] if S[_NXT] >= 0 else (player + 1) % P
+
+
+@njit(cache=CACHE)
+def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
+    """_play() as a call of its own, for perft's try block (see _fail)."""
+    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS)
+
+
+@njit(cache=CACHE, inline='always')
+def _rand(R):
+    """splitmix64: a float in [0, 1)."""
+    z = R[0] + np.uint64(0x9E3779B97F4A7C15)
+    R[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=CACHE, inline='always')
+def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, record, rec_ops, rec_starts, HS):
+    """One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length,
+    the moves recorded and the winner as it goes, so they are known when it fails."""
+    while True:
+        if max_moves >= 0 and G[0] >= max_moves:
+            return 1
+        m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+        if S[_ERR] != 0:
+            _fail()
+        S[_POOL] = POOL
+        for i in range(m):
+            order[i] = i
+        chosen = -1
+        left = m
+        while left > 0:
+            i = int(_rand(R) * left)
+            left -= 1
+            c = order[i]
+            order[i] = order[left]
+            legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
+            if S[_POOL] < 0:
+                _fail()
+            if legal:
+                chosen = c
+                break
+        if chosen < 0:
+            return 2
+        a = CS[chosen]
+        n = CS[chosen + 1] - a
+        for k in range(n):
+            for f in range(4):
+                MV[k, f] = CO[a + k, f]
+        if record:
+            nrec = G[1]
+            if nrec + 1 >= rec_starts.shape[0] or rec_starts[nrec] + n > rec_ops.shape[0]:
+                _fail()
+            for k in range(n):
+                for f in range(4):
+                    rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
+            rec_starts[nrec + 1] = rec_starts[nrec] + n
+            G[1] = nrec + 1
+        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn, HS)
+        if USES_HISTORY and not over:  # the position reached
+            _hist_play(B, player, V, VF, HS)
+        mn += 1
+        G[0] += 1
+        if over:
+            G[2] = winner
+            return 0
+
+
+@njit(cache=CACHE, inline='always')
+def _game_over(g, state, G, SC, winners, lengths, status, scores):
+    winners[g] = G[2]
+    lengths[g] = G[0]
+    status[g] = state
+    for p in range(P):
+        scores[g, p] = SC[p]
+
+
+@njit(cache=CACHE, inline='always')
+def _copy(to, source):
+    """to[:] = source, without the temporary view that needs numba's reference counting."""
+    for k in range(source.shape[0]):
+        to[k] = source[k]
+
+
+@njit(cache=CACHE, _nrt=NRT)
+def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status,
+           scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
+    """Games first, first + 1, ... to the last seed; G[3]: the game being played, so that
+    playouts() knows which one a run-time error stopped. It makes no arrays, so unless the
+    rules make some (NRT) it runs without numba's reference counting (see codegen: a counted
+    call, or view, costs two atomic operations per array)."""
+    for g in range(first, seeds.shape[0]):
+        G[3] = g
+        _copy(B, board)
+        _copy(V, V0)
+        _copy(VF, VF0)
+        _copy(SC, SC0)
+        R[0] = seeds[g]
+        G[0] = 0
+        G[1] = 0
+        G[2] = -1
+        if USES_HISTORY:
+            _hist_restart(HS)
+        state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player0, mn0, max_moves, record,
+                      rec_ops, rec_starts, HS)
+        _game_over(g, state, G, SC, winners, lengths, status, scores)
+
+
+@njit(cache=CACHE)
+def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
+             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
+    """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
+    move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
+    (single) game are written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV:
+    working buffers, CAP_OPS x 4, CAP_MOVES and CAP_OPS x 4, made once by the caller."""
+    S = np.zeros(NSLOTS, np.int64)
+    R = np.zeros(1, np.uint64)
+    G = np.zeros(4, np.int64)
+    B = board.copy()
+    V = V0.copy()
+    VF = VF0.copy()
+    SC = SC0.copy()
+    if USES_HISTORY:  # the start state's positions
+        _hist_load(HS, H0)
+    first = np.int64(0)  # not a literal: numba would compile _games once more for it
+    while first < seeds.shape[0]:
+        try:
+            _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
+                   status, scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G,
+                   HS)
+            first = seeds.shape[0]
+        except Exception:
+            _game_over(G[3], 3, G, SC, winners, lengths, status, scores)
+            first = G[3] + 1
+    return G[1]
+
+
+@njit(cache=CACHE)
+def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
+    """The legal moves of a position, copied into LO / LS; -> how many."""
+    m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+    if S[_ERR] != 0:
+        _fail()
+    S[_POOL] = POOL
+    n = 0
+    LS[0] = 0
+    for c in range(m):
+        legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
+        if S[_POOL] < 0:
+            _fail()
+        if legal:
+            a = CS[c]
+            b = CS[c + 1]
+            if n + 2 >= LS.shape[0] or LS[n] + b - a > LO.shape[0]:
+                _fail()
+            for k in range(b - a):
+                for f in range(4):
+                    LO[LS[n] + k, f] = CO[a + k, f]
+            LS[n + 1] = LS[n] + b - a
+            n += 1
+    return n
+
+
+@njit(cache=CACHE)
+def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
+    """counts[d - 1]: the move sequences of exactly d legal moves (play/perft.py), walked
+    depth first with one frame per level (numba's cache cannot hold recursive functions)."""
+    CO = np.empty((CAP_OPS, 4), np.int64)
+    CS = _starts()
+    S = np.zeros(NSLOTS, np.int64)
+    LO = np.empty((depth, PERFT_OPS, 4), np.int64)
+    LS = np.empty((depth, PERFT_MOVES), np.int64)
+    Bs = np.empty((depth + 1, board.shape[0]), np.int64)
+    Vs = np.empty((depth + 1, V.shape[0]), np.int64)
+    VFs = np.empty((depth + 1, VF.shape[0]), np.float64)
+    SCs = np.empty((depth + 1, SC.shape[0]), np.float64)
+    players = np.empty(depth + 1, np.int64)
+    numbers = np.empty(depth + 1, np.int64)
+    sizes = np.zeros(depth, np.int64)
+    next_move = np.zeros(depth, np.int64)
+    Bs[0] = board
+    Vs[0] = V
+    VFs[0] = VF
+    SCs[0] = SC
+    players[0] = player
+    numbers[0] = mn
+    hn = np.zeros(depth + 1, np.int64)  # the positions of the history at each level
+    if USES_HISTORY:
+        _hist_load(HS, H0)
+        if HS[_HN0] < 0 or HS[_HN0] + depth + 2 > HCAP:
+            _fail()
+        hn[0] = HS[_HN0]
+    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0], HS)
+    level = 0
+    while level >= 0:
+        i = next_move[level]
+        if i >= sizes[level]:
+            level -= 1
+            continue
+        next_move[level] = i + 1
+        up = level + 1
+        Bs[up] = Bs[level]
+        Vs[up] = Vs[level]
+        VFs[up] = VFs[level]
+        SCs[up] = SCs[level]
+        if USES_HISTORY:
+            _hist_truncate(HS, hn[level])
+        try:
+            a = LS[level, i]
+            over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, LO[level],
+                                            a, LS[level, i + 1] - a, players[level], numbers[level], HS)
+        except Exception:
+            if USES_HISTORY and HS[_HX] != 0:  # a key the kernel cannot compare
+                _fail()
+            continue  # end() failed: not a legal move
+        counts[level] += 1
+        if up < depth and not over:
+            players[up] = nxt
+            numbers[up] = numbers[level] + 1
+            if USES_HISTORY:
+                _hist_play(Bs[up], nxt, Vs[up], VFs[up], HS)
+                hn[up] = HS[_HN]
+            sizes[up] = _legal_into(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, nxt, numbers[up],
+                                    LO[up], LS[up], HS)
+            next_move[up] = 0
+            level = up
+    return 0

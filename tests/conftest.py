@@ -1,0 +1,43 @@
+"""Shared fixtures of the test suite."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+# What may stay in the temporary folder: lark's parse-table cache (one file per grammar and
+# Python version, reused by every later run), and multiprocessing's folder of this very process
+# (removed when the process exits, after this check).
+KEPT = (".lark_cache_", "pymp-")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_left_behind(tmp_path_factory):
+    """The suite writes nothing into the user's folders and leaves nothing in the temporary one.
+
+    Records of games without --record and the prompt's history go to the user's state folder
+    (gdef_core.user_state): XDG_STATE_HOME points it at a folder of this run. The temporary
+    folder (TMPDIR, inherited by every gdef process a test starts) is a fresh one inside pytest's
+    own, checked empty at the end: a test or a tool that leaves a file there fails the run,
+    naming the file.
+    """
+    base = tmp_path_factory.getbasetemp()  # pytest's own folder (it keeps the last three runs)
+    state = base / "xdg-state"
+    private = base / "tmp"
+    private.mkdir()
+    saved = {name: os.environ.get(name) for name in ("XDG_STATE_HOME", "TMPDIR")}
+    os.environ["XDG_STATE_HOME"] = str(state)
+    os.environ["TMPDIR"] = str(private)
+    tempfile.tempdir = None
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        tempfile.tempdir = None
+        left = sorted(name for name in os.listdir(private) if not name.startswith(KEPT))
+        assert not left, f"the suite left these in the temporary folder {private}: {', '.join(left)}"

@@ -1,0 +1,123 @@
+"""Game records on real files, links and processes: where records of unnamed games go, a resumed
+game going on in its own record, never writing through a symbolic link, records naming files
+that are not games, and records of positions set over the bot protocol."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gdef_core.runtime.game import load_game
+from gdef_core.runtime.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
+GDEF_RUN = [sys.executable, "-m", "gdef_core.cli.run"]
+
+
+def gdef_run(tmp_path, *argv: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
+    """gdef-run in a child process whose state and temporary folders are under tmp_path."""
+    full = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TMPDIR": str(tmp_path / "tmp"),
+            **(env or {})}
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    return subprocess.run([*GDEF_RUN, *argv], input=stdin, capture_output=True, text=True, env=full,
+                          cwd=tmp_path, timeout=120)
+
+
+def record_in(err: str) -> str:
+    found = re.search(r"The record is in (\S+); continue with", err)
+    assert found, err
+    return found.group(1)
+
+
+def records_folder(tmp_path) -> Path:
+    return tmp_path / "state" / "gdef" / "records"
+
+
+def test_an_unnamed_game_goes_to_the_records_folder_and_nothing_to_the_temporary_one(tmp_path):
+    done = gdef_run(tmp_path, TICTACTOE, "--moves", "-", stdin="place(1,1,X)\n")
+    assert done.returncode == 3
+    path = Path(record_in(done.stderr))
+    assert path.parent == records_folder(tmp_path)
+    assert re.fullmatch(r"tictactoe-\d{4}-\d\d-\d\d-\d{6}\.json", path.name)
+    assert json.loads(path.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    left = [name for name in os.listdir(tmp_path / "tmp") if not name.startswith(".lark_cache_")]
+    assert left == []
+
+
+def test_a_resumed_game_goes_on_in_its_own_record(tmp_path):
+    first = gdef_run(tmp_path, TICTACTOE, "--moves", "-", stdin="place(1,1,X)\n")
+    path = record_in(first.stderr)
+    mode = 0o640
+    os.chmod(path, mode)
+    second = gdef_run(tmp_path, "--resume", path, "--moves", "-", stdin="place(0,0,O)\n")
+    assert second.returncode == 3
+    assert record_in(second.stderr) == path
+    assert os.listdir(records_folder(tmp_path)) == [os.path.basename(path)]  # no second file
+    assert [entry["move"] for entry in json.loads(Path(path).read_text())["moves"]] == ["place(1,1,X)", "place(0,0,O)"]
+    assert stat.S_IMODE(os.stat(path).st_mode) == mode  # the file's mode is kept
+
+
+def test_a_record_link_is_refused_and_what_it_points_to_is_untouched(tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("root:x:0:0\n")
+    target.chmod(0o644)
+    link = tmp_path / "game.json"
+    link.symlink_to(target)
+    done = gdef_run(tmp_path, TICTACTOE, "--record", str(link), "--moves", "-", stdin="place(1,1,X)\n")
+    assert done.returncode == 2
+    assert f"--record {link} is a symbolic link" in done.stderr
+    assert target.read_text() == "root:x:0:0\n" and stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert link.is_symlink() and sorted(os.listdir(tmp_path)) == ["game.json", "precious.txt", "tmp"]
+
+
+def test_a_record_becoming_a_link_while_playing_is_not_written_through(tmp_path):
+    """The name is checked at every write, and the rename replaces the name, never its target."""
+    session = Session(load_game([TICTACTOE]), [TICTACTOE])
+    session.play("place(1,1,X)")
+    record = tmp_path / "game.json"
+    session.save(str(record))
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    record.unlink()
+    record.symlink_to(target)
+    with pytest.raises(OSError, match="symbolic link"):
+        session.save(str(record))
+    assert target.read_text() == "keep me" and record.is_symlink()
+    assert sorted(os.listdir(tmp_path)) == ["game.json", "precious.txt"]  # no temporary file left
+
+
+def test_a_record_naming_files_that_are_not_games_is_refused_unread(tmp_path):
+    for name in ("/proc/self/environ", "/etc/shadow", str(tmp_path / "notes.txt")):
+        (tmp_path / "notes.txt").write_text("SECRET-IN-A-FILE\n")
+        record = tmp_path / "shared.json"
+        record.write_text(json.dumps({"game": "tictactoe", "files": [name], "players": 2, "moves": [],
+                                      "rejected": []}))
+        done = gdef_run(tmp_path, "--resume", str(record), env={"GDEF_TEST_SECRET": "SECRET-IN-ENV"})
+        assert done.returncode == 2, done.stderr
+        assert f"'files' names '{name}', which is not a .gdef file" in done.stderr
+        assert "SECRET" not in done.stderr + done.stdout
+
+
+def test_a_position_set_over_the_protocol_is_recorded_so_that_it_resumes(tmp_path):
+    record = tmp_path / "game.json"
+    start = load_game([TICTACTOE]).new_state()
+    start.apply("place(1,1,X)")
+    position = start.to_json()
+    requests = [{"cmd": "set", "state": position}, {"cmd": "play", "move": "place(0,0,O)"}, {"cmd": "quit"}]
+    done = gdef_run(tmp_path, TICTACTOE, "--protocol", "--record", str(record),
+                    stdin="".join(json.dumps(r) + "\n" for r in requests))
+    answers = [json.loads(line) for line in done.stdout.splitlines()[1:]]
+    assert [a["ok"] for a in answers] == [True, True, True], done.stdout
+    resumed = gdef_run(tmp_path, "--resume", str(record), "--moves", "-", stdin="place(2,2,X)\n")
+    assert resumed.returncode == 3, resumed.stderr
+    assert "2. player 0: place(2,2,X)" in resumed.stdout  # the game goes on from the set position
+    moves = json.loads(record.read_text())["moves"]
+    assert [m["move"] for m in moves] == ["place(0,0,O)", "place(2,2,X)"]
+    assert json.loads(record.read_text())["start"]["board"] == [[1, 1, "X"]]
