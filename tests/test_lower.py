@@ -14,6 +14,7 @@ from gdef_core.lower import ir
 from gdef_core.lower.build import lower_program
 from gdef_core.lower.calls import call_graph
 from gdef_core.lower.printer import format_function, format_module
+from gdef_core.syntax import ast
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(str(path.relative_to(ROOT)) for path in ROOT.glob("examples/**/*.gdef")
@@ -163,11 +164,33 @@ def test_the_ir_keeps_types_and_spans(small):
     assert end.params == () and end.result == "bool" and end.locals == {"n": "int", "1i": "int"}
 
 
+def type_mismatches(program, module: ir.Module) -> list:
+    """The expressions whose type in the IR (before any conversion) is not the checker's."""
+    lowered_types: dict[tuple, set[str]] = {}
+    for function in module.functions.values():
+        for node in ir.walk(function.body):
+            if isinstance(node, ir.Convert) or getattr(node, "type", None) is None or node.span is None \
+                    or isinstance(node, (ir.Declare, ir.DeclareArray)):
+                continue
+            span = node.span
+            lowered_types.setdefault((span.line, span.column, span.end_line, span.end_column), set()).add(node.type)
+    found = []
+    for function in program.functions.values():
+        for node in ast.walk(function.body):
+            checked = program.expr_types.get(node)
+            span = node.span
+            lowered = lowered_types.get((span.line, span.column, span.end_line, span.end_column))
+            if checked is not None and lowered is not None and checked not in lowered:
+                found.append((function.name.text, span, checked, lowered))
+    return found
+
+
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_every_example_lowers(path):
     program = load_program([str(ROOT / path)])
     assert program.ok
     module = lower_program(program)
+    assert type_mismatches(program, module) == []
     assert set(module.functions) == set(program.functions)
     assert {Context.IS_MOVE_LEGAL, Context.END} <= {c for c in Context if module.graph.reach[c]}
     text = format_module(module)
@@ -184,3 +207,4 @@ def test_random_rules_lower(tmp_path_factory, text: str) -> None:
     assert program.ok, program.errors
     module = lower_program(program)
     assert format_function(module.functions["isMoveLegal"]).startswith("define bool isMoveLegal()")
+    assert type_mismatches(program, module) == []
