@@ -71,6 +71,32 @@ _code("G106", E, "not a statement",
       "define end() -> bool {\n  moveNumber() == 9;\n  return false;\n}",
       "Assign the value (`x = ...;`), return it, or use it in a condition.")
 
+_code("G108", E, "not a text file",
+      "The file holds bytes that no text holds (a NUL byte, or another control character than "
+      "tab, line break, form feed and escape): it is binary data, such as a program or an "
+      "image, not gdef rules. It is not parsed, so this is its only error. The message gives "
+      "the offset (counted from 1) of the first such byte.",
+      "gdef-check /bin/ls",
+      "Name the .gdef file you meant; if the file is gdef rules, remove the control "
+      "characters (an editor that shows invisible characters finds them).")
+DEFAULT_MAX_ERRORS = 20  # syntax errors shown per file (gdef_core.report.limit)
+_code("G109", E, "too many syntax errors",
+      f"A file had more syntax errors than the limit ({DEFAULT_MAX_ERRORS} by default, as compilers do): the rest "
+      "are not shown, one at a time would bury the first ones, which usually cause the others. "
+      "The message says how many more there are; the summary counts them.",
+      "(a file of prose given as rules)",
+      "Fix the first errors and check again, or raise the limit with `--max-errors N` "
+      "(gdef-check, gdef-run; 0 shows every error).")
+_code("G110", E, "nested too deeply",
+      "Blocks may nest 64 deep (the bodies of `if`, `else`, `while` and `for`; an `else if` "
+      "does not add a level), loops 16 deep, expressions 1000 deep (`-x` is two deep, "
+      "`a + b + c` three), and one `if` may have 1000 `else if` arms. "
+      "gdef-run compiles the rules to Python, which has limits of its own, and every tool "
+      "gives the same answer: gdef-check, the language server and gdef-run refuse the file "
+      "with this error, at the first construct too deep.",
+      "define end() -> bool {\n  if (a) { if (b) { if (c) { ... 65 levels ... } } }\n}",
+      "Move the inner blocks or loops into a function of their own; split a long expression "
+      "into locals.")
 
 # ------------------------------------------------------------------ G2xx: names
 _code("G201", E, "undefined name",
@@ -387,7 +413,8 @@ _code("G611", E, "not allowed while running here",
       "Call the built-in only from the entry points that allow it.")
 _code("G612", E, "rules too deeply nested to run",
       "The rules compile to Python, which limits how deeply blocks can nest (about 20 nested "
-      "`while` loops, about 100 nested blocks). The checker accepts the file, but it cannot run.",
+      "`while` loops, about 100 nested blocks). The language's own limits (G110) keep every "
+      "file the checker accepts within them, so this is a bug of gdef if it appears.",
       "define end() -> bool {\n  while (a) { while (b) { while (c) { ... 21 levels ... } } }\n}",
       "Move inner loops into functions of their own.")
 _code("G613", E, "array size out of range",
@@ -439,6 +466,48 @@ _code("G705", E, "undo or serialisation does not restore a state",
       "(a bug in gdef, or rules whose results depend on something outside the state)",
       "Report it with the moves the message gives.")
 
+# ------------------------------------------------------------------ G8xx: presentation (`show`)
+_code("G801", E, "show names no object and no presentation key",
+      "Each entry of a `show` block starts with a presentation key (`style`, `columns`, `rows`, "
+      "`sides`, `visible`, `notation`) or the name of a declared object, whose glyph or image "
+      "follows. This one is neither: a misspelt key, or an object that is not declared.",
+      "obj WK\nshow {\n  Wk: \"♔\" side 0;\n}",
+      "Correct the name, or declare the object with `obj`.")
+_code("G802", E, "declared twice in show",
+      "A presentation key or an object appears in more than one `show` entry of the game (its "
+      "files together). Only one declaration can be meant.",
+      "show {\n  style: plain;\n  style: checkered;\n}",
+      "Remove one of the two entries.")
+_code("G803", E, "wrong number of labels",
+      "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
+      "one name per player): the list has another length. A single string of exactly as many "
+      "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
+      "them from N.",
+      "size: 8 x 8\nshow {\n  columns: \"abcdefg\";\n}",
+      "Give exactly one label per column (row, player).")
+_code("G804", E, "invalid presentation value",
+      "The value of a `show` entry is not one the key takes: an unknown board style or notation, "
+      "a side that is not a player, two equal labels or a label with a space or one of "
+      "`( ) , ; # @` (a square's name must read back as one square), a word where a string belongs, or an unknown word after an object's glyph.",
+      "show {\n  style: chequered;\n}",
+      "Use one of the values the message lists.")
+_code("G805", E, "glyph for nothing",
+      "A glyph or image is declared for `empty` (an empty square is drawn by the board, never "
+      "by a glyph), or the glyph is an empty or blank string that would draw nothing.",
+      "show {\n  empty: \".\";\n}",
+      "Remove the entry, or give the object a visible glyph.")
+_code("G806", E, "image cannot be used",
+      "The image of an object is missing, unreadable, larger than 64 KB, or not a PNG, SVG, GIF, "
+      "JPEG or WebP file. The path is relative to the file that declares it.",
+      "show {\n  WK: image \"pieces/wk.svg\" side 0;\n}",
+      "Fix the path, or use a smaller image of one of those types.")
+_code("G807", E, "visible names no game variable",
+      "`visible` lists the game variables players are shown; this name is not a game variable "
+      "of the game.",
+      "int halfmoves = 0;\nshow {\n  visible: halfmove;\n}",
+      "Correct the name, or leave it out.")
+
+
 def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
                suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> Diagnostic:
     """Build a diagnostic whose severity comes from the table."""
@@ -449,7 +518,8 @@ def diagnostic(code: str, span: Span, message: str, *, related: tuple[Related, .
 def render_markdown() -> str:
     """docs/diagnostics.md, generated from CODES."""
     groups = {"G1": "Syntax", "G2": "Names", "G3": "Types", "G4": "Game structure",
-              "G5": "Warnings", "G6": "Run time", "G7": "Found in play (gdef-check --play)"}
+              "G5": "Warnings", "G6": "Run time", "G7": "Found in play (gdef-check --play)",
+              "G8": "Presentation (show)"}
     out = ["# Diagnostics", "",
            "Every code that `gdef-check`, `gdef-run` and the language server report. Codes are "
            "stable. This page is generated from `gdef_core/codes.py` "

@@ -54,6 +54,7 @@ class Diagnostic:
     related: tuple[Related, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     tags: frozenset[Tag] = field(default_factory=frozenset)
+    more: int = 0  # G109: how many errors not shown this one stands for (summaries count them)
 
     @property
     def is_error(self) -> bool:

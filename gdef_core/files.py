@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import secrets
 import stat
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
+
+# Bytes no text holds: control characters other than tab, line feed, vertical tab, form feed,
+# carriage return and escape (colour codes). A NUL byte, an executable's 0x7f "ELF", random
+# bytes: binary data. (Bytes that are not UTF-8 may still be text in another encoding.)
+_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+_BINARY_TEXT = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 
 
 def read_bytes(path: str, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -51,6 +58,22 @@ def stat_regular(path: str) -> os.stat_result:
 
 def _too_large(path: str, limit: int) -> OSError:
     return OSError(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MB, the most gdef reads", path)
+
+
+def binary_data_at(data: bytes | str) -> int | None:
+    """The offset (from 0; in bytes of UTF-8 for a str) of the first byte that makes `data`
+    binary rather than text, or None when it is text."""
+    if isinstance(data, str):
+        found = _BINARY_TEXT.search(data)
+        return None if found is None else len(data[: found.start()].encode("utf-8", "surrogatepass"))
+    found = _BINARY.search(data)
+    return None if found is None else found.start()
+
+
+def not_text_message(offset: int) -> str:
+    """What every tool says about binary data (`offset` from 0; shown from 1, as `cmp` does)."""
+    return (f"not a text file: binary data at byte {offset + 1} (gdef rules are UTF-8 text; "
+            "is this the file you meant?)")
 
 
 def replace_file(path: str, text: str) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
-from gdef_core.files import read_bytes
+from gdef_core.files import binary_data_at, not_text_message, read_bytes
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ParseResult, ast, parse
@@ -32,8 +32,13 @@ def read_source(path: str, overlay: Mapping[str, str] | None = None) -> tuple[st
     if overlay:
         text = overlay.get(os.path.abspath(path))
         if text is not None:
-            return lone_cr_as_lf(text), []
+            binary = binary_data_at(text)
+            return (lone_cr_as_lf(text), []) if binary is None else _not_text(path, text.encode(
+                "utf-8", "surrogatepass"), binary)
     data = read_bytes(path)
+    binary = binary_data_at(data)
+    if binary is not None:
+        return _not_text(path, data, binary)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -47,6 +52,13 @@ def read_source(path: str, overlay: Mapping[str, str] | None = None) -> tuple[st
             "G100", Span(path, line, column, line, column + 1),
             f"this file is not valid UTF-8 (byte {bad[:4].hex(' ')} at offset {error.start}): "
             "save it as UTF-8")]
+
+
+def _not_text(path: str, data: bytes, offset: int) -> tuple[str, list[Diagnostic]]:
+    before = lone_cr_as_lf(data[:offset].decode("utf-8", errors="replace"))
+    line = before.count("\n")
+    column = len(before) - (before.rfind("\n") + 1)
+    return "", [diagnostic("G108", Span(path, line, column, line, column + 1), not_text_message(offset))]
 
 
 @dataclass(slots=True)
@@ -78,10 +90,16 @@ class Sources:
         self._keys: dict[str, str] = {}
 
     def key(self, path: str) -> str:
-        """The identity of a file, whatever path reached it (its real path, looked up once)."""
+        """The identity of a file, whatever path reached it (its real path, looked up once).
+        Never raises: a path read from a file may hold what no file name can (a NUL byte, a
+        lone surrogate from an editor buffer); such a path names no file, it is its own key."""
         key = self._keys.get(path)
         if key is None:
-            key = self._keys[path] = os.path.realpath(path)
+            try:
+                key = os.path.realpath(path)
+            except (ValueError, UnicodeError):
+                key = os.path.abspath(path)
+            self._keys[path] = key
         return key
 
     def source(self, path: str) -> SourceFile:

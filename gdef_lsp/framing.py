@@ -14,6 +14,8 @@ import json
 import logging
 import re
 
+from pygls.exceptions import JsonRpcInvalidParams
+
 _HEADER = re.compile(rb"Content-Length:[ \t]*(\d{1,12})[ \t]*\r?\n\Z", re.IGNORECASE)
 MAX_BODY = 256 * 1024 * 1024  # a frame claiming more is a broken header, not a message
 
@@ -43,9 +45,10 @@ async def read_frames(stop_event, reader, protocol, logger: logging.Logger) -> N
         length = None
         try:
             message = json.loads(body, object_hook=protocol.structure_message)
-        except Exception as error:  # noqa: BLE001 - any bad body: drop it, keep listening
-            logger.warning("gdef-lsp: dropped a message that is not valid JSON-RPC (%s); "
-                           "was its Content-Length wrong?", type(error).__name__)
+        except Exception as error:  # noqa: BLE001 - any bad body: answer or drop it, keep listening
+            if not _answer_unreadable_request(body, error, protocol):
+                logger.warning("gdef-lsp: dropped a message that is not valid JSON-RPC (%s); "
+                               "was its Content-Length wrong?", type(error).__name__)
             logger.debug("the message could not be read", exc_info=True)
             continue
         try:
@@ -53,3 +56,20 @@ async def read_frames(stop_event, reader, protocol, logger: logging.Logger) -> N
         except Exception as error:  # noqa: BLE001
             logger.warning("gdef-lsp: could not handle a message: %s", error)
             logger.debug("while handling a message", exc_info=True)
+
+
+def _answer_unreadable_request(body: bytes, error: Exception, protocol) -> bool:
+    """A request whose params do not fit its method (a position of -1 or 2**31, a string for a
+    number) is still a request: it gets an error response (Invalid params), so that the client
+    does not wait for it forever. Returns whether the body was such a request."""
+    try:
+        raw = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    if not (isinstance(raw, dict) and isinstance(raw.get("method"), str)
+            and type(raw.get("id")) in (int, str)):
+        return False
+    answer = JsonRpcInvalidParams(message=f"invalid params of {raw['method'][:100]}: they do not fit the "
+                                          f"LSP types ({type(error.__cause__ or error).__name__})")
+    protocol._send_response(raw["id"], None, answer.to_response_error())
+    return True

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
@@ -30,7 +31,7 @@ from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
 from gdef_core.syntax import ast
-from gdef_lsp import __version__, features2, formatting, rule_tests, simulation
+from gdef_lsp import __version__, code_structure, formatting, pull_diagnostics, rule_tests, simulation
 from gdef_lsp.convert import LineIndex, diagnostic as convert_diagnostic
 from gdef_lsp.documents import Document, apply_change, tell_if_too_large
 from gdef_lsp.logs import ClientLogHandler
@@ -64,6 +65,7 @@ _COMPLETION_KINDS = {
     CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
     CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
     CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
+    CandidateKind.SHOW_KEY: types.CompletionItemKind.Property,
     CandidateKind.FILE: types.CompletionItemKind.File,
     CandidateKind.INDEX: types.CompletionItemKind.Value,
 }
@@ -72,6 +74,7 @@ _SYMBOL_KINDS = {
     OutlineKind.USE: types.SymbolKind.File,
     OutlineKind.OBJECT: types.SymbolKind.EnumMember,
     OutlineKind.START: types.SymbolKind.Namespace,
+    OutlineKind.SHOW: types.SymbolKind.Namespace,
     OutlineKind.GAME_VAR: types.SymbolKind.Variable,
     OutlineKind.FUNCTION: types.SymbolKind.Function,
     OutlineKind.PARAMETER: types.SymbolKind.Variable,
@@ -140,14 +143,18 @@ class GdefServer(LanguageServer):
         self._indexes: dict[str, tuple[str, LineIndex]] = {}  # path -> (the text indexed, its index)
         self.roots: list[str] = []
         self.shut_down = False  # `exit` after `shutdown` ends with status 0, otherwise 1
-        self.pull_diagnostics = False  # the client pulls them: none are pushed (features2.setup_diagnostics)
+        self.pull_diagnostics = False  # the client pulls them: none are pushed (pull_diagnostics.setup_diagnostics)
         self.simulations = simulation.Simulations()  # the "Simulate 200 games" lens's runs
         self.frozen_checks = 0  # checks since the collector last saw every object (see UNFREEZE_AFTER)
 
     # ------------------------------------------------------------ positions
 
     def path_of(self, uri: str) -> str:
+        """The file a URI names; a URI that can name no file (`%00`) is refused (InvalidParams)."""
         path = to_fs_path(uri) or uri
+        if "\0" in path:
+            raise JsonRpcInvalidParams(message=f"the URI {uri[:200]!r} names no file: a file name cannot "
+                                               "hold a NUL character (%00)")
         path = normalise(path)
         self.uris.setdefault(path, uri)
         return path
@@ -194,7 +201,7 @@ class GdefServer(LanguageServer):
             del self.pending[path]
         try:
             if self.pull_diagnostics:
-                features2.refresh_diagnostics(self)
+                pull_diagnostics.refresh_diagnostics(self)
                 return
             self.publish(path)
             for other in sorted(self.session.game_files(path) & set(self.session.open_paths()) - {path}):
@@ -246,7 +253,7 @@ server = GdefServer()
 @server.feature(types.INITIALIZE)
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
-    features2.setup_diagnostics(ls, params)
+    pull_diagnostics.setup_diagnostics(ls, params)
     ls.simulations.configure(params.initialization_options)
     folders = params.workspace_folders or []
     roots = [to_fs_path(f.uri) for f in folders] or [params.root_path or to_fs_path(params.root_uri or "")]
@@ -556,7 +563,7 @@ def run_game(ls: GdefServer, uri: str) -> list[str]:
     return found
 
 
-features2.register(server)
+code_structure.register(server)
 simulation.register(server)
 formatting.register(server)  # textDocument/formatting and rangeFormatting: gdef_lsp/formatting.py
 

@@ -305,3 +305,21 @@ async def test_run_game_refuses_a_lone_library(client, tmp_path):
     with pytest.raises(JsonRpcException, match="declares no game"):
         await client.workspace_execute_command_async(types.ExecuteCommandParams(
             command="gdef.runGame", arguments=[uri(library)]))
+
+
+SHOWN = ('name: shown\nplayers: 2\nsize: 3 x 3\nobj X\nobj O\n'
+         'show {\n  X: "♔" side 0;\n  style: ;\n}\n'
+         'define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n')
+
+
+async def test_completion_and_hover_in_a_show_block(client, tmp_path):
+    target = open_document(client, tmp_path / "shown.gdef", SHOWN)
+    items = {i.label: i for i in await complete(client, target, position(client, SHOWN, "style: ", 7))}
+    assert set(items) == {"checkered", "plain", "intersections", "hex"}
+    assert items["intersections"].kind == types.CompletionItemKind.Constant
+    words = {i.label for i in await complete(client, target, position(client, SHOWN, '"♔" side 0', 4))}
+    assert words == {"image", "side", "letter"}  # what may follow an object's glyph
+    assert (await hover_text(client, target, position(client, SHOWN, "style"))).startswith(
+        "```gdef\nstyle:\n```\n\nPresentation. The board:")
+    assert "Object, declared at shown.gdef:4." in await hover_text(client, target, position(client, SHOWN, 'X: "'))
+    close_document(client, target)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def test_perft_from_a_resumed_game(tmp_path):
     record = tmp_path / "game.json"
     record.write_text(json.dumps({
         "game": "tictactoe", "files": [TICTACTOE], "players": 2,
-        "moves": [{"player": 0, "move": "place(1,1,X)"}, {"player": 1, "move": "place(0,0,O)"}],
+        "moves": [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}, {"player": 1, "move": "place(0,0,O)", "name": "0,0"}],
         "rejected": [], "result": {"over": False, "winner": None}}))
     code, out, _ = gdef_run("--perft", "2", "--resume", str(record))
     assert code == 0
@@ -53,7 +54,7 @@ def test_computers_play_a_whole_game_reproducibly():
     code, out, err = gdef_run(*argv)
     assert code == 0, err
     assert out.startswith("Computer players: 0 = random, 1 = greedy (seed 3).\n")
-    assert "1. player 0 (random): place(" in out
+    assert re.search(r"^1\. player 0 \(random\): [a-g] \(place\([0-6],0,X\)\)$", out, re.M)
     assert out.rstrip().endswith(("Player 0 wins.", "Player 1 wins.", "Draw."))
     assert gdef_run(*argv)[1] == out
     assert gdef_run("--player", "0=random", "--player", "1=greedy", "--seed", "4", CONNECT4)[1] != out
@@ -78,8 +79,8 @@ def test_computer_replies_between_scripted_moves(tmp_path):
     code, out, err = gdef_run("--moves", str(script), "--player", "1=random", "--seed", "1", CONNECT4)
     assert code == 3, err   # the script ran out before the end
     lines = [line for line in out.splitlines() if line[:2] in ("1.", "2.", "3.")]
-    assert lines[0] == "1. player 0: place(3,0,X)"
-    assert lines[1].startswith("2. player 1 (random): place(")
+    assert lines[0] == "1. player 0: d (place(3,0,X))"
+    assert lines[1].startswith("2. player 1 (random): ") and "(place(" in lines[1]
     assert len(lines) == 2
 
 
@@ -100,7 +101,7 @@ def test_a_computer_without_a_legal_move_stops_the_game_with_the_record_kept(tmp
                               "--record", str(record), str(DATA / "stuck.gdef"))
     assert code == 3
     assert "Player 1 (random): player 1 has no legal move after 1 moves" in err
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
 @pytest.mark.parametrize("example", ["tictactoe.gdef", "connect4.gdef", "gomoku.gdef", "checkers.gdef",
@@ -111,5 +112,7 @@ def test_a_person_can_play_every_example_against_mcts(example):
     code, out, err = gdef_run("--player", "1=mcts:iterations=20", "--seed", "5", path,
                               stdin=f"{first}\nquit\n")
     assert code == 3, err
-    assert "2. player 1 (mcts:iterations=20): " in out
-    assert out.rstrip().endswith("player 0> quit")
+    names = load_game([path]).presentation.players
+    second = "player 1" if names[1] == "Player 1" else names[1]
+    assert f"2. {second} (mcts:iterations=20): " in out
+    assert out.rstrip().endswith(f"{'player 0' if names[0] == 'Player 0' else names[0]}> quit")

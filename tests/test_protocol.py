@@ -123,7 +123,7 @@ def test_go_suggests_a_legal_move_without_playing_it(engine):
 def test_go_uses_the_players_agent():
     engine = Engine(TICTACTOE, "--player", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
     engine.ask(cmd="play", move="place(0,0,X)")
-    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)"}
+    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)", "name": "0,1"}
     engine.ask(cmd="quit")
     assert engine.close()[0] == 0
 
@@ -139,7 +139,7 @@ def test_protocol_saves_the_record_as_it_goes(tmp_path):
     engine.ask(cmd="play", move="place(1,1,X)")
     engine.ask(cmd="play", move="place(0,0,O)")
     assert json.loads(record.read_text())["moves"] == [
-        {"player": 0, "move": "place(1,1,X)"}, {"player": 1, "move": "place(0,0,O)"}]
+        {"player": 0, "move": "place(1,1,X)", "name": "1,1"}, {"player": 1, "move": "place(0,0,O)", "name": "0,0"}]
     engine.ask(cmd="quit")
     engine.close()
 

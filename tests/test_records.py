@@ -46,7 +46,7 @@ def test_an_unnamed_game_goes_to_the_records_folder_and_nothing_to_the_temporary
     path = Path(record_in(done.stderr))
     assert path.parent == records_folder(tmp_path)
     assert re.fullmatch(r"tictactoe-\d{4}-\d\d-\d\d-\d{6}\.json", path.name)
-    assert json.loads(path.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    assert json.loads(path.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
     left = [name for name in os.listdir(tmp_path / "tmp") if not name.startswith(".lark_cache_")]
     assert left == []
 
@@ -117,7 +117,7 @@ def test_a_position_set_over_the_protocol_is_recorded_so_that_it_resumes(tmp_pat
     assert [a["ok"] for a in answers] == [True, True, True], done.stdout
     resumed = gdef_run(tmp_path, "--resume", str(record), "--moves", "-", stdin="place(2,2,X)\n")
     assert resumed.returncode == 3, resumed.stderr
-    assert "2. player 0: place(2,2,X)" in resumed.stdout  # the game goes on from the set position
+    assert "2. player 0: 2,2 (place(2,2,X))" in resumed.stdout  # the game goes on from the set position
     moves = json.loads(record.read_text())["moves"]
     assert [m["move"] for m in moves] == ["place(0,0,O)", "place(2,2,X)"]
     assert json.loads(record.read_text())["start"]["board"] == [[1, 1, "X"]]

@@ -118,7 +118,7 @@ def test_gdef_run_checks_assertions_and_exits_5_when_one_fails(tmp_path):
     assert code == 5
     assert f"{script}:3: assertion failed: ? turn 0\n  expected: player 0\n  actual:   player 1" in err.getvalue()
     assert "1 assertion of" in err.getvalue()
-    assert "2. player 1: place(0,0,O)" in out.getvalue()  # the moves after it still play
+    assert "2. player 1: 0,0 (place(0,0,O))" in out.getvalue()  # the moves after it still play
 
 
 def test_gdef_run_assertions_after_the_end_are_checked(tmp_path):

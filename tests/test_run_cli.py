@@ -45,13 +45,13 @@ def test_scripted_game_to_a_win_writes_the_record(tmp_path) -> None:
     code, out, err = gdef_run(TICTACTOE, "--moves", moves, "--record", str(record))
     assert code == 0
     assert out.rstrip().endswith("Player 0 wins.")
-    assert "5. player 0: place(2,0,X)" in out
+    assert "5. player 0: 2,0 (place(2,0,X))" in out
     assert re.search(r"moves\.txt:5: rejected 'place\(1,1,X\)' \(player 0\): .*isMoveLegal\(\) returned false", err)
     assert json.loads(record.read_text()) == {
         "game": "tictactoe",
         "files": [TICTACTOE],
         "players": 2,
-        "moves": [{"player": i % 2, "move": m} for i, m in enumerate(WIN_FOR_X)],
+        "moves": [{"player": i % 2, "move": m, "name": m[6:9]} for i, m in enumerate(WIN_FOR_X)],
         "rejected": [{"line": 5, "player": 0, "move": "place(1,1,X)",
                       "reason": "the rules do not allow this move (isMoveLegal() returned false)"}],
         "result": {"over": True, "winner": 0},
@@ -127,7 +127,7 @@ define end() -> bool { placed = placed + 1; return placed == 3; }
 def test_record_that_does_not_replay_is_refused(tmp_path) -> None:
     record = tmp_path / "bad.json"
     record.write_text(json.dumps({"game": "tictactoe", "files": [TICTACTOE], "players": 2,
-                                  "moves": [{"player": 0, "move": "place(0,0,O)"}], "rejected": [],
+                                  "moves": [{"player": 0, "move": "place(0,0,O)", "name": "0,0"}], "rejected": [],
                                   "result": {"over": False, "winner": None}}))
     code, _, err = gdef_run("--resume", str(record), "--moves", "-")
     assert code == 2 and "move 1 (place(0,0,O)) does not replay" in err
@@ -207,7 +207,7 @@ def test_interactive_session_through_pipes(tmp_path) -> None:
     assert "Rejected: the rules do not allow this move (isMoveLegal() returned false)" in out
     assert "Took back the last move." in out and "Player 0 to move (has played X)." in out
     assert f"Saved the game record to {saved}." in out
-    assert json.loads(saved.read_text())["moves"][-1] == {"player": 1, "move": "place(2,2,O)"}
+    assert json.loads(saved.read_text())["moves"][-1] == {"player": 1, "move": "place(2,2,O)", "name": "2,2"}
     final_board = "  0 1 2\n2 . . O 2\n1 . . O 1\n0 X X X 0\n  0 1 2\nPlayer 0 wins.\n"
     assert out.endswith(final_board)
     assert "\x1b[" not in out   # no colour when stdout is not a terminal
@@ -222,7 +222,7 @@ def test_interactive_quit_and_end_of_input_keep_the_record(tmp_path) -> None:
     record = tmp_path / "r.json"
     code, _, err = gdef_run(TICTACTOE, "--record", str(record), stdin="place(1,1,X)\nquit\n")
     assert code == 3 and "Stopped (quit)" in err and f"The record is in {record}" in err
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
     code, _, err = gdef_run(TICTACTOE, "--record", str(record), stdin="place(1,1,X)\nplace(0,0,O)")
     assert code == 3 and "Stopped (end of input)" in err
     assert len(json.loads(record.read_text())["moves"]) == 2
@@ -288,7 +288,7 @@ def test_ctrl_c_saves_the_record(tmp_path) -> None:
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 3 and "Stopped (interrupted)" in err
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(2,2,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(2,2,X)", "name": "2,2"}]
 
 
 HOSTILE = ("name: t\nplayers: 2\nsize: 2 x 2\nobj A\n"

@@ -27,23 +27,23 @@ def recorded(path) -> list[str]:
 
 def test_moves_lists_the_legal_moves_numbered_in_the_games_order(tmp_path):
     code, out = play(CHESS, "--record", str(tmp_path / "r.json"), stdin="moves\nquit\n")
-    assert " 1. clear(0,1); place(0,2,WP)" in out
-    assert "12. clear(4,1); place(4,3,WP)" in out
-    assert "20. clear(7,1); place(7,3,WP)" in out
+    assert " 1. a2a3" in out
+    assert "12. e2e4" in out
+    assert "20. h2h4" in out
     assert "20 legal moves; type a number to play that move." in out
 
 
 def test_a_number_plays_that_move_and_the_record_holds_its_text(tmp_path):
     record = tmp_path / "r.json"
     code, out = play(CHESS, "--record", str(record), stdin="12\nquit\n")
-    assert "Move 12: clear(4,1); place(4,3,WP)" in out
+    assert "Move 12: e2e4" in out
     assert recorded(record) == ["clear(4,1); place(4,3,WP)"]
 
 
 def test_moves_of_one_square_keep_their_numbers(tmp_path):
-    code, out = play(CHESS, "--record", str(tmp_path / "r.json"), stdin="moves 6,0\nmoves (4, 1)\nquit\n")
-    assert "15. clear(6,0); place(7,2,WN)   16. clear(6,0); place(5,2,WN)" in out
-    assert "11. clear(4,1); place(4,2,WP)   12. clear(4,1); place(4,3,WP)" in out
+    code, out = play(CHESS, "--record", str(tmp_path / "r.json"), stdin="moves 6,0\nmoves e2\nquit\n")
+    assert "15. g1h3   16. g1f3" in out
+    assert "11. e2e3   12. e2e4" in out
     assert "2 of 20 legal moves" in out
 
 
@@ -73,7 +73,7 @@ def test_hint_names_a_legal_move_by_its_number(tmp_path):
     code, out = play(TICTACTOE, "--record", str(tmp_path / "r.json"), "--seed", "3",
                      stdin="place(0,0,X)\nplace(1,1,O)\nplace(1,0,X)\nhint 0.3\nquit\n")
     # O must block the bottom row at (2,0), the 4th of the empty squares (0,1) (0,2) (1,2) (2,0) ...
-    assert "Hint: place(2,0,O)  (move 4 of 6; type 4 to play it; mcts," in out
+    assert "Hint: 2,0  (move 4 of 6; type 4 to play it; mcts," in out
 
 
 def test_listing_lays_out_columns_and_filters_by_square():

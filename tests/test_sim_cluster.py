@@ -3,6 +3,7 @@ the same table as --jobs 1 for the same seed, errors explained, a run that can b
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import socket
@@ -56,12 +57,14 @@ def _free_port() -> int:
 def test_a_running_scheduler_and_worker_by_address(tmp_path, capsys):
     port = _free_port()
     bin_dir = Path(sys.executable).parent
+    # (the test's own dask processes keep their scratch and lock files in the test's folder)
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
     scheduler = subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1",
                                   "--port", str(port), "--no-dashboard"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
     worker = subprocess.Popen([str(bin_dir / "dask"), "worker", f"tcp://127.0.0.1:{port}",
                                "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
     try:
         deadline = time.monotonic() + 60
         code = None
@@ -122,10 +125,12 @@ def test_json_says_how_to_run_the_same_games_again(tmp_path, capsys):
     assert data["command"].startswith("gdef-sim ") and "--seed 5" in data["command"]
 
 
-def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far():
+def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far(tmp_path):
+    # (its own temporary folder: workers interrupted with the run may leave their scratch files)
     process = subprocess.Popen([str(Path(sys.executable).with_name("gdef-sim")), TICTACTOE,
                                 "--games", "5000000", "--cluster", "local:1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(tmp_path)})
     # the first progress line says games are being played on the cluster
     first = process.stderr.readline()
     assert "games" in first, first

@@ -49,11 +49,18 @@ def web(request):
         run.close()
 
 
+PRESENTATION = {  # as examples/tictactoe.gdef's `show` declares it, with the default labels and names
+    "style": "plain", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
+    "pieces": {"X": {"glyph": "X", "image": None, "side": 0}, "O": {"glyph": "O", "image": None, "side": 1}},
+    "players": ["Player 0", "Player 1"], "visible": [], "notation": "auto"}
+
+
 def test_game_state_and_legal_moves_at_the_start(web) -> None:
     run = web(TICTACTOE)
     assert run.get("/api/game") == (200, {
         "name": "tictactoe", "players": 2, "width": 3, "height": 3, "objects": ["X", "O"],
-        "files": [TICTACTOE], "seed": run.get("/api/game")[1]["seed"], "record": None, "yDown": False})
+        "files": [TICTACTOE], "seed": run.get("/api/game")[1]["seed"], "record": None, "yDown": False,
+        "presentation": PRESENTATION})
     status, state = run.get("/api/state")
     assert status == 200
     assert (state["player"], state["over"], state["winner"], state["board"], state["moves"]) == (0, False, None, [], [])
@@ -63,7 +70,7 @@ def test_game_state_and_legal_moves_at_the_start(web) -> None:
     assert {m["text"] for m in legal["moves"]} == {f"place({x},{y},X)" for x in range(3) for y in range(3)}
     assert legal["moves"][0]["squares"] == [[0, 0]] and legal["moves"][0]["ops"] == [[0, 0, "X"]]
     assert run.get("/api/legal?touching=2,1") == (200, {"count": 1, "moves": [
-        {"text": "place(2,1,X)", "squares": [[2, 1]], "ops": [[2, 1, "X"]]}]})
+        {"text": "place(2,1,X)", "name": "2,1", "squares": [[2, 1]], "ops": [[2, 1, "X"]]}]})
     assert run.get("/api/legal?touching=2,1;0,0")[1]["count"] == 0
     assert run.get("/api/legal?touching=2") == (400, {"error": "touching: '2' is not a square 'x,y'"})
 
@@ -84,14 +91,15 @@ def test_a_game_to_its_end_with_the_record_saved_after_each_move(web, tmp_path) 
     code, out, err = run.interrupt()
     assert code == 0, err
     assert "Player 0 wins." in out
-    assert json.loads(record.read_text())["moves"] == [{"player": i % 2, "move": m} for i, m in enumerate(WIN_FOR_X)]
+    assert json.loads(record.read_text())["moves"] == [{"player": i % 2, "move": m, "name": m[6:9]}
+                                                       for i, m in enumerate(WIN_FOR_X)]
 
 
 def test_rejected_moves_say_why_and_are_recorded(web) -> None:
     run = web(TICTACTOE)
     run.post("/api/move", {"move": "place(1,1,X)"})
     assert run.post("/api/move", {"move": "place(1,1,O)"})[1] == {
-        "accepted": False, "move": "place(1,1,O)", "player": 1, "kind": "rejected", "reason": REJECTED}
+        "accepted": False, "move": "place(1,1,O)", "name": None, "player": 1, "kind": "rejected", "reason": REJECTED}
     assert run.post("/api/move", {"move": "place(5,1,O)"})[1]["reason"] == (
         "place(5,1,O) names square (5, 1), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)")
     assert run.post("/api/move", {"move": "place(0,1,Q)"})[1]["kind"] == "unknown object"
@@ -186,7 +194,7 @@ def test_a_move_script_is_stepped_through_forwards_and_back(web) -> None:
     loaded = run.post("/api/script", {"text": script, "name": "win.moves"})[1]
     assert loaded["entries"] == 10
     with open(loaded["kept"], encoding="utf-8") as handle:  # the game before, in a temporary file
-        assert json.load(handle)["moves"] == [{"player": 0, "move": "place(2,2,X)"}]
+        assert json.load(handle)["moves"] == [{"player": 0, "move": "place(2,2,X)", "name": "2,2"}]
     state = run.get("/api/state")[1]
     assert state["moves"] == [] and state["script"]["cursor"] == 0
     assert [e["line"] for e in state["script"]["entries"]] == list(range(2, 12))
@@ -252,11 +260,11 @@ def test_a_new_game_keeps_the_one_before(web, tmp_path) -> None:
     assert run.post("/api/new")[1] == {"kept": None}  # nothing played: nothing to keep
     run.post("/api/move", {"move": "place(1,1,X)"})
     assert run.post("/api/new")[1] == {"kept": f"{record}.~1~"}
-    assert json.loads((tmp_path / "game.json.~1~").read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    assert json.loads((tmp_path / "game.json.~1~").read_text())["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
     state = run.get("/api/state")[1]
     assert (state["moves"], state["board"], state["player"]) == ([], [], 0)
     run.post("/api/move", {"move": "place(0,0,X)"})
-    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)"}]
+    assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
     code, out, _ = run.interrupt()
     assert f"The game so far is kept in {record}.~1~." in out
 
@@ -268,7 +276,7 @@ def test_save_writes_the_record_where_the_page_says(web, tmp_path) -> None:
     answer = run.post("/api/save")[1]
     assert answer["saved"] is True
     with open(answer["path"], encoding="utf-8") as handle:
-        assert json.load(handle)["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+        assert json.load(handle)["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
 
 
 # ------------------------------------------------------------------ what keeps others out
@@ -293,7 +301,7 @@ def test_a_foreign_host_or_origin_is_refused(web) -> None:
     status, answer, _ = run.request("POST", "/api/move", raw=b"move=place(1,1,O)",
                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert (status, answer) == (415, {"error": "send the request body as JSON (Content-Type: application/json)"})
-    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(1,1,X)"}]
+    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(1,1,X)", "name": "1,1"}]
 
 
 def test_another_game_file_is_refused(web) -> None:

@@ -218,7 +218,8 @@ def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
     square(page, 1, 5).click()
     expect(square(page, 1, 5)).to_have_attribute("data-object", "W")
     expect(page.locator('.sq[data-object="B"]')).to_have_count(11)
-    assert run.get("/api/state")[1]["moves"][-1] == {"player": 0, "move": "clear(3,3); clear(2,4); place(1,5,W)"}
+    assert run.get("/api/state")[1]["moves"][-1] == {"player": 0, "move": "clear(3,3); clear(2,4); place(1,5,W)",
+                                                     "name": "d4b6"}
 
 
 def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
@@ -233,4 +234,4 @@ def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
     square(page, 99, 99).scroll_into_view_if_needed()
     square(page, 99, 99).click()
     expect(square(page, 99, 99)).to_have_attribute("data-object", "S")
-    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(99,99,S)"}]
+    assert run.get("/api/state")[1]["moves"] == [{"player": 0, "move": "place(99,99,S)", "name": "99,99"}]

@@ -33,19 +33,21 @@ define end() -> bool { return moveNumber() == 4; }
 
 
 class WebRun:
-    """`gdef-run --web --no-browser ARGS` running; `.get()` / `.post()` answer (status, JSON)."""
+    """`gdef-run --web --no-browser ARGS` running; `.get()` / `.post()` answer (status, JSON).
+    Requests carry the run's token unless a header of None leaves it out."""
 
     def __init__(self, *args: str, cwd: Path = ROOT) -> None:
         self.process = subprocess.Popen([GDEF_RUN, "--web", "--no-browser", *args], cwd=cwd,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         first = self._read_until_serving()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", first or "")
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{40,})", first or "")
         if match is None:
             out, err = self.process.communicate(timeout=10)
             raise AssertionError(f"gdef-run --web did not start:\n{''.join(self.lines)}{out}{err}")
         self.port = int(match.group(1))
-        self.url = match.group(0)
+        self.token = match.group(2)
+        self.url = match.group(0)  # with the run's token, as a person opens it
         self.out_rest = ""
         self.err = ""
         self._reader = threading.Thread(target=self._drain, daemon=True)
@@ -65,7 +67,8 @@ class WebRun:
     def request(self, method: str, path: str, body=None, headers: dict | None = None,
                 raw: bytes | None = None) -> tuple[int, dict, dict]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        sent = {"Host": f"127.0.0.1:{self.port}", **(headers or {})}
+        sent = {"Host": f"127.0.0.1:{self.port}", "X-Gdef-Token": self.token, **(headers or {})}
+        sent = {key: value for key, value in sent.items() if value is not None}  # None: not sent
         payload = raw
         if body is not None:
             payload = json.dumps(body).encode()
@@ -112,3 +115,23 @@ def chromium_path() -> str | None:
         if path and os.access(path, os.X_OK):
             return path
     return None
+
+
+def playwright_or_skip():
+    """The playwright module, with Chromium's path; the test module is skipped, saying why,
+    when either is missing (GDEF_REQUIRE_BROWSER=1 makes that a failure, as CI wants)."""
+    import pytest
+
+    required = bool(os.environ.get("GDEF_REQUIRE_BROWSER"))
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if required:
+            raise
+        pytest.skip("the playwright package is not installed (pip install -e '.[dev]')", allow_module_level=True)
+    chromium = chromium_path()
+    if chromium is None:
+        if required:
+            raise RuntimeError("GDEF_REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium")
+        pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)", allow_module_level=True)
+    return playwright_api, chromium

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from gdef_core.cli.common import guarded, positive, whole_number
-from gdef_core.codes import CODES, render_entry
+from gdef_core.codes import CODES, DEFAULT_MAX_ERRORS, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 PROG = "gdef-check"
@@ -59,6 +59,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     play.add_argument("--play-out", metavar="DIR",
                       help="write the move script of each finding here (default: a new folder of "
                            "the temporary folder)")
+    parser.add_argument("--max-errors", type=whole_number(0), default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"show at most N syntax errors per file, then how many more there are "
+                             f"(default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--statistics", action="store_true",
                         help="print how many times each code occurs instead of each diagnostic")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -102,7 +105,7 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     play = (PlayOptions(args.play, args.play_seed, args.play_moves, args.play_seconds, args.play_out)
             if args.play else None)
     report = check(found.files, one_game=args.game, select=select, ignore=ignore,
-                   confine=os.getcwd() if args.confine_use else None, play=play)
+                   confine=os.getcwd() if args.confine_use else None, play=play, max_errors=args.max_errors)
     report.problems[:0] = found.problems
     for problem in report.problems:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
@@ -120,11 +123,14 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
 
 
 def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str] = (),
-          ignore: Sequence[str] = (), confine: str | None = None, play=None):
-    """Check the files (grouped into games by gdef_core.project) into one Report."""
+          ignore: Sequence[str] = (), confine: str | None = None, play=None,
+          max_errors: int = DEFAULT_MAX_ERRORS):
+    """Check the files (grouped into games by gdef_core.project) into one Report; at most
+    `max_errors` syntax errors per file are shown (gdef_core.report.limit)."""
     from gdef_core.loader import GdefFileError
     from gdef_core.project import InputProblem, Workspace, plan, top_level_names
     from gdef_core.report import Report
+    from gdef_core.report.limit import limit_syntax_errors
 
     workspace = Workspace(confine=confine)
     shown: dict[str, None] = dict.fromkeys(files)  # files in output order, run's files first
@@ -152,7 +158,7 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
                                                  d.span.line, d.span.column, d.code, d.message))
     if not one_game:
         ordered = _point_to_defining_files(ordered, top_level_names(workspace, files), sources)
-    return Report(ordered, list(shown), sources, problems)
+    return Report(limit_syntax_errors(ordered, max_errors), list(shown), sources, problems)
 
 
 def _play(program, options) -> list:

@@ -161,6 +161,7 @@ def _format_stdin(args, outcome: Outcome) -> None:
 
 def _formatted(original: bytes, path: str, directory: str, args, outcome: Outcome) -> bytes | None:
     """The formatted bytes, or None after reporting why the file cannot be formatted."""
+    from gdef_core.files import binary_data_at, not_text_message
     from gdef_core.format import FormatError, SyntaxErrors, format_source
     from gdef_core.format.config import ConfigError, options_for
 
@@ -168,6 +169,11 @@ def _formatted(original: bytes, path: str, directory: str, args, outcome: Outcom
         options = options_for(directory)
     except ConfigError as error:
         _error(str(error))
+        outcome.failed += 1
+        return None
+    binary = binary_data_at(original)
+    if binary is not None:
+        _error(f"{path}: {not_text_message(binary)}; the file is left as it is")
         outcome.failed += 1
         return None
     try:
@@ -191,9 +197,10 @@ def _formatted(original: bytes, path: str, directory: str, args, outcome: Outcom
 def _syntax_errors(diagnostics, path: str, text: str, args) -> None:
     """The errors as gdef-check prints them, then why nothing was written."""
     from gdef_core.report import Report, render_text
+    from gdef_core.report.limit import limit_syntax_errors
     from gdef_core.span import lone_cr_as_lf
 
-    report = Report(list(diagnostics), [path], {path: lone_cr_as_lf(text.lstrip("\ufeff"))})
+    report = Report(limit_syntax_errors(diagnostics), [path], {path: lone_cr_as_lf(text.lstrip("\ufeff"))})
     color = args.color == "always" or (args.color == "auto" and not os.environ.get("NO_COLOR")
                                        and sys.stderr.isatty() and os.environ.get("TERM") != "dumb")
     sys.stderr.write(render_text(report, color=color, quiet=False))

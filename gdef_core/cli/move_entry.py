@@ -31,23 +31,30 @@ class Listing:
     moves: list
     shown: list[tuple[int, object]]
     square: tuple[int, int] | None = None
+    names: list[str] | None = None  # the moves' names (gdef_core/runtime/notation.py)
 
 
-def parse_square(text: str) -> tuple[int, int] | None:
-    """`3,1`, `3 1` or `(3,1)` -> (3, 1); None for anything else."""
+def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
+    """`3,1`, `3 1` or `(3,1)` -> (3, 1), or a square's name (`e2`, with a presentation);
+    None for anything else."""
+    if presentation is not None:
+        for x in range(len(presentation.columns)):
+            for y in range(len(presentation.rows)):
+                if presentation.square(x, y).lower() == text.strip().lower():
+                    return x, y
     match = SQUARE.fullmatch(text)
     if match is None or max(len(match.group(1)), len(match.group(2))) > 9:
         return None
     return int(match.group(1)), int(match.group(2))
 
 
-def listing(legal: list, square: tuple[int, int] | None = None) -> Listing:
+def listing(legal: list, square: tuple[int, int] | None = None, names: list[str] | None = None) -> Listing:
     """Number `legal` from 1; with a square keep the moves that place on or clear it."""
     numbered = list(enumerate(legal, 1))
     if square is not None:
         numbered = [(n, move) for n, move in numbered
                     if any((op.x, op.y) == square for op in move.ops)]
-    return Listing(legal, numbered, square)
+    return Listing(legal, numbered, square, names)
 
 
 def format_listing(found: Listing, width: int = 100) -> str:
@@ -59,7 +66,7 @@ def format_listing(found: Listing, width: int = 100) -> str:
                 f"No legal move touches square {found.square[0]},{found.square[1]} "
                 f"({count} legal move{'s' if count != 1 else ''} in all; 'moves' lists them).")
     digits = len(str(count))
-    cells = [f"{n:>{digits}}. {move}" for n, move in found.shown]
+    cells = [f"{n:>{digits}}. {found.names[n - 1] if found.names else move}" for n, move in found.shown]
     cell_width = max(map(len, cells)) + 3
     columns = max(1, min(len(cells), width // cell_width))
     rows = -(-len(cells) // columns)

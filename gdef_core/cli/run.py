@@ -20,16 +20,18 @@ from typing import TextIO
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import guarded, positive, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
+from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
 
 HELP = """\
-Moves: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties it; several operations
-are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
+square: e4), or as operations: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties
+it; several operations are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
 Commands:
   help            this text
-  moves [X,Y]     list the legal moves, numbered (only those touching square X,Y)
+  moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2)
   NUMBER          play that move of the list
   hint [SECONDS]  ask the computer for a move (it thinks 2 s, or SECONDS, at most 60)
   undo            take back the last move
@@ -52,12 +54,17 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
     parser.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
     parser.add_argument("--no-color", action="store_true", help="never colour the board")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw pieces by their object names, not their glyphs (the default when "
+                             "the output's encoding cannot show the glyphs)")
     parser.add_argument("--y-down", action="store_true",
                         help="draw row y = 0 at the top (default: at the bottom)")
     parser.add_argument("--max-steps", type=positive, default=None, metavar="N",
                         help="loop iterations plus calls allowed per call of the rules (default 5,000,000)")
     parser.add_argument("--max-depth", type=positive, default=None, metavar="N",
                         help=f"nested recursive calls allowed (default 500, at most {MAX_DEPTH_LIMIT:,})")
+    parser.add_argument("--max-errors", type=whole_number(0), default=DEFAULT_MAX_ERRORS, metavar="N",
+                        help=f"show at most N syntax errors per file (default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
                              "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
@@ -124,9 +131,11 @@ class Console:
     """The terminal as gdef-run's Reporter: the game's course on stdout, problems on stderr,
     errors and diagnostics as gdef-check prints them, the board in colour on a terminal."""
 
-    def __init__(self, stdout: TextIO, stderr: TextIO, color: bool, y_down: bool) -> None:
+    def __init__(self, stdout: TextIO, stderr: TextIO, color: bool, y_down: bool,
+                 max_errors: int = DEFAULT_MAX_ERRORS, ascii_only: bool = False) -> None:
         self.out, self.err = stdout, stderr
-        self.color, self.y_down = color, y_down
+        self.color, self.y_down, self.ascii_only = color, y_down, ascii_only
+        self.max_errors = max_errors  # syntax errors shown per file (gdef_core.report.limit)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -146,22 +155,33 @@ class Console:
 
     def show_definition(self, program, error) -> None:
         """The definition's problems, printed as gdef-check prints them."""
+        from gdef_core.project import InputProblem
         from gdef_core.report import Report, render_text
+        from gdef_core.report.limit import limit_syntax_errors
 
-        diagnostics = error.diagnostics
-        if not any(d.is_error for d in diagnostics):
+        diagnostics = limit_syntax_errors(error.diagnostics, self.max_errors)
+        files = [module.path for module in program.modules]
+        problems = []
+        if not any(d.is_error for d in diagnostics):  # a library given as a game: the error is the file's
             self.complain(f"{PROG}: error: {error}")
+            problems = [InputProblem(" ".join(files), str(error))]
         sources = {module.path: module.text for module in program.modules}
-        report = Report(diagnostics, [module.path for module in program.modules], sources)
+        report = Report(diagnostics, files, sources, problems)
         self.err.write(render_text(report, color=self.color and _is_terminal(self.err)))
-        self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
+        if problems:
+            self.complain("The game cannot run: name the file that declares the game, with its `use`d files.")
+        else:
+            self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
 
     def show_board(self, session) -> None:
-        from gdef_core.runtime.render import render_board
+        """The board with the game's labels, its glyphs coloured by side (object names with
+        --ascii, or when the output's encoding cannot carry the glyphs)."""
+        from gdef_core.runtime.render import can_show, render_board
 
-        state = session.state
-        self.say(render_board(state.board, list(session.game.objects), color=self.color,
-                              y_down=self.y_down, scores=state.scores))
+        state, shown = session.state, session.game.presentation
+        plain = self.ascii_only or not can_show(shown, getattr(self.out, "encoding", None))
+        self.say(render_board(state.board, list(session.game.objects), color=self.color, y_down=self.y_down,
+                              scores=state.scores, presentation=shown, ascii=plain))
 
 
 class Runner:
@@ -172,7 +192,7 @@ class Runner:
         self.args = args
         self.stdin, self.out = stdin, stdout
         color = not args.no_color and _is_terminal(stdout) and not os.environ.get("NO_COLOR")
-        self.console = Console(stdout, stderr, color, args.y_down)
+        self.console = Console(stdout, stderr, color, args.y_down, args.max_errors, args.ascii)
         self.play: PlaySession | None = None
         self.input_line = 0
         self.prompt: Prompt | None = None  # made at the first line read at a terminal
@@ -238,8 +258,8 @@ class Runner:
             used = play.session.objects_used(player)
             played_with = (f"has played {', '.join(used)}" if used else
                            f"has not placed anything yet; objects: {', '.join(game.objects)}")
-            self.say(f"Player {player} to move ({played_with}).")
-            line = self.read_line(f"player {player}> ")
+            self.say(f"{play.who(player, True)} to move ({played_with}).")
+            line = self.read_line(f"{play.who(player)}> ")
             if line is None:
                 self.say()
                 return play.stop("end of input")
@@ -272,7 +292,7 @@ class Runner:
     def read_line(self, prompt: str) -> str | None:
         if _is_terminal(self.stdin) and self.stdin is sys.stdin and self.out is sys.stdout:
             if self.prompt is None:
-                self.prompt = Prompt(lambda: [str(move) for move in self.play.session.state.legal_moves()])
+                self.prompt = Prompt(self._completions)
             line = self.prompt.read(prompt)
             if line is None:
                 return None
@@ -286,6 +306,12 @@ class Runner:
         self.input_line += 1
         return line
 
+    def _completions(self) -> list[str]:
+        """What Tab completes to at the prompt: the legal moves' names and operations."""
+        state = self.play.session.state
+        legal = state.legal_moves()
+        return [*state.move_names(legal), *(str(move) for move in legal)]
+
     def move(self, text: str) -> None:
         played = self.play.play(text, self.input_line)
         if played.accepted:
@@ -298,14 +324,15 @@ class Runner:
     def list_moves(self, square_text: str) -> None:
         square = None
         if square_text:
-            square = move_entry.parse_square(square_text)
+            square = move_entry.parse_square(square_text, self.play.game.presentation)
             if square is None:
                 self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves 3,1'.")
                 return
         legal = self.play.legal_moves()
         if legal is not None:
             width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
-            self.say(move_entry.format_listing(move_entry.listing(legal, square), width))
+            names = self.play.session.state.move_names(legal)
+            self.say(move_entry.format_listing(move_entry.listing(legal, square, names), width))
 
     def play_number(self, number: int) -> None:
         legal = self.play.legal_moves()
@@ -314,8 +341,9 @@ class Runner:
         if not 1 <= number <= len(legal):
             self.say(f"There is no move {number}: {_count(legal)} here. Type 'moves' to list them.")
             return
-        self.say(f"Move {number}: {legal[number - 1]}")
-        self.move(str(legal[number - 1]))
+        move = legal[number - 1]
+        self.say(f"Move {number}: {self.play.session.state.move_name(move, legal)}")
+        self.move(str(move))
 
     def hint(self, budget_text: str) -> None:
         seconds = move_entry.hint_budget(budget_text)
@@ -331,7 +359,7 @@ class Runner:
         self.say(f"Thinking for up to {seconds:g} s ...")
         found = self.play.hint(legal, seconds)
         if found is not None:
-            self.say(f"Hint: {found.move}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
+            self.say(f"Hint: {self.play.session.state.move_name(found.move, legal)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
                      f"mcts, {found.iterations:,} playouts in {found.seconds:.1f} s)")
 
     def save_command(self, path: str) -> None:

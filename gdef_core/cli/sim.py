@@ -200,7 +200,9 @@ def _load(files: Sequence[str]):
     """(game, EXIT_OK), or (None, exit code) after saying why the files make no game; the
     definition's errors are shown as gdef-check shows them."""
     from gdef_core.loader import GdefFileError, load_program
+    from gdef_core.project import InputProblem
     from gdef_core.report import Report, render_text
+    from gdef_core.report.limit import limit_syntax_errors
     from gdef_core.runtime import GameLoadError, game_from_program
 
     try:
@@ -211,10 +213,13 @@ def _load(files: Sequence[str]):
     try:
         return game_from_program(program), EXIT_OK
     except GameLoadError as error:
-        if not any(d.is_error for d in error.diagnostics):
+        files = [module.path for module in program.modules]
+        problems = []
+        if not any(d.is_error for d in error.diagnostics):  # a library: the error is the files'
             sys.stderr.write(f"{PROG}: error: {error}\n")
+            problems = [InputProblem(" ".join(files), str(error))]
         sources = {module.path: module.text for module in program.modules}
-        report = Report(error.diagnostics, [module.path for module in program.modules], sources)
+        report = Report(limit_syntax_errors(error.diagnostics), files, sources, problems)
         sys.stderr.write(render_text(report, color=False))
         return None, EXIT_FAILED
 

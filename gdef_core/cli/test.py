@@ -128,19 +128,26 @@ class TestSession:
         self.out.flush()
 
     def read(self, path: str) -> str | None:
-        from gdef_core.files import read_text
+        from gdef_core.files import binary_data_at, not_text_message, read_bytes
 
         try:
-            return read_text(path)
+            data = read_bytes(path)
         except OSError as error:
             self.err.write(f"{PROG}: error: {path}: cannot read the tests: {error.strerror or error}\n")
             self.unreadable += 1
             return None
+        binary = binary_data_at(data)
+        if binary is not None:
+            self.err.write(f"{PROG}: error: {path}: {not_text_message(binary)}\n")
+            self.unreadable += 1
+            return None
+        return data.decode("utf-8", errors="replace")
 
     def game(self, paths: list[str]):
         """The compiled game (loaded once per run), or None and the problems drawn."""
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
+        from gdef_core.report.limit import limit_syntax_errors
         from gdef_core.runtime.errors import GameLoadError
         from gdef_core.runtime.game import game_from_program
 
@@ -153,7 +160,7 @@ class TestSession:
                 self.games[key] = (None, f"cannot read the game: {error}")
             except GameLoadError as error:
                 sources = {module.path: module.text for module in program.modules}
-                drawn = render_text(Report(error.diagnostics, list(sources), sources))
+                drawn = render_text(Report(limit_syntax_errors(error.diagnostics), list(sources), sources))
                 self.games[key] = (None, f"the game {' '.join(paths)} cannot run: {error}\n{drawn}")
         return self.games[key]
 

@@ -275,20 +275,31 @@ class PlaySession:
         try:
             move = self.computers.choose(session.state)
         except AgentError as error:
-            self.complain(f"Player {player} ({label}): {error}")
+            self.complain(f"{self.who(player, True)} ({label}): {error}")
             return False
         except GdefRuntimeError as error:  # moves() failed
-            self.complain(f"Player {player} ({label}) cannot choose a move:")
+            self.complain(f"{self.who(player, True)} ({label}) cannot choose a move:")
             self.report.show_error(error, session.game)
             return False
         played = session.play(str(move), line)
         if not played.accepted:
-            self.complain(f"Player {player} ({label}) played {move}, which was rejected: {played.verdict.reason}")
+            self.complain(f"{self.who(player, True)} ({label}) played {move}, which was rejected: {played.verdict.reason}")
             self.show_stack(played)
             return False
-        self.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+        self.say(f"{len(session.moves)}. {self.played(played, label)}")
         self.autosave()
         return True
+
+    def who(self, player: int, start: bool = False) -> str:
+        """A player as the game names them ("White"; by default "player 0", "Player 0" at the
+        `start` of a sentence)."""
+        return self.game.presentation.who(player, start)
+
+    def played(self, played: Played, agent: str | None = None) -> str:
+        """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations."""
+        who = f"{self.who(played.player)} ({agent})" if agent else self.who(played.player)
+        name = played.name
+        return f"{who}: {name} ({played.text})" if name and name != played.text else f"{who}: {played.text}"
 
     def engine_move(self, state):
         """The move the computer would make in `state` (nothing is played): the --player agent
@@ -342,9 +353,9 @@ class PlaySession:
                 break
             played = self.play(text, number)
             if played.accepted:
-                self.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+                self.say(f"{len(session.moves)}. {self.played(played)}")
             else:
-                self.complain(f"{name}:{number}: rejected '{text}' (player {played.player}): {played.verdict.reason}")
+                self.complain(f"{name}:{number}: rejected '{text}' ({self.who(played.player)}): {played.verdict.reason}")
                 self.show_stack(played)
         if not self.computer_turns():
             return self.stop("the computer player could not move")
@@ -411,7 +422,7 @@ class PlaySession:
             return self.stop("the moves ran out")
         if show_board:
             self.report.show_board(self.session)
-        self.say("Draw." if state.winner is None else f"Player {state.winner} wins.")
+        self.say("Draw." if state.winner is None else f"{self.who(state.winner, True)} wins.")
         if self.record:
             self.save_to(self.record)
         return EXIT_OVER

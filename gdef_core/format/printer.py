@@ -20,7 +20,7 @@ from gdef_core.syntax.scanner import Token
 MAX_WIDTH = 100  # where rows of `start` squares wrap
 _SIMPLE = (ast.VarDecl, ast.Assign, ast.ExprStmt, ast.Return, ast.Break, ast.Continue)
 _NOT_GROUPING = frozenset({"NAME", "IF", "WHILE", "FOR"})  # a `(` after these is not (expr)
-_WIDE_ITEMS = (ast.FunctionDef, ast.StartDecl)  # a blank line before and after these
+_WIDE_ITEMS = (ast.FunctionDef, ast.StartDecl, ast.ShowDecl)  # a blank line before and after these
 
 
 class LayoutError(Exception):
@@ -115,8 +115,34 @@ class Printer:
             self.take("SEMICOLON", space=False)
         elif isinstance(item, ast.FunctionDef):
             self.function(item)
+        elif isinstance(item, ast.ShowDecl):
+            self.show(item)
         else:
             raise LayoutError(f"cannot lay out {type(item).__name__}")
+
+    def show(self, show: ast.ShowDecl) -> None:
+        """`show {`, an entry a line (`key: value, value;`, the author's line breaks after a
+        comma kept), `}`; `show {}` when empty."""
+        self.take("NAME")
+        self.take("LBRACE")
+        if not show.entries and not self.comments_inside(show.span):
+            self.take("RBRACE", space=False)
+            return
+        inner = self.unit
+        with self.cont(inner + 2 * self.unit):
+            for index, entry in enumerate(show.entries):
+                self.w.newline(inner, NEVER if index == 0 else KEEP)
+                self.take("NAME")
+                self.take("COLON", space=False)
+                for number, value in enumerate(entry.values):
+                    if number:
+                        self.take("COMMA", space=False)
+                        if self.broken_before(self.next):
+                            self.w.newline(inner + 2 * self.unit, NEVER)
+                    for _ in value.atoms:
+                        self.take("STRING", "INT", "NAME")
+                self.take("SEMICOLON", space=False)
+        self.close_block(0)
 
     def start(self, start: ast.StartDecl) -> None:
         """`start {` then the squares, a line per board row (a new line where y changes),

@@ -19,6 +19,7 @@ from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.describe import (builtin_markdown, declared_type, function_signature, game_parameter_markdown,
                                     symbol_markdown)
 from gdef_core.ide.lexing import before_cursor
+from gdef_core.presentation import NOTATION_WORDS, PIECE_WORDS, SHOW_KEYS, STYLE_WORDS
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -36,6 +37,7 @@ class CandidateKind(str, Enum):
     KEYWORD = "keyword"
     TYPE = "type"
     GAME_PARAMETER = "game parameter"
+    SHOW_KEY = "presentation key"
     FILE = "file"
     INDEX = "index"
 
@@ -66,6 +68,7 @@ _TOP_LEVEL_KEYWORDS = {
     "obj": None,
     "start": "start {\n\t($1, $2: ${3:empty}),\n}",
     "use": 'use "$1"',
+    "show": "show {\n\t$0\n}",
 }
 _STATEMENT_STARTS = ("LBRACE", "SEMICOLON", "RBRACE")
 _OPERAND_ENDS = ("NAME", "INT", "FLOAT", "TRUE", "FALSE", "RPAR", "RSQB", "STRING", "DIMS")
@@ -109,6 +112,8 @@ def complete(analyses: list[Analysis], text: str, path: str, line: int, column: 
         return _top_level(analyses, path, tokens, last_type)
     if body.owner == "start":
         return _object_values(analyses) if last_type == "COLON" else []
+    if body.owner == "show":
+        return _show_entry(analyses, tokens[body.index + 1:])
     if last_type == "ELSE":
         return [_keyword("if", _STATEMENT_KEYWORDS["if"])]
     if last_type in _OPERAND_ENDS:
@@ -154,6 +159,8 @@ def _block_owner(tokens: list[Token], i: int) -> str:
     previous = tokens[i - 1].type if i else None
     if previous == "START":
         return "start"
+    if previous == "NAME" and tokens[i - 1].value == "show":
+        return "show"
     if previous == "ELSE":
         return "else"
     if previous == "RPAR":
@@ -227,6 +234,39 @@ def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_ty
                                 documentation=_COUNTER_DOC, insert_text="counter ", snippet=_COUNTER_SNIPPET,
                                 sort_group=6))
     return candidates
+
+
+def _show_entry(analyses: list[Analysis], inside: list[Token]) -> list[Candidate]:
+    """In a `show` block: the keys and objects at the start of an entry, then what the key
+    takes (a style, a notation, game variables, `from`; after an object's glyph its words)."""
+    start = max((i + 1 for i, token in enumerate(inside) if token.type == "SEMICOLON"), default=0)
+    entry = inside[start:]
+    declarations = _declarations(analyses)
+    if not entry:
+        keys = [Candidate(key, CandidateKind.SHOW_KEY, documentation=doc, insert_text=f"{key}: ", sort_group=1)
+                for key, doc in SHOW_KEYS.items()]
+        return keys + [Candidate(s.name, CandidateKind.OBJECT, detail="obj: its glyph and side",
+                                 documentation=symbol_markdown(s), snippet=f'{s.name}: "$1" side ${{2:0}};',
+                                 sort_group=2)
+                       for s in declarations if s.kind is SymbolKind.OBJECT]
+    if len(entry) < 2 or entry[0].type != "NAME" or entry[1].type != "COLON":
+        return []
+    key, last = entry[0].value, entry[-1].type
+    words = {"style": STYLE_WORDS, "notation": NOTATION_WORDS}.get(key)
+    if words is not None:
+        return [_word(word, doc) for word, doc in words.items()] if last == "COLON" else []
+    if key == "visible":
+        return [_game_var(s) for s in declarations if s.kind is SymbolKind.GAME_VAR] if last in ("COLON", "COMMA") else []
+    if key in ("columns", "rows"):
+        return [_word("from", "`from N`: the labels are numbers from N.")] if last == "COLON" else []
+    if key not in SHOW_KEYS and last in ("STRING", "INT"):
+        used = {token.value for token in entry[2:] if token.type == "NAME"}
+        return [_word(word, doc) for word, doc in PIECE_WORDS.items() if word not in used]
+    return []
+
+
+def _word(word: str, doc: str) -> Candidate:
+    return Candidate(word, CandidateKind.VALUE, documentation=doc, sort_group=1)
 
 
 _COUNTER_DOC = ("`counter int halfmoves = 0;` declares a game variable that is game state in every way, "

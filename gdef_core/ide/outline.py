@@ -16,6 +16,7 @@ class OutlineKind(str, Enum):
     USE = "use"
     OBJECT = "object"
     START = "start"
+    SHOW = "show"
     GAME_VAR = "game variable"
     FUNCTION = "function"
     PARAMETER = "parameter"
@@ -70,6 +71,10 @@ def _item(item) -> OutlineItem | None:
             return OutlineItem("start", OutlineKind.START, f"{len(entries)} squares", item.span,
                                Span(item.span.file, item.span.line, item.span.column, item.span.line,
                                     item.span.column + len("start")))
+        case ast.ShowDecl(entries=entries):
+            return OutlineItem("show", OutlineKind.SHOW, f"{len(entries)} entries", item.span,
+                               Span(item.span.file, item.span.line, item.span.column, item.span.line,
+                                    item.span.column + len("show")))
         case ast.GameVar(name=name) if name.text:
             return OutlineItem(name.text, OutlineKind.GAME_VAR, declared_type(item), item.span, name.span)
         case ast.FunctionDef(name=name) if name.text:

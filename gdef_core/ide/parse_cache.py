@@ -242,18 +242,32 @@ def _move_plan(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _shifted(value, lines: int):
-    """A copy of `value` (AST nodes, diagnostics, lists of them) moved down by `lines`."""
-    if isinstance(value, Span):
-        return Span(value.file, value.line + lines, value.column, value.end_line + lines, value.end_column)
-    if isinstance(value, list):
-        return [_shifted(v, lines) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_shifted(v, lines) for v in value)
-    kind = type(value)
-    names = _FIELDS.get(kind)
-    if names is None:
-        if not dataclasses.is_dataclass(kind):
-            return value  # str, int, float, bool, None, enums, frozensets of tags
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return kind(**{name: _shifted(getattr(value, name), lines) for name in names})
-
+    """A copy of `value` (AST nodes, diagnostics, lists of them) moved down by `lines`.
+    Without recursion: blocks and expressions may nest thousands deep."""
+    built: list = []  # the copies made, in order; a node's fields are the last ones
+    tasks: list = [(False, value)]  # (build?, value to copy | how to build from `built`)
+    while tasks:
+        build, item = tasks.pop()
+        if build:
+            kind, names, count = item
+            parts = built[len(built) - count:]
+            del built[len(built) - count:]
+            built.append(kind(parts) if names is None else kind(**dict(zip(names, parts))))
+            continue
+        if isinstance(item, Span):
+            built.append(Span(item.file, item.line + lines, item.column, item.end_line + lines, item.end_column))
+            continue
+        kind = type(item)
+        if kind is list or kind is tuple:
+            tasks.append((True, (kind, None, len(item))))
+            tasks.extend((False, child) for child in reversed(item))
+            continue
+        names = _FIELDS.get(kind)
+        if names is None:
+            if not dataclasses.is_dataclass(kind):
+                built.append(item)  # str, int, float, bool, None, enums, frozensets of tags
+                continue
+            names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
+        tasks.append((True, (kind, names, len(names))))
+        tasks.extend((False, getattr(item, name)) for name in reversed(names))
+    return built[0]

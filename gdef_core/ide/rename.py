@@ -17,6 +17,7 @@ from gdef_core.diagnostics import Edit
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.lexing import token_at
 from gdef_core.ide.navigation import occurrences_everywhere
+from gdef_core.presentation import SHOW_KEYS
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -90,6 +91,8 @@ def _why_nothing(text: str, line: int, column: int) -> str:
         return f"'{word}' is a built-in: it cannot be renamed"
     if token.type == "NAME" and word in GAME_PARAMETERS and _followed_by_colon(text, token):
         return f"'{word}' is a game parameter: its name is fixed by the language"
+    if token.type == "NAME" and word in SHOW_KEYS and _followed_by_colon(text, token):
+        return f"'{word}' is a presentation key: its name is fixed by the language"
     if token.type == "NAME":
         return f"'{word}' is not defined anywhere, so there is nothing to rename"
     return "there is no name here to rename"

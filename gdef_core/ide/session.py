@@ -16,6 +16,7 @@ from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.parse_cache import ParseCache
 from gdef_core.loader import GdefFileError
+from gdef_core.report.limit import limit_syntax_errors
 from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
 
@@ -141,14 +142,15 @@ class Session:
         return found
 
     def diagnostics(self, path: str) -> list[Diagnostic]:
-        """Every diagnostic about `path` from every game it belongs to, without repeats."""
+        """Every diagnostic about `path` from every game it belongs to, without repeats; past
+        DEFAULT_MAX_ERRORS syntax errors, one G109 says how many more (as gdef-check)."""
         path = normalise(path)
         seen: dict[tuple, Diagnostic] = {}
         for analysis in self.analyses(path):
             for diag in analysis.program.diagnostics:
                 if normalise(diag.span.file) == path:
                     seen.setdefault((diag.code, diag.span, diag.message), diag)
-        return sorted(seen.values(), key=sort_key)
+        return limit_syntax_errors(sorted(seen.values(), key=sort_key))
 
     def game_files(self, path: str) -> set[str]:
         """Every file of every game that contains `path` (what a change of `path` affects)."""

@@ -2,6 +2,8 @@
 can, else avoids moves after which the next player wins at once, else random).
 
 An agent is anything with `choose(state) -> Move`; it never changes the state it is given.
+The built-in ones also take `stop`, a function that says when their caller wants an answer at
+once (the board server stopping): a search then ends early, a program player is given up.
 Each agent owns a `random.Random` seeded at construction, so a game played by seeded agents
 is the same game every time.
 """
@@ -16,7 +18,7 @@ from gdef_core.play.errors import NoLegalMoveError
 class Agent(Protocol):
     name: str
 
-    def choose(self, state) -> "object":
+    def choose(self, state, stop=None) -> "object":
         """The move to play in `state` (a legal one); raises NoLegalMoveError when there is none."""
 
 
@@ -36,7 +38,7 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state):
+    def choose(self, state, stop=None):
         move = state.random_move(self.rng)   # uniform, without judging every candidate
         if move is None:
             raise NoLegalMoveError(state.current_player, state.move_number)
@@ -57,7 +59,7 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state):
+    def choose(self, state, stop=None):
         me = state.current_player
         safe, risky = [], []
         for move in legal_moves(state):

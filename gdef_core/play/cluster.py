@@ -8,9 +8,11 @@ files: the task carries the files' text, and each worker compiles the rules once
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
+import tempfile
 import re
 from collections.abc import Iterator, Sequence
 
@@ -43,27 +45,31 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
                      max_moves: int | None) -> Iterator:
     """The outcomes of games 0..games-1, in the order batches finish; closes what it opened."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise ClusterError("--cluster needs Dask: pip install 'gdef[cluster]'") from None
     sources = {os.path.abspath(path): _read(path) for path in _all_files(game)}
     key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
     local = _LOCAL.match(address)
-    cluster = None
     _quiet_dask()
-    try:
+    with contextlib.ExitStack() as stack:  # closed in reverse: client, cluster, config, scratch
         if local:
-            cluster = LocalCluster(n_workers=int(local["workers"]), threads_per_worker=1,
-                                   processes=True, dashboard_address=None,
-                                   silence_logs=QUIET)  # see _quiet_dask
-            client = Client(cluster)
-        else:
-            client = Client("tcp://" + address.split("://", 1)[1], timeout="10s")
-    except OSError as error:
-        if cluster is not None:
-            cluster.close()
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    try:
+            # the workers' scratch and lock files go to a folder removed with the cluster (dask's
+            # own, dask-scratch-space in the temporary folder, stays behind)
+            scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="gdef-dask-",
+                                                                      ignore_cleanup_errors=True))
+            stack.enter_context(dask.config.set({"temporary-directory": scratch}))
+        try:
+            if local:
+                cluster = stack.enter_context(LocalCluster(
+                    n_workers=int(local["workers"]), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=QUIET))  # see _quiet_dask
+                client = stack.enter_context(Client(cluster))
+            else:
+                client = stack.enter_context(Client("tcp://" + address.split("://", 1)[1], timeout="10s"))
+        except OSError as error:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(1, min(MAX_BATCH, games // (workers * BATCHES_PER_WORKER)))
         batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
@@ -73,10 +79,6 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
                    for batch in batches]
         for future in as_completed(futures):
             yield from future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _quiet_dask() -> None:

@@ -83,7 +83,8 @@ class MctsAgent:
         self._native = None    # the NativeRules of the game last played, when native
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
 
-    def choose(self, state):
+    def choose(self, state, stop=None):
+        """The most visited move after the budget, or after `stop()` turns true."""
         moves = legal_moves(state)
         self.last_iterations = 0
         if len(moves) == 1:
@@ -99,10 +100,12 @@ class MctsAgent:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
+            if stop is not None and stop():
+                break
             self._iterate(root)
             done += 1
             self.last_iterations = done
-        return max(root.children, key=lambda child: child.visits).move
+        return max(root.children, key=lambda child: child.visits).move if root.children else moves[0]
 
     def _iterate(self, root: _Node) -> None:
         node = root

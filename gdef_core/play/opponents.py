@@ -33,9 +33,10 @@ class ComputerPlayers:
         """Whether no person plays at all."""
         return all(p in self.agents for p in range(players))
 
-    def choose(self, state):
-        """The computer's move for the player on turn (NoLegalMoveError when it has none)."""
-        return self.agents[state.current_player].choose(state)
+    def choose(self, state, stop=None):
+        """The computer's move for the player on turn (NoLegalMoveError when it has none);
+        `stop()` true: the caller wants it at once (agents.py)."""
+        return self.agents[state.current_player].choose(state, stop=stop)
 
 
 def computer_players(texts: Iterable[str], players: int, seed: int | None) -> ComputerPlayers:

@@ -17,7 +17,8 @@ from typing import TextIO
 
 PROTOCOL = "gdef"
 VERSION = 1
-MAX_LINE = 16 * 1024 * 1024
+MAX_LINE = 16 * 1024 * 1024  # characters of one line, from a protocol client or a player program
+TOO_LONG = object()  # what read_lines() gives for a line of more than MAX_LINE characters
 
 COMMANDS = {
     "new": "start a new game from the start position",
@@ -71,37 +72,44 @@ class ProtocolServer:
         write = _writer(stdout)
         write({"protocol": PROTOCOL, "version": VERSION, "game": game_info(self.session.game),
                "commands": sorted(COMMANDS)})
-        while True:
-            line = stdin.readline(MAX_LINE + 1)
-            if not line:
-                return 0
-            if not line.strip():
+        for line in read_lines(stdin):
+            if line is not TOO_LONG and not line.strip():
                 continue
             answer, stop = self.answer_line(line)
-            write(answer)
+            try:
+                write(answer)
+            except (ValueError, TypeError, RecursionError) as error:  # an answer that is not JSON: a bug
+                write({"ok": False, "error": {"kind": "internal error", "message":
+                                              f"the answer cannot be written as JSON: {error} (a bug in gdef)"}})
             if stop:
                 return 0
+        return 0
 
-    def answer_line(self, line: str) -> tuple[dict, bool]:
-        """The answer to one request line, and whether to stop after it."""
+    def answer_line(self, line) -> tuple[dict, bool]:
+        """The answer to one request line (or TOO_LONG), and whether to stop after it. Every
+        line gets one answer, a bad one an error answer, and the run goes on."""
         request_id = None
+        command = None
         try:
-            if len(line) > MAX_LINE:
-                raise ProtocolError("bad request", f"a request line is limited to {MAX_LINE} bytes")
-            try:
-                request = json.loads(line)
-            except (json.JSONDecodeError, RecursionError) as error:
-                raise ProtocolError("bad request", f"not a JSON object: {error}") from None
+            request = parse_line(line)
             if not isinstance(request, dict):
                 raise ProtocolError("bad request", 'a request is a JSON object such as {"cmd": "state"}')
             request_id = request.get("id")
+            if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, (str, int, float))):
+                request_id = None
+                raise ProtocolError("bad request", "an \"id\" is a string or a number")
             command = request.get("cmd")
-            if command not in COMMANDS:
-                raise ProtocolError("unknown command",
-                                    f"unknown cmd {command!r}: use one of {', '.join(COMMANDS)}")
+            if not isinstance(command, str) or command not in COMMANDS:
+                shown = json.dumps(command)[:100] if isinstance(command, str) else type(command).__name__
+                command = None
+                raise ProtocolError("unknown command", f"unknown cmd {shown}: use one of {', '.join(COMMANDS)}")
             answer = getattr(self, f"cmd_{command}")(request)
         except ProtocolError as error:
             answer = {"ok": False, "error": {"kind": error.kind, "message": error.message}}
+            command = None
+        except Exception as error:  # noqa: BLE001 - a bug of gdef's must not end the client's run
+            answer = {"ok": False, "error": {"kind": "internal error", "message":
+                                             f"{type(error).__name__}: {error} (a bug in gdef, not in your request)"}}
             command = None
         if request_id is not None:
             answer = {"id": request_id, **answer}
@@ -132,7 +140,8 @@ class ProtocolServer:
 
     def cmd_legal(self, request) -> dict:
         state = self.session.state
-        return {"ok": True, "moves": [str(move) for move in self._legal(state)]}
+        moves = self._legal(state)
+        return {"ok": True, "moves": [str(move) for move in moves], "names": state.move_names(moves)}
 
     def _legal(self, state) -> list:
         from gdef_core.runtime.errors import GdefRuntimeError
@@ -150,11 +159,13 @@ class ProtocolServer:
         if not played.accepted:
             verdict = played.verdict
             error = {"kind": verdict.kind.value, "message": verdict.reason}
+            if verdict.candidates:
+                error["candidates"] = list(verdict.candidates)
             if verdict.error is not None:
                 error["location"] = verdict.error.location
                 error["code"] = verdict.error.code
             return {"ok": False, "error": error}
-        return {"ok": True, "move": played.text, "state": state_json(self.session.state)}
+        return {"ok": True, "move": played.text, "name": played.name, "state": state_json(self.session.state)}
 
     def cmd_undo(self, request) -> dict:
         if not self.play.undo():
@@ -176,7 +187,7 @@ class ProtocolServer:
             raise ProtocolError("no move", str(error)) from None
         except GdefRuntimeError as error:
             raise ProtocolError("runtime error", str(error)) from None
-        return {"ok": True, "move": str(move)}
+        return {"ok": True, "move": str(move), "name": state.move_name(move)}
 
     def cmd_result(self, request) -> dict:
         state = self.session.state
@@ -188,6 +199,45 @@ class ProtocolServer:
 
     def cmd_quit(self, request) -> dict:
         return {"ok": True}
+
+
+def read_lines(stream: TextIO, limit: int = MAX_LINE):
+    """The lines of `stream`, each of at most `limit` characters (not counting its end); a
+    longer line is given as TOO_LONG, once, as soon as it is known to be too long, and the rest
+    of it is read and dropped: memory stays bounded and the line after it is read whole."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        yield TOO_LONG
+        while line and not line.endswith("\n"):
+            line = stream.readline(limit)
+
+
+def parse_line(line) -> object:
+    """One line of JSON, strictly: no NaN or Infinity, no number too long to read, no nesting
+    too deep; anything else is a ProtocolError("bad request")."""
+    if line is TOO_LONG:
+        raise ProtocolError("bad request", f"a line is limited to {MAX_LINE:,} characters")
+    try:
+        return json.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as error:
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:200]
+        raise ProtocolError("bad request", f"not a JSON object: {reason}") from None
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is too large")
+    return value
 
 
 def _writer(stdout: TextIO) -> Callable[[dict], None]:

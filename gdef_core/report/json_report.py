@@ -38,7 +38,7 @@ def render_statistics_json(report: Report) -> str:
 
 
 def summary_json(report: Report) -> dict[str, int]:
-    return {"errors": report.errors, "warnings": report.warnings, "files": len(report.files)}
+    return {"errors": report.errors, "warnings": report.warnings, "files": report.file_count}
 
 
 def diagnostic_json(diagnostic: Diagnostic) -> dict:

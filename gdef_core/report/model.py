@@ -24,7 +24,14 @@ class Report:
 
     @property
     def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+        """Every error the output refers to: the diagnostics, those a G109 stands for, and
+        the files that could not be checked at all."""
+        return sum(1 + d.more for d in self.diagnostics if d.severity is Severity.ERROR) + len(self.problems)
+
+    @property
+    def file_count(self) -> int:
+        """The files read, and those that could not be (missing, unreadable)."""
+        return len(self.files) + len({p.path for p in self.problems} - set(self.files))
 
     @property
     def warnings(self) -> int:

@@ -124,7 +124,7 @@ def render_diagnostic(diagnostic: Diagnostic, sources: SourceLines, style: Style
 
 
 def summary_line(report: Report, style: Style) -> str:
-    errors, warnings, files = report.errors, report.warnings, len(report.files)
+    errors, warnings, files = report.errors, report.warnings, report.file_count
     text = f"{_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(files, 'file')}"
     if errors:
         return style.severity(Severity.ERROR, text)

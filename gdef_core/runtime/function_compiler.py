@@ -39,6 +39,10 @@ MARK_START, MARK_END = "\x00", "\x01"
 # 200 nested parentheses at most.
 _MAX_NESTING = 80
 
+# An `else if` arm knows that the conditions before it were false; past this many facts a
+# long chain would cost time quadratic in its length (each arm narrowing every fact again).
+_MAX_CHAIN_FACTS = 64
+
 
 class CompileError(Exception):
     """A construct the checker should have rejected (a bug of the checker or the compiler, never
@@ -287,7 +291,8 @@ class FunctionCompiler:
                 self.emit(indent, f"{keyword} ({cond.text}):", stmt.span)
                 self.block(stmt.then.stmts, indent + 1, arm_facts)
                 keyword = "elif"
-            before = before + self.facts_false(stmt.cond)
+            if len(before) < _MAX_CHAIN_FACTS:  # fewer facts only keep more checks
+                before = before + self.facts_false(stmt.cond)
             otherwise = stmt.otherwise
             if isinstance(otherwise, ast.If):
                 stmt = otherwise
@@ -369,8 +374,10 @@ class FunctionCompiler:
         """The list of every element; when the sizes are known only at run time, the number of
         elements is checked first (spec 15.1: before any element is evaluated)."""
         rows = [item.items if isinstance(item, ast.ArrayInit) else None for item in init.items]
-        if None in known:
-            shape = (len(init.items),) if len(texts) == 1 else (len(init.items), len(rows[0] or ()))
+        shape = (len(init.items),) if len(texts) == 1 else (len(init.items), len(rows[0] or ()))
+        # Sizes the optimiser knows (`int n = boardWidth();`) but the checker does not: a list
+        # that does not fit is the run-time error of spec 15.1, not a short array.
+        if None in known or shape != known:
             self.emit(indent, f"_array_shape(({', '.join(texts)},), {shape}, {loc})", span)
         if len(texts) == 1:
             return "[" + ", ".join(self.coerce(self.expr(item), element, item.span).text for item in init.items) + "]"

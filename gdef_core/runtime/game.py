@@ -24,7 +24,9 @@ from gdef_core.builtins import ALIASES
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
 from gdef_core.runtime.history import History
+from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.moves import Move, MoveSyntaxError, Op
+from gdef_core.runtime.notation import NameProblem, looks_like_name, move_name, move_names, read_move_name
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
 from gdef_core.lower.values import Obj
@@ -41,6 +43,8 @@ class VerdictKind(str, Enum):
     REJECTED = "rejected"  # isMoveLegal() returned false
     RUNTIME_ERROR = "runtime error"  # isMoveLegal() or end() failed while running
     GAME_OVER = "game over"  # the game has ended: no more moves
+    UNKNOWN_NAME = "unknown name"  # a move name that names no move here
+    AMBIGUOUS = "ambiguous"  # a move name that several legal moves answer to
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,7 @@ class Verdict:
     reason: str = ""
     error: GdefRuntimeError | None = None
     ops: tuple | None = None  # the resolved operations (internal)
+    candidates: tuple[str, ...] = ()  # for an unknown or ambiguous name: the names it could be
 
     @property
     def legal(self) -> bool:
@@ -97,6 +102,13 @@ class Game:
         self._counters = {n for n, d in program.game_vars.items() if getattr(d, "counter", False)}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
+        # How the game is shown: labels, pieces, player names, visible variables, notation.
+        self.presentation: Presentation = program.presentation or default_presentation(
+            self.width, self.height, self.players, self.objects, self.variable_names)
+
+    def player_name(self, player: int | None) -> str:
+        """The name players know player `player` by ("White"; "Player 2" by default)."""
+        return self.presentation.player(player)
 
     # The automatic candidates (spec section 12), built the first time a game without moves()
     # asks for them: a game with moves() never pays for them, and loading stays fast however
@@ -338,10 +350,10 @@ class State:
     def check(self, move: Move | str) -> Verdict:
         """Whether `move` is legal here (isMoveLegal() runs; end() does not), and why not."""
         if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except MoveSyntaxError as error:
-                return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
+            found = self.read_move(move)
+            if isinstance(found, Verdict):
+                return found
+            move = found
         if self.over:
             return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
         verdict = self.game.resolve(move)
@@ -355,6 +367,37 @@ class State:
         if not legal:
             return Verdict(VerdictKind.REJECTED, "the rules do not allow this move (isMoveLegal() returned false)")
         return verdict
+
+    def read_move(self, text: str) -> "Move | Verdict":
+        """The Move that `text` writes: operations (`clear(4,1); place(4,3,WP)`, `pass`) or a
+        move name (`e2e4`, gdef_core/runtime/notation.py); else a Verdict saying why not, with
+        the candidates of an unknown or ambiguous name."""
+        try:
+            return Move.parse(text)
+        except MoveSyntaxError as error:
+            if not looks_like_name(text):
+                return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
+        if self.over:
+            return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
+        try:
+            legal = self.legal_moves()
+        except GdefRuntimeError as error:
+            return Verdict(VerdictKind.RUNTIME_ERROR, f"moves() failed while reading the move's name: "
+                                                      f"{error.headline()}", error)
+        found = read_move_name(self, text, legal)
+        if isinstance(found, NameProblem):
+            kind = VerdictKind.AMBIGUOUS if found.ambiguous else VerdictKind.UNKNOWN_NAME
+            return Verdict(kind, found.message, candidates=found.candidates)
+        return found
+
+    def move_name(self, move: Move, legal: list[Move] | None = None) -> str:
+        """The name of `move` here (`e2e4`, `D4`, `pass`); `legal`: this state's legal moves,
+        when the caller has them."""
+        return move_name(self, move, legal)
+
+    def move_names(self, moves: list[Move]) -> list[str]:
+        """The names of `moves` (this state's), no two the same."""
+        return move_names(self, moves)
 
     def apply(self, move: Move | str) -> None:
         """Play `move`: check it, apply it, run end(). Raises IllegalMoveError (state unchanged)

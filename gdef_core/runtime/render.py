@@ -1,29 +1,39 @@
-"""A board as text for a terminal: coordinates on both axes, optional ANSI colours.
+"""A board as text for a terminal: coordinate labels on both axes, pieces by their glyphs,
+coloured by side, or their names in plain ASCII.
 
 Row y = 0 is drawn at the bottom (as a chessboard's first rank, and as gravity games such as
-connect four expect); `y_down=True` draws it at the top instead.
+connect four expect); `y_down=True` draws it at the top instead. With a presentation
+(gdef_core/presentation.py) the labels, glyphs, sides and player names are the game's own;
+`ascii=True` draws object names instead of glyphs, for terminals that cannot show them.
 """
 from __future__ import annotations
 
 import re
 
+from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.game import BoardView
 
 EMPTY_MARK = "."
+CROSSING_MARK = "+"  # an empty point of a board drawn as `intersections` (Go)
 # Foreground colours for objects in declaration order (bold red, blue, green, yellow, ...).
 _PALETTE = ("1;31", "1;34", "1;32", "1;33", "1;35", "1;36", "31", "34", "32", "33", "35", "36")
+# Colours for the pieces of each side: player 0 bold yellow, player 1 bold cyan, ...
+_SIDES = ("1;33", "1;36", "1;32", "1;35", "1;31", "1;34")
 _DIM = "2"
 
 
 def render_board(board: BoardView, objects: list[str], *, color: bool = False, y_down: bool = False,
-                 scores: list | None = None) -> str:
+                 scores: list | None = None, presentation: Presentation | None = None,
+                 ascii: bool = False) -> str:
     """The board; `scores` (spec 15.5) are written beside it once any is non-zero."""
-    text = _board_text(board, objects, color=color, y_down=y_down)
+    if presentation is None:
+        presentation = default_presentation(board.width, board.height, len(scores or ()), objects)
+    text = _board_text(board, objects, presentation, color=color, y_down=y_down, ascii=ascii)
     if not scores or not any(scores):
         return text
     lines = text.split("\n")
     width = max(len(_visible(line)) for line in lines)
-    notes = ["scores:", *(f"  player {p}: {_number(v)}" for p, v in enumerate(scores))]
+    notes = ["scores:", *(f"  {presentation.who(p)}: {_number(v)}" for p, v in enumerate(scores))]
     for i, note in enumerate(notes):
         if i + 1 < len(lines):
             line = lines[i + 1]
@@ -31,6 +41,16 @@ def render_board(board: BoardView, objects: list[str], *, color: bool = False, y
         else:
             lines.append(" " * (width + 3) + note)
     return "\n".join(lines)
+
+
+def can_show(presentation: Presentation, encoding: str | None) -> bool:
+    """Whether text in `encoding` can carry every glyph (else the board is drawn in ASCII)."""
+    glyphs = "".join(piece.glyph or "" for piece in presentation.pieces.values())
+    try:
+        glyphs.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _visible(line: str) -> str:
@@ -41,12 +61,19 @@ def _number(value) -> str:
     return f"{value:g}" if type(value) is float else str(value)
 
 
-def _board_text(board: BoardView, objects: list[str], *, color: bool, y_down: bool) -> str:
+def _board_text(board: BoardView, objects: list[str], presentation: Presentation, *, color: bool,
+                y_down: bool, ascii: bool) -> str:
     width, height = board.width, board.height
-    names = [*objects, EMPTY_MARK]
-    cell = max(max(len(n) for n in names), len(str(width - 1)))
-    label = len(str(height - 1))
-    colours = {name: _PALETTE[i % len(_PALETTE)] for i, name in enumerate(objects)}
+    shown = {name: (presentation.piece(name).glyph if not ascii else None) or name for name in objects}
+    columns, rows = presentation.columns, presentation.rows
+    empty_mark = CROSSING_MARK if presentation.style == "intersections" else EMPTY_MARK
+    cell = max(max((len(text) for text in shown.values()), default=1), len(empty_mark),
+               max(len(label) for label in columns))
+    label = max(len(label) for label in rows)
+    colours = {}
+    for i, name in enumerate(objects):
+        side = presentation.piece(name).side
+        colours[name] = _SIDES[side % len(_SIDES)] if side is not None else _PALETTE[i % len(_PALETTE)]
 
     def paint(text: str, code: str | None) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color and code else text
@@ -54,14 +81,14 @@ def _board_text(board: BoardView, objects: list[str], *, color: bool, y_down: bo
     def square(x: int, y: int) -> str:
         name = board[x, y]
         if name == "empty":
-            return paint(EMPTY_MARK.rjust(cell), _DIM)
-        return paint(str(name).rjust(cell), colours.get(name))
+            return paint(empty_mark.rjust(cell), _DIM)
+        return paint(shown.get(name, str(name)).rjust(cell), colours.get(name))
 
-    axis = " " * (label + 1) + " ".join(paint(str(x).rjust(cell), _DIM) for x in range(width))
-    rows = range(height) if y_down else range(height - 1, -1, -1)
+    axis = " " * (label + 1) + " ".join(paint(columns[x].rjust(cell), _DIM) for x in range(width))
+    order = range(height) if y_down else range(height - 1, -1, -1)
     lines = [axis]
-    for y in rows:
+    for y in order:
         squares = " ".join(square(x, y) for x in range(width))
-        lines.append(f"{paint(str(y).rjust(label), _DIM)} {squares} {paint(str(y), _DIM)}")
+        lines.append(f"{paint(rows[y].rjust(label), _DIM)} {squares} {paint(rows[y], _DIM)}")
     lines.append(axis)
     return "\n".join(line.rstrip() for line in lines)

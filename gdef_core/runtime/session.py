@@ -5,7 +5,7 @@ that wants records, undo or resume can too.
 Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
 
     {"game": "tictactoe", "files": ["examples/tictactoe.gdef"], "players": 2,
-     "moves": [{"player": 0, "move": "place(1,1,X)"}, ...],
+     "moves": [{"player": 0, "move": "place(1,1,X)", "name": "b2"}, ...],
      "rejected": [{"line": 3, "player": 1, "move": "place(1,1,O)", "reason": "..."}],
      "result": {"over": false, "winner": null},
      "vars": {"movesWithoutCapture": 0}, "scores": [0, 0]}
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from gdef_core.files import read_bytes, replace_file
 from gdef_core.loader import is_gdef_name
 from gdef_core.runtime.game import Game, IllegalMoveError, State, Verdict, VerdictKind, _copy_vars, json_value
-from gdef_core.runtime.moves import Move, MoveSyntaxError
+from gdef_core.runtime.moves import Move
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 
@@ -41,6 +41,7 @@ class Played:
     verdict: Verdict
     player: int
     text: str
+    name: str | None = None  # the move's name (`e2e4`) when it was played
 
     @property
     def accepted(self) -> bool:
@@ -63,19 +64,19 @@ class Session:
         """Try the move written `text`; applied when legal, recorded as rejected otherwise."""
         state = self.state
         player = state.current_player
+        move = state.read_move(text)
+        if isinstance(move, Verdict):
+            return self._reject(move, player, text, line)
+        name = state.move_name(move)
+        before = _Undo.before(state, move)
         try:
-            move = Move.parse(text)
-        except MoveSyntaxError:
-            move = None
-        before = _Undo.before(state, move) if move is not None else None
-        try:
-            state.apply(text)
+            state.apply(move)
         except IllegalMoveError as error:
             return self._reject(error.verdict, player, text, line)
         written = str(move)
         self.history.append(before)
-        self.moves.append({"player": player, "move": written})
-        return Played(_LEGAL, player, written)
+        self.moves.append({"player": player, "move": written, "name": name})
+        return Played(_LEGAL, player, written, name)
 
     def _reject(self, verdict: Verdict, player: int, text: str, line: int | None) -> Played:
         self.rejected.append({"line": line, "player": player, "move": text, "reason": verdict.reason})

@@ -19,6 +19,7 @@ from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
 from gdef_core.semantics.recovery import recovery
+from gdef_core.semantics.show import check_show
 from gdef_core.semantics.start import check_start
 from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import check_types
@@ -34,6 +35,7 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     resolve_names(program, report)
     check_types(program, report)
     check_game_var_inits(program, report)
+    check_show(program, report)
     check_entry_points(program, report)
     check_flow(program, report)
     check_contexts(program, report)

@@ -1,5 +1,7 @@
 """Game variable initialisers must be constants: they are evaluated before anything runs
-(spec section 14): literals, objects, `empty`, unary `-` and `+ - * / %`."""
+(spec section 14): literals, objects, `empty`, unary `-` and `+ - * / %`. And the array sizes
+the checker knows (spec 15.1): literals, arithmetic on them, and the board's dimensions and
+number of players once the game parameters are known."""
 from __future__ import annotations
 
 from gdef_core.semantics.program import Program, SymbolKind
@@ -7,6 +9,7 @@ from gdef_core.semantics.report import Report
 from gdef_core.syntax import ast
 
 _ARITHMETIC = ("+", "-", "*", "/", "%")
+MAX_ARRAY_ELEMENTS = 1_000_000  # in one array (spec 15.1)
 
 
 def check_game_var_inits(program: Program, report: Report) -> None:
@@ -46,3 +49,50 @@ def _constant(program: Program, report: Report, init) -> None:
                 continue
         report.add("G410", expr.span, f"a game variable's initial value must be a constant; {reason}. "
                    "Use literals, objects, `empty`, unary '-' and + - * / %, or assign it in setup()")
+
+
+# The built-ins whose value the game parameters fix (spec 15.1: sizes known to the checker).
+_GAME_CONSTANTS = {"boardWidth": "width", "boardHeight": "height", "playersNum": "players"}
+
+
+def known_size(program: Program, expr) -> int | None:
+    """The value of an array size when the checker knows it (as the run would compute it: C
+    division and remainder), else None. Without recursion: sizes may nest deeply too."""
+    values: list[int | None] = []
+    pending: list = [(False, expr)]
+    while pending:
+        ready, node = pending.pop()
+        if ready:
+            if isinstance(node, ast.Unary):
+                values.append(None if values[-1] is None else -values.pop())
+                continue
+            right, left = values.pop(), values.pop()
+            values.append(_arithmetic(node.op, left, right))
+            continue
+        match node:
+            case ast.IntLit(value=value):
+                values.append(value)
+            case ast.Call(callee=callee, args=[]) if callee.text in _GAME_CONSTANTS:
+                values.append(getattr(program, _GAME_CONSTANTS[callee.text]))
+            case ast.Unary(op="-", operand=operand):
+                pending += [(True, node), (False, operand)]
+            case ast.Binary(op=op, left=left, right=right) if op in _ARITHMETIC:
+                pending += [(True, node), (False, right), (False, left)]
+            case _:
+                values.append(None)
+    return values[0]
+
+
+def _arithmetic(op: str, left: int | None, right: int | None) -> int | None:
+    if left is None or right is None:
+        return None
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right == 0:
+        return None  # the run reports the division by zero
+    quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)
+    return quotient if op == "/" else left - right * quotient

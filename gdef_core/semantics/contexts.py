@@ -85,12 +85,13 @@ def check_generator(program: Program, report: Report) -> None:
 
 def check_unused_functions(program: Program, report: Report, called: set[str] | None = None) -> None:
     """`called`: called_in() every item of the program, when already known."""
-    if program.is_library or report.recovery.syntax_errors:  # a caller may be in broken text
+    if program.is_library:
         return
     if called is None:
         called = called_in(program, program.modules)
+    maybe_called = report.recovery.near_errors  # a call may be in broken text
     for name, function in program.functions.items():
-        if name not in called and name not in ENTRY_POINTS:
+        if name not in called and name not in ENTRY_POINTS and name not in maybe_called:
             report.add("G502", function.name.span, f"function '{name}' is never called",
                        tags=frozenset({Tag.UNNECESSARY}))
 

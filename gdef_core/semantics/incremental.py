@@ -42,6 +42,7 @@ from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.recovery import Recovery, recovery, skipped_words
 from gdef_core.semantics.report import Report
+from gdef_core.semantics.show import check_show
 from gdef_core.semantics.start import check_start
 from gdef_core.semantics.structure import check_entry_points
 from gdef_core.semantics.types import Typer, array_arguments
@@ -126,6 +127,7 @@ class IncrementalChecker:
                     Typer(program, report, array_arguments([item], program.functions)).declare(
                         item, f"game variable '{item.name.text}'")
         check_game_var_inits(program, report)
+        check_show(program, report)
         check_entry_points(program, report)
         for result in results:
             report.diagnostics += result.flow
@@ -236,6 +238,11 @@ class _Environment:
         for alias, target in ALIASES.items():
             self.signatures[alias] = (self.signatures.get(alias, _NOTHING)[0],
                                       self.signatures.get(target, _NOTHING)[0])
+        # their values are array sizes the checker knows (spec 15.1): a function writing one
+        # is checked again when the game parameters change
+        for name, value in (("boardWidth", program.width), ("boardHeight", program.height),
+                            ("playersNum", program.players)):
+            self.signatures[name] = (self.signatures.get(name, _NOTHING), value)
         self.positions = {text: symbol.name_span for text, symbol in symbols.items()}
         self.candidates = (tuple(program.functions), tuple(program.game_vars), tuple(program.objects))
         # read by every function that compares an object with 0 ("did you mean 'O'?")

@@ -10,6 +10,7 @@ from enum import Enum
 
 from gdef_core.builtins import Builtin, Context
 from gdef_core.diagnostics import Diagnostic
+from gdef_core.presentation import Presentation
 from gdef_core.syntax import ast
 
 
@@ -67,6 +68,8 @@ class Program:
     # (itself included; absent when the game does not define it). The compiler reads these.
     calls: dict[str, list[str]] = field(default_factory=dict)
     reach: dict[Context, frozenset[str]] = field(default_factory=dict)
+    # How the game is shown (its `show` blocks and the defaults); None for a library.
+    presentation: Presentation | None = None
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -3,10 +3,15 @@
 The parser recovers by skipping text and inventing tokens, so the tree around a syntax error
 is a guess. The checker therefore
 - drops its own diagnostics inside a top-level item (a definition, a declaration) that
-  contains a syntax error: fix the syntax first, then the checker looks again;
+  contains a syntax error: fix the syntax first, then the checker looks again. Except in a
+  function whose syntax errors all lie inside statements of its body (a line being typed):
+  as rust-analyzer does, the statements that parsed cleanly are still checked, and their
+  errors reported (not their warnings: a local may be read in the broken text);
 - does not check calls against a function whose header contains a syntax error;
-- skips the whole-game checks (missing parameters or functions, unused functions) while any
-  syntax error remains: the missing piece may be in the broken text;
+- skips the whole-game checks (missing parameters or functions) while any syntax error
+  remains: the missing piece may be in the broken text; a function is reported as never
+  called unless its name appears in skipped text, in damaged code or on a line with a
+  syntax error (the call may be there);
 - stays silent about undefined names that appear in text the parser skipped (ErrorItem,
   ErrorStmt, ErrorExpr): the skipped text may have declared them;
 - stays silent, while any syntax error remains, about undefined names that look declared in
@@ -41,11 +46,27 @@ class Recovery:
     syntax_errors: bool = False  # any error among the parser's and loader's diagnostics
     damaged: tuple[Span, ...] = ()  # top-level items that contain a syntax error (or are distrusted)
     distrusted: frozenset[int] = frozenset()  # id() of game variables and objects not to declare
+    # functions whose syntax errors all lie inside statements of the body, each with the
+    # statements of it that parsed cleanly (the only places where it is checked)
+    partly_damaged: tuple[tuple[Span, tuple[Span, ...]], ...] = ()
+    near_errors: frozenset[str] = frozenset()  # identifiers in skipped text, damaged code, error lines
     _errors: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
     def covers(self, span: Span) -> bool:
         """Whether `span` starts inside a damaged item."""
         return any(item.file == span.file and item.contains(span.line, span.column) for item in self.damaged)
+
+    def hides(self, found: Diagnostic) -> bool:
+        """Whether the checker's diagnostic falls where a syntax error makes it a guess: in a
+        damaged item, or in a partly damaged function outside its clean statements. Warnings of
+        such a function are guesses too (a local read only in the broken text)."""
+        span = found.span
+        if self.covers(span):
+            return True
+        for function, clean in self.partly_damaged:
+            if function.file == span.file and function.contains(span.line, span.column):
+                return not found.is_error or not any(part.contains(span.line, span.column) for part in clean)
+        return False
 
     def distrusts(self, item) -> bool:
         return id(item) in self.distrusted
@@ -64,6 +85,8 @@ def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic],
         if diagnostic.is_error:
             errors.setdefault(diagnostic.span.file, []).append(diagnostic.span.start)
     damaged: list[Span] = []
+    damaged_parts: list[Span] = []  # statements with a syntax error, in partly damaged functions
+    partly: list[tuple[Span, tuple[Span, ...]]] = []
     distrusted: list[ast.GameVar | ast.ObjDecl] = []
     for module in modules:
         positions = errors.get(module.path, ())
@@ -79,13 +102,45 @@ def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic],
                 continue
             until = following.span.start if following is not None else (float("inf"), 0)
             # inside it, or in skipped text right after it (an early `}` may have cut it short)
-            if any(item.span.start <= p < until for p in positions):
+            inside = [p for p in positions if item.span.start <= p < until]
+            if not inside or item.span in damaged:
+                continue
+            body = item.body.span
+            if all(body.start < p < body.end for p in inside):  # as rust-analyzer: check what parsed
+                clean, broken = _clean_statements(item.body, inside)
+                partly.append((item.span, tuple(clean)))
+                damaged_parts += broken
+            else:
                 damaged.append(item.span)
     words = _skipped_words(modules, skipped or skipped_words) | {var.name.text for var in distrusted}
+    near = frozenset(words)
     if errors:
-        words |= _declared_in_text(modules) | _words_near_errors(modules, errors, damaged)
+        near |= _words_near_errors(modules, errors, damaged + damaged_parts)
+        words |= _declared_in_text(modules) | near
     return Recovery(words, bool(errors), tuple(damaged), frozenset(id(var) for var in distrusted),
-                    {file: tuple(positions) for file, positions in errors.items()})
+                    tuple(partly), near, {file: tuple(positions) for file, positions in errors.items()})
+
+
+def _clean_statements(body: ast.Block, errors: list[tuple[int, int]]) -> tuple[list[Span], list[Span]]:
+    """The statements of `body` (nested ones included) that hold no syntax error and no text
+    the parser skipped, outermost first; and the innermost statements that do."""
+    points = list(errors) + [node.span.start for node in ast.walk(body) if isinstance(node, _ERROR_NODES)]
+    clean: list[Span] = []
+    broken: list[Span] = []
+    pending = list(body.stmts)
+    while pending:
+        stmt = pending.pop()
+        span = stmt.span
+        if not any(span.start <= p <= span.end for p in points):
+            clean.append(span)
+            continue
+        inner = [block for block in (getattr(stmt, "then", None), getattr(stmt, "otherwise", None),
+                                     getattr(stmt, "body", None)) if block is not None]
+        nested = [child for block in inner for child in (block.stmts if isinstance(block, ast.Block) else [block])]
+        if nested:
+            pending += nested
+        broken.append(span)
+    return clean, broken
 
 
 def _runs_between_functions(items: list) -> list[tuple[list, tuple]]:

@@ -30,8 +30,8 @@ class Report:
             self._muted -= 1
 
     def kept(self) -> list[Diagnostic]:
-        """The diagnostics that do not fall inside a definition with a syntax error."""
-        return [d for d in self.diagnostics if not self.recovery.covers(d.span)]
+        """The diagnostics that a syntax error does not make a guess (Recovery.hides)."""
+        return [d for d in self.diagnostics if not self.recovery.hides(d)]
 
     def add(self, code: str, span: Span, message: str, *, related: tuple[Related, ...] = (),
             suggestions: tuple[Suggestion, ...] = (), tags: frozenset[Tag] = frozenset()) -> None:

@@ -6,8 +6,11 @@ Unknown types never cause a second error: every rule below is silent when a side
 """
 from __future__ import annotations
 
+import math
+
 from gdef_core.builtins import ENTRY_POINTS, Kind
 from gdef_core.diagnostics import Edit, Suggestion
+from gdef_core.semantics.constants import MAX_ARRAY_ELEMENTS, known_size
 from gdef_core.semantics.names import VARIABLE_KINDS, element_type, is_array, rank_of
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.report import Report
@@ -98,10 +101,12 @@ class Typer:
         if rank > 2:
             self.report.add("G313", decl.sizes[2].span, "an array has one or two dimensions")
             return
+        sizes = [known_size(self.program, size) for size in decl.sizes]
+        if not self.sizes_fit(decl, sizes, what):
+            sizes = [None] * rank
         if not isinstance(decl.init, ast.ArrayInit):
             self.store(element, decl.init, f"the elements of {what}")
             return
-        sizes = [size.value if isinstance(size, ast.IntLit) else None for size in decl.sizes]
         rows = decl.init.items
         if sizes[0] is not None and len(rows) != sizes[0] and (rank == 1 or all(isinstance(r, ast.ArrayInit) for r in rows)):
             self.report.add("G313", decl.init.span, f"{what} has {sizes[0]} {'rows' if rank == 2 else 'elements'}, "
@@ -134,6 +139,19 @@ class Typer:
                     self.report.add("G313", item.span, f"{what} has two dimensions: lists nest one deep")
                     continue
                 self.store(element, item, f"the elements of {what}")
+
+    def sizes_fit(self, decl, sizes: list[int | None], what: str) -> bool:
+        """Sizes the checker knows must be at least 1 and make at most MAX_ARRAY_ELEMENTS
+        elements (spec 15.1; else the run reports them, G613)."""
+        for size, value in zip(decl.sizes, sizes):
+            if value is not None and value < 1:
+                self.report.add("G313", size.span, f"an array size must be at least 1, but this one is {value}")
+                return False
+        if None not in sizes and math.prod(sizes) > MAX_ARRAY_ELEMENTS:
+            self.report.add("G313", decl.sizes[0].span, f"{what} would have {math.prod(sizes):,} elements, "
+                            f"more than the {MAX_ARRAY_ELEMENTS:,} one array may have")
+            return False
+        return True
 
     def store(self, type_name: str, value, what: str) -> None:
         value_type = self.type_of(value)

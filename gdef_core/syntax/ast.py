@@ -273,13 +273,47 @@ class FunctionDef:
 
 
 @dataclass(eq=False, slots=True)
+class StringLit:
+    """A quoted string (`"White"`), in a `show` block; `value` is the text between the quotes."""
+
+    value: str
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ShowValue:
+    """One comma-separated value of a `show` entry: its words, strings and numbers in order
+    (`"♔" side 0` is three). What they mean is the checker's business (semantics/show.py)."""
+
+    atoms: list  # Name | IntLit | StringLit
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ShowEntry:
+    """`key: value, value, ...;` in a `show` block: a presentation key or an object's name."""
+
+    key: Name
+    values: list[ShowValue]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
+class ShowDecl:
+    """`show { ... }`: how the game is presented (docs/language.md, "Presentation")."""
+
+    entries: list[ShowEntry]
+    span: Span
+
+
+@dataclass(eq=False, slots=True)
 class ErrorItem:
     """Stands where the parser skipped top-level text it could not read."""
 
     span: Span
 
 
-Item = Union[GameParam, UseDecl, ObjDecl, StartDecl, GameVar, FunctionDef, ErrorItem]
+Item = Union[GameParam, UseDecl, ObjDecl, StartDecl, GameVar, FunctionDef, ShowDecl, ErrorItem]
 
 
 @dataclass(eq=False, slots=True)
@@ -328,6 +362,8 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
     Unary: ("operand",),
     Binary: ("left", "right"),
     StartDecl: ("entries",),
+    ShowDecl: ("entries",),
+    ShowEntry: ("values",),
 }
 
 

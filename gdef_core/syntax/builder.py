@@ -7,6 +7,7 @@ from gdef_core.diagnostics import Diagnostic
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 from gdef_core.syntax.scanner import Token
+from gdef_core.syntax.show_builder import ShowBuilder
 
 INT64_MAX = 2**63 - 1
 # Longer literals are not converted (Python refuses int(text) beyond 4,300 digits, and nothing
@@ -24,10 +25,10 @@ def int_value(text: str) -> int:
 def shown_int(value: int) -> str:
     return f"of more than {MAX_LITERAL_DIGITS} digits" if value >= TOO_LONG else str(value)
 _ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
-               ast.ErrorItem)
+               ast.ShowDecl, ast.ErrorItem)
 
 
-class AstBuilder:
+class AstBuilder(ShowBuilder):
     """One instance per parse: its methods are called with the children of each rule."""
 
     def __init__(self, path: str) -> None:

@@ -14,7 +14,7 @@ _KEYWORDS = {"DEFINE": "define", "RETURN": "return", "IF": "if", "ELSE": "else",
              "START": "start", "USE": "use", "TRUE": "true", "FALSE": "false", "OBJ": "obj",
              "TYPE": "int"}
 _WORDS = {"NAME": "a name", "INT": "a number", "FLOAT": "a number", "DIMS": "a size like 3 x 3",
-          "STRING": "a file name in quotes", "$END": "end of file"}
+          "STRING": "a string in quotes", "$END": "end of file"}
 
 _EXPRESSION_STARTS = {"NAME", "INT", "FLOAT", "TRUE", "FALSE", "LPAR", "MINUS", "BANG"}
 _STATEMENT_STARTS = {"RETURN", "IF", "WHILE"}

@@ -28,6 +28,7 @@ from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
 from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, unclosed
+from gdef_core.syntax.nesting import nesting_diagnostics
 from gdef_core.syntax.scanner import ScanResult, Scanner, Token
 
 GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammar.lark")
@@ -142,7 +143,8 @@ class _Grammar:
             items = sorted(items + parse.skipped, key=lambda item: (item.span.line, item.span.column))
         module = ast.Module(path, text, items, scanned.comments)
         _attach_doc_comments(module)
-        diagnostics = sorted(scanned.diagnostics + syntax_errors + builder.finish(), key=sort_key)
+        diagnostics = sorted(scanned.diagnostics + syntax_errors + builder.finish() + nesting_diagnostics(items),
+                             key=sort_key)
         return ParseResult(module, diagnostics)
 
 
@@ -213,7 +215,7 @@ class _Parse:
             if not self.step(token):
                 recoveries += 1
                 if recoveries > MAX_RECOVERIES:
-                    self.error(token, f"too many syntax errors: stopped reading here")
+                    self.error(token, "too many syntax errors: stopped reading here")
                     return self.salvage(), self.errors
                 i = self.recover(i)
                 continue

@@ -82,14 +82,16 @@ def parse_assertion(text: str, line: int | None = None) -> Assertion:
 
 
 def _move(rest: str):
+    """A move as operations, or a move name (`e2e4`) read in the position it is checked in."""
     from gdef_core.runtime.moves import Move, MoveSyntaxError
+    from gdef_core.runtime.notation import looks_like_name
 
     if not rest:
         return None
     try:
         return (Move.parse(rest),)
     except MoveSyntaxError:
-        return None
+        return (rest.strip(),) if looks_like_name(rest) and " " not in rest.strip() else None
 
 
 def _over(rest: str):

@@ -93,12 +93,13 @@ class _Start:
 
 
 def _result(state) -> str:
-    return "a draw" if state.winner is None else f"player {state.winner} won"
+    return "a draw" if state.winner is None else f"{state.game.presentation.who(state.winner)} won"
 
 
 def draw(state) -> str:
     from gdef_core.runtime.render import render_board
 
-    board = render_board(state.board, list(state.game.objects))
-    status = (f"over, {_result(state)}" if state.is_over else f"player {state.current_player} to move")
+    game = state.game
+    board = render_board(state.board, list(game.objects), presentation=game.presentation, ascii=True)
+    status = (f"over, {_result(state)}" if state.is_over else f"{game.presentation.who(state.current_player)} to move")
     return f"after {state.move_number} move{'s' if state.move_number != 1 else ''} ({status}):\n{board}"

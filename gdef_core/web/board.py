@@ -5,7 +5,9 @@ script or a record, save the record.
 It drives the same game controller as the terminal (gdef_core.controller PlaySession: its
 session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
 mean the same in the browser as in the terminal. One lock makes requests take turns: a session
-is not thread-safe, and the page never needs two answers at once.
+is not thread-safe, and the page never needs two answers at once. While a computer player thinks
+(holding the lock), `thinking` names it and `thinking_state` is the position it thinks about;
+`stopping` stops its search when the server stops.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from gdef_core.runtime.session import record_problem
 
 LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
 SCRIPT_LIMIT = 100_000  # lines of a move script or moves of a record
+# The largest computer-player budgets the page may ask for (bigger ones: --player on the command line)
+PAGE_BUDGETS = {"iterations": 100_000, "time": 60.0, "cap": 10_000}
 
 
 class ApiError(Exception):
@@ -55,6 +59,9 @@ class Board:
         self.y_down = y_down
         self.lock = threading.Lock()
         self.script: Script | None = None
+        self.thinking: str | None = None  # "player 1 (mcts)" while it chooses a move
+        self.thinking_state: dict | None = None
+        self.stopping = threading.Event()
 
     @property
     def session(self):
@@ -77,6 +84,7 @@ class Board:
             "objects": list(game.objects), "files": list(self.session.files),
             "seed": self.play.computers.seed, "record": self.play.record,
             "yDown": self.y_down,
+            "presentation": game.presentation.to_json(),
         }
 
     def state(self) -> dict:
@@ -87,7 +95,8 @@ class Board:
             "moveNumber": state.move_number,
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
             "scores": [json_value(score) for score in state.scores],
-            "vars": {name: json_value(value) for name, value in state.variables.items()},
+            "vars": {name: json_value(value) for name, value in state.variables.items()
+                     if name in self.game.presentation.visible},
             "moves": list(session.moves), "rejected": len(session.rejected),
             "agents": [computers.label(p) if computers.plays(p) else "human" for p in range(self.game.players)],
             "computerToMove": not state.is_over and computers.plays(state.current_player),
@@ -104,13 +113,14 @@ class Board:
                     "reason": f"moves() failed: {error.headline()}"}
         wanted = set(touching or ())
         found, count = [], 0
-        for move in moves:
+        names = state.move_names(moves)
+        for move, name in zip(moves, names):
             squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
             if wanted and not wanted.issubset(squares):
                 continue
             count += 1
             if len(found) < limit:
-                found.append({"text": str(move), "squares": [list(s) for s in squares],
+                found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
                               "ops": [[op.x, op.y, op.obj] for op in move.ops]})
         return {"moves": found, "count": count}
 
@@ -130,11 +140,11 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. player {played.player}: {played.text}")
+            self.play.say(f"{len(session.moves)}. {self.play.played(played)}")
         else:
-            self.play.say(f"Rejected '{text}' (player {played.player}): {played.verdict.reason}")
+            self.play.say(f"Rejected '{text}' ({self.play.who(played.player)}): {played.verdict.reason}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": played.player,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": played.player,
                 **verdict_json(played.verdict, self.game)}
 
     def computer(self) -> dict:
@@ -149,8 +159,10 @@ class Board:
                            else "the game is over")
         self._leave_script()
         label = computers.label(player)
+        self.thinking_state = self.state()
+        self.thinking = f"player {player} ({label})"
         try:
-            move = computers.choose(state)
+            move = computers.choose(state, stop=self.stopping.is_set)
         except AgentError as error:
             return {"accepted": False, "player": player, "kind": "agent error",
                     "reason": f"player {player} ({label}): {error}"}
@@ -158,11 +170,15 @@ class Board:
             return {"accepted": False, "player": player, "kind": "runtime error",
                     "reason": f"player {player} ({label}) cannot choose a move: moves() failed: {error.headline()}",
                     "error": error_json(error, self.game)}
+        finally:
+            self.thinking = self.thinking_state = None
+        if self.stopping.is_set():
+            raise ApiError(503, f"the server is stopping: the move of player {player} ({label}) was not played")
         played = session.play(str(move))
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. player {player} ({label}): {move}")
+            self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
         self._changed()
-        return {"accepted": played.accepted, "move": played.text, "player": player, "agent": label,
+        return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
 
     def undo(self) -> dict:
@@ -186,6 +202,10 @@ class Board:
         if spec.name == "cmd":
             raise ApiError(403, "a cmd: player runs a program: give it on the command line "
                                 "(gdef-run --player N=cmd:...), not from the page")
+        for key, value in spec.options:
+            if key in PAGE_BUDGETS and value > PAGE_BUDGETS[key]:
+                raise ApiError(400, f"agent '{text[:100]}': the page may ask for at most {key}={PAGE_BUDGETS[key]:g}; "
+                                    f"give a bigger budget on the command line (gdef-run --player {player}=...)")
         computers = self.play.computers
         computers.specs.pop(player, None)
         computers.agents.pop(player, None)
@@ -316,6 +336,8 @@ class Board:
 def verdict_json(verdict, game) -> dict:
     """Why a move is not legal, for people, with the gdef location of a run-time error."""
     out = {"kind": verdict.kind.value, "reason": verdict.reason}
+    if verdict.candidates:
+        out["candidates"] = list(verdict.candidates)
     if verdict.error is not None:
         out["error"] = error_json(verdict.error, game)
     return out

@@ -149,6 +149,7 @@ function checkFile(grammar, scanned, failures) {
 
   const tokens = scanned.tokens;
   let startDepth = 0; // inside `start { ... }`, `x: O` is a square, not a game parameter
+  let showDepth = 0; // inside `show { ... }`, `key:` is a presentation key, not a game parameter
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const chars = charsOf(token.line, token.column, token.endColumn);
@@ -162,11 +163,17 @@ function checkFile(grammar, scanned, failures) {
       startDepth = 1;
     } else if (startDepth > 0 && token.type === 'RBRACE') {
       startDepth = 0;
+    } else if (token.type === 'NAME' && token.value === 'show' && tokens[i + 1]?.type === 'LBRACE') {
+      showDepth = 1;
+    } else if (showDepth > 0 && token.type === 'RBRACE') {
+      showDepth = 0;
     }
     let expected;
     if (token.type === 'NAME') {
       if (token.builtin) {
         expected = EXPECTED_BY_BUILTIN[token.builtin];
+      } else if (showDepth > 0 && tokens[i + 1]?.type === 'COLON') {
+        expected = 'variable.other.property.gdef';
       } else if (startDepth === 0 && tokens[i + 1]?.type === 'COLON') {
         expected = PARAMETER;
       } else {

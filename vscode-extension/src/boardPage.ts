@@ -5,10 +5,16 @@
  */
 import * as path from 'path';
 
-/** `Serving NAME at http://127.0.0.1:PORT/`: the line gdef-run --web prints once it listens. */
-export function servingPort(line: string): number | undefined {
-  const match = /^Serving .* at http:\/\/127\.0\.0\.1:(\d+)\/ /.exec(line);
-  return match ? Number(match[1]) : undefined;
+/** Where a gdef-run --web child serves, and the run's secret token its API needs. */
+export interface ServingAddress {
+  port: number;
+  token: string;
+}
+
+/** `Serving NAME at http://127.0.0.1:PORT/?token=TOKEN`: the line gdef-run --web prints once it listens. */
+export function servingAddress(line: string): ServingAddress | undefined {
+  const match = /^Serving .* at http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+) /.exec(line);
+  return match ? { port: Number(match[1]), token: match[2] } : undefined;
 }
 
 /**

@@ -19,7 +19,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import {
-  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, usedFiles, webviewHtml,
+  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingAddress, snapshotLayout, usedFiles, webviewHtml,
 } from './boardPage';
 import { SERVER_RUN_COMMAND } from './runGame';
 import { GdefServer } from './server';
@@ -38,6 +38,7 @@ interface Answer {
 class Child implements vscode.Disposable {
   private process: ChildProcess | undefined;
   private port = 0;
+  private token = ''; // the run's secret, printed by the child with its address: its API needs it
   private stopped = false;
 
   /** `folder`: ours alone (removed on dispose); the game's copies are under `snapshot`, copied from `root`. */
@@ -66,11 +67,12 @@ class Child implements vscode.Disposable {
           return; // the moves it prints as they are played: the page shows them
         }
         out += chunk;
-        const port = out.split('\n').map(servingPort).find((p) => p !== undefined);
-        if (port !== undefined) {
+        const address = out.split('\n').map(servingAddress).find((a) => a !== undefined);
+        if (address !== undefined) {
           listening = true;
           clearTimeout(timer);
-          this.port = port;
+          this.port = address.port;
+          this.token = address.token;
           // the rules are loaded: the copies are not read again, and a window that is closed
           // without deactivating the extension leaves no folder behind
           fs.rm(this.folder, { recursive: true, force: true }, () => undefined);
@@ -101,7 +103,8 @@ class Child implements vscode.Disposable {
     return new Promise((resolve) => {
       const request = http.request({
         host: '127.0.0.1', port: this.port, path: apiPath, method: payload ? 'POST' : 'GET', timeout: REQUEST_TIMEOUT_MS,
-        headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {},
+        headers: payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'X-Gdef-Token': this.token }
+          : { 'X-Gdef-Token': this.token },
       }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -42,14 +42,17 @@ function ask(message) {
   });
 }
 
+// The run's secret token, which only the address gdef-run printed carries: the API needs it.
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
 async function api(path, body) {
   let status;
   let data;
   if (host) {
     ({ status, data } = await ask({ type: "api", path, body }));
   } else {
-    const options = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    const options = body === undefined ? { headers: { "X-Gdef-Token": TOKEN } } : {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Gdef-Token": TOKEN }, body: JSON.stringify(body),
     };
     const response = await fetch(path, options);
     status = response.status;

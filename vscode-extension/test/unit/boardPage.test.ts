@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingPort, snapshotLayout, usedFiles, webviewHtml,
+  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingAddress, snapshotLayout, usedFiles, webviewHtml,
+  type ServingAddress,
 } from '../../src/boardPage';
 
 const PYTHON = process.env.GDEF_PYTHON || 'python3';
@@ -19,14 +20,17 @@ const CONNECT4 = resolve(__dirname, '..', '..', '..', 'examples', 'connect4.gdef
 const scratch = mkdtempSync(join(tmpdir(), 'gdef-board-unit-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('servingPort', () => {
-  test('reads the port from the line gdef-run --web prints once it listens', () => {
-    assert.equal(servingPort('Serving connect4 at http://127.0.0.1:41269/ (Ctrl-C stops and saves the record)'), 41269);
-    assert.equal(servingPort('Serving my game at http://127.0.0.1:8/ (Ctrl-C stops and saves the record)'), 8);
+describe('servingAddress', () => {
+  test('reads the port and the token from the line gdef-run --web prints once it listens', () => {
+    assert.deepEqual(servingAddress('Serving connect4 at http://127.0.0.1:41269/?token=a-B_9 (Ctrl-C stops and saves the record)'),
+      { port: 41269, token: 'a-B_9' });
+    assert.deepEqual(servingAddress('Serving my game at http://127.0.0.1:8/?token=t (Ctrl-C stops and saves the record)'),
+      { port: 8, token: 't' });
   });
-  test('ignores other lines and other hosts', () => {
-    assert.equal(servingPort('Computer players: 1 = greedy (seed 5).'), undefined);
-    assert.equal(servingPort('Serving x at http://0.0.0.0:41269/ (Ctrl-C)'), undefined);
+  test('ignores other lines, other hosts and addresses without a token', () => {
+    assert.equal(servingAddress('Computer players: 1 = greedy (seed 5).'), undefined);
+    assert.equal(servingAddress('Serving x at http://0.0.0.0:41269/?token=t (Ctrl-C)'), undefined);
+    assert.equal(servingAddress('Serving x at http://127.0.0.1:41269/ (Ctrl-C)'), undefined);
   });
 });
 
@@ -86,11 +90,11 @@ describe('the page of a real gdef-run --web, and its errors', () => {
     const child = spawn(PYTHON, ['-m', 'gdef_core.cli.run', '--web', '--no-browser', CONNECT4],
       { env: { ...process.env, PYTHONUNBUFFERED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const port = await new Promise<number>((resolvePort, reject) => {
+      const { port, token } = await new Promise<ServingAddress>((resolvePort, reject) => {
         let out = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
           out += chunk;
-          const found = out.split('\n').map(servingPort).find((p) => p !== undefined);
+          const found = out.split('\n').map(servingAddress).find((a) => a !== undefined);
           if (found !== undefined) {
             resolvePort(found);
           }
@@ -112,6 +116,15 @@ describe('the page of a real gdef-run --web, and its errors', () => {
       assert.ok(html.indexOf('<script nonce') > html.indexOf('id="position"'), 'the script runs after the elements it finds exist');
       assert.ok(html.includes('acquireVsCodeApi'), 'the page knows how to talk to the extension');
       assert.ok(html.includes('id="notice"'));
+      // the API takes the token read from the child's address (as the panel sends it), and nothing else
+      const status = (headers: Record<string, string>) => new Promise<number | undefined>((ok, fail) => {
+        get({ host: '127.0.0.1', port, path: '/api/state', headers }, (response) => {
+          response.resume().on('end', () => ok(response.statusCode));
+        }).on('error', fail);
+      });
+      assert.equal(await status({ 'X-Gdef-Token': token }), 200);
+      assert.equal(await status({}), 403);
+      assert.equal(await status({ 'X-Gdef-Token': `${token}x` }), 403);
     } finally {
       child.kill('SIGKILL');
     }

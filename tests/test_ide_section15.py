@@ -343,7 +343,7 @@ client = lsp_fixture(profiles=["visual_studio_code"])
 
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("lang2") / "g.gdef"
+    path = tmp_path_factory.mktemp("section15") / "g.gdef"
     path.write_text(GAME, encoding="utf-8")
     return path
 

@@ -1,0 +1,231 @@
+"""Move names people read and type (`e2e4`, `D4`, `e7e8q`, `pass`), derived from a move's
+operations, the position before it and the game's presentation (labels, sides, letters).
+
+The operations stay the canonical form of a move (records keep them); a name is how a move
+is shown and one more way to enter it. Names are given to a list of moves at once (the legal
+moves of a position), so that two moves never share one: where the short name is shared the
+longer forms are used (the piece's letter, then the captured squares, then `#N`).
+
+    names = move_names(state, state.legal_moves())
+    found = read_move_name(state, "e2e4")     # a Move, or a NameProblem with candidates
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from gdef_core.presentation import Presentation
+from gdef_core.runtime.errors import GdefRuntimeError
+
+MAX_CANDIDATES = 12  # names listed when a name is unknown or ambiguous
+MIN_PARTIAL = 2  # a shorter text never matches part of a name (`4` is not `d4`)
+
+
+@dataclass(frozen=True, slots=True)
+class _Effect:
+    """What a move does to the board, in terms notation needs."""
+
+    frm: tuple[int, int] | None  # the square the moved piece left
+    to: tuple[int, int] | None  # where a piece arrived (moved, placed or promoted)
+    piece: str | None  # the object that arrived
+    changed_piece: bool  # a move whose piece became another (a promotion)
+    captured: tuple[tuple[int, int], ...]  # other squares emptied
+
+
+def move_names(state, moves: list) -> list[str]:
+    """A name for each of `moves` (Moves of `state`), no two the same."""
+    presentation: Presentation = state.game.presentation
+    effects = [_effect(state, move, presentation) for move in moves]
+    names = [_short(presentation, effect, move) for effect, move in zip(effects, moves)]
+    for form in (_with_piece, _with_captures):
+        shared = _shared(names)
+        if not shared:
+            return names
+        names = [form(presentation, effect, name) if name in shared else name
+                 for effect, name in zip(effects, names)]
+    return _numbered(names)
+
+
+def move_name(state, move, legal: list | None = None) -> str:
+    """The name of `move` in `state`: as in the list of `legal` moves when it is one of them
+    (computed when not given), else its short form."""
+    if legal is None:
+        legal = _legal_or_empty(state)
+    try:
+        index = legal.index(move)
+    except ValueError:
+        presentation = state.game.presentation
+        return _short(presentation, _effect(state, move, presentation), move)
+    return move_names(state, legal)[index]
+
+
+@dataclass(frozen=True, slots=True)
+class NameProblem:
+    """A name that picks no single move: `ambiguous` when several fit, else unknown."""
+
+    text: str
+    ambiguous: bool
+    candidates: tuple[str, ...]
+    total: int  # legal moves in all
+    close: bool = False  # the candidates are the names most like the text, not the first ones
+
+    @property
+    def message(self) -> str:
+        shown = ", ".join(self.candidates)
+        if self.ambiguous:
+            return f"'{self.text}' is ambiguous here: it could be {shown}"
+        if not self.total:
+            return f"'{self.text}' is not a move, and there is no legal move here"
+        more = "" if len(self.candidates) >= self.total else f" ({self.total} in all; 'moves' lists them)"
+        label = "the closest legal moves" if self.close else "legal moves"
+        return f"'{self.text}' names no legal move here; {label}: {shown}{more}"
+
+
+def read_move_name(state, text: str, legal: list | None = None):
+    """The Move named `text` in `state`, or a NameProblem. An exact name wins, then a name
+    equal but for case, then a unique name that starts or ends with `text` (`e4` for the only
+    move to e4). When no legal move fits, a move that moves() proposes under that name is
+    returned, so that the rules can say why it is refused."""
+    text = text.strip()
+    if legal is None:
+        legal = _legal_or_empty(state)
+    names = move_names(state, legal)
+    found = _match(text, names)
+    if len(found) == 1:
+        return legal[found[0]]
+    if found:
+        return NameProblem(text, True, tuple(names[i] for i in found[:MAX_CANDIDATES]), len(legal))
+    proposed = _proposed(state, text, legal)
+    if proposed is not None:
+        return proposed
+    close = difflib.get_close_matches(text, names, n=MAX_CANDIDATES, cutoff=0.5)
+    return NameProblem(text, False, tuple(close or names[:MAX_CANDIDATES]), len(legal), bool(close))
+
+
+def looks_like_name(text: str) -> bool:
+    """Whether `text` is written as a name rather than as operations (`place(...)`)."""
+    return "(" not in text and ";" not in text and bool(text.strip())
+
+
+def _match(text: str, names: list[str]) -> list[int]:
+    for same in (lambda n: n == text, lambda n: n.lower() == text.lower()):
+        found = [i for i, name in enumerate(names) if same(name)]
+        if found:
+            return found
+    if len(text) < MIN_PARTIAL:
+        return []
+    low = text.lower()
+    return [i for i, name in enumerate(names) if name.lower().startswith(low) or name.lower().endswith(low)]
+
+
+def _proposed(state, text: str, legal: list):
+    """The candidate (moves()'s, not legal) whose short name is exactly `text`, if one."""
+    try:
+        candidates = [move for move in state.candidate_moves() if move not in legal]
+    except GdefRuntimeError:  # reported when the move is judged
+        return None
+    presentation = state.game.presentation
+    named = [move for move in candidates
+             if _short(presentation, _effect(state, move, presentation), move) == text]
+    return named[0] if len(named) == 1 else None
+
+
+def _legal_or_empty(state) -> list:
+    try:
+        return state.legal_moves()
+    except GdefRuntimeError:
+        return []
+
+
+# ---------------------------------------------------------------- deriving names
+
+
+def _effect(state, move, presentation: Presentation) -> _Effect:
+    board, height, width = state._board, state.game.height, state.game.width
+    before: dict[tuple[int, int], str] = {}
+    after: dict[tuple[int, int], str] = {}
+    order: list[tuple[int, int]] = []
+    for op in move.ops:
+        square = (op.x, op.y)
+        if not (0 <= op.x < width and 0 <= op.y < height):
+            continue
+        if square not in before:
+            before[square] = str(board[op.x * height + op.y])
+            order.append(square)
+        after[square] = op.obj if op.obj is not None else "empty"
+    vacated = [s for s in order if before[s] != "empty" and after[s] == "empty"]
+    arrivals = [(s, after[s]) for s in order if after[s] != "empty" and after[s] != before[s]]
+    frm = to = piece = None
+    for square, obj in arrivals:
+        source = _source(vacated, before, obj, presentation)
+        if source is not None:
+            frm, to, piece = source, square, obj
+            break
+    if to is None:
+        appeared = [(s, obj) for s, obj in arrivals if before[s] == "empty"] or arrivals
+        if appeared:
+            to, piece = appeared[0]
+    captured = tuple(s for s in vacated if s != frm)
+    return _Effect(frm, to, piece, frm is not None and before[frm] != piece, captured)
+
+
+def _source(vacated: list, before: dict, obj: str, presentation: Presentation):
+    """The emptied square the arriving `obj` came from: one that held the same object, else
+    one that held a piece of the same side (a promotion)."""
+    same = [s for s in vacated if before[s] == obj]
+    if same:
+        return same[0]
+    side = presentation.piece(obj).side
+    if side is None:
+        return None
+    return next((s for s in vacated if presentation.piece(before[s]).side == side), None)
+
+
+def _short(presentation: Presentation, effect: _Effect, move) -> str:
+    if not move.ops:
+        return "pass"
+    square = presentation.square
+    style = presentation.notation
+    if effect.to is None:  # only emptied squares
+        return "x" + "x".join(square(*s) for s in effect.captured) if effect.captured else str(move)
+    if style == "column":
+        return presentation.columns[effect.to[0]]
+    if style == "square" or effect.frm is None:
+        return square(*effect.to)
+    frm, to = square(*effect.frm), square(*effect.to)
+    name = f"{frm}-{to}" if "," in frm else frm + to  # `0,1-0,3` for numbered squares
+    return name + presentation.letter(effect.piece).lower() if effect.changed_piece else name
+
+
+def _with_piece(presentation: Presentation, effect: _Effect, name: str) -> str:
+    """A drop named by its piece (`N@e4`); a move keeps its name (the piece that left the
+    square is the only one that could)."""
+    if effect.piece is None or effect.frm is not None:
+        return name
+    return f"{presentation.letter(effect.piece)}@{name}"
+
+
+def _with_captures(presentation: Presentation, effect: _Effect, name: str) -> str:
+    if not effect.captured:
+        return name
+    return name + "".join("x" + presentation.square(*s) for s in effect.captured)
+
+
+def _shared(names: list[str]) -> set[str]:
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for name in names:
+        (shared if name in seen else seen).add(name)
+    return shared
+
+
+def _numbered(names: list[str]) -> list[str]:
+    shared = _shared(names)
+    counts: dict[str, int] = {}
+    out = []
+    for name in names:
+        if name in shared:
+            counts[name] = counts.get(name, 0) + 1
+            name = f"{name}#{counts[name]}"
+        out.append(name)
+    return out

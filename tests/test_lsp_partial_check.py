@@ -1,0 +1,49 @@
+"""End to end over stdio: while a line is being typed (a syntax error), the statements of the
+function that did parse are still checked, as rust-analyzer does, and unused functions are
+still reported (issue 32, item 13)."""
+from __future__ import annotations
+
+import pytest
+
+from lsp_support import DATA, change_document, close_document, diagnostics, lsp_fixture, open_document
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+client = lsp_fixture(profiles=["visual_studio_code"])
+
+TEXT = """players: 2
+size: 3 x 3
+obj X
+obj O
+define helper() -> int { return 1; }
+define isMoveLegal() -> bool {
+  obj placedObj = OperationList[0][2];
+  if (placedObj != 0) { return false; }
+  return true;
+}
+define end() -> bool { return true; }
+"""
+
+
+def found(items) -> list[tuple[str, int, int]]:
+    return sorted((d.code, d.range.start.line, d.range.start.character) for d in items)
+
+
+async def test_a_half_typed_line_keeps_the_function_s_errors_and_the_unused_warnings(client):
+    target = open_document(client, DATA / "game" / "typing.gdef", TEXT)
+    before = found(await diagnostics(client, target, 1))
+    assert before == [("G301", 7, 6), ("G502", 4, 7)]
+    change_document(client, target, 2, "  NextPo\n", (8, 0))  # typing a new line above `return true;`
+    during = found(await diagnostics(client, target, 2))
+    assert ("G301", 7, 6) in during and ("G502", 4, 7) in during
+    assert any(code == "G101" for code, _, _ in during)
+    close_document(client, target)
+
+
+async def test_what_the_broken_line_may_declare_or_call_stays_silent(client):
+    text = TEXT.replace("  return true;\n}\ndefine end", "  int count = helper(\n  return count > 0;\n}\ndefine end")
+    target = open_document(client, DATA / "game" / "typing2.gdef", text)
+    codes = [code for code, _, _ in found(await diagnostics(client, target))]
+    assert "G502" not in codes  # helper may be called in the line being typed
+    assert "G201" not in codes  # `count` may be declared there
+    assert "G301" in codes
+    close_document(client, target)
