@@ -16,12 +16,32 @@ class Kind(str, Enum):
 
 
 class Context(str, Enum):
-    """The entry points a call can be reached from (spec sections 8, 12, 14)."""
+    """THE entry points: the functions a game defines for the runtime to call (spec sections
+    8, 12, 14), and so the contexts a call can be reached from. Its value is the function's
+    name; `number` is how generated code tells which one is running (both backends)."""
 
     IS_MOVE_LEGAL = "isMoveLegal"
     END = "end"
     MOVES = "moves"
     SETUP = "setup"
+
+    @property
+    def number(self) -> int:
+        """1, 2, 3, 4 in the order above (0: none running)."""
+        return _CONTEXT_NUMBERS[self]
+
+    @property
+    def result(self) -> str | None:
+        """The type the entry point returns."""
+        return "bool" if self in (Context.IS_MOVE_LEGAL, Context.END) else None
+
+    @property
+    def required(self) -> bool:
+        """Whether every game must define it."""
+        return self in (Context.IS_MOVE_LEGAL, Context.END)
+
+
+_CONTEXT_NUMBERS = {context: number for number, context in enumerate(Context, start=1)}
 
 
 ALL_CONTEXTS = frozenset(Context)
@@ -154,14 +174,8 @@ OPERATION_FIELDS: tuple[tuple[str, str], ...] = (
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}
 
-# The functions a game defines itself; their required shapes.
-ENTRY_POINTS: dict[str, tuple[str | None, bool]] = {
-    # name: (result type, required in a game)
-    "isMoveLegal": ("bool", True),
-    "end": ("bool", True),
-    "moves": (None, False),
-    "setup": (None, False),
-}
+# The functions a game defines itself: name -> (result type, required in a game).
+ENTRY_POINTS: dict[str, tuple[str | None, bool]] = {c.value: (c.result, c.required) for c in Context}
 
 GAME_PARAMETERS: dict[str, str] = {
     "name": "The game's name, one word (defaults to the first file's name without `.gdef`).",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gdef_core.runtime.values import Obj
+from gdef_core.lower.values import Obj
 
 
 class EvaluationError(Exception):

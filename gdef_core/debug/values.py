@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gdef_core.debug.expressions import Board, Scope, local_values, positions, show
-from gdef_core.runtime.values import Obj
+from gdef_core.lower.values import Obj
 
 
 @dataclass

@@ -345,24 +345,7 @@ def _reaching_contexts(program, name: str) -> set[Context]:
     """The entry points from which `name` is called (directly, or through user functions)."""
     if name in ENTRY_POINTS:
         return {Context(name)}
-    callees: dict[str, set[str]] = {}
-    for function_name, function in program.functions.items():
-        callees[function_name] = {program.references[node.callee].name for node in ast.walk(function.body)
-                                  if isinstance(node, ast.Call) and node.callee in program.references
-                                  and program.references[node.callee].kind is SymbolKind.FUNCTION}
-    found = set()
-    for context in Context:
-        pending, seen = [context.value], {context.value}
-        while pending:
-            current = pending.pop()
-            if current == name:
-                found.add(context)
-                break
-            for callee in callees.get(current, ()):
-                if callee not in seen:
-                    seen.add(callee)
-                    pending.append(callee)
-    return found
+    return {context for context, reached in program.reach.items() if name in reached}
 
 
 # ---------------------------------------------------------------- sizeOf(

@@ -14,10 +14,6 @@ from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
-_CONTEXT_NAMES = {Context.IS_MOVE_LEGAL: "isMoveLegal()", Context.END: "end()", Context.MOVES: "moves()",
-                  Context.SETUP: "setup()"}
-
-
 def function_signature(function: ast.FunctionDef) -> str:
     """`name(int a, bool seen[][]) -> bool`, as written."""
     params = ", ".join(parameter_text(p) for p in function.params)
@@ -67,7 +63,7 @@ def builtin_markdown(builtin: Builtin) -> str:
     parts = [code_block(builtin.signature), builtin.doc]
     notes = []
     if builtin.contexts != frozenset(Context):
-        allowed = ", ".join(_CONTEXT_NAMES[c] for c in Context if c in builtin.contexts)
+        allowed = ", ".join(f"{c.value}()" for c in Context if c in builtin.contexts)
         notes.append(f"Allowed in {allowed} (and the functions they call).")
     if builtin.extension:
         notes.append("Extension: not in the original language.")

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from gdef_core.builtins import Context
+from gdef_core.lower.limits import OPERATION_STEPS
+from gdef_core.lower.values import INT_MAX, INT_MIN
 from gdef_core.runtime.code import Code, constant
-from gdef_core.runtime.values import INT_MAX, INT_MIN
 
 if TYPE_CHECKING:
     from gdef_core.runtime.function_compiler import FunctionCompiler
@@ -104,10 +106,6 @@ def _runtime_call(helper: str, result: str | None):
 
 IMPLEMENTATIONS["setWinner"] = _runtime_call("_set_winner", None)
 IMPLEMENTATIONS["setNextPlayer"] = _runtime_call("_set_next_player", None)
-MOVES_CONTEXT = 3  # codegen.CONTEXTS["moves"]
-# What an operation held by addPlace/addClear in moves() costs from the step budget: memory is
-# bounded like time (5,000,000 steps hold at most 1,250,000 operations, about 120 MB).
-OPERATION_STEPS = 4
 
 
 def _candidate_operation(place: bool):
@@ -116,7 +114,7 @@ def _candidate_operation(place: bool):
     helper = _runtime_call("_add_place" if place else "_add_clear", None)
 
     def implementation(fc, node, args):
-        if fc.only_context != MOVES_CONTEXT:
+        if fc.only_context is not Context.MOVES:
             return helper(fc, node, args)
         x, y = (fc.coerce(arg, "int", node.span) for arg in args[:2])
         tests: list[str] = []
@@ -138,7 +136,7 @@ def _candidate_operation(place: bool):
 
 
 def _add_move(fc, node, args):
-    if fc.only_context != MOVES_CONTEXT:
+    if fc.only_context is not Context.MOVES:
         return _runtime_call("_add_move", None)(fc, node, args)
     t = fc.temp()  # a candidate with an operation off the board (None) is dropped
     return _code(f"((CAND.append({t}) if None not in ({t} := tuple(CUR)) else None) or CUR.clear())", None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gdef_core.runtime.values import INT_MAX, INT_MIN
+from gdef_core.lower.values import INT_MAX, INT_MIN
 
 
 @dataclass(slots=True)

@@ -23,7 +23,11 @@ import inspect
 import re
 from dataclasses import dataclass
 
-from gdef_core.runtime import facts, flow, inlining, prelude
+from gdef_core.builtins import Context
+from gdef_core.lower import facts, inlining
+from gdef_core.lower.calls import call_graph
+from gdef_core.lower.limits import SEARCH_POOL_FACTOR
+from gdef_core.runtime import prelude
 from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -33,11 +37,6 @@ __all__ = ["CompileError", "CompiledSource", "Compiler"]
 
 _MARK_RE = re.compile(f"{MARK_START}([0-9]+){MARK_END}")
 
-# Context numbers: which entry point is running (the built-ins' contexts in builtins.py).
-CONTEXTS = {"isMoveLegal": 1, "end": 2, "moves": 3, "setup": 4}
-# One search for legal moves (legal_moves(), hasLegalMove()) may take this many times the step
-# limit in all.
-SEARCH_POOL_FACTOR = 10
 _CELLS = prelude.CELLS
 
 Lines = list[tuple[int, str, Span | None]]
@@ -91,8 +90,9 @@ class Compiler:
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
         self.blocks: list[Lines] = []
         self.helper_count = 0
-        self.recursive: set[str] = set()
-        self.contexts: dict[str, frozenset[int]] = {}  # function -> the entry points reaching it
+        self.graph = call_graph(program)
+        self.recursive: frozenset[str] = frozenset()
+        self.contexts: dict[str, frozenset[Context]] = {}  # function -> the entry points reaching it
         self.current: ast.FunctionDef | None = None  # the function being compiled
 
     def position_vars(self) -> str:
@@ -123,13 +123,13 @@ class Compiler:
 
     def compile(self) -> CompiledSource:
         functions = self.program.functions
-        self.recursive = flow.recursive_functions(functions)
+        graph = self.graph
+        self.recursive = graph.recursive
         if self.optimize:
             self.inlinable = inlining.inlinable_functions(functions, self.recursive)
             self.predicates = facts.predicates(functions, self.inlinable)
-        reach = {number: flow.reachable(functions, name) for name, number in CONTEXTS.items()}
-        self.contexts = {name: frozenset(n for n, found in reach.items() if name in found) for name in functions}
-        judging = reach[CONTEXTS["isMoveLegal"]]
+        self.contexts = {name: graph.contexts_of(name) for name in functions}
+        judging = graph.reach[Context.IS_MOVE_LEGAL]
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
@@ -144,7 +144,7 @@ class Compiler:
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
-        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{name}" for name in CONTEXTS if name in functions)]
+        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{c.value}" for c in Context if c.value in functions)]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
         exported += [f"u_{name}" for name in self.export]
@@ -217,21 +217,21 @@ class Compiler:
         # changed in place; pb: the board before the move (PreviousPosition); own: the
         # candidates are those moves() proposes here, so isGenerated() holds for each.
         entry("isMoveLegal", "b, ops, t, mn, v, his=None",
-              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 1; RO = True; "
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; "
               "HIS = his; PB = b; GEN = None; OWN = False", "_r")
         entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
-              "B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = 2; RO = False; "
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; "
               "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
         entry("moves", "b, t, mn, v",
-              "B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = 3; RO = True; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; "
               "CAND = []; CUR = []; PB = b", "CAND")
         entry("setup", "b, v, sc=None",
-              "B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = 4; RO = False; NXT = None; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; NXT = None; "
               "SC = sc; PB = b", "NXT")
         if "isMoveLegal" in functions:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",
-                  "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; HIS = his; PB = b; "
+                  f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; HIS = his; PB = b; "
                   "GEN = None; OWN = own",
                   f"found = []; pool = {self.search_pool}",
                   *(("_empty = EMPTY", *(f"_{name} = {name}" for name in self.legal_local[1]))
@@ -330,7 +330,7 @@ class Compiler:
             lines(indent + 1, "return found, moves")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; PP = True; HIS = his; PB = b",
+              f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; NOPS = 1; PP = True; HIS = his; PB = b",
               f"found = []; moves = []; pool = {self.search_pool}",
               "for PX, PY, PO, OPS, MOVE in places:")
         lines(3, start)
@@ -357,7 +357,7 @@ class Compiler:
             lines(indent + 1, "pass")
 
         lines(2, f"nonlocal {_CELLS}",
-              "B = b; N = b; T = t; MN = mn; V = v; CTX = 1; RO = True; NOPS = 1; HIS = his; PB = b",
+              f"B = b; N = b; T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; NOPS = 1; HIS = his; PB = b",
               "found = []; moves = []; _empty = EMPTY; pp = True",
               *(f"_{name} = {name}" for name in objects),
               "for px, py, po, ops, move in places:")

@@ -20,13 +20,14 @@ import re
 from dataclasses import replace
 
 from gdef_core.builtins import ALIASES, BUILTINS, Kind
-from gdef_core.runtime import facts, flow
 from gdef_core.runtime.builtin_impl import IMPLEMENTATIONS
 from gdef_core.runtime.code import Code, constant
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.ops import COMPARISONS, int_div, int_mod
-from gdef_core.runtime.values import INT_MAX, INT_MIN
-from gdef_core.semantics.constants import MAX_ARRAY_ELEMENTS
+from gdef_core.lower import facts, flow
+from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS
+from gdef_core.lower.loops import scoped_loop_locals
+from gdef_core.lower.values import INT_MAX, INT_MIN
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
@@ -145,14 +146,14 @@ class FunctionCompiler:
         self.emit(2, "ST -= 1", None)
         if self.recursive:
             self.emit(2, f"if ST < 0 or _d > {self.compiler.max_depth}: _enter_failed(_d)", None)
-        elif flow.calls_not_inlined(self.function, self.compiler.program.functions, self.compiler.inlinable):
+        elif self.compiler.graph.calls_not_inlined(self.name, self.compiler.inlinable):
             # Without recursion a call tree can still grow exponentially (f calls g twice, g
             # calls h twice, ...): every function that calls others checks the budget on entry.
             self.emit(2, "if ST < 0: _enter_failed(_d)", None)
         for name in sorted({_read_name(node) for node in self.unset}):
             self.emit(2, f"l_{name} = _U", None)
         self.block(function.body.stmts, 2)
-        if function.return_type is not None and flow.completes(function.body.stmts):
+        if function.return_type is not None and flow.completes(function):
             body = function.body.span
             end = Span(body.file, body.end_line, max(body.end_column - 1, 0), body.end_line, body.end_column)
             self.emit(2, f"_no_return({self.name!r}, {self.loc(end)})", end)
@@ -874,32 +875,3 @@ def element_of(type_name: str) -> str:
 def _read_name(node) -> str:
     """The local a possibly-unset read reads: a NameRef's name, an element read's array."""
     return node.name.text if isinstance(node, ast.NameRef) else node.base.text
-
-
-def scoped_loop_locals(function: ast.FunctionDef) -> ast.FunctionDef:
-    """The function with every local declared in a `for` header renamed apart (`i` -> `1i`,
-    a name no user can write), so that two loops may each declare `i`, even with different
-    types (spec 15.2), while the rest of the compiler keeps one name per local. The
-    function's own AST, shared with the checker and the editor, is not changed."""
-    if not any(isinstance(node, ast.For) and isinstance(node.init, ast.VarDecl) for node in ast.walk(function.body)):
-        return function
-    import copy
-
-    function = copy.deepcopy(function)
-    counter = 0
-    for loop in [node for node in ast.walk(function.body) if isinstance(node, ast.For)]:
-        if not isinstance(loop.init, ast.VarDecl):
-            continue
-        counter += 1
-        old = loop.init.name.text
-        new = f"{counter}{old}"
-        loop.init.name = replace(loop.init.name, text=new)
-        for part in (loop.init.init, *loop.init.sizes, loop.cond, loop.step, loop.body):
-            if part is None:
-                continue
-            for node in ast.walk(part):
-                if isinstance(node, ast.NameRef) and node.name.text == old:
-                    node.name = replace(node.name, text=new)
-                elif isinstance(node, ast.Index) and node.base.text == old:
-                    node.base = replace(node.base, text=new)
-    return function

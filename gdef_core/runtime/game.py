@@ -28,11 +28,10 @@ from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
-from gdef_core.runtime.values import Obj
+from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
+from gdef_core.lower.values import Obj
 from gdef_core.semantics.program import Program
 
-DEFAULT_MAX_STEPS = 5_000_000
-DEFAULT_MAX_DEPTH = 500
 _MOVE_CACHE_SIZE = 100_000
 
 

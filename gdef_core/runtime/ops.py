@@ -11,7 +11,7 @@ import math
 import operator
 
 from gdef_core.runtime.errors import Fail
-from gdef_core.runtime.values import INT_MAX, INT_MIN, Obj, type_name
+from gdef_core.lower.values import INT_MAX, INT_MIN, Obj, type_name
 
 _NUMBER_TYPES = (int, float)
 

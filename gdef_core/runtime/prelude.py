@@ -13,10 +13,10 @@ under the names the generated code uses.
 """
 from __future__ import annotations
 
+from gdef_core.builtins import Context
+from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS
 from gdef_core.runtime import ops as _ops
-from gdef_core.runtime.builtin_impl import OPERATION_STEPS
 from gdef_core.runtime.errors import CALL_SITE, IN_FRAME, Fail
-from gdef_core.runtime.function_compiler import MAX_ARRAY_ELEMENTS
 
 _U = object()  # an unset local (flow.maybe_unset_reads)
 _overflow, _int_div, _int_mod = _ops.overflow, _ops.int_div, _ops.int_mod
@@ -25,8 +25,14 @@ _no_return, _unset_local, _loop_limit = _ops.no_return, _ops.unset_local, _ops.l
 _as_int, _as_float, _as_obj, _as_bool = _ops.as_int, _ops.as_float, _ops.as_obj, _ops.as_bool
 _dyn_equal, _dyn_order, _dyn_arith, _dyn_negate = _ops.dyn_equal, _ops.dyn_order, _ops.dyn_arith, _ops.dyn_negate
 
+# The entry point running (the cell CTX): builtins.Context's numbers, and their names.
+CTX_IS_MOVE_LEGAL, CTX_END = Context.IS_MOVE_LEGAL.number, Context.END.number
+CTX_MOVES, CTX_SETUP = Context.MOVES.number, Context.SETUP.number
+CTX_NAMES = {context.number: f"{context.value}()" for context in Context}
+
 # The names of the generated source's globals (besides its own `_factory`).
 _NAMES = ("Fail", "CALL_SITE", "IN_FRAME", "OPERATION_STEPS", "MAX_ARRAY_ELEMENTS", "_U",
+          "CTX_IS_MOVE_LEGAL", "CTX_END", "CTX_MOVES", "CTX_SETUP", "CTX_NAMES",
           "_overflow", "_int_div", "_int_mod", "_float_div", "_float_mod", "_no_return",
           "_unset_local", "_loop_limit", "_as_int", "_as_float", "_as_obj", "_as_bool",
           "_dyn_equal", "_dyn_order", "_dyn_arith", "_dyn_negate")
@@ -46,8 +52,8 @@ def namespace() -> dict:
 
 
 def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure by design)
-    """The cells and the built-ins that need them. Contexts (CTX): 1 isMoveLegal(), 2 end(),
-    3 moves(), 4 setup()."""
+    """The cells and the built-ins that need them. CTX: the entry point running (CTX_END and
+    the like above)."""
     EMPTY = OBJECTS[0]
     B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
     OWN = False
@@ -96,28 +102,27 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             raise Fail("G605", f"{what}({p}): there is no player {p} (players are 0 to {P - 1})", loc)
 
     def _not_here(what, allowed, loc):
-        names = {1: "isMoveLegal()", 2: "end()", 3: "moves()", 4: "setup()"}
-        raise Fail("G611", f"{what} is not allowed while {names[CTX]} runs (only in {allowed})", loc)
+        raise Fail("G611", f"{what} is not allowed while {CTX_NAMES[CTX]} runs (only in {allowed})", loc)
 
     def _set_winner(p, loc):
         nonlocal WIN
         _player("setWinner", p, loc)
-        if CTX == 2:
+        if CTX == CTX_END:
             WIN = p
 
     def _set_next_player(p, loc):
         nonlocal NXT
-        if CTX != 2 and CTX != 4:
+        if CTX != CTX_END and CTX != CTX_SETUP:
             _not_here("setNextPlayer()", "end() and setup()", loc)
         _player("setNextPlayer", p, loc)
         NXT = p
 
     def _add_place(x, y, o, loc):
         nonlocal ST
-        if CTX == 3:  # a candidate with a square off the board is marked with None, then dropped
+        if CTX == CTX_MOVES:  # a candidate with a square off the board is marked with None, then dropped
             CUR.append((x, y, o, True) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS  # an operation held costs steps: memory bounded like time
-        elif CTX == 4:
+        elif CTX == CTX_SETUP:
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             B[x * H + y] = o
@@ -126,10 +131,10 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
 
     def _add_clear(x, y, loc):
         nonlocal ST
-        if CTX == 3:
+        if CTX == CTX_MOVES:
             CUR.append((x, y, EMPTY, False) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS
-        elif CTX == 4:
+        elif CTX == CTX_SETUP:
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             B[x * H + y] = EMPTY
@@ -137,7 +142,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             _not_here("addClear()", "moves() and setup()", loc)
 
     def _add_move(loc):
-        if CTX != 3:
+        if CTX != CTX_MOVES:
             _not_here("addMove()", "moves()", loc)
         candidate = tuple(CUR)
         CUR.clear()
@@ -146,7 +151,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
 
     def _has_legal_move(loc):
         nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN
-        if CTX != 2:
+        if CTX != CTX_END:
             _not_here("hasLegalMove()", "end()", loc)
         saved = (B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN)
         his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
@@ -155,14 +160,14 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         return result
 
     def _repetitions(loc):
-        if CTX != 2:
+        if CTX != CTX_END:
             _not_here("repetitions()", "end()", loc)
         if HIS is None:
             return 0
         return HIS.repetitions(_position_key(B, NXT if NXT is not None else (T + 1) % P, V))
 
     def _board_seen(b, loc):
-        if CTX != 1:
+        if CTX != CTX_IS_MOVE_LEGAL:
             _not_here("nextBoardSeen()", "isMoveLegal()", loc)
         return HIS is not None and tuple(b) in HIS.boards
 
@@ -174,7 +179,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         return tuple(after) in HIS.boards
 
     def _set_score(p, v, loc):
-        if CTX != 2 and CTX != 4:
+        if CTX != CTX_END and CTX != CTX_SETUP:
             _not_here("setScore()", "end() and setup()", loc)
         _player("setScore", p, loc)
         if SC is not None:
@@ -188,7 +193,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
 
     def _is_generated(loc):
         nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN
-        if CTX != 1:
+        if CTX != CTX_IS_MOVE_LEGAL:
             _not_here("isGenerated()", "isMoveLegal()", loc)
         if OWN:  # a search for legal moves is judging the candidates moves() proposed here
             return True

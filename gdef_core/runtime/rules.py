@@ -9,12 +9,12 @@ from __future__ import annotations
 import itertools
 import sys
 
-from gdef_core.runtime import flow
+from gdef_core.lower import flow
 from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import CALL_SITE, IN_FRAME, Fail, GdefRuntimeError, StackFrame
-from gdef_core.runtime.values import Obj
+from gdef_core.lower.values import Obj
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 

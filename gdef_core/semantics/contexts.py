@@ -1,4 +1,5 @@
-"""Who calls whom: entry-point context rules and unused functions.
+"""Who calls whom: entry-point context rules and unused functions; the call graph and what
+each entry point reaches, kept on the Program for the compiler (gdef_core/lower/calls.py).
 
 Some built-ins work only under some entry points (builtins.Builtin.contexts), and game
 variables may change only under end() and setup() (spec sections 12-14). A rule is broken
@@ -34,11 +35,15 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
     """`sites`: sites_of() each function of program.functions, when already known."""
     if sites is None:
         sites = {name: sites_of(program, function) for name, function in program.functions.items()}
+    program.calls = {name: list(found.calls) for name, found in sites.items()}
+    program.reach = {}
     reported: set[int] = set()
     for context in Context:
         if context.value not in program.functions:
             continue
-        for function, path in _reachable(context.value, sites).items():
+        paths = _reachable(context.value, sites)
+        program.reach[context] = frozenset(paths)
+        for function, path in paths.items():
             for call in sites[function].builtin_calls:
                 builtin = program.references[call.callee].builtin
                 if context not in builtin.contexts and id(call) not in reported:

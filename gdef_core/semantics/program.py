@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from gdef_core.builtins import Builtin
+from gdef_core.builtins import Builtin, Context
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.presentation import Presentation
 from gdef_core.syntax import ast
@@ -63,6 +63,11 @@ class Program:
     # The static type of every expression the checker could type ("int", "float", "bool",
     # "obj"; absent when unknown until run time).
     expr_types: dict[object, str] = field(default_factory=dict)
+    # The call graph, as the context rules (contexts.py) found it: function -> the functions
+    # its body calls, once per call in walk order; entry point -> every function it reaches
+    # (itself included; absent when the game does not define it). The compiler reads these.
+    calls: dict[str, list[str]] = field(default_factory=dict)
+    reach: dict[Context, frozenset[str]] = field(default_factory=dict)
     # How the game is shown (its `show` blocks and the defaults); None for a library.
     presentation: Presentation | None = None
 

@@ -6,6 +6,11 @@ Declared here with a game's neutral values so that the fixed parts are real modu
 linters, type checkers and editors resolve; a generated module never imports this one, and
 tests/test_native_kernels.py checks that codegen defines every name declared here.
 """
+from gdef_core.builtins import Context
+
+# The entry point running, S[_CTX]: builtins.Context's numbers (codegen.NativeCompiler.compile).
+CTX_IS_MOVE_LEGAL, CTX_END = Context.IS_MOVE_LEGAL.number, Context.END.number
+CTX_MOVES, CTX_SETUP = Context.MOVES.number, Context.SETUP.number
 # The board, players, objects, limits (codegen.NativeCompiler.compile).
 W = H = P = NOBJ = 1
 MAXSTEPS = MAXDEPTH = POOL = OPERATION_STEPS = 1

@@ -4,7 +4,9 @@ slots of the scalar array S, and the built-ins that touch the state.
 Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
 are copied into it; the imports above it are for linters and editors.
 """
-from gdef_core.native.kernels.generated import CACHE, CAP_MOVES, H, OPERATION_STEPS, P, W
+from gdef_core.native.kernels.generated import (
+    CACHE, CAP_MOVES, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, OPERATION_STEPS, P, W,
+)
 
 
 # MODULE_TEXT (copied into each generated module from here on)
@@ -199,7 +201,7 @@ def _steps(S, n):
 def _nread(B, OPS, S, x, y):
     """NextPosition[x][y]: while isMoveLegal() runs, the board after the move."""
     k = _sq(S, x, y)
-    if S[_CTX] == 1:
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
         a = S[_OP0]
         for i in range(a + S[_NOPS] - 1, a - 1, -1):
             if OPS[i, 0] * H + OPS[i, 1] == k:
@@ -226,13 +228,13 @@ def _player(S, p):
 
 @njit(cache=CACHE, inline='always')
 def _set_winner(S, p):
-    if _player(S, p) and S[_CTX] == 2:
+    if _player(S, p) and S[_CTX] == CTX_END:
         S[_WIN] = p
 
 
 @njit(cache=CACHE, inline='always')
 def _set_next(S, p):
-    if S[_CTX] != 2 and S[_CTX] != 4:
+    if S[_CTX] != CTX_END and S[_CTX] != CTX_SETUP:
         _bad(S)
     elif _player(S, p):
         S[_NXT] = p
@@ -240,7 +242,7 @@ def _set_next(S, p):
 
 @njit(cache=CACHE, inline='always')
 def _set_score(S, SC, p, v):
-    if S[_CTX] != 2 and S[_CTX] != 4:
+    if S[_CTX] != CTX_END and S[_CTX] != CTX_SETUP:
         _bad(S)
     elif _player(S, p):
         SC[p] = v
@@ -258,7 +260,7 @@ def _writable(S):
 @njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
     """addPlace / addClear in moves(): one operation of the candidate being built."""
-    if S[_CTX] != 3:
+    if S[_CTX] != CTX_MOVES:
         _bad(S)
         return
     if x < 0 or x >= W or y < 0 or y >= H:
@@ -278,7 +280,7 @@ def _add_op(S, CO, x, y, o, place):
 
 @njit(cache=CACHE, inline='always')
 def _add_move(S, CS):
-    if S[_CTX] != 3:
+    if S[_CTX] != CTX_MOVES:
         _bad(S)
         return
     m = S[_NM]
@@ -295,7 +297,8 @@ def _add_move(S, CS):
 
 @njit(cache=CACHE, inline='always')
 def _is_generated(S):
-    if S[_CTX] != 1 or S[_OWN] == 0:  # OWN: judged as a candidate (a game without moves()
-        _bad(S)                        # does not compile)
+    # OWN: judged as a candidate (a game without moves() does not compile)
+    if S[_CTX] != CTX_IS_MOVE_LEGAL or S[_OWN] == 0:
+        _bad(S)
         return False
     return True

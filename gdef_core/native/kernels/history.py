@@ -7,8 +7,8 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS, KEYLEN, NB, P, TMASK,
-    TSIZE, _key_row,
+    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
+    KEYLEN, NB, P, TMASK, TSIZE, _key_row,
 )
 from gdef_core.native.kernels.helpers import _CTX, _NOPS, _NXT, _OP0, _T, _bad, _fail, _sq
 
@@ -32,7 +32,7 @@ _HN, _HN0, _HX, _HF = 0, 1, 2, 3
 def _pread(B, S, HS, x, y):
     """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
     k = _sq(S, x, y)
-    if S[_CTX] == 2:
+    if S[_CTX] == CTX_END:
         return HS[H_PREV + k]
     return B[k]
 
@@ -170,7 +170,7 @@ def _hist_play(B, p, V, VF, HS):
 @njit(cache=CACHE)
 def _repetitions(B, S, V, VF, HS):
     """repetitions(): the earlier positions equal to the one end() has reached."""
-    if S[_CTX] != 2:
+    if S[_CTX] != CTX_END:
         _bad(S)
         return 0
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
@@ -191,7 +191,7 @@ def _board_seen(B, OPS, S, HS):
     """nextBoardSeen(): whether the board after the move judged is an earlier one's. The
     newest entry is always the board judged from (the position reached, or the board
     hasLegalMove() adds), so the next board's hash is its hash changed by the operations."""
-    if S[_CTX] != 1:
+    if S[_CTX] != CTX_IS_MOVE_LEGAL:
         _bad(S)
         return False
     h = HS[H_EB + HS[_HN] - 1]

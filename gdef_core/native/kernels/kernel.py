@@ -7,8 +7,9 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, CAP_OPS, H, HCAP, H_PREV, H_ROWS, KEYLEN, KEYS, MAXSTEPS, NB, NOBJ, NRT,
-    OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL, TABLE, USES_HISTORY, USES_PREVIOUS, W,
+    CACHE, CAP_MOVES, CAP_OPS, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_PREV, H_ROWS, KEYLEN,
+    KEYS, MAXSTEPS, NB, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL, TABLE,
+    USES_HISTORY, USES_PREVIOUS, W,
     _candidates, e_end, e_isMoveLegal,
 )
 from gdef_core.native.kernels.helpers import (
@@ -144,7 +145,7 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     S[_ERR] set, when moves() failed)."""
     S[_T] = player
     S[_MN] = mn
-    S[_CTX] = 3
+    S[_CTX] = CTX_MOVES
     S[_RO] = 1
     S[_NOPS] = 0
     S[_OP0] = 0
@@ -196,7 +197,7 @@ def _enter_judge(S, player, mn, own, a, b):
     kernel's candidates, for isGenerated())."""
     S[_T] = player
     S[_MN] = mn
-    S[_CTX] = 1
+    S[_CTX] = CTX_IS_MOVE_LEGAL
     S[_RO] = 1
     S[_OWN] = own
     S[_NOPS] = b - a
@@ -220,7 +221,7 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
 def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
     back; a failure of the search is end()'s (S[_ERR])."""
-    if S[_CTX] != 2:
+    if S[_CTX] != CTX_END:
         _bad(S)
         return False
     saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
@@ -271,7 +272,7 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
         B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
     S[_MN] = mn + 1
-    S[_CTX] = 2
+    S[_CTX] = CTX_END
     S[_RO] = 0
     S[_WIN] = -1
     S[_NXT] = -1

@@ -6,7 +6,7 @@ constant k. Ranges are inclusive (lo, hi) pairs of ints.
 """
 from __future__ import annotations
 
-from gdef_core.runtime.values import INT_MAX, INT_MIN
+from gdef_core.lower.values import INT_MAX, INT_MIN
 from gdef_core.syntax import ast
 
 FULL = (INT_MIN, INT_MAX)
