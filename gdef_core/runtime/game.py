@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
 from typing import Sequence
