@@ -429,7 +429,7 @@ class _Parse:
         return items
 
 
-_ITEMS = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef)
+_ITEMS = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.ShowDecl, ast.FunctionDef)
 
 
 def _end_position(text: str) -> tuple[int, int]:
