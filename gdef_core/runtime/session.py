@@ -101,7 +101,7 @@ class Session:
         key = len(self.moves)
         if self._ending is None or self._ending[0] != key:
             before = self.state.clone()
-            self.history[-1].restore(before)
+            before.restore(self.history[-1])
             self._ending = (key, explain_end(before, Move.parse(self.moves[-1]["move"])))
         return self._ending[1]
 
