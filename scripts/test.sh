@@ -6,6 +6,8 @@
 # may follow it (scripts/test.sh --quick -x -k sim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the two pytest processes each keep their temporary folder in here (--basetemp needs the parent)
+mkdir -p .pytest_cache
 trap 'exit 130' INT   # Ctrl-C stops the whole run (pytest in front exits 2 on it, not by the signal)
 
 # pytest ARGS in the background, its output to a new file $background_log, in a process group
