@@ -73,9 +73,9 @@ describe('the board panel', { concurrency: 1 }, () => {
     await openFile(page, 'connect4.gdef');
     await goTo(page, 19, 7); // size: 7 x 6
     await page.keyboard.press('Shift+End');
-    await page.keyboard.type('9 x 5');
-    await board().locator('#game-facts', { hasText: '9×5 board' }).waitFor({ timeout: 60_000 });
-    assert.equal(await squares(), 9 * 5);
+    await page.keyboard.type('7 x 5'); // (the rows: connect four's show block names its 7 columns)
+    await board().locator('#game-facts', { hasText: '7×5 board' }).waitFor({ timeout: 60_000 });
+    assert.equal(await squares(), 7 * 5);
     assert.ok(await board().locator('#notice').isHidden());
   });
 
@@ -84,11 +84,11 @@ describe('the board panel', { concurrency: 1 }, () => {
     const notice = board().locator('#notice', { hasText: 'connect4.gdef has errors, so the board shows the last version without errors.' });
     await notice.waitFor({ timeout: 60_000 });
     assert.match(await notice.innerText(), /connect4\.gdef:19:\d+: error\[G\d+\]/);
-    assert.equal(await squares(), 9 * 5);
+    assert.equal(await squares(), 7 * 5);
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
     await notice.waitFor({ state: 'hidden', timeout: 60_000 });
-    assert.equal(await squares(), 9 * 5);
+    assert.equal(await squares(), 7 * 5);
   });
 
   check('a click plays a move, and the computer answers', async () => {

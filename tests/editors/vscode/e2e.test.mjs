@@ -120,14 +120,16 @@ describe('the seed tic-tac-toe, which compares an obj with an int', { concurrenc
 describe('live errors', { concurrency: 1 }, () => {
   check('a mistake typed into a correct game is shown at once, and goes away when undone', async () => {
     await openFile(page, 'tictactoe.gdef');
-    await goTo(page, 41, 1); // inside isMoveLegal()
+    // the line of isMoveLegal() that declares y
+    const yLine = readFileSync(GAME, 'utf8').split('\n').findIndex((l) => l.trim() === 'int y = OperationList[0][1];') + 1;
+    await goTo(page, yLine, 1);
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('int z = yy;');
     await page.locator('.part.panel .composite-bar a[aria-label^="Problems"]').first().click();
     const row = page.locator('.markers-panel .monaco-list-row[aria-label*="\'yy\' is not declared"]');
     await row.first().waitFor({ timeout: 20_000 });
-    assert.match(await row.first().getAttribute('aria-label'), /did you mean 'y'\?.* at line 42 and character 11\./);
+    assert.match(await row.first().getAttribute('aria-label'), new RegExp(`did you mean 'y'\\?.* at line ${yLine + 1} and character 11\\.`));
     await runCommand(page, 'File: Revert File');
     await row.first().waitFor({ state: 'detached', timeout: 20_000 });
   });
