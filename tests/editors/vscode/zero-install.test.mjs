@@ -14,7 +14,7 @@ import { checkWithEvidence, CTRL, goTo, openFile, openVSCode, PYTHON, ROOT, runC
 
 const SEED = join(ROOT, 'tests', 'data', 'lint', 'seed', 'original_tictactoe.gdef');
 const GAME = join(ROOT, 'examples', 'tictactoe.gdef');
-const VERSION = /^__version__ = "([^"]+)"/m.exec(readFileSync(join(ROOT, 'gdef_core', '__init__.py'), 'utf8'))[1];
+const VERSION = /^__version__ = "([^"]+)"/m.exec(readFileSync(join(ROOT, 'gdef_core', 'version.py'), 'utf8'))[1];
 let workspace;
 let folder;
 let vscode;
