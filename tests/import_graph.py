@@ -1,8 +1,8 @@
 """The import graph of gdef's own packages, read from the source with ast (nothing is imported),
 and the layer contract of ARCHITECTURE.md read from its "Layers" section.
 
-Every import statement counts wherever it stands (module level, inside a function, in a try),
-except under `if TYPE_CHECKING:`, which never runs. `from a.b import c` is an edge to the
+Every import statement counts wherever it stands (module level, inside a function, in a try,
+under `if TYPE_CHECKING:`: an import for types only still ties the two modules). `from a.b import c` is an edge to the
 module a.b.c when there is one, else to a.b. Importing a module also runs its parents'
 `__init__`; those edges are left out, as every import tool does (else every module would be in
 a circle with its package).
@@ -52,7 +52,7 @@ def _imports(name: str, path: Path, files: dict[str, Path]) -> set[str]:
             dotted = dotted.rpartition(".")[0]
         return dotted or None
 
-    for node in _runnable(tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [known(alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -66,24 +66,6 @@ def _imports(name: str, path: Path, files: dict[str, Path]) -> set[str]:
             continue
         found.update(target for target in targets if target and target != name)
     return found
-
-
-def _runnable(tree: ast.AST):
-    """Every node but those under `if TYPE_CHECKING:`."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child.test):
-                stack.extend(child.orelse)
-            else:
-                stack.append(child)
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
-            or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:

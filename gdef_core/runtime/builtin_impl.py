@@ -6,19 +6,17 @@ BUILTINS by the tests, so a built-in added there cannot be forgotten here.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from gdef_core.builtins import Context
 from gdef_core.lower.limits import OPERATION_STEPS
 from gdef_core.lower.values import INT_MAX, INT_MIN
 from gdef_core.runtime.code import Code, constant
 
-if TYPE_CHECKING:
-    from gdef_core.runtime.function_compiler import FunctionCompiler
-
-# An implementation gets the function compiler, the AST node (Call, Index or NameRef) and the
-# compiled arguments or indexes; it returns the compiled expression.
-Implementation = Callable[["FunctionCompiler", object, list["Code"]], "Code"]
+# An implementation gets the function compiler (function_compiler.FunctionCompiler, which
+# imports this table: not named here, so the two modules make no circle), the AST node (Call,
+# Index or NameRef) and the compiled arguments or indexes; it returns the compiled expression.
+Implementation = Callable[[object, object, list[Code]], Code]
 
 IMPLEMENTATIONS: dict[str, Implementation] = {}
 
