@@ -17,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from gdef_core.lower.calls import cycles
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("gdef_core", "gdef_lsp", "gdef_dap")
 # The root package is the public API (`from gdef_core import load_game`): it covers only itself,
@@ -70,47 +72,9 @@ def _imports(name: str, path: Path, files: dict[str, Path]) -> set[str]:
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import circles: strongly connected components of more than one module, each
-    sorted, in sorted order (Tarjan's algorithm, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    found = []
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, edges = work[-1]
-            for target in edges:
-                if target not in graph:
-                    continue
-                if target not in index:
-                    index[target] = low[target] = len(index)
-                    stack.append(target)
-                    on_stack.add(target)
-                    work.append((target, iter(sorted(graph[target]))))
-                    break
-                if target in on_stack:
-                    low[node] = min(low[node], index[target])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    if len(component) > 1:
-                        found.append(sorted(component))
-    return sorted(found)
+    sorted, in sorted order (the call graph's cycle finder, lower/calls.py, over modules)."""
+    components = cycles({module: sorted(targets) for module, targets in sorted(graph.items())})
+    return sorted(sorted(component) for component in components if len(component) > 1)
 
 
 # ---------------------------------------------------------------- the layers of ARCHITECTURE.md

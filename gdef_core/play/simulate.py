@@ -15,9 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gdef_core.play.games import Failure, GameOutcome, play_or_fail
-# web/board.py still reads game_seed from here (its owner changes that line to
-# gdef_core.play.games, then this import goes).
-from gdef_core.play.games import game_seed  # noqa: F401
 from gdef_core.play.spec import AgentSpec
 
 
