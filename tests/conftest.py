@@ -57,3 +57,20 @@ def cache_dir(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_CACHE_DIR", str(path))
         yield path
+
+
+@pytest.fixture
+def web():
+    """Starts `gdef-run --web` processes (web_support.WebRun) for a test; closes them after it."""
+    from web_support import WebRun
+
+    runs = []
+
+    def start(*args: str, **options) -> WebRun:
+        run = WebRun(*args, **options)
+        runs.append(run)
+        return run
+
+    yield start
+    for run in runs:
+        run.close()

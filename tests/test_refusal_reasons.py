@@ -8,13 +8,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 
 from gdef_core.cli.test import run as gdef_test
 from gdef_core.runtime import reasons
 from gdef_core.runtime.game import VerdictKind, load_game
 from gdef_core.runtime.session import Session
-from web_support import GDEF_RUN, ROOT, WebRun
+from web_support import GDEF_RUN, ROOT
 
 CHESS = ROOT / "examples" / "chess"
 GO = ROOT / "examples" / "go"
@@ -117,17 +116,6 @@ def test_gdef_run_says_why_in_the_console(tmp_path) -> None:
     assert f"Rejected: {SUICIDE}\n" in typed.stdout
 
 
-@pytest.fixture
-def web():
-    runs = []
-
-    def start(*args: str) -> WebRun:
-        runs.append(WebRun(*args))
-        return runs[-1]
-
-    yield start
-    for run in runs:
-        run.close()
 
 
 def test_the_web_board_says_why(web) -> None:

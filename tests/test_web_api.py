@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE, WebRun
+from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE
 
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
 # A mark on a taken square: refused by this line of examples/tictactoe.gdef.
@@ -39,18 +39,6 @@ define end() -> bool { return moveNumber() == 4; }
 """
 
 
-@pytest.fixture
-def web(request):
-    runs = []
-
-    def start(*args: str, **options) -> WebRun:
-        run = WebRun(*args, **options)
-        runs.append(run)
-        return run
-
-    yield start
-    for run in runs:
-        run.close()
 
 
 PRESENTATION = {  # as examples/tictactoe.gdef's `show` declares it, with the default labels and names

@@ -18,18 +18,6 @@ from gdef_core.web.server import CLIENT_SECONDS, MAX_CONNECTIONS
 from web_support import TICTACTOE, WebRun
 
 
-@pytest.fixture
-def web():
-    runs = []
-
-    def start(*args: str, **options) -> WebRun:
-        run = WebRun(*args, **options)
-        runs.append(run)
-        return run
-
-    yield start
-    for run in runs:
-        run.close()
 
 
 def smuggled(run: WebRun, move: str) -> bytes:
