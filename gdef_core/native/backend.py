@@ -16,6 +16,7 @@ legal moves and the perft counts are the Python backend's, which raises the loca
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import NamedTuple
@@ -25,6 +26,9 @@ try:
 except ImportError:  # numpy comes with numba (gdef[fast])
     np = None
 
+from gdef_core.cnative.library import (
+    CompileFailed, CUnsupported, c_compiler_available, c_library_cached, c_source, load_c_rules,
+)
 from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
@@ -51,6 +55,26 @@ def numba_available() -> bool:
     return True
 
 
+# How the rules are compiled (docs/performance.md, "Two routes"): "c" by the system C compiler
+# (gdef_core/cnative: seconds), "numba" (tens of seconds, cached on disk), "auto" C where a C
+# compiler exists, else numba. GDEF_NATIVE_ROUTE overrides the default.
+ROUTES = ("auto", "c", "numba")
+DEFAULT_ROUTE = "auto"
+
+
+def native_route() -> str:
+    route = os.environ.get("GDEF_NATIVE_ROUTE", DEFAULT_ROUTE)
+    return route if route in ROUTES else DEFAULT_ROUTE
+
+
+def native_available() -> bool:
+    """Whether some route can compile rules here (numpy and a C compiler, or numba)."""
+    if np is None:
+        return False
+    route = native_route()
+    return (route != "numba" and c_compiler_available()) or (route != "c" and numba_available())
+
+
 def _stderr(message: str) -> None:
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
@@ -71,16 +95,55 @@ class NativeRules:
         self._work = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
         self._rows: dict[int, tuple] = {}   # id(History) -> (History, its key as a row)
-        self.compiled = False   # load() compiled the rules in this run (else numba's cache had them)
+        self.compiled = False   # load() compiled the rules in this run (else the disk cache had them)
+        self.route = "numba"    # which route compiled them: "c" or "numba"
 
     @classmethod
-    def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
+    def load(cls, game, notify: Notify | None = _stderr, route: str | None = None) -> "NativeRules | None":
         """The native rules of `game`, compiled on first use and cached on disk; None, after a
-        one-line notice, when numba is missing or the game uses what the backend lacks."""
+        one-line notice, when no route can compile them (no C compiler and no numba) or the
+        game uses what the backend lacks. `route`: native_route()'s by default."""
         say = notify or (lambda message: None)
+        route = route or native_route()
+        if np is not None and route != "numba" and c_compiler_available():
+            rules = cls._load_c(game, say, fallback=route == "auto")
+            if rules is not None or route == "c":
+                return rules
+        if route == "c":
+            say("gdef: no C compiler found (cc, gcc or clang; or set CC): using the Python backend")
+            return None
         if not numba_available():
             say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
             return None
+        return cls._load_numba(game, say)
+
+    @classmethod
+    def _load_c(cls, game, say: Notify, fallback: bool) -> "NativeRules | None":
+        """Through the system C compiler (gdef_core/cnative); None when the game uses what the
+        C emitter lacks or the compiler fails: said, unless the numba route is tried next
+        (`fallback`)."""
+        try:
+            source = c_source(game.program, game.max_steps, game.max_depth)
+            if not c_library_cached(source):
+                say(f"gdef: compiling rules (once) for {game.name} ...")
+            module, compiled = load_c_rules(source)
+        except CUnsupported as why:
+            if not fallback:
+                where = f" ({why.span})" if why.span is not None else ""
+                say(f"gdef: the native backend cannot compile {game.name}: {why.what}{where}; "
+                    "using the Python backend")
+            return None
+        except (CompileFailed, OSError) as error:
+            if not fallback:
+                say(f"gdef: the C compiler failed on {game.name} ({error}); using the Python backend")
+            return None
+        rules = cls(game, module, source.int_scores)
+        rules.compiled = compiled
+        rules.route = "c"
+        return rules
+
+    @classmethod
+    def _load_numba(cls, game, say: Notify) -> "NativeRules | None":
         try:
             source, int_scores, cached = native_source(game.program, game.max_steps, game.max_depth)
         except NativeUnsupported as why:
@@ -98,6 +161,7 @@ class NativeRules:
         module, _ = load_module(source)
         rules = cls(game, module, int_scores)
         rules.compiled = compiling
+        rules.route = "numba"
         start = game.new_state()
         try:
             if not start.is_over:   # compiles (or loads) the playout kernel
