@@ -7,9 +7,11 @@ error inside compiled code comes out as the Python backend's located error, a ga
 cannot compile falls back with a one-line notice, and gdef-sim gives the same results for any
 --jobs. Skipped when numba is not installed (it is an optional extra, gdef[fast]).
 
-Compiling costs seconds per game, so each game is compiled once per session, into a
-temporary cache directory (a cold start, as in CI). Every example is compiled (chess's other
-start positions share chess's module).
+Every test runs on both routes of the native backend (native_support.ROUTES): the C route
+(gdef_core/cnative, where a C compiler exists) and numba (gdef[fast]); a route that is missing is
+skipped. Compiling costs seconds per game with numba, so each game is compiled once per session
+and route, into a temporary cache directory (a cold start, as in CI). Every example is compiled
+(chess's other start positions share chess's module). `-k route_c` runs the C route alone.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import pytest
 
 from support import EXAMPLES, ROOT, need_module
 
-need_module("numba", "pip install -e '.[fast]'")
+need_module("numpy", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
@@ -32,7 +34,7 @@ from gdef_core.play.native_sim import native_playout, replay  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.perft import perft  # noqa: E402
 
-from native_support import compile_rules, replay_native_games  # noqa: E402
+from native_support import ROUTES, compile_rules, replay_native_games, use_route  # noqa: E402
 
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
@@ -44,14 +46,22 @@ REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
 _compiled: dict = {}
 
 
+@pytest.fixture(scope="module", params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
+def route(request):
+    """Every test of this file on each route (GDEF_NATIVE_ROUTE, inherited by gdef-sim's workers)."""
+    with use_route(request.param):
+        yield request.param
+
+
 def native_of(name: str):
-    if name not in _compiled:
+    route = os.environ["GDEF_NATIVE_ROUTE"]
+    if (route, name) not in _compiled:
         game = load_game(str(EXAMPLES / f"{name}.gdef"))
         said: list[str] = []
         native = NativeRules.load(game, said.append)
-        assert native is not None, said
-        _compiled[name] = (game, native, said)
-    return _compiled[name]
+        assert native is not None and native.route == route, said
+        _compiled[route, name] = (game, native, said)
+    return _compiled[route, name]
 
 
 @pytest.mark.parametrize("name, depth", GAMES)
@@ -179,23 +189,41 @@ define end() -> bool {
 """
 
 
-def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys, tmp_path):
-    path = tmp_path / "flags.gdef"
-    path.write_text(FLAGS, encoding="utf-8")
-    assert sim_main([str(path), "--games", "1", "--max-moves", "1", "--backend", "native", "--no-progress"]) == 0
-    out, err = capsys.readouterr()
-    assert err.count("\n") == 1
-    assert err.startswith(f"gdef: the native backend cannot compile flags: the bool game-variable array "
-                          f"'taken' passed as an argument ({path}:20:")
+# setScore() with a value typed only at run time: neither route compiles it.
+SCORES = FLAGS.replace("name: flags", "name: scores").replace(
+    "  taken[OperationList[0][0]] = true;\n", "  setScore(0, OperationList[0][moveNumber() % 2]);\n")
+
+
+def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys, tmp_path, route):
+    """The C route compiles FLAGS (a bool game-variable array passed as an argument), numba
+    does not; neither compiles SCORES."""
+    for name, text, what, line in (("flags", FLAGS, "the bool game-variable array 'taken' passed as an argument", 20),
+                                   ("scores", SCORES, "setScore with a value known only at run time", 19)):
+        path = tmp_path / f"{name}.gdef"
+        path.write_text(text, encoding="utf-8")
+        assert sim_main([str(path), "--games", "1", "--max-moves", "1", "--backend", "native", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        if name == "flags" and route == "c":
+            assert "native backend" in out and err == "gdef: compiling rules (once) for flags ...\n"
+            continue
+        assert err.count("\n") == 1
+        assert err.startswith(f"gdef: the native backend cannot compile {name}: {what} ({path}:{line}:"), err
     assert err.endswith("; using the Python backend\n")
     assert "capped at 1 moves" in out and "native" not in out
 
 
-def test_without_numba_the_python_backend_is_used(monkeypatch):
+def test_without_numba_the_python_backend_is_used(cache_dir, monkeypatch, route):
+    """Without numba, the numba route says so and the Python backend plays; the C route does
+    not need numba."""
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
     game = load_game(str(EXAMPLES / "tictactoe.gdef"))
     said: list[str] = []
-    assert NativeRules.load(game, said.append) is None
+    native = NativeRules.load(game, said.append)
+    if route == "c":
+        assert native is not None and native.route == "c"
+        assert native.perft(game.new_state(), 3) == [9, 72, 504]
+        return
+    assert native is None
     assert said == ["gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend"]
 
 
@@ -323,8 +351,8 @@ def test_mcts_playouts_option(cache_dir):
 
 
 def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
-    path = tmp_path / "flags.gdef"
-    path.write_text(FLAGS, encoding="utf-8")
+    path = tmp_path / "scores.gdef"
+    path.write_text(SCORES, encoding="utf-8")
     game = load_game(str(path))
     state = game.new_state()
     for seed in range(2):
@@ -333,13 +361,14 @@ def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
         assert agent._native is None
     err = capsys.readouterr().err
     assert err.count("\n") == 1   # once per game and process, however many agents
-    assert err.startswith("gdef: the native backend cannot compile flags: ")
+    assert err.startswith("gdef: the native backend cannot compile scores: ")
 
 
-def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):
+def test_auto_mcts_without_a_native_route_plays_python_silently(monkeypatch, capsys):
     from gdef_core.play.mcts import MctsAgent
 
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
+    monkeypatch.setattr("gdef_core.cnative.library.find_compiler", lambda: None)   # and no C compiler
     game = load_game(str(EXAMPLES / "tictactoe.gdef"))
     state = game.new_state()
     auto = MctsAgent(4, iterations=30, playouts="auto")
@@ -513,7 +542,7 @@ define end() -> bool {
 """
 
 
-def test_recursive_rules_load_from_the_disk_cache_in_a_new_process(tmp_path):
+def test_recursive_rules_load_from_the_disk_cache_in_a_new_process(tmp_path, route):
     """numba's cache crashes on recursion through two compiled functions (numba issue 6061):
     the native backend inlines one function of each cycle into the other, so a second process
     loads the compiled rules (no notice, in well under the compile time) and plays the same."""

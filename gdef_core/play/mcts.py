@@ -41,9 +41,9 @@ def native_rules(game, engine: str):
     if engine == "python" or not hasattr(game, "program"):
         return None
     if game not in _native_rules:
-        from gdef_core.native import NativeRules, numba_available
+        from gdef_core.native import NativeRules, native_available
 
-        if engine == "auto" and not numba_available():
+        if engine == "auto" and not native_available():
             _native_rules[game] = None
         else:
             _native_rules[game] = NativeRules.load(game)

@@ -37,9 +37,9 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
         if backend == "native":
             notify("gdef-sim: the native backend plays random players only: using the Python backend")
         return None
-    from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native import NativeRules, native_available
 
-    if backend == "auto" and (games < AUTO_MIN_GAMES or not numba_available()):
+    if backend == "auto" and (games < AUTO_MIN_GAMES or not native_available()):
         return None
     return NativeRules.load(game, notify)
 
