@@ -155,6 +155,50 @@ def test_runtime_error_is_located_by_the_python_backend(cache_dir, tmp_path, cap
     assert "numba" not in text.lower() and "Traceback" not in text
 
 
+# end() after the first move loops for ever, making an array on every pass (the step budget
+# bounds time and memory: G607); after the second it recurses without end (G608).
+LIMITS = """
+name: limits
+players: 2
+size: 3 x 1
+obj X
+
+define deeper(int n) -> int {
+  return deeper(n + 1) + 1;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  if (moveNumber() == FIRST) {
+    int n = 0;
+    while (true) {
+      int block[1000] = 0;
+      n = n + block[999] + 1;
+    }
+  }
+  if (moveNumber() == 2) {
+    return deeper(0) == 0;
+  }
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("first, code, line", [(1, "G607", "19:7"), (7, "G608", "8:10")])
+def test_limits_stop_native_code_with_the_python_backends_error(cache_dir, tmp_path, capsys, first, code, line):
+    path = tmp_path / "limits.gdef"
+    path.write_text(LIMITS.replace("FIRST", str(first)), encoding="utf-8")
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
+    assert errors[0] == errors[1]
+    assert f"{path}:{line}: error[{code}]" in errors[1][1], errors[1]
+
+
 def test_no_legal_move_is_reported_as_by_the_python_backend(cache_dir, capsys):
     path = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
     errors = []

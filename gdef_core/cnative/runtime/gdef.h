@@ -74,7 +74,7 @@ static _Thread_local char *g_arena;
 static _Thread_local size_t g_arena_top;
 #define G_ARENA_BYTES ((size_t)(2 * MAXSTEPS + 2 * MAX_ARRAY_ELEMENTS + 64) * 8)
 
-static void *g_alloc(Ctx *c, int64_t count) {
+static __attribute__((unused)) void *g_alloc(Ctx *c, int64_t count) {
     size_t bytes = ((size_t)count * 8 + 15) & ~(size_t)15;
     if (g_arena == NULL) {
         g_arena = malloc(G_ARENA_BYTES);

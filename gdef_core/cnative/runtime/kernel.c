@@ -75,7 +75,7 @@ static void g_hist_play(Ctx *c, int64_t p) {
 }
 
 /* repetitions(): the earlier positions equal to the one end() has reached. */
-static int64_t g_repetitions(Ctx *c) {
+static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     int64_t *S = c->S, *HS = c->HS;
     if (S[S_CTX] != CTX_END) {
         g_bad(c);
@@ -97,7 +97,7 @@ static int64_t g_repetitions(Ctx *c) {
 /* nextBoardSeen(): whether the board after the move judged is an earlier one's. The newest
  * entry is always the board judged from, so the next board's hash is its hash changed by the
  * operations. */
-static int g_board_seen(Ctx *c) {
+static __attribute__((unused)) int g_board_seen(Ctx *c) {
     int64_t *S = c->S, *HS = c->HS;
     if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
         g_bad(c);
@@ -320,7 +320,7 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
 
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
  * a failure of the search is end()'s (S[S_ERR]). */
-static int g_has_legal_move(Ctx *c) {
+static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     int64_t *S = c->S;
     if (S[S_CTX] != CTX_END) {
         g_bad(c);
@@ -352,7 +352,7 @@ static int g_has_legal_move(Ctx *c) {
 
 /* hasLegalMove() in a game with a history: the position end() has reached counts as seen
  * while the candidates are judged (spec 15.4). */
-static int g_has_legal_move_seen(Ctx *c) {
+static __attribute__((unused)) int g_has_legal_move_seen(Ctx *c) {
     int64_t *HS = c->HS;
     if (HS[HS_N] >= HCAP) {
         g_bad(c); /* a game longer than the buffer: the Python backend finishes it */
