@@ -14,6 +14,8 @@ from support import EXAMPLES, need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
+import numpy as np  # noqa: E402
+
 from gdef_core.cnative import compiler  # noqa: E402
 from gdef_core.cnative.emit import c_source, runtime_dir  # noqa: E402
 from gdef_core.cnative.library import c_compiler_available  # noqa: E402
@@ -78,3 +80,42 @@ def test_a_compiler_that_fails_is_reported_in_one_line(tmp_path, monkeypatch):
     assert said == ["gdef: compiling rules (once) for tictactoe ...",
                     "gdef: the C compiler failed on tictactoe (rules.c:1: no); using the Python backend"]
     assert not list((tmp_path / "cnative").rglob("*.so"))   # nothing half-made is kept
+
+
+# Each level keeps 24 values read from a game variable across its recursive call (the call may
+# change them), so the frames are big.
+DEEP = """
+name: deep
+players: 2
+size: 3 x 1
+obj X
+int w[24] = 1;
+
+define deeper(int n) -> int {
+  int a0 = w[0]; int a1 = w[1]; int a2 = w[2]; int a3 = w[3]; int a4 = w[4]; int a5 = w[5]; int a6 = w[6]; int a7 = w[7]; int a8 = w[8]; int a9 = w[9]; int a10 = w[10]; int a11 = w[11]; int a12 = w[12]; int a13 = w[13]; int a14 = w[14]; int a15 = w[15]; int a16 = w[16]; int a17 = w[17]; int a18 = w[18]; int a19 = w[19]; int a20 = w[20]; int a21 = w[21]; int a22 = w[22]; int a23 = w[23];
+  return deeper(n + 1) + a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  return deeper(0) == 0;
+}
+"""
+
+
+def test_recursion_deeper_than_the_c_stack_is_left_to_the_python_backend(cache_dir, tmp_path):
+    """With --max-depth 100000, the C stack would overflow before the depth limit: the kernel
+    stops the game (runtime/gdef.h: g_stack) and the Python backend replays it to its G608."""
+    from gdef_core.play.native_sim import native_games
+
+    path = tmp_path / "deep.gdef"
+    path.write_text(DEEP, encoding="utf-8")
+    game = load_game(str(path), max_depth=100_000)
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.playouts(np.zeros(1, np.uint64), game.new_state(), None).status[0] == 3   # FAILED
+    outcome, = native_games(native, range(1), 0, None)
+    assert f"{path}:10:10: error[G608]: recursion too deep: more than 100000 nested" in str(outcome)

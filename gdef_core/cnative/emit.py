@@ -251,6 +251,7 @@ class _FunctionEmitter:
                     self.line(indent, "g_limit(c);")
                 if depth:
                     self.line(indent, f"if (_d > MAXDEPTH) {{ g_bad(c); {self.give_up} }}")
+                    self.line(indent, "g_stack(c);")
             case ir.DeclareArray():
                 self.declare_array(stmt, indent)
             case ir.Declare(name=name, type=kind, value=value):

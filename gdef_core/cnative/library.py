@@ -53,7 +53,9 @@ class CModule:
 
     def __init__(self, path, constants: dict[str, int]) -> None:
         self.path = path
-        self.lib = ctypes.CDLL(str(path))
+        # PyDLL: the calls keep the GIL, as numba's do, so threads sharing a NativeRules (its
+        # buffers) never run the kernels at once
+        self.lib = ctypes.PyDLL(str(path))
         for name, (result, args) in _SIGNATURES.items():
             function = getattr(self.lib, name)
             function.restype = result

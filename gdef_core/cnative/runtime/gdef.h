@@ -51,6 +51,7 @@ typedef struct {
     int64_t *CS;
     int64_t *HS;
     jmp_buf *jump; /* where g_fail goes */
+    uintptr_t stack_top; /* the kernel's frame, for g_stack */
 } Ctx;
 
 /* A local array (or a game-variable array passed as an argument): n0 x n1 elements, row by
@@ -64,6 +65,15 @@ static void g_fail(Ctx *c) __attribute__((noreturn));
 static void g_fail(Ctx *c) { longjmp(*c->jump, 1); }
 
 static inline void g_bad(Ctx *c) { c->S[S_ERR] = 1; }
+
+/* Recursion deeper than the C stack holds safely (a --max-depth in the tens of thousands)
+ * stops the game instead of the process: the Python backend, whose stack is the heap, replays
+ * it. Checked where the IR checks the depth. */
+#define G_STACK_BYTES ((uintptr_t)1 << 20)
+static inline void g_stack(Ctx *c) {
+    char here;
+    if (c->stack_top - (uintptr_t)&here > G_STACK_BYTES) g_fail(c);
+}
 
 /* ------------------------------------------------------------ local arrays */
 

@@ -504,7 +504,8 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
     int64_t V[NV > 0 ? NV : 1];
     double VF[NVF > 0 ? NVF : 1];
     double SC[P];
-    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL};
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
     g_arena_top = 0;
@@ -555,7 +556,8 @@ G_EXPORT int64_t gdef_legal_into(int64_t *B, int64_t *V, double *VF, double *SC,
                                  int64_t *LS, int64_t ls_len, int64_t *HS) {
     int64_t S[NSLOTS] = {0};
     jmp_buf here;
-    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here};
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
+             (uintptr_t)__builtin_frame_address(0)};
     g_arena_top = 0;
     if (setjmp(here) != 0) {
         g_arena_top = 0;
@@ -588,7 +590,8 @@ G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V,
     int64_t S[NSLOTS] = {0};
     Op CO[1];
     int64_t CS[2] = {0, 0};
-    Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL};
+    Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
     g_arena_top = 0;
     if (USES_HISTORY) { /* the state's positions, for nextBoardSeen() */
         g_hist_load(HS, H0, h0_rows);
@@ -707,7 +710,8 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
         memcpy(w.VFs, VF, NVF * sizeof(double));
         memcpy(w.SCs, SC, P * sizeof(double));
         jmp_buf here;
-        Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here};
+        Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here,
+             (uintptr_t)__builtin_frame_address(0)};
         g_arena_top = 0;
         if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
         if (setjmp(here) == 0)
