@@ -71,6 +71,22 @@ def test_perft_equals_the_python_backend(cache_dir, name, depth):
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
 
 
+@pytest.mark.parametrize("name", ["connect4", "checkers", "go/go9", "chess/chess"])
+def test_both_routes_play_the_same_games(cache_dir, route, name):
+    """The C route and numba draw the same random numbers (splitmix64) over the same candidates
+    in the same order: a seed plays the same game on both (winner, length, status, scores).
+    Once, under route_numba (whose compiled rules the tests above made)."""
+    if route != "numba":
+        pytest.skip("compares the C route with numba: runs under route_numba")
+    game, numba_rules, _ = native_of(name)
+    c_rules = NativeRules.load(game, None, route="c")
+    assert c_rules.route == "c"
+    seeds = np.arange(100 if "chess" in name else 400, dtype=np.uint64)
+    played = [rules.playouts(seeds, game.new_state(), None) for rules in (numba_rules, c_rules)]
+    for mine, theirs in zip(*played):
+        assert mine.tolist() == theirs.tolist()
+
+
 @pytest.mark.parametrize("name, counts", [("kiwipete", [48, 2039]), ("position3", [14, 191, 2812])])
 def test_chess_positions_share_one_compiled_module(cache_dir, name, counts):
     """Kiwipete and position 3 have chess's rules: their start loads the module compiled for
