@@ -161,6 +161,8 @@ class CEmitter:
                "MAX_ARRAY_ELEMENTS": MAX_ARRAY_ELEMENTS, "CAP_OPS": CAP_OPS, "CAP_MOVES": CAP_MOVES,
                "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys, "PERFT_OPS": PERFT_OPS, "PERFT_MOVES": PERFT_MOVES,
                "OWN_CANDIDATES": int("moves" in self.functions),
+               "ARRAYS": int(any(isinstance(node, ir.DeclareArray)
+                                 for f in self.functions.values() for node in ir.walk(f.body))),
                **{f"CTX_{context.name}": context.number for context in Context},
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}

@@ -84,6 +84,14 @@ static _Thread_local char *g_arena;
 static _Thread_local size_t g_arena_top;
 #define G_ARENA_BYTES ((size_t)(2 * MAXSTEPS + 2 * MAX_ARRAY_ELEMENTS + 64) * 8)
 
+/* The arena's top, kept and put back by the kernels; nothing in games without local arrays
+ * (ARRAYS 0), where the thread-local access would cost a call per candidate judged. */
+#define G_MARK() (ARRAYS ? g_arena_top : 0)
+#define G_RELEASE(top) \
+    do {                \
+        if (ARRAYS) g_arena_top = (top); \
+    } while (0)
+
 static __attribute__((unused)) void *g_alloc(Ctx *c, int64_t count) {
     size_t bytes = ((size_t)count * 8 + 15) & ~(size_t)15;
     if (g_arena == NULL) {

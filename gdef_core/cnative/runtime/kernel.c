@@ -277,9 +277,9 @@ static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
     S[S_BAD] = 0;
     S[S_ERR] = 0;
     c->CS[0] = 0;
-    size_t top = g_arena_top;
+    size_t top = G_MARK();
     int64_t m = g_candidates(c);
-    g_arena_top = top;
+    G_RELEASE(top);
     return m;
 }
 
@@ -301,11 +301,11 @@ static inline void g_enter_judge(int64_t *S, int64_t player, int64_t mn, int64_t
  * spent) makes it illegal. */
 static inline int g_judge_ops(Ctx *c, Op *ops) {
     Op *saved = c->OPS;
-    size_t top = g_arena_top;
+    size_t top = G_MARK();
     c->OPS = ops;
     int r = e_isMoveLegal(c);
     c->OPS = saved;
-    g_arena_top = top;
+    G_RELEASE(top);
     return r && c->S[S_ERR] == 0 && c->S[S_ST] >= 0;
 }
 
@@ -387,11 +387,11 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     S[S_ST] = MAXSTEPS;
     S[S_ERR] = 0;
     Op *saved = c->OPS;
-    size_t top = g_arena_top;
+    size_t top = G_MARK();
     c->OPS = MV;
     int r = e_end(c);
     c->OPS = saved;
-    g_arena_top = top;
+    G_RELEASE(top);
     if (S[S_ST] < 0 || S[S_ERR] != 0) g_fail(c);
     if (r) {
         *winner = S[S_WIN];
@@ -482,7 +482,7 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
         status = g_game(c, G, player, mn, max_moves);
     } else {
         status = 3;
-        g_arena_top = 0;
+        G_RELEASE(0);
     }
     c->jump = outer;
     return status;
@@ -508,7 +508,7 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
              (uintptr_t)__builtin_frame_address(0)};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
-    g_arena_top = 0;
+    G_RELEASE(0);
     for (int64_t g = 0; g < nseeds; g++) {
         memcpy(B, board, NB * sizeof(int64_t));
         memcpy(V, V0, NV * sizeof(int64_t));
@@ -558,9 +558,9 @@ G_EXPORT int64_t gdef_legal_into(int64_t *B, int64_t *V, double *VF, double *SC,
     jmp_buf here;
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
              (uintptr_t)__builtin_frame_address(0)};
-    g_arena_top = 0;
+    G_RELEASE(0);
     if (setjmp(here) != 0) {
-        g_arena_top = 0;
+        G_RELEASE(0);
         return -1;
     }
     return g_legal_into(&c, player, mn, (Op *)LO, lo_rows, LS, ls_len);
@@ -573,7 +573,7 @@ static int64_t g_verdict(Ctx *c, Op *ops, int64_t player, int64_t mn, int64_t a,
     jmp_buf here;
     c->jump = &here;
     if (setjmp(here) != 0) {
-        g_arena_top = 0;
+        G_RELEASE(0);
         return -1;
     }
     g_enter_judge(c->S, player, mn, 0, a, b);
@@ -592,7 +592,7 @@ G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V,
     int64_t CS[2] = {0, 0};
     Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL,
              (uintptr_t)__builtin_frame_address(0)};
-    g_arena_top = 0;
+    G_RELEASE(0);
     if (USES_HISTORY) { /* the state's positions, for nextBoardSeen() */
         g_hist_load(HS, H0, h0_rows);
         if (HS[HS_N0] < 0) { /* more than the kernel holds: the Python backend judges */
@@ -614,7 +614,7 @@ static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, i
         r = g_play(c, MV, a, n, player, mn, winner, next);
     } else {
         r = -1;
-        g_arena_top = 0;
+        G_RELEASE(0);
     }
     c->jump = outer;
     return r;
@@ -712,11 +712,11 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
         jmp_buf here;
         Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here,
              (uintptr_t)__builtin_frame_address(0)};
-        g_arena_top = 0;
+        G_RELEASE(0);
         if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
         if (setjmp(here) == 0)
             result = g_perft(&c, &w, player, mn, depth, counts);
-        g_arena_top = 0;
+        G_RELEASE(0);
     }
     free(w.CO);
     free(w.CS);
