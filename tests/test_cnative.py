@@ -119,3 +119,46 @@ def test_recursion_deeper_than_the_c_stack_is_left_to_the_python_backend(cache_d
     assert native.playouts(np.zeros(1, np.uint64), game.new_state(), None).status[0] == 3   # FAILED
     outcome, = native_games(native, range(1), 0, None)
     assert f"{path}:10:10: error[G608]: recursion too deep: more than 100000 nested" in str(outcome)
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return z ^ (z >> 31)
+
+
+def _kernel_seed(seed: int, index: int) -> int:
+    """Game `index`'s seed in a run seeded `seed`, as the kernels derive it (splitmix64's
+    finaliser over the run seed, the game's number and player 0)."""
+    golden = 0x9E3779B97F4A7C15
+    z = _mix((seed + golden) % 2**64)
+    z = _mix((z + (index + 1) * golden) % 2**64)
+    return _mix((z + golden) % 2**64)
+
+
+@pytest.mark.parametrize("name, first, stop", [("connect4", 0, 300), ("go/go9", 5, 25),
+                                               ("../tests/data/play/stuck", 0, 4)])
+def test_simulate_adds_up_the_games_of_the_derived_seeds(cache_dir, name, first, stop):
+    """gdef-sim's kernel (simulate: seeds derived in the kernel, games added up, no row per
+    game) gives the totals of the same games played one row each (playouts)."""
+    game = load_game(str(EXAMPLES / f"{name}.gdef"))
+    native = NativeRules.load(game, None)
+    m, players, start = native.module, game.players, game.new_state()
+    T = np.zeros(m._TWINS + players, np.int64)
+    TS = np.zeros(players, np.float64)
+    odd = np.empty(stop - first, np.int64)
+    board, V, VF, SC = native.arrays(start)
+    m.simulate(np.uint64(77), first, stop, board, start.player, start.move_number, V, VF, SC, 60, T, TS, odd,
+               *native.workspace(), native.history_rows(start), native._hs)
+    seeds = np.array([0] * first + [_kernel_seed(77, g) for g in range(first, stop)], np.uint64)
+    rows = native.playouts(seeds, start, 60)
+    kept = [g for g in range(first, stop) if rows.status[g] <= 1]
+    assert T[m._TGAMES] == len(kept) and list(odd[:T[m._TODD]]) == [g for g in range(first, stop) if g not in kept]
+    assert T[m._TCAPPED] == sum(rows.status[g] == 1 for g in kept)
+    assert [T[m._TWINS + p] for p in range(players)] == [sum(rows.status[g] == 0 and rows.winners[g] == p
+                                                             for g in kept) for p in range(players)]
+    assert T[m._TDRAWS] == sum(rows.status[g] == 0 and rows.winners[g] < 0 for g in kept)
+    assert T[m._TLEN] == sum(rows.lengths[g] for g in kept) and T[m._TMAX] == max([0, *(rows.lengths[g] for g in kept)])
+    assert list(TS) == [sum(rows.scores[g][p] for g in kept) for p in range(players)]
+    if name.endswith("stuck"):
+        assert T[m._TODD] == stop - first > 0   # no legal move: every game left to Python

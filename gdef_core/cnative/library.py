@@ -26,6 +26,8 @@ _I = ctypes.c_int64
 _SIGNATURES = {
     "gdef_playouts": (_I, [_I, _P, _P, _I, _I, _P, _P, _P, _I, _P, _P, _P, _P, _I, _P, _I, _P, _I, _P, _I, _P,
                            _P, _P, _P, _I, _P]),
+    "gdef_simulate": (_I, [ctypes.c_uint64, _I, _I, _P, _I, _I, _P, _P, _P, _I, _P, _P, _P, _P, _I, _P, _P, _P,
+                           _P, _I, _P]),
     "gdef_legal_into": (_I, [_P, _P, _P, _P, _P, _I, _P, _I, _I, _P, _I, _P, _I, _P]),
     "gdef_hist_load": (None, [_P, _P, _I]),
     "gdef_judge": (None, [_P, _I, _I, _P, _P, _P, _P, _P, _P, _I, _P, _I, _P]),
@@ -50,6 +52,8 @@ class CModule:
     """The compiled library of one game, called like the numba module."""
 
     NSLOTS = 15
+    # The slots of simulate()'s totals T (runtime/kernel.c, the numba kernels' alike).
+    _TGAMES, _TDRAWS, _TCAPPED, _TLEN, _TMAX, _TODD, _TWINS = range(7)
 
     def __init__(self, path, constants: dict[str, int]) -> None:
         self.path = path
@@ -79,6 +83,17 @@ class CModule:
             int(max_moves), _ptr(winners), _ptr(lengths), _ptr(status), _ptr(scores), int(bool(record)),
             _ptr(rec_ops), rec_ops.shape[0], _ptr(rec_starts), rec_starts.shape[0], _ptr(CO), CO.shape[0],
             _ptr(CS), _ptr(order), _ptr(MV), _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS))
+
+    def simulate(self, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T, TS, odd, CO, CS,
+                 order, MV, H0, HS) -> int:
+        """gdef-sim's games first .. stop - 1 of a run seeded `seed`, added up into T and TS,
+        the games left to Python in `odd` (the numba kernels' simulate)."""
+        board, V0, H0 = _c(board, np.int64), _c(V0, np.int64), _c(H0, np.int64)
+        VF0, SC0 = _c(VF0, np.float64), _c(SC0, np.float64)
+        return self.lib.gdef_simulate(
+            int(seed), int(first), int(stop), _ptr(board), int(player0), int(mn0), _ptr(V0), _ptr(VF0), _ptr(SC0),
+            int(max_moves), _ptr(T), _ptr(TS), _ptr(odd), _ptr(CO), CO.shape[0], _ptr(CS), _ptr(order), _ptr(MV),
+            _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS))
 
     def _legal_into(self, B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS) -> int:
         n = self.lib.gdef_legal_into(_ptr(B), _ptr(V), _ptr(VF), _ptr(SC), _ptr(CO), CO.shape[0], _ptr(CS),

@@ -488,6 +488,71 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
     return status;
 }
 
+/* splitmix64's finaliser: a bijection of 64-bit words that scatters every input bit. */
+static inline uint64_t g_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The 64-bit seed of game `index` (player `player`) of a run seeded `seed`, counter-based:
+ * the numba kernels' _game_seed, whose Python twin is gdef_core.play.games.kernel_seed. */
+static inline uint64_t g_game_seed(uint64_t seed, int64_t index, int64_t player) {
+    const uint64_t g = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t z = g_mix(seed + g);
+    z = g_mix(z + (uint64_t)(index + 1) * g);
+    return g_mix(z + (uint64_t)(player + 1) * g);
+}
+
+/* The totals T of gdef_simulate (the numba kernels' slots): games the kernel finished (ended
+ * or capped), draws, capped, the sum and the maximum of their lengths, how many games it left
+ * to Python (their indexes in `odd`), then each player's wins from T[T_WINS]; TS each player's
+ * summed scores. */
+enum { T_GAMES, T_DRAWS, T_CAPPED, T_LEN, T_MAX, T_ODD, T_WINS };
+
+/* Games first .. stop - 1 from one position: game g drawn from seeds[g] (seeds not NULL),
+ * else from g_game_seed(seed, g, 0); each game's row in winners .. scores (when not NULL) and
+ * its share of T and TS (when not NULL). -> the moves recorded. */
+static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int64_t first, int64_t stop,
+                     const int64_t *board, int64_t player0, int64_t mn0, const int64_t *V0, const double *VF0,
+                     const double *SC0, int64_t max_moves, int64_t *winners, int64_t *lengths, int64_t *status,
+                     double *scores, int64_t *T, double *TS, int64_t *odd) {
+    G_RELEASE(0);
+    for (int64_t g = first; g < stop; g++) {
+        memcpy(c->B, board, NB * sizeof(int64_t));
+        memcpy(c->V, V0, NV * sizeof(int64_t));
+        memcpy(c->VF, VF0, NVF * sizeof(double));
+        memcpy(c->SC, SC0, P * sizeof(double));
+        G->R = seeds != NULL ? seeds[g] : g_game_seed(seed, g, 0);
+        G->length = 0;
+        G->recorded = 0;
+        G->winner = -1;
+        int64_t state = g_game_caught(c, G, player0, mn0, max_moves);
+        if (winners != NULL) {
+            status[g] = state;
+            winners[g] = G->winner;
+            lengths[g] = G->length;
+            for (int64_t p = 0; p < P; p++) scores[g * P + p] = c->SC[p];
+        }
+        if (T == NULL) continue;
+        if (state > 1) { /* no legal move, a run-time error or a limit: the Python backend's */
+            odd[T[T_ODD]++] = g;
+            continue;
+        }
+        T[T_GAMES] += 1;
+        if (state == 1)
+            T[T_CAPPED] += 1;
+        else if (G->winner >= 0)
+            T[T_WINS + G->winner] += 1;
+        else
+            T[T_DRAWS] += 1;
+        T[T_LEN] += G->length;
+        if (G->length > T[T_MAX]) T[T_MAX] = G->length;
+        for (int64_t p = 0; p < P; p++) TS[p] += c->SC[p];
+    }
+    return G->recorded;
+}
+
 /* Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
  * move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
  * (single) game are written to rec_ops / rec_starts. CO, CS, order, MV: working buffers made
@@ -508,22 +573,29 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
              (uintptr_t)__builtin_frame_address(0)};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
-    G_RELEASE(0);
-    for (int64_t g = 0; g < nseeds; g++) {
-        memcpy(B, board, NB * sizeof(int64_t));
-        memcpy(V, V0, NV * sizeof(int64_t));
-        memcpy(VF, VF0, NVF * sizeof(double));
-        memcpy(SC, SC0, P * sizeof(double));
-        G.R = seeds[g];
-        G.length = 0;
-        G.recorded = 0;
-        G.winner = -1;
-        status[g] = g_game_caught(&c, &G, player0, mn0, max_moves);
-        winners[g] = G.winner;
-        lengths[g] = G.length;
-        for (int64_t p = 0; p < P; p++) scores[g * P + p] = SC[p];
-    }
-    return G.recorded;
+    return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
+                 status, scores, NULL, NULL, NULL);
+}
+
+/* gdef-sim's random games first .. stop - 1 of a run seeded `seed`, each seeded by
+ * g_game_seed(seed, g, 0), added up into T and TS (zeroed by the caller) without a row per
+ * game; the indexes of the games left to Python in `odd` (stop - first long). */
+G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const int64_t *board, int64_t player0,
+                               int64_t mn0, const int64_t *V0, const double *VF0, const double *SC0,
+                               int64_t max_moves, int64_t *T, double *TS, int64_t *odd, int64_t *CO,
+                               int64_t co_rows, int64_t *CS, int64_t *order, int64_t *MV, const int64_t *H0,
+                               int64_t h0_rows, int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    int64_t B[NB > 0 ? NB : 1];
+    int64_t V[NV > 0 ? NV : 1];
+    double VF[NVF > 0 ? NVF : 1];
+    double SC[P];
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
+    Game G = {order, (Op *)MV, 0, 0, 0, -1, 0, NULL, 0, NULL, 0};
+    if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
+    return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, NULL, NULL,
+                 NULL, NULL, T, TS, odd);
 }
 
 /* The legal moves of a position, copied into LO / LS; -> how many. */
