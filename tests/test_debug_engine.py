@@ -196,3 +196,33 @@ def show_square(debugger, stop, text: str) -> str:
     from gdef_core.debug.expressions import show
 
     return show(debugger.evaluate(text, 0))
+
+
+def test_a_resumed_record_replays_untraced_after_setup(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.runtime.session import Session
+
+    session = Session(load_game([CHECKERS]), [CHECKERS])
+    assert session.play("clear(0,2); place(1,3,W)").accepted
+    record = tmp_path / "one.json"
+    session.save(str(record))
+
+    def logged_until_waiting(resume: str | None) -> list[str]:
+        """The logpoint lines of setup() and end() until the game waits for a move."""
+        listener = Listener()
+        lines = []
+        listener.output = lambda category, text: lines.append(text)
+        debugger = DebugSession(LaunchOptions([CHECKERS], resume=resume), listener)
+        debugger.set_breakpoints(CHECKERS, [{"line": line_of(CHECKERS, "define setup()"), "log_message": "setup"},
+                                            {"line": line_of(CHECKERS, "define end()"), "log_message": "end"}])
+        debugger.start()
+        try:
+            assert listener.next()[0] == "waiting"
+        finally:
+            debugger.quit()
+        return [line for line in lines if line in ("setup\n", "end\n")]
+
+    fresh = logged_until_waiting(None)
+    assert fresh and set(fresh) == {"setup\n"}
+    # the record's setup() and its move (end() after it) are replayed untraced: the same lines
+    assert logged_until_waiting(str(record)) == fresh

@@ -46,7 +46,7 @@ MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at mo
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
     State.read_move, State.move_name, State.move_names, notation.move_name, notation.move_names,
-    notation.read_move_name, Session.resume))
+    notation.read_move_name, Session.from_record))
 
 
 class DebugLoadError(Exception):
