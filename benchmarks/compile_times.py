@@ -20,20 +20,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ("tictactoe", "tictactoe-split/tictactoe", "connect4", "breakthrough", "gomoku", "checkers",
             "reversi", "go/go9", "go/go19", "chess/chess")
-CHILD = """
-import sys, time
-from gdef_core import load_game
-from gdef_core.native import NativeRules
-game = load_game(sys.argv[1])
-start = time.perf_counter()
-rules = NativeRules.load(game, None, route=sys.argv[2])
-print(time.perf_counter() - start if rules is not None and rules.route == sys.argv[2] else -1)
-"""
+
+
+def child(example: str, route: str) -> None:
+    """In the new process: load the rules, print the seconds it took (-1: not on `route`)."""
+    import time
+
+    from gdef_core import load_game
+    from gdef_core.native import NativeRules
+
+    game = load_game(example)
+    start = time.perf_counter()
+    rules = NativeRules.load(game, None, route=route)
+    print(time.perf_counter() - start if rules is not None and rules.route == route else -1)
 
 
 def load_seconds(example: str, route: str, cache: str) -> float:
     environment = dict(os.environ, GDEF_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(ROOT / "examples" / f"{example}.gdef"), route],
+    done = subprocess.run([sys.executable, __file__, "--load", str(ROOT / "examples" / f"{example}.gdef"), route],
                           env=environment, capture_output=True, text=True, check=True)
     return float(done.stdout.split()[-1])
 
@@ -43,7 +47,11 @@ def main() -> None:
     parser.add_argument("--routes", default="c,numba")
     parser.add_argument("--games", default=",".join(EXAMPLES))
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--load", nargs=2, metavar=("GDEF", "ROUTE"), help="(the child process's part)")
     args = parser.parse_args()
+    if args.load:
+        child(*args.load)
+        return
     results: dict = {}
     print(f"{'example':<28} {'route':<6} {'cold s':>8} {'warm s':>8}")
     for example in args.games.split(","):
