@@ -215,6 +215,40 @@ def test_limits_stop_native_code_with_the_python_backends_error(cache_dir, tmp_p
     assert f"{path}:{line}: error[{code}]" in errors[1][1], errors[1]
 
 
+# end() overflows (flagged, the code goes on: kernels' _bad), then asks hasLegalMove(), whose
+# search must not clear end()'s flag (it did: the game played on natively).
+FAILS_BEFORE_SEARCH = """
+name: failsbeforesearch
+players: 2
+size: 3 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  int big = 9223372036854775807;
+  int over = (big + moveNumber()) * 1;
+  if (!hasLegalMove()) {
+    return true;
+  }
+  return over == 0;
+}
+"""
+
+
+def test_an_error_before_has_legal_move_stays_an_error(cache_dir, tmp_path, capsys):
+    path = tmp_path / "failsbeforesearch.gdef"
+    path.write_text(FAILS_BEFORE_SEARCH, encoding="utf-8")
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
+    assert errors[0] == errors[1]
+    assert f"{path}:13:19: error[G602]" in errors[1][1], errors[1]
+
+
 def test_no_legal_move_is_reported_as_by_the_python_backend(cache_dir, capsys):
     path = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
     errors = []

@@ -319,7 +319,7 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
 }
 
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
- * a failure of the search is end()'s (S[S_ERR]). */
+ * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
 static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     int64_t *S = c->S;
     if (S[S_CTX] != CTX_END) {
@@ -345,8 +345,8 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
             break;
         }
     }
-    memcpy(S, saved, sizeof saved);
-    S[S_ERR] = failed ? 1 : 0;
+    memcpy(S, saved, sizeof saved); /* end()'s own flag included: an error before stays */
+    if (failed) S[S_ERR] = 1;
     return found;
 }
 
