@@ -18,7 +18,7 @@ from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
-from gdef_core.cli.common import add_version, guarded, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
@@ -70,6 +70,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the computer players (default: a random one, printed)")
+    add_param_option(parser)
     parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
     parser.add_argument("--backend", choices=("python", "native"), default="python",
@@ -207,7 +208,8 @@ class Runner:
     def run(self) -> int:
         args = self.args
         options = PlayOptions(files=list(args.files), record=args.record, resume=args.resume, players=args.player,
-                              seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth)
+                              seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth,
+                              params=param_values(args.param))
         play = PlaySession.start(options, self.console)
         if isinstance(play, int):
             return play

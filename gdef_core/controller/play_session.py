@@ -65,6 +65,7 @@ class PlayOptions:
     max_steps: int | None = None
     max_depth: int | None = None
     optimize: bool = True           # False: the reference build (the debugger's)
+    params: dict[str, str] = field(default_factory=dict)  # --param NAME=VALUE: the game's parameters
 
 
 class Terminated(KeyboardInterrupt):
@@ -139,7 +140,17 @@ class PlaySession:
         if not files:
             report.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
             return EXIT_USAGE
-        game = _load(files, options, report)
+        params = dict(options.params)
+        if record is not None:
+            recorded = record.get("params", {})
+            clash = [name for name in params if name in recorded and str(recorded[name]).lower() != params[name].lower()]
+            if clash:
+                report.complain(f"{PROG}: error: {options.resume} was played with "
+                                + ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
+                                + ": a resumed game keeps its parameters (drop --param)")
+                return EXIT_USAGE
+            params = {**recorded, **params}
+        game = _load(files, options, report, params)
         if isinstance(game, int):
             return game
         try:
@@ -497,20 +508,27 @@ class PlaySession:
             self.record_failed = not self.save_to(self.record)
 
 
-def _load(files: list[str], options: PlayOptions, report: Reporter):
+def _shown(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict):
     """The Game, or an exit code after reporting why there is none."""
     from gdef_core.loader import GdefFileError, load_program
-    from gdef_core.runtime.errors import GameLoadError
+    from gdef_core.runtime.errors import GameLoadError, ParamError
     from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
 
     try:
-        program = load_program(files)
+        program = load_program(files, params=params)
     except GdefFileError as error:
         report.complain(f"{PROG}: error: {error}")
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,
                                  max_depth=options.max_depth or DEFAULT_MAX_DEPTH, optimize=options.optimize)
+    except ParamError as error:
+        report.complain(f"{PROG}: error: --param: {error}")
+        return EXIT_USAGE
     except GameLoadError as error:
         report.show_definition(program, error)
         return EXIT_DEFINITION
