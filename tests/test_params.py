@@ -147,3 +147,22 @@ def test_gdef_sim_workers_play_with_the_values(tmp_path):
     summary = json.loads((tmp_path / "out.json").read_text())
     assert summary["games"] == 6
     assert "average 8.0 moves, max 8" in done.stdout  # 3 x 3 less the start square: 8 moves
+
+
+# ---------------------------------------------------------------- the native backend
+
+
+def test_the_native_backend_compiles_the_value_in_use_and_agrees_with_python():
+    from support import need_module
+
+    need_module("numba", "pip install -e '.[fast]'")
+    from gdef_core.native import NativeRules
+
+    game = load_game(FILL, params={"n": 3, "bonus": True})  # not the default 4: its own module
+    said: list[str] = []
+    native = NativeRules.load(game, said.append)
+    assert native is not None, said
+    state = game.new_state()
+    assert [str(m) for m in native.legal_moves(state)] == [str(m) for m in state.legal_moves()]
+    assert len(native.legal_moves(state)) == 8
+    assert native.perft(state, 2)[-1] == 8 * 7

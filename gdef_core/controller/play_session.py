@@ -245,13 +245,21 @@ class PlaySession:
         self.session = Session(self.game, self.session.files, self.game.new_state())
         self.autosave()
 
-    def new_game(self, start: dict | None = None) -> str | None:
+    def new_game(self, start: dict | None = None, params: dict | None = None) -> str | None:
         """A new game at the start position (or at `start`, a position as State.to_json()
         writes it, checked by the caller); the game so far, if anything was played, is kept
         first: the record file is renamed PATH.~N~ (as a --record file that would be overwritten
         is) and the new game goes on in PATH; a game without one goes to the records folder.
+        `params`: new values for some of the game's parameters (the game is loaded again with
+        them; ParamError, or GameLoadError for what they break, before anything changes).
         Returns where it was kept, or None; KeepError when it cannot be kept (nothing changes)."""
         old = self.session
+        game = self.game
+        if params:
+            from gdef_core.runtime.game import load_game
+
+            game = load_game(old.files, max_steps=game.max_steps, max_depth=game.max_depth,
+                             params={**game.params, **params})
         kept = None
         if old.moves or old.rejected:
             if self.record and self.save_to(self.record):
@@ -266,8 +274,8 @@ class PlaySession:
                 raise KeepError("cannot save the game so far (see the terminal): nothing was changed")
             self.say(f"The game so far is kept in {kept}.")
         self.kept = None
-        state = self.game.new_state() if start is None else self.game.state_from_json(start)
-        self.session = Session(self.game, old.files, state, start)
+        state = game.new_state() if start is None else game.state_from_json(start)
+        self.session = Session(game, old.files, state, start)
         return kept
 
     # ------------------------------------------------------------ computer players

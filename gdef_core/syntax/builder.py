@@ -149,7 +149,7 @@ class AstBuilder(ShowBuilder):
             in_word, values = children
             words, items, is_range, last = [in_word], list(values.items), False, values
         for token, expected in zip(words, ("in", "to")):
-            if token.value != expected:
+            if token.value not in (expected, ""):  # "": a word the recovery inserted, already reported
                 self.diagnostics.append(diagnostic(
                     "G101", self.span(token), f"expected '{expected}' in a parameter's allowed values "
                     f"(`in 1 to 19` or `in {{9, 13, 19}}`), found '{token.value}'"))
