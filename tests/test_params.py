@@ -166,3 +166,14 @@ def test_the_native_backend_compiles_the_value_in_use_and_agrees_with_python():
     assert [str(m) for m in native.legal_moves(state)] == [str(m) for m in state.legal_moves()]
     assert len(native.legal_moves(state)) == 8
     assert native.perft(state, 2)[-1] == 8 * 7
+
+
+def test_gdef_test_plays_rule_tests_with_param(tmp_path):
+    script = tmp_path / "small.test.moves"
+    script.write_text(f"# game: {FILL}\n[a 3 x 3 board]\n? moves 8\nplace(2,2,X)\n? illegal place(3,0,O)\n")
+    assert run_tool("test", str(script), cwd=tmp_path).returncode == 1  # the default 4 x 4: 15 moves
+    assert run_tool("test", str(script), "--param", "n=3", cwd=tmp_path).returncode == 0
+    refused = run_tool("test", str(script), "--param", "n=30", cwd=tmp_path)
+    assert refused.returncode == 2 and "--param: parameter 'n' cannot be 30: it takes 2 to 8" in refused.stderr
+    unknown = run_tool("test", str(script), "--param", "size=3", cwd=tmp_path)
+    assert unknown.returncode == 2 and "--param size: no game tested declares a parameter 'size'" in unknown.stderr
