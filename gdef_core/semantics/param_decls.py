@@ -26,7 +26,8 @@ def check_param_decls(program: Program, report: Report, bindings: Mapping[str, o
         for item in module.items:
             if isinstance(item, ast.GameVar) and not report.recovery.distrusts(item):
                 if item.param:
-                    _declaration(program, report, item)
+                    if program.game_vars.get(item.name.text) is item:  # not a duplicate (G203)
+                        _declaration(program, report, item)
                 elif item.domain is not None:
                     report.add("G414", item.domain.span, f"'{item.name.text}' is a game variable, which "
                                f"has no allowed values; declare it `param {item.type.name} "
@@ -52,9 +53,10 @@ def bind_values(program: Program) -> None:
         changes: dict = {}
         if name in program.param_values and program.param_values[name] != default_of(decl):
             changes["init"] = literal(program.param_values[name], decl.init.span)
-        if decl.sizes and any(isinstance(node, ast.NameRef) and node.name.text in program.params
-                              for size in decl.sizes for node in ast.walk(size)):
-            changes["sizes"] = [ast.IntLit(known_size(program, size), size.span) for size in decl.sizes]
+        sizes = [known_size(program, size) for size in decl.sizes]
+        if None not in sizes and any(isinstance(node, ast.NameRef) and node.name.text in program.params
+                                     for size in decl.sizes for node in ast.walk(size)):
+            changes["sizes"] = [ast.IntLit(value, size.span) for value, size in zip(sizes, decl.sizes)]
         if changes:
             program.game_vars[name] = dataclasses.replace(decl, **changes)
 
