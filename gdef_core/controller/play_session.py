@@ -25,7 +25,7 @@ from typing import Protocol
 from gdef_core.controller import records
 from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
-from gdef_core.runtime.session import Played, RecordError, Session, load_record
+from gdef_core.runtime.session import Played, RecordError, Session, load_record, record_files
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_ASSERTION = 5
@@ -129,13 +129,17 @@ class PlaySession:
             report.complain(f"{PROG}: error: --max-depth {options.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
             return EXIT_USAGE
         record = None
+        files = list(options.files)
         if options.resume:
             try:
                 record = load_record(options.resume)
             except RecordError as error:
                 report.complain(f"{PROG}: error: {error}")
                 return EXIT_USAGE
-        files = list(options.files) or (record["files"] if record else [])
+            if not files:
+                files, notes = record_files(record, options.resume)
+                for note in notes:
+                    report.complain(f"{PROG}: note: {note}")
         if not files:
             report.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
             return EXIT_USAGE
