@@ -192,3 +192,26 @@ def test_someone_elses_file_is_never_replaced_nor_its_mode_changed(tmp_path):
         session.save(str(record))
     info = record.stat()
     assert (record.read_text(), info.st_uid, stat.S_IMODE(info.st_mode)) == ("their record", 65534, 0o644)
+
+
+def test_save_keeps_a_file_already_there_as_a_numbered_backup(tmp_path):
+    (tmp_path / "game.json").write_text("an earlier game\n")
+    (tmp_path / "game.json.~1~").write_text("an even earlier game\n")
+    lines = ["place(1,1,X)", "save game.json", "save own.json", "quit"]
+    done = gdef_run(tmp_path, TICTACTOE, "--record", "own.json", stdin="".join(line + "\n" for line in lines))
+    assert done.returncode == 3, done.stderr
+    assert "Saved the game record to game.json (the file that was there is kept as game.json.~2~)." in done.stdout
+    assert "Saved the game record to own.json." in done.stdout  # the game's own record: no backup of itself
+    assert (tmp_path / "game.json.~2~").read_text() == "an earlier game\n"
+    assert (tmp_path / "game.json.~1~").read_text() == "an even earlier game\n"
+    assert json.loads((tmp_path / "game.json").read_text())["moves"][0]["move"] == "place(1,1,X)"
+    assert not (tmp_path / "own.json.~1~").exists()
+
+
+def test_save_refuses_a_link_and_leaves_it_and_its_target_alone(tmp_path):
+    (tmp_path / "precious.txt").write_text("keep me\n")
+    (tmp_path / "game.json").symlink_to(tmp_path / "precious.txt")
+    done = gdef_run(tmp_path, TICTACTOE, stdin="place(1,1,X)\nsave game.json\nquit\n")
+    assert "Cannot save to game.json: a symbolic link" in done.stdout
+    assert (tmp_path / "game.json").is_symlink() and (tmp_path / "precious.txt").read_text() == "keep me\n"
+    assert not (tmp_path / "game.json.~1~").exists()

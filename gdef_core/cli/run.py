@@ -35,7 +35,7 @@ Commands:
   NUMBER          play that move of the list
   hint [SECONDS]  ask the computer for a move (it thinks 2 s, or SECONDS, at most 60)
   undo            take back the last move
-  save FILE       write the game record to FILE
+  save FILE       write the game record to FILE (a file there is kept as FILE.~1~)
   quit, exit, q   save the record and stop (Ctrl-D too)
 Up and down recall earlier lines, kept across runs; Tab completes commands and legal moves."""
 
@@ -368,11 +368,12 @@ class Runner:
             self.say("Usage: save FILE")
             return
         try:
-            self.play.save(path)
+            backup = self.play.save(path)
         except (OSError, ValueError) as error:
             self.say(f"Cannot save to {path}: {getattr(error, 'strerror', None) or error}")
             return
-        self.say(f"Saved the game record to {path}.")
+        kept = f" (the file that was there is kept as {backup})" if backup else ""
+        self.say(f"Saved the game record to {path}{kept}.")
 
     def draw(self) -> None:
         self.console.show_board(self.play.session)

@@ -481,9 +481,20 @@ class PlaySession:
                 self.complain(f"{PROG}: the record goes to {self.kept} instead")
         return self.kept if self.save_to(self.kept) else None
 
-    def save(self, path: str) -> None:
-        """Write the record to `path` now (the `save FILE` command); OSError when it cannot."""
-        self.session.save(path)
+    def save(self, path: str) -> str | None:
+        """Write the record to `path` now (the `save FILE` command); a file of this user already
+        there (other than this game's own record) is first kept as PATH.~N~, as --record keeps
+        one: that backup's path, or None. OSError when it cannot (then nothing has changed)."""
+        backup = None
+        if _is_own_regular_file(path) and not (self.record is not None and _same_file(path, self.record)):
+            backup = records.keep_as_backup(path)  # a link or someone else's file: save() refuses it
+        try:
+            self.session.save(path)
+        except (OSError, ValueError):
+            if backup is not None:
+                os.replace(backup, path)  # put it back: nothing lost, nothing changed
+            raise
+        return backup
 
     def save_to(self, path: str) -> bool:
         try:
