@@ -205,7 +205,8 @@ def test_interactive_session_through_pipes(tmp_path) -> None:
     assert code == 0 and err == ""
     assert out.startswith("tictactoe: 2 players, 3x3 board; x runs left to right, y bottom to top.")
     assert "Commands:\n  help " in out and "There is no move to take back." in out
-    assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out
+    assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out  # a game of few objects
+    assert "  objects         list the game's objects (pieces), by side\n" in out
     assert f"Rejected: {TAKEN}" in out
     assert "Took back the last move." in out and "Player 0 to move (has played X)." in out
     assert f"Saved the game record to {saved}." in out
