@@ -167,6 +167,13 @@ def test_absolute_file_names_stay_absolute_and_a_record_far_from_its_game_names_
     assert files_for_record([os.path.relpath(game)], str(root / "records")) == ["../games/ttt.gdef"]
 
 
+def test_a_record_whose_folder_is_not_known_names_its_files_absolute(monkeypatch):
+    """The board page's "Download record": the browser decides where it goes."""
+    monkeypatch.chdir(ROOT)
+    session = Session(load_game(["examples/tictactoe.gdef"]), ["examples/tictactoe.gdef"])
+    assert session.record()["files"] == [TICTACTOE]
+
+
 def test_a_record_of_an_earlier_version_naming_files_from_the_current_folder_still_resumes(tmp_path):
     root = project(tmp_path)
     (root / "records").mkdir()

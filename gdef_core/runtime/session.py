@@ -122,11 +122,13 @@ class Session:
 
     def record(self, folder: str | None = None) -> dict:
         """The record as JSON data; `folder`: the folder of the file it goes to, which its
-        relative `files` are written relative to (files_for_record)."""
+        relative `files` are written relative to (files_for_record); without one (the board
+        page's download, whose folder is not known) they are written absolute."""
         state = self.state
         record = {
             "game": self.game.name,
-            "files": self.files if folder is None else files_for_record(self.files, folder),
+            "files": [os.path.abspath(name) for name in self.files] if folder is None
+            else files_for_record(self.files, folder),
             "players": self.game.players,
             "moves": list(self.moves),
             "rejected": list(self.rejected),
