@@ -82,8 +82,9 @@ def stop_on_signals() -> None:
             signal.signal(getattr(signal, name), stop)
 
 
-class KeepError(Exception):
-    """The game so far cannot be saved, so it is not replaced by a new one."""
+class KeepError(OSError):
+    """The game so far cannot be saved, so it is not replaced by a new one (an OSError: a file
+    could not be written or renamed)."""
 
 
 @dataclass(frozen=True)

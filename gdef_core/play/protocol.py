@@ -75,13 +75,12 @@ class ProtocolServer:
         return self.play.guard(lambda: self._serve(stdin, stdout))
 
     def _serve(self, stdin: TextIO, stdout: TextIO) -> int:
-        try:
-            return self._answer_all(stdin, stdout)
-        finally:
-            if self.play.record is not None:  # normally written already, after every change
-                self.play.keep_record()
+        self._answer_all(stdin, stdout)
+        if self.play.record is not None:  # written after every change; once more if that failed
+            self.play.keep_record()
+        return 0
 
-    def _answer_all(self, stdin: TextIO, stdout: TextIO) -> int:
+    def _answer_all(self, stdin: TextIO, stdout: TextIO) -> None:
         write = _writer(stdout)
         write({"protocol": PROTOCOL, "version": VERSION, "game": game_info(self.session.game),
                "commands": sorted(COMMANDS)})
@@ -95,8 +94,7 @@ class ProtocolServer:
                 write({"ok": False, "error": {"kind": "internal error", "message":
                                               f"the answer cannot be written as JSON: {error} (a bug in gdef)"}})
             if stop:
-                return 0
-        return 0
+                return
 
     def answer_line(self, line) -> tuple[dict, bool]:
         """The answer to one request line (or TOO_LONG), and whether to stop after it. Every
@@ -139,8 +137,6 @@ class ProtocolServer:
         the game so far, if any move was tried, is kept as the record file's numbered backup
         (PlaySession.new_game): where, or None; without, it is dropped, as a client that asked
         for no record wants."""
-        from gdef_core.controller.play_session import KeepError
-
         if self.play.record is None:
             self.play.kept = None
             if start is None:
@@ -150,7 +146,7 @@ class ProtocolServer:
             return None
         try:
             kept = self.play.new_game(start)
-        except KeepError as error:
+        except OSError as error:  # the controller's KeepError: nothing was changed
             raise ProtocolError("not kept", str(error)) from None
         self.play.autosave()
         return kept
