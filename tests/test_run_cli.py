@@ -367,3 +367,9 @@ def test_web_with_protocol_is_refused_before_anything_runs(tmp_path) -> None:
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines()[-1].startswith("gdef-run: error: --web and --protocol cannot be used together")
+
+
+def test_objects_lists_the_objects_by_side() -> None:
+    code, out, _ = gdef_run(str(ROOT / "examples" / "checkers.gdef"), stdin="objects\nquit\n")
+    assert code == 3
+    assert "White> objects\n  White: W, WK\n  Black: B, BK\n" in out  # names only: not a terminal's encoding

@@ -306,7 +306,7 @@ class Runner:
 
     def objects_listing(self) -> str:
         """The `objects` command: the objects by side (the player they belong to), each with
-        its glyph unless the board is drawn in ASCII."""
+        its glyph (when it is not the name itself) unless the board is drawn in ASCII."""
         from gdef_core.runtime.render import can_show
 
         game, play = self.play.game, self.play
@@ -315,7 +315,8 @@ class Runner:
         sides: dict[int | None, list[str]] = {}
         for name in game.objects:
             piece = shown.piece(name)
-            sides.setdefault(piece.side, []).append(f"{name} {piece.glyph}" if glyphs and piece.glyph else name)
+            drawn = glyphs and piece.glyph and piece.glyph != name
+            sides.setdefault(piece.side, []).append(f"{name} {piece.glyph}" if drawn else name)
         lines = [f"  {play.who(side, True) if side is not None else 'Objects'}: {', '.join(names)}"
                  for side, names in sorted(sides.items(), key=lambda item: (item[0] is None, item[0] or 0))]
         return "\n".join(lines)
