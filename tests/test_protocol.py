@@ -22,8 +22,11 @@ class Engine:
     """`gdef-run --protocol` in a child process: one request line in, one answer line out."""
 
     def __init__(self, *argv: str) -> None:
+        # A shell without job control starts background jobs with SIGINT ignored, and the child
+        # would inherit that: Ctrl-C is made to work as at a terminal.
         self.process = subprocess.Popen([GDEF_RUN, "--protocol", *argv], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.hello = self.read()
 
     def read(self) -> dict:
