@@ -138,7 +138,6 @@ class ProtocolServer:
         (PlaySession.new_game): where, or None; without, it is dropped, as a client that asked
         for no record wants."""
         if self.play.record is None:
-            self.play.kept = None
             if start is None:
                 self.play.restart()
             else:

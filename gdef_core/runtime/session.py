@@ -196,7 +196,8 @@ def files_for_record(files: list[str], folder: str) -> list[str]:
             common = os.path.commonpath([full, folder])
         except ValueError:  # another drive
             common = None
-        written.append(full if common is None or common == os.path.dirname(common) else os.path.relpath(full, folder))
+        only_root = common is None or common == os.path.dirname(common)
+        written.append(full if only_root else os.path.relpath(full, folder))
     return written
 
 
