@@ -152,7 +152,7 @@ def test_gdef_sim_workers_play_with_the_values(tmp_path):
 # ---------------------------------------------------------------- the native backend
 
 
-def test_the_native_backend_compiles_the_value_in_use_and_agrees_with_python():
+def test_the_native_backend_compiles_the_value_in_use_and_agrees_with_python(cache_dir):
     from support import need_module
 
     need_module("numba", "pip install -e '.[fast]'")
