@@ -57,17 +57,11 @@ class _Work:
             self.done.set()
 
     def _prepare(self, game):
-        from gdef_core.native import NativeRules, numba_available
-        from gdef_core.native import cache
-        from gdef_core.native.codegen import NativeUnsupported, native_source
+        from gdef_core.native import NativeRules, cache
+        from gdef_core.native.precompile import cacheable_source
 
-        if not numba_available() or not hasattr(game, "program"):
-            return None
-        try:
-            source, _, cacheable = native_source(game.program, game.max_steps, game.max_depth)
-        except NativeUnsupported:
-            return None
-        if not cacheable:   # compiled in every run, which would block: Python it is
+        source = cacheable_source(game)
+        if source is None:
             return None
         path = cache.module_path(source)
         if not cache.is_compiled(path):
