@@ -3,7 +3,6 @@ compiles the rules into the cache, native once it is there; the child is killed 
 stops (Ctrl-C too), leaving no files behind. Needs numba (gdef[fast]); compiles tic-tac-toe once."""
 from __future__ import annotations
 
-import math
 import os
 import signal
 import subprocess
@@ -39,10 +38,16 @@ def test_the_compile_runs_in_the_background_and_the_agent_switches_to_it(tmp_pat
     assert agent.choose(state) in state.legal_moves()
     assert agent.last_engine == "python"   # answered without waiting for the compile
     assert background_compile.state(game) in ("starting", "compiling")
-    assert background_compile.rules_when_ready(game, math.inf) is not None
+    assert background_compile.rules_when_ready(game, wait=True) is not None
     assert background_compile.state(game) == "ready"
     agent.choose(state)
     assert agent.last_engine == "native"
+    # Ready in the middle of a search: it switches between two iterations.
+    ready, asked = background_compile.rules_when_ready, []
+    monkeypatch.setattr(background_compile, "rules_when_ready",
+                        lambda game: asked.append(1) or (ready(game) if len(asked) > 5 else None))
+    agent.choose(state)
+    assert agent.last_engine == "python and native" and len(asked) == 6
     assert leftovers(cache) == []
     assert [p.name for p in (cache / "native").iterdir()] == [p.parent.name for p in
                                                                (cache / "native").glob("*/gdef_rules_*.py")]

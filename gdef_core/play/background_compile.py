@@ -10,12 +10,11 @@ the rules. The child runs under a time limit and is killed when this process exi
 half-built folder removed), so a compile never outlives the game that wanted it and leaves no
 files behind; the next run starts it again.
 
-`wait=math.inf` (tests) blocks until the work is done.
+`wait=True` (tests, benchmarks) blocks until the work is done.
 """
 from __future__ import annotations
 
 import atexit
-import math
 import os
 import shutil
 import subprocess
@@ -25,7 +24,6 @@ import time
 import weakref
 
 COMPILE_TIMEOUT = 900.0   # seconds: a compile taking longer is killed (chess takes about two minutes)
-WAIT_STEP = 0.02          # seconds between looks at a warm start being loaded
 POLL = 1.0                # seconds between looks at the cache while another process compiles
 
 # Game -> its _Work in this process (a forked child starts afresh: the thread is not copied).
@@ -72,18 +70,12 @@ class _Work:
         return NativeRules.load(game, None)
 
 
-def rules_when_ready(game, wait: float = 0.0):
+def rules_when_ready(game, wait: bool = False):
     """`game`'s NativeRules if they are ready, else None; the first call starts the work in
-    the background. `wait`: seconds to wait for a warm start (a compile already cached loads
-    in about a second; a compile to run is never waited for), `math.inf` for the whole work."""
+    the background. `wait`: block until the work is done (tests, benchmarks)."""
     work = _work(game)
-    if wait == math.inf:
+    if wait:
         work.done.wait()
-    elif wait > 0:
-        until = time.monotonic() + wait
-        while work.state != "compiling" and not work.done.wait(min(WAIT_STEP, max(0.0, until - time.monotonic()))):
-            if time.monotonic() >= until:
-                break
     return work.rules if work.done.is_set() else None
 
 

@@ -20,7 +20,8 @@ when few playouts fit in the budget.
 machine), "native" (each playout one call of the game's compiled kernel, gdef_core.native,
 compiled first if need be; the tree stays in Python) or "auto": native once the compile is
 ready, Python meanwhile; the compile runs in the background and never makes a move wait
-(play/background_compile.py). The default is "auto" under a time budget and "python" with
+(play/background_compile.py), and a search switches to native playouts between two
+iterations when it becomes ready. The default is "auto" under a time budget and "python" with
 `iterations`. A game the native backend cannot compile, or numba missing for "native", falls
 back to Python after a one-line notice ("auto" falls back silently). Each engine gives the
 same moves for the same seed; the two differ.
@@ -38,7 +39,6 @@ from gdef_core.play.native_sim import native_playout
 
 DEFAULT_THINK_SECONDS = 2.0   # a move's budget when none is given
 DEFAULT_ITERATIONS = 1000     # the budget of a plain `mcts` where runs must repeat (gdef-sim)
-WARM_START_WAIT = 1.0         # seconds "auto" waits for a cached compile without a time budget
 DEFAULT_EXPLORATION = math.sqrt(2)
 DEFAULT_PLAYOUT_CAP = 1000  # moves; a playout longer than this counts as a draw
 PLAYOUT_ENGINES = ("python", "native", "auto")
@@ -102,7 +102,8 @@ class MctsAgent:
         self._native = None    # the NativeRules of the game last played, when native
         self._deadline = None
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
-        self.last_engine = "python"  # the playouts of the last choose(): "python" or "native"
+        self.last_engine = "python"  # the last choose()'s playouts: "python", "native" or both
+        self._played = {"python": 0, "native": 0}
 
     def choose(self, state, stop=None):
         """The most visited move after the budget, or after `stop()` turns true; a move that
@@ -112,8 +113,10 @@ class MctsAgent:
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
-        self._native = self._engine(getattr(state, "game", None))
-        self.last_engine = "native" if self._native is not None else "python"
+        game = getattr(state, "game", None)
+        waiting = self.playouts == "auto" and hasattr(game, "program")   # for the background compile
+        self._native = None if waiting else native_rules(game, self.playouts)
+        self._played = {"python": 0, "native": 0}
         root = _Node(None, None, None, state)
         root.untried = moves
         self.rng.shuffle(root.untried)
@@ -133,18 +136,14 @@ class MctsAgent:
                 break
             if stop is not None and stop():
                 break
+            if waiting and self._native is None:   # ready since the last iteration?
+                self._native = background_compile.rules_when_ready(game)
             if self._iterate(root):
                 done += 1
                 self.last_iterations = done
+        self.last_engine = " and ".join(engine for engine, count in self._played.items() if count) or "python"
         best = max(root.children, key=lambda child: (child.visits, child.reward), default=None)
         return best.move if best is not None and best.visits else moves[0]
-
-    def _engine(self, game):
-        """The NativeRules of this choose()'s playouts, or None for Python."""
-        if self.playouts != "auto" or not hasattr(game, "program"):
-            return native_rules(game, self.playouts)
-        wait = WARM_START_WAIT if self.time_limit is None else self.time_limit / 2
-        return background_compile.rules_when_ready(game, wait)
 
     def _iterate(self, root: _Node) -> bool:
         """One iteration; False when the deadline cut its playout short (nothing counted)."""
@@ -169,9 +168,12 @@ class MctsAgent:
                 node, state = child, after
         if self._native is not None:
             winner = native_playout(self._native, state, self.rng.getrandbits(64), self.playout_cap)
+            self._played["native"] += 1
         else:
             winner = self._playout(state.clone())
+            self._played["python"] += 1
             if winner is _CUT:
+                self._played["python"] -= 1
                 if node.visits == 0 and node.parent is not None:   # take the new leaf back
                     node.parent.children.remove(node)
                     node.parent.untried.append(node.move)
