@@ -126,3 +126,14 @@ def test_the_hint_line_says_which_playouts_it_ran():
     run(["--think", "0.2", "--seed", "3", TICTACTOE], io.StringIO("hint\nquit\n"), out, err)
     assert "Thinking for up to 0.2 s ..." in out.getvalue()
     assert " python playouts in " in out.getvalue()
+
+
+def test_a_thinking_player_starts_its_native_playouts_work_before_the_first_move():
+    from gdef_core.play import background_compile
+
+    play = PlaySession.start(PlayOptions(files=[TICTACTOE], players=["1=mcts"], seed=1), Quiet())
+    assert background_compile.state(play.game) is not None   # started: loaded by the time it moves
+    repeatable = PlaySession.start(PlayOptions(files=[TICTACTOE], players=["1=mcts:iterations=20"], seed=1), Quiet())
+    assert background_compile.state(repeatable.game) is None   # Python playouts: nothing to start
+    play.computers.assign(0, parse_agent("mcts:time=1"))
+    assert background_compile.state(play.game) is not None

@@ -174,6 +174,7 @@ class PlaySession:
         except AgentSpecError as error:
             report.complain(f"{PROG}: error: --player {error}")
             return EXIT_USAGE
+        computers.prepare(game)
         return cls(session, computers, report, options, path)
 
     def guard(self, mode: Callable[[], int]) -> int:

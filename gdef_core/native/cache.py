@@ -27,11 +27,11 @@ def cache_root() -> Path:
 
 
 def module_key(source: str) -> str:
-    import numba
+    from importlib.metadata import version   # numba's, without importing it (half a second)
 
     from gdef_core.version import __version__
 
-    text = f"gdef {__version__}\nnumba {numba.__version__}\npython {sys.version}\n{source}"
+    text = f"gdef {__version__}\nnumba {version('numba')}\npython {sys.version}\n{source}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 

@@ -17,6 +17,7 @@ cached) or numba is missing.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import signal
@@ -29,14 +30,20 @@ EXIT_DONE, EXIT_BUSY, EXIT_UNUSABLE = 0, 3, 4
 OWNER = "owner"   # the file in the building folder holding the compiling process's id
 
 
+def numba_installed() -> bool:
+    """Whether numba is installed, found without importing it (which takes half a second)."""
+    if "numba" in sys.modules:
+        return sys.modules["numba"] is not None
+    return importlib.util.find_spec("numba") is not None
+
+
 def cacheable_source(game) -> str | None:
     """The native module source of `game` when numba is installed and the compile can be
     cached on disk (a game whose recursion numba cannot cache compiles in every run, which
-    would block), else None."""
-    from gdef_core.native.backend import numba_available
+    would block), else None. Quick: numba is not imported."""
     from gdef_core.native.codegen import NativeUnsupported, native_source
 
-    if not numba_available() or not hasattr(game, "program"):
+    if not numba_installed() or not hasattr(game, "program"):
         return None
     try:
         source, _, cacheable = native_source(game.program, game.max_steps, game.max_depth)

@@ -105,6 +105,12 @@ class MctsAgent:
         self.last_engine = "python"  # the last choose()'s playouts: "python", "native" or both
         self._played = {"python": 0, "native": 0}
 
+    def prepare(self, game) -> None:
+        """Start now what playing `game` will need: the background work of "auto" playouts
+        (loading a cached compile takes a second or two; better while a person thinks)."""
+        if self.playouts == "auto" and hasattr(game, "program"):
+            background_compile.rules_when_ready(game)
+
     def choose(self, state, stop=None):
         """The most visited move after the budget, or after `stop()` turns true; a move that
         wins at once without a search."""

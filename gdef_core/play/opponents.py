@@ -21,6 +21,14 @@ class ComputerPlayers:
         self.seed = seed
         self.think = think   # seconds a move of a plain `mcts`, and of `hint`
         self.agents = {p: spec.build(game_seed(seed, 0, p), think) for p, spec in self.specs.items()}
+        self.game = None     # the game played, once prepare() knows it
+
+    def prepare(self, game) -> None:
+        """Let the agents start what playing `game` will need (mcts: its native playouts'
+        background work), before the first move is asked of them."""
+        self.game = game
+        for agent in self.agents.values():
+            _prepare(agent, game)
 
     def __bool__(self) -> bool:
         return bool(self.agents)
@@ -42,11 +50,19 @@ class ComputerPlayers:
         if not spec.is_human:
             self.specs[player] = spec
             self.agents[player] = spec.build(game_seed(self.seed, 0, player), self.think)
+            if self.game is not None:
+                _prepare(self.agents[player], self.game)
 
     def choose(self, state, stop=None):
         """The computer's move for the player on turn (NoLegalMoveError when it has none);
         `stop()` true: the caller wants it at once (agents.py)."""
         return self.agents[state.current_player].choose(state, stop=stop)
+
+
+def _prepare(agent, game) -> None:
+    prepare = getattr(agent, "prepare", None)   # only some agents need anything
+    if prepare is not None:
+        prepare(game)
 
 
 def computer_players(texts: Iterable[str], players: int, seed: int | None,
