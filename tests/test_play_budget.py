@@ -45,14 +45,27 @@ def no_numba(monkeypatch):
 def test_the_deadline_cuts_a_long_playout_short():
     # A chess playout is hundreds of moves; the clock passes the deadline after a few reads,
     # in the middle of the first one: it is dropped, nothing is counted, the answer comes.
+    # Reads: the start, one before each of the 20 root moves is applied, the first
+    # iteration's check, 5 moves of its playout; the 6th move finds the deadline passed.
     game = load_game(CHESS)
-    clock = FakeClock(reads=6)
+    clock = FakeClock(reads=1 + 20 + 1 + 5)
     agent = MctsAgent(0, time_limit=1.0, clock=clock)
     state = game.new_state()
     move = agent.choose(state)
     assert move in state.legal_moves()
     assert agent.last_iterations == 0
-    assert clock.count == 8   # the start, the first iteration's check, 5 playout moves, then the stop
+    assert clock.count == 27 + 2   # and the loop's check, which stops
+
+
+def test_the_deadline_stops_applying_the_roots_moves():
+    # Each of the root's moves is applied once before the search (a winning one is played at
+    # once); with hundreds of them (Go 19x19) that too stops at the deadline.
+    game = load_game(CHESS)
+    clock = FakeClock(reads=1 + 3)
+    agent = MctsAgent(0, time_limit=1.0, clock=clock)
+    state = game.new_state()
+    assert agent.choose(state) in state.legal_moves() and agent.last_iterations == 0
+    assert clock.count == 1 + 3 + 1 + 1   # the 4th root move finds the deadline passed, the loop stops
 
 
 def test_the_agent_counts_only_the_playouts_before_the_deadline():
@@ -71,7 +84,7 @@ def test_a_winning_move_is_played_without_a_search():
         "move_number": 6, "over": False, "winner": None, "vars": {},
         "board": [[0, 0, "X"], [1, 0, "X"], [2, 0, "X"], [0, 1, "O"], [1, 1, "O"], [2, 1, "O"]]})
     for seed in range(3):
-        agent = MctsAgent(seed, time_limit=1.0, clock=FakeClock(reads=1))
+        agent = MctsAgent(seed, time_limit=1.0, clock=FakeClock(reads=1 + 7))   # the start, 7 root moves
         assert str(agent.choose(state)) == "place(3,0,X)"
         assert agent.last_iterations == 0
 

@@ -123,17 +123,19 @@ class MctsAgent:
         waiting = self.playouts == "auto" and hasattr(game, "program")   # for the background compile
         self._native = None if waiting else native_rules(game, self.playouts)
         self._played = {"python": 0, "native": 0}
+        self._deadline = None if self.time_limit is None else started + self.time_limit
         root = _Node(None, None, None, state)
         root.untried = moves
         self.rng.shuffle(root.untried)
         root.after = {}
-        for move in root.untried:   # the states after the root's moves, made once
+        for move in root.untried:   # the states after the root's moves, made once (in time)
+            if self._deadline is not None and self.clock() >= self._deadline:
+                break
             after = state.clone()
             after.apply(move)
             if after.is_over and after.winner == state.current_player:
                 return move
             root.after[move] = after
-        self._deadline = None if self.time_limit is None else started + self.time_limit
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
@@ -177,15 +179,14 @@ class MctsAgent:
             self._played["native"] += 1
         else:
             winner = self._playout(state.clone())
-            self._played["python"] += 1
             if winner is _CUT:
-                self._played["python"] -= 1
                 if node.visits == 0 and node.parent is not None:   # take the new leaf back
                     node.parent.children.remove(node)
                     node.parent.untried.append(node.move)
                     if node.parent is root:
                         root.after[node.move] = node.state
                 return False
+            self._played["python"] += 1
         # Backpropagation.
         while node is not None:
             node.visits += 1
