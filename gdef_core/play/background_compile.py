@@ -1,14 +1,15 @@
-"""Native playouts without waiting for them: the computer players, `hint`, the board page and
-gdef-check's self-play ask `rules_when_ready(game)`, which answers at once: the game's
-NativeRules when they are loaded, else None (play on with the Python backend).
+"""Native playouts without waiting for them: the computer players and `hint` (in the terminal,
+on the board page, over the bot protocol) ask `rules_when_ready(game)`, which answers at
+once: the game's NativeRules when they are loaded, else None (play on with the Python backend).
 
 The first question starts the work in a background thread: is numba there, can the game
 compile, is its compile in the cache (gdef_core/native/cache.py)? A cached compile is loaded
 (a warm start); otherwise a child process (gdef_core/native/precompile.py) compiles it into
 the cache, whole or not at all, and the thread loads it once it is there. Later questions get
-the rules. The child runs under a time limit and is killed when this process exits (its
-half-built folder removed), so a compile never outlives the game that wanted it and leaves no
-files behind; the next run starts it again.
+the rules. The child runs under a time limit and is stopped when this process exits (SIGTERM,
+on which it removes its half-built folder; SIGKILL after a grace period, and the folder
+removed here), so a compile never outlives the game that wanted it and leaves no files
+behind; the next run starts it again.
 
 `wait=True` (tests, benchmarks) blocks until the work is done.
 """
@@ -25,6 +26,7 @@ import weakref
 
 COMPILE_TIMEOUT = 900.0   # seconds: a compile taking longer is killed (chess takes about two minutes)
 POLL = 1.0                # seconds between looks at the cache while another process compiles
+GRACE = 3.0               # seconds a stopped child has to remove its folder itself
 
 # Game -> its _Work in this process (a forked child starts afresh: the thread is not copied).
 _works: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -122,23 +124,30 @@ def _compile(game, key: str, path) -> bool:
 
 
 def _stop(child, folder) -> None:
-    """Kill a compiling child and remove what it built."""
+    """Stop a compiling child: it removes its building folder itself on SIGTERM; one that
+    does not end in time is killed and its folder removed here."""
     from gdef_core.native.precompile import OWNER
 
-    if child.poll() is None:
+    if child.poll() is not None:
+        return
+    child.terminate()
+    try:
+        child.wait(GRACE)
+        return
+    except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
     try:
         owned = int((folder / OWNER).read_text()) == child.pid
     except (OSError, ValueError):
-        owned = True   # killed before it wrote its id: the folder is its own
+        owned = False   # not its folder (yet): another process's, or none
     if owned:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 @atexit.register
 def stop_all() -> None:
-    """Kill every compiling child of this process (at exit, and on Ctrl-C through it)."""
+    """Stop every compiling child of this process (at exit, and on Ctrl-C through it)."""
     for child, folder in list(_children):
         _stop(child, folder)
     _children.clear()
