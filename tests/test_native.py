@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -101,11 +102,21 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
     assert re.search(r"capped at 5 moves +50  100.0%", capsys.readouterr().out)
 
 
-def test_auto_uses_python_for_short_runs_and_other_players(cache_dir, capsys):
+def test_auto_uses_python_for_short_runs_unless_cached_and_for_other_players(cache_dir, capsys, tmp_path,
+                                                                           monkeypatch):
     path = str(EXAMPLES / "tictactoe.gdef")
+    with monkeypatch.context() as fresh:
+        fresh.setenv("GDEF_CACHE_DIR", str(tmp_path / "empty"))
+        assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        assert "native" not in out and err == ""
+        assert not (tmp_path / "empty").exists()   # a short run compiles nothing
+    # Compiled into the cache (by a process of its own: this one may hold the module already,
+    # loaded from another test's cache folder): a short run loads it.
+    subprocess.run([sys.executable, "-m", "gdef_core.native.precompile", path], check=True)
     assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert "native" not in out and err == ""
+    assert "native backend" in out and err == ""
     assert sim_main([path, "--games", "5", "--backend", "native", "-p", "1=greedy", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "native" not in out

@@ -54,7 +54,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="who runs the rules: python (default), native (random players' "
                              "games compiled with numba, needs gdef[fast]; a game it cannot "
                              "compile runs on python with a notice) or auto (native for random "
-                             "players over at least 300 games when numba is installed). The same "
+                             "players when numba is installed and the run has at least 300 games "
+                             "or the game's compile is cached). The same "
                              "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")

@@ -22,7 +22,8 @@ from gdef_core.play.errors import AgentError, NoLegalMoveError
 from gdef_core.play.games import GameOutcome, failure, game_seed, play_on
 
 BACKENDS = ("python", "native", "auto")
-# `auto` compiles the rules only for runs this long: below it the Python backend is done first.
+# `auto` compiles the rules only for runs this long: below it the Python backend is done first
+# (a compile already in the cache is used for any run: loading it takes about a second).
 AUTO_MIN_GAMES = 300
 # Games per call of the kernel: progress is reported after each chunk.
 CHUNK = 1000
@@ -38,8 +39,9 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
             notify("gdef-sim: the native backend plays random players only: using the Python backend")
         return None
     from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native.precompile import cached_source
 
-    if backend == "auto" and (games < AUTO_MIN_GAMES or not numba_available()):
+    if backend == "auto" and (not numba_available() or (games < AUTO_MIN_GAMES and cached_source(game) is None)):
         return None
     return NativeRules.load(game, notify)
 
