@@ -221,7 +221,7 @@ async def test_a_run_on_python_is_followed_by_the_games_native_compile(client, t
     key = module_key(tmp_path / "copy", text)
     target = open_document(client, write_game(tmp_path), text)
     await run(client, "gdef.simulate", target)
-    child = await until(lambda: compiled_by(client._server.pid, key), "the native compile started")
+    child = await until(lambda: compiled_by(client._server.pid, key), "the native compile started", 300)
     await until(lambda: not alive(child), "the compile done", 600)
     assert list((native_cache() / key / "__pycache__").glob("*.nbi"))   # the next run loads it
     assert not (native_cache() / f".building-{key}").exists()
