@@ -116,6 +116,7 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path, mo
                         r"\(\d+\.\d games/s\), after \d+\.\d s loading the compiled rules\n", out), out
         data = json.loads((tmp_path / f"{jobs}.json").read_text())
         assert data["compile_seconds"] > 0 and data["processes"] == int(jobs)
+        assert "splitmix64" in data["seed_rule"]
         tables.append(out.split("\n", 1)[1])
     assert tables[0] == tables[1]
     assert sim_main([path, "--games", "50", "--backend", "native", "--max-moves", "5",

@@ -13,7 +13,7 @@ from __future__ import annotations
 # Seconds of games played in this process before deciding.
 PROBE_SECONDS = 0.25
 # Seconds of games left (at one process's rate) below which the run stays in one process.
-PYTHON_START_SECONDS = 2.0
+PYTHON_START_SECONDS = 3.0
 NATIVE_START_SECONDS = 1.0
 # Seconds of games per batch handed to a worker (and per native kernel call in one process):
 # long enough that the batch's overhead is small, short enough for a live progress bar.
