@@ -13,6 +13,7 @@ alike; gdef-sim's own wall-clock rate (the one its table prints) is shown beside
 targets (issue 26): gdef-sim / openspiel >= 5 and kernel / gdef-sim <= 1.5.
 
     python benchmarks/sim_rate.py [--seconds 3] [--rounds 5] [--games tic-tac-toe,connect four] [--json OUT]
+    python benchmarks/sim_rate.py --spread     # what --jobs 2 costs on short runs (play/spread.py)
 
 `sim_rate(example)` is the gdef-sim measurement alone, for other benchmarks (games.py).
 """
@@ -101,6 +102,40 @@ def measure(seconds: float, rounds: int, names) -> dict:
     return results
 
 
+# (backend, example, games) of the --spread table
+SPREAD_RUNS = [("python", "tictactoe.gdef", n) for n in (50, 1000, 3000)] + \
+              [("native", "connect4.gdef", n) for n in (3000, 30000, 100000, 300000)]
+
+
+def spread_costs() -> list[tuple]:
+    """(backend, example, games, wall seconds with one job, with two jobs spread at once):
+    what starting the workers costs, from which play/spread.py's thresholds are chosen."""
+    from gdef_core import load_game
+    from gdef_core.play import spread
+    from gdef_core.play.simulate import simulate
+    from gdef_core.play.spec import parse_agent
+
+    rows = []
+    for backend, example, games in SPREAD_RUNS:
+        game = load_game([str(ROOT / "examples" / example)])
+        specs = [parse_agent("random")] * game.players
+        simulate(game, specs, 10, backend=backend)   # compiled or loaded before timing
+        times = []
+        for jobs in (1, 2):
+            saved = spread.PROBE_SECONDS, spread.PYTHON_START_SECONDS, spread.NATIVE_START_SECONDS
+            if jobs == 2:
+                spread.PROBE_SECONDS = spread.PYTHON_START_SECONDS = spread.NATIVE_START_SECONDS = 0.0
+            try:
+                started = time.perf_counter()
+                summary = simulate(game, specs, games, backend=backend, jobs=jobs)
+                times.append(time.perf_counter() - started)
+                assert summary.processes == jobs
+            finally:
+                spread.PROBE_SECONDS, spread.PYTHON_START_SECONDS, spread.NATIVE_START_SECONDS = saved
+        rows.append((backend, example, games, *times))
+    return rows
+
+
 def report(results: dict) -> str:
     lines = [f"{'games/s (CPU)':<14} {'gdef-sim':>10} {'(wall)':>10} {'kernel':>10} {'openspiel':>10}   "
              f"{'gdef-sim/openspiel':>18} {'kernel/gdef-sim':>15}"]
@@ -120,7 +155,14 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(DEFAULT_GAMES),
                         help="comma-separated names (of playouts.py's games with OpenSpiel)")
     parser.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    parser.add_argument("--spread", action="store_true",
+                        help="instead: wall seconds of short runs with one job and with two")
     args = parser.parse_args()
+    if args.spread:
+        for backend, example, games, one, two in spread_costs():
+            print(f"{backend:<7} {example:<15} {games:>7} games: --jobs 1 {one:6.2f} s, "
+                  f"--jobs 2 spread {two:6.2f} s")
+        return
     results = measure(args.seconds, args.rounds, args.games.split(","))
     print(report(results))
     if args.json:

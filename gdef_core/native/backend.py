@@ -14,6 +14,16 @@ a game that stopped (ENDED, CAPPED, NO_MOVE, FAILED) is gdef_core.play's (native
 a failed game through the Python backend, which raises the usual located error): numba's own
 messages never reach users. Where a native run stops on a run-time error or a limit, the
 legal moves and the perft counts are the Python backend's, which raises the located error.
+
+What gdef-sim needs of compiled rules, for any backend that offers the same methods
+(`simulate`, and `recorded_moves` for the games it leaves to Python): game g of a run seeded
+S is played from one splitmix64 stream (kernels/kernel.py: _rand) seeded with
+games.kernel_seed(S, g, 0); each turn draws the candidates without replacement, index
+int(draw * left) into the shrinking list (the last one moved into the hole), until
+isMoveLegal() accepts one; `simulate` adds up the games that ended or reached the cap
+(Totals) and lists the others in `left`, in order; `recorded_moves(kernel_seed(S, g, 0), ...)`
+gives the moves of game g up to where it stopped. Game g then depends on (S, g) alone, so the
+table does not depend on how the games are cut into calls or processes.
 """
 from __future__ import annotations
 
