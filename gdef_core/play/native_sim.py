@@ -49,8 +49,10 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
 
 def native_games(native, indexes: Iterable[int], seed: int, max_moves: int | None, state=None) -> list:
     """The outcomes (games.GameOutcome) of random games `indexes` of a run seeded `seed`,
-    from `state` (default: the start). The entry of a game that fails is the error the Python
-    backend raised there (GdefRuntimeError, IllegalMoveError or NoLegalMoveError)."""
+    from `state` (default: the start), one record per game: the same games gdef-sim adds up
+    (native_batch), for where each game's record is wanted. The entry of a game that fails is
+    the error the Python backend raised there (GdefRuntimeError, IllegalMoveError or
+    NoLegalMoveError)."""
     import numpy as np
 
     from gdef_core.native.backend import CAPPED, ENDED
