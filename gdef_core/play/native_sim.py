@@ -95,24 +95,24 @@ def native_playout(native, state, seed: int, max_moves: int | None) -> int | Non
         return None
 
 
-def replay(native, index: int, kernel_seed: int, seed: int, max_moves: int | None, start) -> GameOutcome:
-    """Game `index` of a run seeded `seed`, whose moves the kernel drew from `kernel_seed`:
+def replay(native, index: int, moves_seed: int, seed: int, max_moves: int | None, start) -> GameOutcome:
+    """Game `index` of a run seeded `seed`, whose moves the kernel drew from `moves_seed`:
     the moves the kernel played, through the Python backend, then on with Python random
     players (seeded as game `index` of the run) to the end."""
     state = start.clone()
-    moves = native.recorded_moves(kernel_seed, start, max_moves)
+    moves = native.recorded_moves(moves_seed, start, max_moves)
     for move in moves:
         state.apply(move)
     agents = [RandomAgent(game_seed(seed, index, p)) for p in range(native.game.players)]
     return play_on(state, agents, index, len(moves), max_moves)
 
 
-def _replayed(native, index: int, kernel_seed: int, seed: int, max_moves, start):
+def _replayed(native, index: int, moves_seed: int, seed: int, max_moves, start):
     """replay()'s outcome, or the error that stopped the game."""
     from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
 
     try:
-        return replay(native, index, kernel_seed, seed, max_moves, start)
+        return replay(native, index, moves_seed, seed, max_moves, start)
     except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
         return error
 
