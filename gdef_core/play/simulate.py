@@ -59,7 +59,6 @@ class Summary:
     compiled: bool = False
     processes: int = 1   # the processes that played: 1 when a run was too short to spread
 
-
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.players
@@ -117,10 +116,11 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
              notify: Callable[[str], None] | None = None) -> Summary:
     """Play `games` games and return the totals; raises SimulationError when a game fails.
 
-    With jobs > 1 the games are spread over that many processes (when the run is long enough
-    to pay for them: spread.py), each loading the game from its files itself (compiled rules
-    do not cross process boundaries); with `cluster` (an
-    address gdef_core.play.cluster understands) over the workers of a Dask cluster.
+    With jobs > 1 the games are spread over that many processes when the run is long enough to
+    pay for them (spread.py): with the Python backend each loads the game from its files
+    itself (compiled rules do not cross process boundaries), native ones are forked with the
+    compiled rules; with `cluster` (an address gdef_core.play.cluster understands) over the
+    workers of a Dask cluster.
     `backend`: "native" plays random-vs-random games in compiled code (gdef_core.native),
     "auto" does when numba is installed and the run is long; `summary.backend` says which ran.
     """
