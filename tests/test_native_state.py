@@ -207,6 +207,7 @@ def test_a_resumed_state_brings_its_history(compiled):
     assert (totals.games, totals.total_length, totals.wins, totals.draws) == (
         10, sum(o.length for o in outcomes), [sum(o.winner == p for o in outcomes) for p in range(game.players)],
         sum(o.winner is None for o in outcomes))
+    assert totals.total_scores == [sum(o.scores[p] for o in outcomes) for p in range(game.players)]
 
 
 def test_game_variable_arrays_convert_both_ways(compiled):
