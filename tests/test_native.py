@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -36,9 +37,10 @@ from native_support import compile_rules, replay_native_games  # noqa: E402
 
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
-         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
+         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3),
+         ("hex", 2)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
-REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
+REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2, "hex": 4}
 
 
 _compiled: dict = {}
@@ -124,11 +126,21 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path, mo
     assert re.search(r"capped at 5 moves +50  100.0%", capsys.readouterr().out)
 
 
-def test_auto_uses_python_for_short_runs_and_other_players(cache_dir, capsys):
+def test_auto_uses_python_for_short_runs_unless_cached_and_for_other_players(cache_dir, capsys, tmp_path,
+                                                                           monkeypatch):
     path = str(EXAMPLES / "tictactoe.gdef")
+    with monkeypatch.context() as fresh:
+        fresh.setenv("GDEF_CACHE_DIR", str(tmp_path / "empty"))
+        assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        assert "native" not in out and err == ""
+        assert not (tmp_path / "empty").exists()   # a short run compiles nothing
+    # Compiled into the cache (by a process of its own: this one may hold the module already,
+    # loaded from another test's cache folder): a short run loads it.
+    subprocess.run([sys.executable, "-m", "gdef_core.native.precompile", path], check=True)
     assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert "native" not in out and err == ""
+    assert "native backend" in out and err == ""
     assert sim_main([path, "--games", "5", "--backend", "native", "-p", "1=greedy", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "native" not in out

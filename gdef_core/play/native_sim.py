@@ -24,7 +24,8 @@ from gdef_core.play.games import GameOutcome, failure, game_seed, kernel_seed, p
 from gdef_core.play import spread
 
 BACKENDS = ("python", "native", "auto")
-# `auto` compiles the rules only for runs this long: below it the Python backend is done first.
+# `auto` compiles the rules only for runs this long: below it the Python backend is done first
+# (a compile already in the cache is used for any run: loading it takes about a second).
 AUTO_MIN_GAMES = 300
 # Games of the first kernel call; the later ones are sized from the rate so far to take about
 # spread.CALL_SECONDS each (progress is reported after each call).
@@ -41,8 +42,9 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
             notify("gdef-sim: the native backend plays random players only: using the Python backend")
         return None
     from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native.precompile import cached_source
 
-    if backend == "auto" and (games < AUTO_MIN_GAMES or not numba_available()):
+    if backend == "auto" and (not numba_available() or (games < AUTO_MIN_GAMES and cached_source(game) is None)):
         return None
     return NativeRules.load(game, notify, kernel="simulate")
 
@@ -166,8 +168,8 @@ def _spread(native, game, first: int, games: int, seed: int, max_moves, jobs: in
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     _worker.update(native=native, start=game.new_state(), seed=seed, max_moves=max_moves)
     try:
-        pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
-                                                seed, max_moves))
+        pool = context.Pool(jobs, _init_worker, (tuple(game.files), dict(game.params), game.max_steps,
+                                                game.max_depth, seed, max_moves))
     finally:
         _worker.clear()   # the parent keeps nothing of the run once the workers have it
     try:
@@ -182,16 +184,16 @@ def _spread(native, game, first: int, games: int, seed: int, max_moves, jobs: in
 _worker: dict = {}
 
 
-def _init_worker(files, max_steps, max_depth, seed, max_moves) -> None:
+def _init_worker(files, params, max_steps, max_depth, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     if "native" in _worker:   # forked: the parent's rules
         return
     from gdef_core.native import NativeRules
     from gdef_core.runtime import load_game
 
-    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
-    _worker.update(native=NativeRules.load(game, None, kernel="simulate"), start=game.new_state(), seed=seed,
-                   max_moves=max_moves)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth, params=params)
+    _worker.update(native=NativeRules.load(game, None, kernel="simulate"), start=game.new_state(),
+                   seed=seed, max_moves=max_moves)
 
 
 def _work(bounds: tuple[int, int]) -> list:
