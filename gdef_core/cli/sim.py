@@ -136,7 +136,8 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
-                json.dump({**summary.to_json(), **provenance(args, game, specs, argv)}, out, indent=2)
+                json.dump({**summary.to_json(), **provenance(args, game, specs, argv, summary.backend)},
+                          out, indent=2)
                 out.write("\n")
         except OSError as error:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
@@ -149,19 +150,21 @@ def _notice(message: str) -> None:
     sys.stderr.flush()
 
 
-def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None) -> dict:
-    """What a --json reader needs to run the same games again: the seeds, the exact rules
-    (file hashes), the gdef version and every agent's settings."""
+def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None,
+               backend: str = "python") -> dict:
+    """What a --json reader needs to run the same games again: the seeds (as the backend that
+    played derives them), the exact rules (file hashes), the gdef version and every agent's
+    settings."""
     import hashlib
     import shlex
 
     import gdef_core
-    from gdef_core.play.games import SEED_RULE
+    from gdef_core.play.games import NATIVE_SEED_RULE, SEED_RULE
 
     return {
         "seed": args.seed,
         "game_indexes": [0, args.games - 1],
-        "seed_rule": SEED_RULE,
+        "seed_rule": NATIVE_SEED_RULE if backend == "native" else SEED_RULE,
         "max_moves": args.max_moves,
         "gdef_version": gdef_core.__version__,
         "game": game.name,
