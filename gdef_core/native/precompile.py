@@ -127,8 +127,12 @@ def compile_into_cache(files: list[str], key: str | None, max_steps: int | None,
         return EXIT_BUSY
     try:
         os.environ["GDEF_CACHE_DIR"] = str(folder)   # this process compiles nothing else
-        if NativeRules.load(game, None) is None:
+        rules = NativeRules.load(game, None)
+        if rules is None:
             return EXIT_UNUSABLE
+        start = game.new_state()
+        if not start.is_over:   # gdef-sim's kernel too, so that its first run loads, never compiles
+            rules.simulate(0, 0, 1, start, max_moves=1)
         publish(folder / "native" / key, target)
         return EXIT_DONE
     finally:
