@@ -6,6 +6,7 @@
     native.perft(game.new_state(), 4)
     native.playouts(seeds, state, max_moves=10_000)   # random games, one per 64-bit seed
     native.playout(state, seed, max_moves=1000)       # one game, (status, winner), for mcts
+    native.simulate(seed, 0, 100_000, state, 10_000)  # gdef-sim's games 0 .. 99,999, added up
     native.recorded_moves(seed, state, max_moves)     # the moves of one of those games
 
 It answers what the rules say, from and to the states of the Python backend; what to do with
@@ -13,6 +14,16 @@ a game that stopped (ENDED, CAPPED, NO_MOVE, FAILED) is gdef_core.play's (native
 a failed game through the Python backend, which raises the usual located error): numba's own
 messages never reach users. Where a native run stops on a run-time error or a limit, the
 legal moves and the perft counts are the Python backend's, which raises the located error.
+
+What gdef-sim needs of compiled rules, for any backend that offers the same methods
+(`simulate`, and `recorded_moves` for the games it leaves to Python): game g of a run seeded
+S is played from one splitmix64 stream (kernels/kernel.py: _rand) seeded with
+games.kernel_seed(S, g, 0); each turn draws the candidates without replacement, index
+int(draw * left) into the shrinking list (the last one moved into the hole), until
+isMoveLegal() accepts one; `simulate` adds up the games that ended or reached the cap
+(Totals) and lists the others in `left`, in order; `recorded_moves(kernel_seed(S, g, 0), ...)`
+gives the moves of game g up to where it stopped. Game g then depends on (S, g) alone, so the
+table does not depend on how the games are cut into calls or processes.
 """
 from __future__ import annotations
 
@@ -47,6 +58,23 @@ class Playouts(NamedTuple):
     scores: object
 
 
+class Totals(NamedTuple):
+    """What games first .. stop - 1 of a gdef-sim run add to its table, added up in the
+    kernel (no row per game): the games it finished (ended or capped), each player's wins,
+    draws, capped games, the sum and maximum of their lengths, each player's summed scores;
+    and `left`, the indexes of the games it did not finish (no legal move, a run-time error
+    or a limit, a buffer too small), in order, for the Python backend to replay."""
+
+    games: int
+    wins: list
+    draws: int
+    capped: int
+    total_length: int
+    max_length: int
+    total_scores: list
+    left: list
+
+
 def numba_available() -> bool:
     try:
         import numba  # noqa: F401
@@ -65,6 +93,18 @@ DEFAULT_ROUTE = "auto"
 def native_route() -> str:
     route = os.environ.get("GDEF_NATIVE_ROUTE", DEFAULT_ROUTE)
     return route if route in ROUTES else DEFAULT_ROUTE
+
+
+def c_route_source(game):
+    """The C source (cnative's CSource) NativeRules.load compiles for `game` on the C route, or
+    None when it takes another: no numpy or C compiler, GDEF_NATIVE_ROUTE=numba, or a construct
+    the C emitter lacks. Quick: nothing is compiled."""
+    if np is None or native_route() == "numba" or not hasattr(game, "program") or not c_compiler_available():
+        return None
+    try:
+        return c_source(game.program, game.max_steps, game.max_depth)
+    except CUnsupported:
+        return None
 
 
 def native_available() -> bool:
@@ -99,10 +139,14 @@ class NativeRules:
         self.route = "numba"    # which route compiled them: "c" or "numba"
 
     @classmethod
-    def load(cls, game, notify: Notify | None = _stderr, route: str | None = None) -> "NativeRules | None":
+    def load(cls, game, notify: Notify | None = _stderr, kernel: str = "playouts",
+             route: str | None = None) -> "NativeRules | None":
         """The native rules of `game`, compiled on first use and cached on disk; None, after a
         one-line notice, when no route can compile them (no C compiler and no numba) or the
-        game uses what the backend lacks. `route`: native_route()'s by default."""
+        game uses what the backend lacks. `route`: native_route()'s by default. `kernel`
+        (numba): the entry point made ready here (compiled, or loaded from the cache), so that
+        its time is the load's: "playouts" (mcts, perft's caller) or "simulate" (gdef-sim);
+        the C route compiles every kernel at once."""
         say = notify or (lambda message: None)
         route = route or native_route()
         if np is not None and route != "numba" and c_compiler_available():
@@ -115,7 +159,7 @@ class NativeRules:
         if not numba_available():
             say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
             return None
-        return cls._load_numba(game, say)
+        return cls._load_numba(game, say, kernel)
 
     @classmethod
     def _load_c(cls, game, say: Notify, fallback: bool) -> "NativeRules | None":
@@ -143,7 +187,7 @@ class NativeRules:
         return rules
 
     @classmethod
-    def _load_numba(cls, game, say: Notify) -> "NativeRules | None":
+    def _load_numba(cls, game, say: Notify, kernel: str) -> "NativeRules | None":
         try:
             source, int_scores, cached = native_source(game.program, game.max_steps, game.max_depth)
         except NativeUnsupported as why:
@@ -164,7 +208,11 @@ class NativeRules:
         rules.route = "numba"
         start = game.new_state()
         try:
-            if not start.is_over:   # compiles (or loads) the playout kernel
+            if start.is_over:
+                pass
+            elif kernel == "simulate":   # compiles (or loads) gdef-sim's kernel
+                rules.simulate(0, 0, 1, start, max_moves=1)
+            else:   # the playout kernel
                 rules.playouts(np.zeros(1, np.uint64), start, max_moves=1)
         except Exception as error:  # numba's typing and lowering errors are many classes
             say(f"gdef: the native backend cannot compile {game.name} ({type(error).__name__}); "
@@ -279,6 +327,23 @@ class NativeRules:
                              scores, False, rec_ops, rec_starts, *self.workspace(),
                              self.history_rows(state), self._hs)
         return int(status[0]), int(winners[0])
+
+    def simulate(self, seed: int, first: int, stop: int, start, max_moves: int | None) -> Totals:
+        """Random games first .. stop - 1 of a run seeded `seed` from `start`, game g's moves
+        drawn from gdef_core.play.games.kernel_seed(seed, g, 0) (derived in the kernel), to
+        their end or the `max_moves` cap, added up."""
+        m = self.module
+        players = self.game.players
+        T = np.zeros(m._TWINS + players, np.int64)
+        TS = np.zeros(players, np.float64)
+        odd = np.empty(max(stop - first, 0), np.int64)
+        board, V, VF, SC = self.arrays(start)
+        m.simulate(np.uint64(seed % 2**64), first, stop, board, start.player, start.move_number,
+                   V, VF, SC, -1 if max_moves is None else max_moves, T, TS, odd, *self.workspace(),
+                   self.history_rows(start), self._hs)
+        return Totals(int(T[m._TGAMES]), [int(w) for w in T[m._TWINS:]], int(T[m._TDRAWS]),
+                      int(T[m._TCAPPED]), int(T[m._TLEN]), int(T[m._TMAX]), list(self.scores(TS)),
+                      [int(g) for g in odd[:T[m._TODD]]])
 
     def recorded_moves(self, seed: int, start, max_moves: int | None) -> list:
         """The moves the kernel plays in the game of `seed` from `start`, up to where it stops
