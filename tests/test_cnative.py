@@ -164,3 +164,18 @@ def test_simulate_adds_up_the_games_of_the_derived_seeds(name, first, stop):
     assert list(TS) == [sum(rows.scores[g][p] for g in kept) for p in range(players)]
     if name.endswith("stuck"):
         assert T[m._TODD] == stop - first > 0   # no legal move: every game left to Python
+
+
+def test_auto_playouts_compile_in_the_background_thread(c_route):
+    """mcts's `auto` playouts: on the C route the background work compiles in its own thread
+    (seconds; no child process, no building folder) and the agent then plays natively."""
+    from gdef_core.play import background_compile
+    from gdef_core.play.mcts import MctsAgent
+
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    rules = background_compile.rules_when_ready(game, wait=True)
+    assert rules is not None and rules.route == "c" and background_compile.state(game) == "ready"
+    agent = MctsAgent(0, iterations=30, playouts="auto")
+    state = game.new_state()
+    assert agent.choose(state) in state.legal_moves() and agent.last_engine == "native"
+    assert [p.name for p in c_route.iterdir()] == ["cnative"]   # nothing but the library
