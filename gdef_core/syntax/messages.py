@@ -123,3 +123,21 @@ def unclosed(value_stack: list, opener: str) -> Token | None:
         if isinstance(value, Token) and value.type == opener:
             return value
     return None
+
+
+_HEADER_KEYWORDS = frozenset({"IF", "WHILE", "FOR"})
+
+
+def in_header(value_stack: list) -> bool:
+    """Whether the parser is reading the header of an `if`, `while` or `for` (from its keyword
+    to its `{`): the innermost construct on the stack starts with one of those keywords and
+    has no block yet."""
+    for value in reversed(value_stack):
+        if isinstance(value, Token):
+            if value.type in _HEADER_KEYWORDS:
+                return True
+            if value.type == "LBRACE":
+                return False
+        elif isinstance(value, ast.Block):
+            return False
+    return False
