@@ -25,7 +25,7 @@ from typing import Protocol
 from gdef_core.controller import records
 from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
-from gdef_core.runtime.session import Played, RecordError, Session, load_record
+from gdef_core.runtime.session import Played, RecordError, Session, load_record, record_files
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_ASSERTION = 5
@@ -82,8 +82,9 @@ def stop_on_signals() -> None:
             signal.signal(getattr(signal, name), stop)
 
 
-class KeepError(Exception):
-    """The game so far cannot be saved, so it is not replaced by a new one."""
+class KeepError(OSError):
+    """The game so far cannot be saved, so it is not replaced by a new one (an OSError: a file
+    could not be written or renamed)."""
 
 
 @dataclass(frozen=True)
@@ -129,13 +130,17 @@ class PlaySession:
             report.complain(f"{PROG}: error: --max-depth {options.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
             return EXIT_USAGE
         record = None
+        files = list(options.files)
         if options.resume:
             try:
                 record = load_record(options.resume)
             except RecordError as error:
                 report.complain(f"{PROG}: error: {error}")
                 return EXIT_USAGE
-        files = list(options.files) or (record["files"] if record else [])
+            if not files:
+                files, notes = record_files(record, options.resume)
+                for note in notes:
+                    report.complain(f"{PROG}: note: {note}")
         if not files:
             report.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
             return EXIT_USAGE
@@ -477,9 +482,20 @@ class PlaySession:
                 self.complain(f"{PROG}: the record goes to {self.kept} instead")
         return self.kept if self.save_to(self.kept) else None
 
-    def save(self, path: str) -> None:
-        """Write the record to `path` now (the `save FILE` command); OSError when it cannot."""
-        self.session.save(path)
+    def save(self, path: str) -> str | None:
+        """Write the record to `path` now (the `save FILE` command); a file of this user already
+        there (other than this game's own record) is first kept as PATH.~N~, as --record keeps
+        one: that backup's path, or None. OSError when it cannot (then nothing has changed)."""
+        backup = None
+        if _is_own_regular_file(path) and not (self.record is not None and _same_file(path, self.record)):
+            backup = records.keep_as_backup(path)  # a link or someone else's file: save() refuses it
+        try:
+            self.session.save(path)
+        except (OSError, ValueError):
+            if backup is not None:
+                os.replace(backup, path)  # put it back: nothing lost, nothing changed
+            raise
+        return backup
 
     def save_to(self, path: str) -> bool:
         try:

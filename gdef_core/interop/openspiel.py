@@ -23,8 +23,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from gdef_core.interop.actions import ActionMap
 from gdef_core.interop.loading import load_gdef_game, returns_of
-from gdef_core.interop.observation import fill_planes, plane_shape
-from gdef_core.runtime.render import render_board
+from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
 SHORT_NAME = "gdef"
 DEFAULT_MAX_GAME_LENGTH = 10_000
@@ -194,15 +193,7 @@ class GdefState(pyspiel.State):
 
     def __str__(self) -> str:
         pos = self.pos
-        inner = pos.inner
-        board = render_board(inner.board, list(pos.shared.gdef.objects))
-        if inner.is_over:
-            status = "draw" if inner.winner is None else f"player {inner.winner} won"
-        elif pos.terminal:
-            status = f"stopped after {pos.length} moves (max_game_length)"
-        else:
-            status = f"player {inner.current_player} to move"
-        return f"{board}\n{status}"
+        return board_text(pos.inner, pos.length if pos.terminal else None)
 
 
 class BoardObserver:

@@ -28,8 +28,7 @@ from pettingzoo.utils import wrappers
 
 from gdef_core.interop.actions import ActionMap
 from gdef_core.interop.loading import load_gdef_game, returns_of
-from gdef_core.interop.observation import fill_planes, plane_shape
-from gdef_core.runtime.render import render_board
+from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
 DEFAULT_MAX_MOVES = 10_000
 
@@ -140,12 +139,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        board = render_board(self.state.board, list(self.game.objects))
-        if self.state.is_over:
-            status = "draw" if self.state.winner is None else f"player {self.state.winner} won"
-        else:
-            status = f"player {self.state.current_player} to move"
-        return f"{board}\n{status}"
+        return board_text(self.state)
 
     def close(self) -> None:
         pass
