@@ -54,6 +54,7 @@ DIAGNOSTICS_DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostic
 
 @functools.cache
 def _completion_kinds() -> dict:
+    """The LSP kind of each kind of completion candidate (read on the first completion)."""
     from gdef_core.ide.completion import CandidateKind
 
     return {
@@ -76,6 +77,7 @@ def _completion_kinds() -> dict:
 
 @functools.cache
 def _symbol_kinds() -> dict:
+    """The LSP kind of each kind of outline entry (read on the first symbol request)."""
     from gdef_core.ide.outline import OutlineKind
 
     return {
@@ -259,7 +261,7 @@ class GdefServer(LanguageServer):
 class Handlers:
     """The server's features and commands, collected as this module is read and added to a
     server by make_server(): importing the module builds no server (pygls's converter, made
-    with each server, costs more than reading all of gdef's modules)."""
+    with each server, costs about as much as reading gdef's modules)."""
 
     def __init__(self) -> None:
         self.added: list[tuple[str, tuple, Callable]] = []
