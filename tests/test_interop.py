@@ -251,3 +251,37 @@ def test_observation_string_and_render_draw_the_board_as_gdef_run_does(path, mov
         assert text == drawn
     # the same labels, glyphs and orientation; the terminal may add which objects a player has
     assert text.removesuffix(".") in _drawn_by_gdef_run(path, [move])
+
+
+# ---------------------------------------------------------------- declared parameters
+
+FILL = str(ROOT / "tests" / "data" / "params" / "fill.gdef")
+
+
+def test_openspiel_takes_the_games_parameters_by_name():
+    game = pyspiel.load_game("gdef", {"path": FILL, "n": 3, "bonus": True})
+    assert game.get_parameters() == {"path": FILL, "max_game_length": 10000, "returns": "winner",
+                                     "n": 3, "komi": 0.5, "bonus": True}
+    state = game.new_initial_state()
+    assert len(state.legal_actions()) == 8
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.returns() == [-1.0, 1.0]  # bonus: the full board is player 1's
+    again = pyspiel.load_game(str(game))  # the game string carries the values
+    assert again.get_parameters()["n"] == 3 and len(again.new_initial_state().legal_actions()) == 8
+    copy, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert restored.is_terminal() and restored.returns() == [-1.0, 1.0]
+    assert len(gdef_openspiel.load(FILL, n=5).new_initial_state().legal_actions()) == 24
+    with pytest.raises(ValueError, match="parameter 'n' cannot be 30: it takes 2 to 8"):
+        pyspiel.load_game("gdef", {"path": FILL, "n": 30})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'size'"):
+        pyspiel.load_game("gdef", {"path": FILL, "size": 3})
+
+
+def test_pettingzoo_takes_the_games_parameters_as_keyword_arguments():
+    env = gdef_env(FILL, n=3).unwrapped
+    env.reset(seed=0)
+    assert (env.game.width, env.game.height) == (3, 3) and env.game.params["n"] == 3
+    assert int(env.observe("player_0")["action_mask"].sum()) == 8
+    with pytest.raises(ValueError, match="parameter 'n' cannot be 1: it takes 2 to 8"):
+        gdef_env(FILL, n=1)

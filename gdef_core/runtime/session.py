@@ -138,6 +138,8 @@ class Session:
         }
         if self.start is not None:
             record["start"] = self.start
+        if self.game.params:
+            record["params"] = {name: json_value(value) for name, value in self.game.params.items()}
         return record
 
     def save(self, path: str) -> None:
@@ -262,6 +264,9 @@ def record_problem(data) -> str | None:
         if not is_gdef_name(name):
             return (f"'files' names {name[:200]!r}, which is not a .gdef file: a record names .gdef "
                     "files only (that file is not read)")
+    params = data.get("params", {})
+    if not (isinstance(params, dict) and all(isinstance(value, (int, float, bool)) for value in params.values())):
+        return "'params' must map parameter names to their values (numbers, true, false)"
     if "start" in data and not isinstance(data["start"], dict):
         return "'start' must be a position, as the bot protocol's 'state' answers it"
     for number, entry in enumerate(data["moves"], 1):
