@@ -181,6 +181,11 @@ def test_missing_semicolon_message_names_the_declaration():
     assert (error.span.line, error.span.column) == (1, 33)
 
 
+def test_missing_semicolon_message_names_the_show_entry():
+    (error,) = parse("name: t\nshow {\n  style: checkered\n}\n", "t.gdef").diagnostics
+    assert (error.code, error.message) == ("G101", "expected ';' after the show entry 'style'")
+
+
 def test_three_independent_errors_keep_the_later_functions():
     text = (DATA / "three_errors.gdef").read_text()
     result = parse(text, "three_errors.gdef")
