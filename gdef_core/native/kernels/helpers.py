@@ -7,7 +7,7 @@ Part of every generated native module (see kernels/__init__.py): the lines below
 are copied into it; the imports above it are for linters and editors.
 """
 from gdef_core.lower.arithmetic import (
-    INT_MAX, INT_MIN, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
+    INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
 )
 from gdef_core.native.kernels.generated import (
     CACHE, CAP_MOVES, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, OPERATION_STEPS, P, W,
