@@ -148,7 +148,8 @@ class Unary:
 @dataclass(frozen=True, slots=True)
 class Binary:
     """Arithmetic and comparisons, both operands of the same type (int, float, obj or bool):
-    int `/` truncates and `%` takes the dividend's sign (C), float `%` is fmod."""
+    int `/` truncates and `%` takes the dividend's sign (C), float `%` is fmod (the semantics
+    of arithmetic.py). `op_span`: the operator, where its errors are reported."""
 
     op: str  # + - * / % == != < <= > >=
     left: "Expr"
@@ -156,6 +157,7 @@ class Binary:
     type: str
     checks: tuple[Check, ...] = ()
     span: Span | None = _span()
+    op_span: Span | None = _span()
 
 
 @dataclass(frozen=True, slots=True)
