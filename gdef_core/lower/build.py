@@ -71,8 +71,10 @@ def lower_program(program: Program) -> ir.Module:
                                          bool(getattr(decl, "counter", False)), decl.span)
     lowered = {name: _lower_function(function, program, graph, inlinable, objects, constants, game_vars)
                for name, function in functions.items()}
+    start = tuple((entry.x.value, entry.y.value, module_scope.name_ref(ast.NameRef(entry.obj, entry.obj.span)).name)
+                  for entry in (program.start.entries if program.start is not None else ()))
     return ir.Module(program.width, program.height, program.players, objects, game_vars, lowered, graph,
-                     frozenset(ir.builtins_in(lowered.values())))
+                     frozenset(ir.builtins_in(lowered.values())), start)
 
 
 def _lower_function(function: ast.FunctionDef, program: Program, graph: CallGraph, inlinable: dict,

@@ -326,7 +326,8 @@ class GameVarDecl:
 @dataclass(frozen=True, eq=False)
 class Module:
     """The whole game: its constants, objects (name -> number), game variables, functions (in
-    source order), call graph and the built-ins the functions use."""
+    source order), call graph, the built-ins the functions use and the start position (the
+    squares the `start` block fills: x, y, object)."""
 
     width: int
     height: int
@@ -336,6 +337,7 @@ class Module:
     functions: dict[str, Function]
     graph: CallGraph
     builtins_used: frozenset[str] = field(default_factory=frozenset)
+    start: tuple[tuple[int, int, str], ...] = ()
 
 
 # ------------------------------------------------------------------ walking

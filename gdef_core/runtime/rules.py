@@ -49,6 +49,7 @@ class Rules:
         finally:
             sys.setrecursionlimit(limit)
         self.compiled = compiled
+        self.module = compiler.module  # the IR the rules were compiled from
         namespace = prelude.namespace()
         exec(code, namespace)
         entries = namespace["_factory"](objects)
