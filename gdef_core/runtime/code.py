@@ -26,6 +26,7 @@ class Code:
     sizes: tuple | None = None  # an array's sizes, each an int or None when known only at run time
     simple: bool = False  # a name or a literal: safe to repeat in the generated text
     local: str | None = None  # the gdef local whose value this is (its text is `l_NAME`)
+    cell: str | None = None  # the cell whose value this is (PX: the single operation's x)
 
     @property
     def constant(self) -> bool:

@@ -81,10 +81,6 @@ class Compiler:
         self.current: ir.Function | None = None  # the function being compiled
 
     @property
-    def inlinable(self) -> dict:
-        return self.arms
-
-    @property
     def graph(self):
         return self.module.graph
 

@@ -180,7 +180,7 @@ class FunctionCompiler:
         enter, *body = function.body
         if enter.depth:
             self.emit(2, f"if ST < 0 or _d > {self.compiler.max_depth}: _enter_failed(_d)", None)
-        elif self.compiler.graph.calls_not_inlined(self.name, self.compiler.inlinable):
+        elif self.compiler.graph.calls_not_inlined(self.name, self.compiler.arms):
             # Without recursion a call tree can still grow exponentially (f calls g twice, g
             # calls h twice, ...): every function that calls others checks the budget on entry.
             self.emit(2, "if ST < 0: _enter_failed(_d)", None)
@@ -772,7 +772,7 @@ class FunctionCompiler:
         if code.constant or (on_board and code.pure):
             return code.text  # nothing to test, and when it is evaluated does not matter
         first, use = self.bind(code)
-        if not on_board or first != use:
+        if not on_board or not code.simple:  # a value bound here is evaluated by the test
             tests.append(f"(0 <= {first} < {limit})")
         return use
 
@@ -780,7 +780,7 @@ class FunctionCompiler:
         """NextPosition[x][y] in the single-operation variant: the operation's object on its
         square, the current position elsewhere."""
         px, py, po = self.cell("PX"), self.cell("PY"), self.cell("PO")
-        if x.text == px and y.text == py:
+        if x.cell == "PX" and y.cell == "PY":
             return Code(f"({po})", "obj", pure=True, simple=True)
         w, h = self.compiler.width, self.compiler.height
         tests: list[str] = []
@@ -803,7 +803,7 @@ class FunctionCompiler:
                 return Code(f"_bad_operation({i.value}, {loc})", result)
             if self.variant and i.value == 0:
                 cell = ("PX", "PY", "PO", "PP")[field_number]
-                return Code(self.cell(cell), result, None, *ranges, True, simple=True)
+                return Code(self.cell(cell), result, None, *ranges, True, simple=True, cell=cell)
             return Code(f"({ops}[{i.value}][{field_number}] if {nops} > {i.value} else _bad_operation({i.value}, {loc}))",
                         result, None, *ranges)
         self.nests(3)
