@@ -647,6 +647,8 @@ class FunctionCompiler:
                     return constant(_fold(op, left.value, right.value, loc))
                 except Fail:
                     pass  # fails when (if ever) it runs
+            if op in ("/", "%") and right.constant and right.value > 0 and left.lo >= 0:
+                return _natural(op, left, right.value)
             if op == "/":
                 return Code(f"_int_div({left.text}, {right.text}, {loc})", "int")
             if op == "%":
@@ -825,6 +827,14 @@ def _unconverted(node):
     while isinstance(node, ir.Convert):
         node = node.value
     return node
+
+
+def _natural(op: str, left: Code, k: int) -> Code:
+    """`/` or `%` of a value known to be non-negative by a positive constant: C's division and
+    remainder (lower/arithmetic.py) are then Python's `//` and `%`, and cannot fail."""
+    if op == "/":
+        return Code(f"({left.text} // {k})", "int", lo=left.lo // k, hi=left.hi // k, pure=left.pure)
+    return Code(f"({left.text} % {k})", "int", lo=0, hi=min(k - 1, left.hi), pure=left.pure)
 
 
 def _fold(op: str, a: int, b: int, loc: int) -> int:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import operator
 
-from gdef_core.lower import arithmetic
+from gdef_core.lower.arithmetic import (
+    fits_int, float_div as _float_div, float_mod_is_nan, int_div as _int_div, int_div_fails, int_mod as _int_mod,
+)
 from gdef_core.lower.values import Obj, type_name
 from gdef_core.runtime.errors import Fail
 
@@ -23,36 +25,36 @@ def overflow(loc: int):
 
 
 def checked(value: int, loc: int) -> int:
-    if arithmetic.fits_int(value):
+    if fits_int(value):
         return value
     overflow(loc)
 
 
 def int_div(a: int, b: int, loc: int) -> int:
     """`a / b` on ints (lower/arithmetic.py), its failures located."""
-    if arithmetic.int_div_fails(a, b):
+    if int_div_fails(a, b):
         if b == 0:
             raise Fail("G601", f"division by zero ({a} / 0)", loc)
         overflow(loc)
-    return arithmetic.int_div(a, b)
+    return _int_div(a, b)
 
 
 def int_mod(a: int, b: int, loc: int) -> int:
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
-    return arithmetic.int_mod(a, b)
+    return _int_mod(a, b)
 
 
 def float_div(a: float, b: float, loc: int) -> float:
     if b == 0:
         raise Fail("G601", f"division by zero ({a} / 0)", loc)
-    return arithmetic.float_div(a, b)
+    return _float_div(a, b)
 
 
 def float_mod(a: float, b: float, loc: int) -> float:
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
-    if arithmetic.float_mod_is_nan(a, b):
+    if float_mod_is_nan(a, b):
         return math.nan
     return math.fmod(a, b)
 
