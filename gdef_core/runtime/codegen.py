@@ -86,7 +86,7 @@ class Compiler:
 
     @property
     def current_span(self) -> Span:
-        """Where the compiler is: the function being compiled, else the first one."""
+        """Where the compiler is: the function being compiled (or compiled last), else the first."""
         if self.current is not None:
             return self.current.span
         for function in (self.module.functions.values() if self.module is not None else ()):
@@ -140,7 +140,6 @@ class Compiler:
                 if function.name == "isMoveLegal":
                     self.legal_one = _expression_of(compiler)
                     self.legal_local = self._local_judge(function, compiler)
-        self.current = None
         self.blocks.append(self._game_vars())
         lines: Lines = _prelude(self)
         for block in self.blocks:
