@@ -137,3 +137,28 @@ def test_deep_nesting_is_checked_without_exhausting_the_stack(text: str, codes: 
     the whole tree: it must not exhaust the stack either."""
     program = check_text(text)
     assert [d.code for d in program.diagnostics] == codes
+
+
+@pytest.mark.parametrize("declaration", [
+    "param int n = 5 in 1 to ;",
+    "param int n = 5 in 1 25;",
+    "param int n = 5 in {1, ;",
+    "param int n = in 1 to 5;",
+    "param n = 5 in 1 to 5;",
+    "param int n = 5 in 1 to 5",
+    "param int n = 5 in;",
+    "param int n 5 in 1 to 5;",
+    "param int n = 5 in 1 to 5 to 6;",
+    "param param int n = 5 in 1 to 9;",
+])
+def test_a_broken_parameter_declaration_gives_syntax_errors_only(declaration: str) -> None:
+    """The rest of the file is still checked (the undefined name in end()), and nothing that
+    reads the parameter (`size: n x n`, isMoveLegal()) is reported on top of the syntax error."""
+    text = ("players: 2\n" + declaration + "\nsize: n x n\nobj X\n"
+            "define isMoveLegal() -> bool { return n > 1; }\n"
+            "define end() -> bool { return undefinedName == 1; }\n")
+    program = check_text(text)
+    syntax = [d for d in program.diagnostics if d.code.startswith("G1")]
+    assert syntax
+    assert all("found ''" not in d.message for d in syntax)  # no complaint about an inserted word
+    assert [(d.code, d.span.line) for d in program.diagnostics if not d.code.startswith("G1")] == [("G201", 5)]

@@ -36,9 +36,10 @@ from native_support import compile_rules, replay_native_games  # noqa: E402
 
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
-         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
+         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3),
+         ("hex", 2)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
-REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
+REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2, "hex": 4}
 
 
 _compiled: dict = {}

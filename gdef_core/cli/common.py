@@ -28,6 +28,25 @@ def whole_number(minimum: int, meaning: str = "") -> Callable[[str], int]:
 positive = whole_number(1)
 
 
+def add_param_option(parser: argparse.ArgumentParser) -> None:
+    """`--param NAME=VALUE` (repeatable): a value for one of the game's declared parameters."""
+    parser.add_argument("--param", action="append", default=[], type=_param_setting, metavar="NAME=VALUE",
+                        help="set one of the game's parameters, e.g. --param board_size=7 (repeatable; "
+                             "the others keep their defaults)")
+
+
+def param_values(settings: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The `--param` settings by name (the last one of a name counts)."""
+    return dict(settings)
+
+
+def _param_setting(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE (for example board_size=7)")
+    return name.strip(), value.strip()
+
+
 def add_version(parser: argparse.ArgumentParser, name: str) -> None:
     """`--version`: prints `name VERSION` and exits 0 (every command answers it)."""
     parser.add_argument("--version", action="version", version=f"{name} {__version__}",

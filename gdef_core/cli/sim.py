@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import add_version, guarded, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -41,6 +41,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "(repeatable)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="the seed every game's agents are seeded from (default 0)")
+    add_param_option(parser)
     parser.add_argument("--jobs", "-j", type=whole_number(0, " (0: all cores)"), default=1, metavar="J",
                         help="processes to play in (0: one per core; default 1)")
     parser.add_argument("--max-moves", type=positive, default=DEFAULT_MAX_MOVES, metavar="M",
@@ -97,7 +98,7 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
         if args.jobs != 1:
             parser.error("--cluster and --jobs do not go together: the cluster's workers do the jobs")
 
-    game, code = _load(args.files)
+    game, code = _load(args.files, param_values(args.param))
     if game is None:
         return code
     players = game.players
@@ -201,22 +202,25 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
     return "\n".join(lines) + "\n"
 
 
-def _load(files: Sequence[str]):
+def _load(files: Sequence[str], params: dict[str, str]):
     """(game, EXIT_OK), or (None, exit code) after saying why the files make no game; the
     definition's errors are shown as gdef-check shows them."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.project import InputProblem
     from gdef_core.report import Report, render_text
     from gdef_core.report.limit import limit_syntax_errors
-    from gdef_core.runtime import GameLoadError, game_from_program
+    from gdef_core.runtime import GameLoadError, ParamError, game_from_program
 
     try:
-        program = load_program(list(files))
+        program = load_program(list(files), params=params)
     except GdefFileError as error:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return None, EXIT_USAGE
     try:
         return game_from_program(program), EXIT_OK
+    except ParamError as error:
+        sys.stderr.write(f"{PROG}: error: --param: {error}\n")
+        return None, EXIT_USAGE
     except GameLoadError as error:
         files = [module.path for module in program.modules]
         problems = []

@@ -123,8 +123,8 @@ def native_outcomes(native, game, games: int, seed: int, max_moves, jobs: int):
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
-                                            seed, max_moves))
+    pool = context.Pool(jobs, _init_worker, (tuple(game.files), dict(game.params), game.max_steps,
+                                            game.max_depth, seed, max_moves))
     try:
         for outcomes in pool.imap(_work, chunks):
             yield from outcomes
@@ -142,12 +142,12 @@ def _chunk(native, start: int, stop: int, seed: int, max_moves) -> list:
 _worker: dict = {}
 
 
-def _init_worker(files, max_steps, max_depth, seed, max_moves) -> None:
+def _init_worker(files, params, max_steps, max_depth, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     from gdef_core.native import NativeRules
     from gdef_core.runtime import load_game
 
-    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth, params=params)
     _worker.update(native=NativeRules.load(game, None), seed=seed, max_moves=max_moves)
 
 

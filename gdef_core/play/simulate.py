@@ -152,11 +152,11 @@ def _local(game, specs, games, seed, max_moves):
 _worker: dict = {}
 
 
-def _init_worker(files, max_steps, max_depth, specs, seed, max_moves) -> None:
+def _init_worker(files, params, max_steps, max_depth, specs, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     from gdef_core.runtime import load_game
 
-    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth, params=params)
     _worker.update(game=game, specs=specs, seed=seed, max_moves=max_moves)
 
 
@@ -172,8 +172,8 @@ def _parallel(game, specs, games, seed, max_moves, jobs):
     # another thread stays held in the child forever).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
-                                            tuple(specs), seed, max_moves))
+    pool = context.Pool(jobs, _init_worker, (tuple(game.files), dict(game.params), game.max_steps,
+                                            game.max_depth, tuple(specs), seed, max_moves))
     try:
         chunk = max(1, min(32, games // (jobs * 16)))
         yield from pool.imap_unordered(_work, range(games), chunksize=chunk)
