@@ -26,6 +26,18 @@ def whole_number(minimum: int, meaning: str = "") -> Callable[[str], int]:
 
 
 positive = whole_number(1)
+MAX_SECONDS = 3600.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0 and at most {MAX_SECONDS:g} seconds")
+    return value
 
 
 def add_param_option(parser: argparse.ArgumentParser) -> None:

@@ -18,12 +18,13 @@ from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, seconds, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
+from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
 
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
@@ -33,7 +34,8 @@ Commands:
   help            this text
   moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2)
   NUMBER          play that move of the list
-  hint [SECONDS]  ask the computer for a move (it thinks 2 s, or SECONDS, at most 60)
+  hint [SECONDS]  ask the computer for a move (it thinks as long as --think, 2 s by default,
+                  or SECONDS, at most 60)
   objects         list the game's objects (pieces), by side
   undo            take back the last move
   save FILE       write the game record to FILE (a file there is kept as FILE.~1~)
@@ -68,7 +70,11 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help=f"show at most N syntax errors per file (default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
-                             "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
+                             "mcts:time=5, mcts:iterations=2000 (repeatable; others are people)")
+    parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                        help=f"how long a plain mcts player thinks a move, and `hint` by default "
+                             f"(default {DEFAULT_THINK_SECONDS:g}; mcts:time=S or mcts:iterations=N "
+                             "set one player's budget)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the computer players (default: a random one, printed)")
     add_param_option(parser)
@@ -126,7 +132,8 @@ def check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         if given_ and not args.web:
             parser.error(f"{option} is an option of the browser board: add --web, or leave {option} out")
     if args.perft is not None:
-        for option, given_ in (("--record", args.record is not None), ("--player", bool(args.player))):
+        for option, given_ in (("--record", args.record is not None), ("--player", bool(args.player)),
+                               ("--think", args.think is not None)):
             if given_:
                 parser.error(f"--perft only counts moves and plays no game, so {option} would do "
                              f"nothing: leave {option} out")
@@ -212,7 +219,7 @@ class Runner:
         args = self.args
         options = PlayOptions(files=list(args.files), record=args.record, resume=args.resume, players=args.player,
                               seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth,
-                              params=param_values(args.param))
+                              params=param_values(args.param), think=args.think)
         play = PlaySession.start(options, self.console)
         if isinstance(play, int):
             return play
@@ -384,6 +391,7 @@ class Runner:
         if isinstance(seconds, str):
             self.say(seconds.capitalize())
             return
+        seconds = seconds or self.play.computers.think
         legal = self.play.legal_moves()
         if legal is None:
             return
@@ -394,7 +402,7 @@ class Runner:
         found = self.play.hint(legal, seconds)
         if found is not None:
             self.say(f"Hint: {self.play.session.state.move_name(found.move, legal)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
-                     f"mcts, {found.iterations:,} playouts in {found.seconds:.1f} s)")
+                     f"mcts, {found.iterations:,} {found.engine} playouts in {found.seconds:.1f} s)")
 
     def save_command(self, path: str) -> None:
         if not path:

@@ -54,7 +54,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="who runs the rules: python (default), native (random players' "
                              "games compiled with numba, needs gdef[fast]; a game it cannot "
                              "compile runs on python with a notice) or auto (native for random "
-                             "players over at least 300 games when numba is installed). The same "
+                             "players when numba is installed and the run has at least 300 games "
+                             "or the game's compile is cached). The same "
                              "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
@@ -135,7 +136,8 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
-                json.dump({**summary.to_json(), **provenance(args, game, specs, argv)}, out, indent=2)
+                json.dump({**summary.to_json(), **provenance(args, game, specs, argv, summary.backend)},
+                          out, indent=2)
                 out.write("\n")
         except OSError as error:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
@@ -148,19 +150,21 @@ def _notice(message: str) -> None:
     sys.stderr.flush()
 
 
-def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None) -> dict:
-    """What a --json reader needs to run the same games again: the seeds, the exact rules
-    (file hashes), the gdef version and every agent's settings."""
+def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None,
+               backend: str = "python") -> dict:
+    """What a --json reader needs to run the same games again: the seeds (as the backend that
+    played derives them), the exact rules (file hashes), the gdef version and every agent's
+    settings."""
     import hashlib
     import shlex
 
     import gdef_core
-    from gdef_core.play.games import SEED_RULE
+    from gdef_core.play.games import NATIVE_SEED_RULE, SEED_RULE
 
     return {
         "seed": args.seed,
         "game_indexes": [0, args.games - 1],
-        "seed_rule": SEED_RULE,
+        "seed_rule": NATIVE_SEED_RULE if backend == "native" else SEED_RULE,
         "max_moves": args.max_moves,
         "gdef_version": gdef_core.__version__,
         "game": game.name,

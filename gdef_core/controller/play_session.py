@@ -66,6 +66,7 @@ class PlayOptions:
     max_depth: int | None = None
     optimize: bool = True           # False: the reference build (the debugger's)
     params: dict[str, str] = field(default_factory=dict)  # --param NAME=VALUE: the game's parameters
+    think: float | None = None      # --think: seconds a move of a plain mcts, and of `hint` (default 2)
 
 
 class Terminated(KeyboardInterrupt):
@@ -94,6 +95,7 @@ class Hint:
     number: int         # its number in the position's legal moves, from 1
     iterations: int
     seconds: float
+    engine: str         # the playouts': "python" or "native"
 
 
 class PlaySession:
@@ -183,10 +185,12 @@ class PlaySession:
         from gdef_core.play.opponents import computer_players
 
         try:
-            computers = computer_players(options.players, game.players, options.seed)
+            computers = computer_players(options.players, game.players, options.seed,
+                                         *([options.think] if options.think is not None else []))
         except AgentSpecError as error:
             report.complain(f"{PROG}: error: --player {error}")
             return EXIT_USAGE
+        computers.prepare(game)
         return cls(session, computers, report, options, path)
 
     def guard(self, mode: Callable[[], int]) -> int:
@@ -340,14 +344,15 @@ class PlaySession:
             self._fallback = RandomAgent(self.computers.seed)
         return self._fallback.choose(state)
 
-    def hint(self, legal: list, seconds: float) -> Hint | None:
-        """The move a short mcts search prefers for the player on turn (`legal`: the moves
-        here); None after reporting why there is none."""
+    def hint(self, legal: list, seconds: float | None = None) -> Hint | None:
+        """The move a short mcts search (`seconds`, by default the computer players' budget)
+        prefers for the player on turn (`legal`: the moves here), with native playouts once
+        the game's compile is ready; None after reporting why there is none."""
         from gdef_core.play.errors import AgentError
         from gdef_core.play.mcts import MctsAgent
 
         seed = (self.options.seed or 0) * 1_000_003 + len(self.session.moves)
-        agent = MctsAgent(seed, time_limit=seconds, playout_cap=HINT_PLAYOUT_CAP)
+        agent = MctsAgent(seed, time_limit=seconds or self.computers.think, playout_cap=HINT_PLAYOUT_CAP)
         started = time.perf_counter()
         try:
             move = agent.choose(self.session.state.clone())
@@ -356,7 +361,8 @@ class PlaySession:
             if isinstance(error, GdefRuntimeError):
                 self.report.show_error(error, self.game)
             return None
-        return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started)
+        return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started,
+                    agent.last_engine)
 
     # ------------------------------------------------------------ move scripts and perft
 
