@@ -123,9 +123,10 @@ class Game:
         self._initial: State | None = None
         self._moves: dict[tuple, Move] = {}  # operations -> their Move, shared by all states
         self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
-        self.variable_names: list[str] = list(program.game_vars)
-        self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
-        self._counters = {n for n, d in program.game_vars.items() if getattr(d, "counter", False)}
+        game_vars = self.rules.module.game_vars
+        self.variable_names: list[str] = list(game_vars)
+        self.variable_types: dict[str, str] = {n: d.type.split("[", 1)[0] for n, d in game_vars.items()}
+        self._counters = {n for n, d in game_vars.items() if d.counter}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
         # How the game is shown: labels, pieces, player names, visible variables, notation.
@@ -165,9 +166,8 @@ class Game:
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
-        if self.program.start is not None:
-            for entry in self.program.start.entries:
-                board[entry.x.value * self.height + entry.y.value] = self._by_name[entry.obj.text]
+        for x, y, name in self.rules.module.start:
+            board[x * self.height + y] = self._by_name[name]
         return board
 
     def __repr__(self) -> str:
