@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
+from gdef_core import json_input
+
 MAX_MESSAGE = 16 * 1024 * 1024  # bytes of one message
 MAX_HEADER = 8192
 
@@ -49,7 +51,7 @@ class Stream:
         body = self.reader.read(length)
         if len(body) < length:
             return None
-        return json.loads(body.decode("utf-8"))
+        return json_input.loads(body.decode("utf-8"))
 
     def send(self, message: dict) -> None:
         with self.lock:

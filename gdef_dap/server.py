@@ -92,7 +92,7 @@ class Server:
             except FramingError as error:
                 self.output("stderr", f"gdef-dap: cannot read the client's messages: {error}\n")
                 break
-            except ValueError as error:
+            except (ValueError, RecursionError) as error:
                 self.output("stderr", f"gdef-dap: a message is not JSON: {error}\n")
                 continue
             if message is None:

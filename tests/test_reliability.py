@@ -354,3 +354,26 @@ def test_operations_held_by_moves_are_bounded(tmp_path):
     with pytest.raises(GdefRuntimeError) as caught:
         load_game(str(rules), max_steps=400_000).new_state().legal_moves()
     assert caught.value.code == "G607" and "counts 4" in caught.value.message
+
+
+def test_deep_json_is_refused_even_after_rules_raised_the_recursion_limit(tmp_path):
+    # gdef-run --max-depth 100000 raises the recursion limit to fit the rules; json's C decoder
+    # would then recurse 100,000 levels into the C stack and kill the process (seen in CI)
+    record = tmp_path / "deep.json"
+    record.write_text("[" * 100_000 + "]" * 100_000)
+    script = ("import sys; sys.setrecursionlimit(700_000)\n"
+              "from gdef_core.runtime.session import load_record, RecordError\n"
+              f"try:\n    load_record({str(record)!r})\nexcept RecordError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("not a gdef-run game record: nested too deeply")
+
+
+def test_json_input_measures_nesting_outside_strings():
+    from gdef_core import json_input
+
+    assert json_input.loads('{"a": "[[[[\\"[", "b": [1, [2]]}') == {"a": '[[[["[', "b": [1, [2]]}
+    assert not json_input.too_deep("[[]]", 2) and json_input.too_deep("[[[]]]", 2)
+    with pytest.raises(RecursionError):
+        json_input.loads("{" * 501 + "}" * 501)

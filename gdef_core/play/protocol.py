@@ -15,6 +15,8 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
+from gdef_core import json_input
+
 PROTOCOL = "gdef"
 VERSION = 1
 MAX_LINE = 16 * 1024 * 1024  # characters of one line, from a protocol client or a player program
@@ -268,7 +270,7 @@ def parse_line(line) -> object:
     if line is TOO_LONG:
         raise ProtocolError("bad request", f"a line is limited to {MAX_LINE:,} characters")
     try:
-        return json.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
+        return json_input.loads(line, parse_constant=_refuse_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as error:
         reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)[:200]
         raise ProtocolError("bad request", f"not a JSON object: {reason}") from None

@@ -30,6 +30,7 @@ from gdef_core.loader import is_gdef_name
 from gdef_core.moves import Move
 from gdef_core.runtime.game import Game, IllegalMoveError, State, UndoPoint, Verdict, VerdictKind, json_value
 from gdef_core.runtime.reasons import LocatedRule, explain_end
+from gdef_core import json_input
 
 _LEGAL = Verdict(VerdictKind.LEGAL)
 
@@ -236,7 +237,7 @@ def _shortest(path: str) -> str:
 def load_record(path: str) -> dict:
     """Read and validate a game record; RecordError says what is wrong."""
     try:
-        data = json.loads(read_bytes(path).decode("utf-8"))
+        data = json_input.loads(read_bytes(path).decode("utf-8"))
     except OSError as error:
         raise RecordError(f"{path}: cannot read the record: {error.strerror or error}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:

@@ -11,7 +11,6 @@ is not thread-safe, and the page never needs two answers at once. While a comput
 """
 from __future__ import annotations
 
-import json
 import os
 import threading
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.session import record_problem
+from gdef_core import json_input
 
 LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
 SCRIPT_LIMIT = 100_000  # lines of a move script or moves of a record
@@ -258,7 +258,7 @@ class Board:
     def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
         """A record's moves as script entries, and its `start` position (checked), if any."""
         try:
-            data = json.loads(text)
+            data = json_input.loads(text)
         except (ValueError, RecursionError) as error:
             raise ApiError(400, f"{name}: not a JSON game record: {error}") from None
         problem = record_problem(data)

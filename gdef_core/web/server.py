@@ -36,6 +36,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from gdef_core.web.board import LEGAL_LIMIT, ApiError, Board
+from gdef_core import json_input
 
 HOST = "127.0.0.1"
 MAX_BODY = 16 * 1024 * 1024  # a move script or record sent by the page
@@ -398,7 +399,7 @@ def _json_object(content_type: str | None, raw: bytes) -> dict:
     if (content_type or "").split(";")[0].strip().lower() != "application/json":
         raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
     try:
-        body = json.loads(raw.decode("utf-8") or "{}", parse_constant=_no_constant)
+        body = json_input.loads(raw.decode("utf-8") or "{}", parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ApiError(400, f"the request body is not JSON: {str(error)[:200]}") from None
     if not isinstance(body, dict):
