@@ -1,0 +1,73 @@
+"""The games of benchmarks/games/ against OpenSpiel, and clean under gdef-check and gdef-fmt.
+
+Each game was written from its rules (the header comment names the OpenSpiel game and its
+parameters) and is timed by benchmarks/games.py; this test is what makes the timings a fair
+comparison: along seeded random games, at every turn, both implementations offer the same set
+of resulting positions, end at the same moment and name the same winner (openspiel_support).
+Positions are read from OpenSpiel's text with the coordinates each file's header states.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from openspiel_support import board_position, play_against
+from support import ROOT, need_module
+
+pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
+
+from gdef_core import load_game  # noqa: E402
+
+GAMES = ROOT / "benchmarks" / "games"
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line]
+
+
+def clobber_position(text: str) -> frozenset:
+    """'5oxoxox': the row number (our y + 1), then columns a..f (our x 0..5)."""
+    names = {"o": "O", "x": "X"}
+    return frozenset((x, int(line[0]) - 1, names[ch]) for line in _lines(text)[:5]
+                     for x, ch in enumerate(line[1:]) if ch in names)
+
+
+def amazons_position(text: str) -> frozenset:
+    """Eight lines, the top row (our y = 7) first."""
+    names = {"X": "X", "O": "O", "#": "A"}
+    return frozenset((x, 7 - r, names[ch]) for r, line in enumerate(_lines(text)[:8])
+                     for x, ch in enumerate(line) if ch in names)
+
+
+CASES = {
+    # file: (OpenSpiel game, its position parser, ours, games, seed, options of play_against)
+    "clobber": ("clobber", clobber_position, board_position, 6, 1, {}),
+    # end() asks hasLegalMove() of ~1,000 candidates: comparing boards keeps this test short
+    "amazons": ("amazons(board_size=8)", amazons_position, board_position, 3, 2,
+                {"boards_only": True}),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_same_turns_end_and_winner_as_openspiel(name):
+    spiel_name, spiel_position, our_position, games, seed, options = CASES[name]
+    game = load_game([str(GAMES / f"{name}.gdef")])
+    turns = play_against(game, pyspiel.load_game(spiel_name), spiel_position, games=games,
+                         seed=seed, label=name, our_position=our_position, **options)
+    assert turns >= games * 5
+
+
+def test_every_game_is_compared():
+    assert sorted(path.stem for path in GAMES.glob("*.gdef")) == sorted(CASES)
+
+
+@pytest.mark.parametrize("tool", ["gdef_core.cli.check", "gdef_core.cli.fmt"])
+def test_games_are_clean(tool):
+    args = [] if tool.endswith("check") else ["--check"]
+    done = subprocess.run([sys.executable, "-m", tool, *args, str(GAMES)], capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    if tool.endswith("check"):
+        assert "0 errors, 0 warnings" in done.stdout, done.stdout
