@@ -30,8 +30,10 @@ def our_key(state, position=board_position) -> tuple:
     return position(state), False, None, state.current_player
 
 
-def spiel_turns(state, position) -> dict:
-    """key of each position the player on turn can reach in one turn -> the actions to it."""
+def spiel_turns(state, position, *, follow: bool = True) -> dict:
+    """key of each position the player on turn can reach in one turn -> the actions to it.
+    With `follow`, actions after which the same player is on turn are one turn with the next
+    (checkers' jumps); without, each action is a turn (dots and boxes' extra moves)."""
     mover = state.current_player()
     reached: dict[tuple, list[int]] = {}
 
@@ -39,7 +41,7 @@ def spiel_turns(state, position) -> dict:
         for action in current.legal_actions():
             after = current.clone()
             after.apply_action(action)
-            if not after.is_terminal() and after.current_player() == mover:
+            if follow and not after.is_terminal() and after.current_player() == mover:
                 expand(after, [*actions, action])       # the turn goes on
             else:
                 reached.setdefault(spiel_key(after, position), [*actions, action])
@@ -80,9 +82,9 @@ def our_turns(state, position=board_position, *, distinct: bool = True,
 
 def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, label: str,
                  our_position=board_position, distinct: bool = True,
-                 boards_only: bool = False) -> int:
+                 boards_only: bool = False, follow: bool = True) -> int:
     """Seeded random games along which both sides must offer the same set of outcomes at every
-    turn (with `boards_only`, the same set of boards: whether each ends the game is compared
+    turn (`follow`: see spiel_turns; with `boards_only`, the same set of boards: whether each ends the game is compared
     only for the move played), end at the same moment and name the same winner; returns the
     turns compared."""
     rng = random.Random(seed)
@@ -93,7 +95,7 @@ def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, lab
         step = 0
         while not ours.is_over:
             our_moves = our_turns(ours, our_position, distinct=distinct, boards_only=boards_only)
-            their_moves = spiel_turns(theirs, spiel_position)
+            their_moves = spiel_turns(theirs, spiel_position, follow=follow)
             if boards_only:
                 their_moves = {key[0]: actions for key, actions in their_moves.items()}
             where = f"{label} game {number} step {step}"

@@ -41,12 +41,32 @@ def amazons_position(text: str) -> frozenset:
                      for x, ch in enumerate(line) if ch in names)
 
 
+def pentago_position(text: str) -> frozenset:
+    """'v 1 . . O . . . v': the row number (our y + 1), then columns a..f (our x 0..5)."""
+    names = {"O": "O", "@": "P"}
+    return frozenset((x, int(line[2]) - 1, names[line[4 + 2 * x]]) for line in _lines(text)
+                     if line[2:3].isdigit() for x in range(6) if line[4 + 2 * x] in names)
+
+
+def dots_and_boxes_position(text: str) -> frozenset:
+    """Text line i is our y = 4 - i, character p (even) our x = p / 2: lines drawn, boxes
+    taken ('1', '2')."""
+    names = {"─": "L", "│": "L", "1": "A", "2": "B"}
+    return frozenset((p // 2, 4 - i, names[line[p]]) for i, line in enumerate(_lines(text)[:5])
+                     for p in range(0, len(line), 2) if line[p] in names)
+
+
 CASES = {
     # file: (OpenSpiel game, its position parser, ours, games, seed, options of play_against)
     "clobber": ("clobber", clobber_position, board_position, 6, 1, {}),
     # end() asks hasLegalMove() of ~1,000 candidates: comparing boards keeps this test short
     "amazons": ("amazons(board_size=8)", amazons_position, board_position, 3, 2,
                 {"boards_only": True}),
+    # OpenSpiel's 288 actions include moves of the same effect (a turn of an empty quadrant)
+    "pentago": ("pentago", pentago_position, board_position, 3, 3, {"distinct": False}),
+    # a player who closes a box moves again: a turn of its own, as in OpenSpiel
+    "dots_and_boxes": ("dots_and_boxes", dots_and_boxes_position, board_position, 12, 4,
+                       {"follow": False}),
 }
 
 
