@@ -56,6 +56,13 @@ def dots_and_boxes_position(text: str) -> frozenset:
                      for p in range(0, len(line), 2) if line[p] in names)
 
 
+def lines_of_action_position(text: str) -> frozenset:
+    """'8.xxxxxx.': the row number (our y + 1), then columns a..h (our x 0..7)."""
+    names = {"x": "X", "o": "O"}
+    return frozenset((x, int(line[0]) - 1, names[ch]) for line in _lines(text)[:8]
+                     for x, ch in enumerate(line[1:9]) if ch in names)
+
+
 CASES = {
     # file: (OpenSpiel game, its position parser, ours, games, seed, options of play_against)
     "clobber": ("clobber", clobber_position, board_position, 6, 1, {}),
@@ -67,6 +74,7 @@ CASES = {
     # a player who closes a box moves again: a turn of its own, as in OpenSpiel
     "dots_and_boxes": ("dots_and_boxes", dots_and_boxes_position, board_position, 12, 4,
                        {"follow": False}),
+    "lines_of_action": ("lines_of_action", lines_of_action_position, board_position, 2, 5, {}),
 }
 
 
