@@ -82,11 +82,12 @@ def our_turns(state, position=board_position, *, distinct: bool = True,
 
 def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, label: str,
                  our_position=board_position, distinct: bool = True,
-                 boards_only: bool = False, follow: bool = True) -> int:
+                 boards_only: bool = False, follow: bool = True, pick=None) -> int:
     """Seeded random games along which both sides must offer the same set of outcomes at every
     turn (`follow`: see spiel_turns; with `boards_only`, the same set of boards: whether each ends the game is compared
     only for the move played), end at the same moment and name the same winner; returns the
-    turns compared."""
+    turns compared. `pick(rng, moves)` chooses the move played among the legal ones (default:
+    uniformly), to steer games towards rules random play seldom reaches."""
     rng = random.Random(seed)
     turns = 0
     for number in range(games):
@@ -102,7 +103,9 @@ def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, lab
             assert set(our_moves) == set(their_moves), (
                 f"{where}: only ours: {[str(our_moves[k]) for k in set(our_moves) - set(their_moves)]}, "
                 f"only OpenSpiel's: {[their_moves[k] for k in set(their_moves) - set(our_moves)]}")
-            key = rng.choice(sorted(our_moves, key=lambda k: str(our_moves[k])))
+            ordered = sorted(our_moves.values(), key=str)
+            chosen = pick(rng, ordered) if pick else rng.choice(ordered)
+            key = next(k for k, move in our_moves.items() if move is chosen)
             ours.apply(our_moves[key])
             for action in their_moves[key]:
                 theirs.apply_action(action)

@@ -63,6 +63,17 @@ def lines_of_action_position(text: str) -> frozenset:
                      for x, ch in enumerate(line[1:9]) if ch in names)
 
 
+MORRIS_TEXT_COLUMNS = {0: 0, 2: 1, 4: 2, 7: 3, 10: 4, 12: 5, 14: 6}
+
+
+def nine_mens_morris_position(text: str) -> frozenset:
+    """The first 13 lines draw the board: line 2 * (6 - y), character 0, 2, 4, 7, 10, 12, 14
+    for x 0..6. The men still to place follow from the move number (the same on both sides)."""
+    lines = text.split("\n")[:13]
+    return frozenset((x, 6 - row // 2, lines[row][column]) for row in range(0, 13, 2)
+                     for column, x in MORRIS_TEXT_COLUMNS.items() if lines[row][column] in "WB")
+
+
 CASES = {
     # file: (OpenSpiel game, its position parser, ours, games, seed, options of play_against)
     "clobber": ("clobber", clobber_position, board_position, 6, 1, {}),
@@ -75,6 +86,7 @@ CASES = {
     "dots_and_boxes": ("dots_and_boxes", dots_and_boxes_position, board_position, 12, 4,
                        {"follow": False}),
     "lines_of_action": ("lines_of_action", lines_of_action_position, board_position, 2, 5, {}),
+    "nine_mens_morris": ("nine_mens_morris", nine_mens_morris_position, board_position, 2, 6, {}),
 }
 
 
@@ -99,3 +111,16 @@ def test_games_are_clean(tool):
     assert done.returncode == 0, done.stdout + done.stderr
     if tool.endswith("check"):
         assert "0 errors, 0 warnings" in done.stdout, done.stdout
+
+
+def test_nine_mens_morris_is_drawn_after_200_moves():
+    """Random play takes men so often that games end long before OpenSpiel's 200-move draw:
+    here the players take a man only when every move forms a mill."""
+    def quiet(rng, moves):
+        return rng.choice([move for move in moves if move.ops[-1].obj is not None] or moves)
+
+    spiel_name, spiel_position, _, _, _, _ = CASES["nine_mens_morris"]
+    game = load_game([str(GAMES / "nine_mens_morris.gdef")])
+    turns = play_against(game, pyspiel.load_game(spiel_name), spiel_position, games=1, seed=1,
+                         label="nine_mens_morris (quiet)", pick=quiet)
+    assert turns == 200
