@@ -10,6 +10,10 @@ one machine:
   openspiel  OpenSpiel's C++ implementation driven from Python (pyspiel), uniformly random
              legal actions, games per second over the same wall time
   ratio      native / openspiel and python / openspiel
+  moves/game gdef-sim's average game length / OpenSpiel's actions per game (its amazons takes
+             three actions a move, checkers one a jump, nine men's morris two for a mill; a
+             random player that chooses among whole moves plays other games than one that
+             chooses action by action, so games per second compare different game lengths)
   cold       wall time of `gdef-sim FILE --games 1 --backend native` with an empty cache
              (GDEF_CACHE_DIR pointing to a new folder): what the first run after an edit costs
   warm       the same command again, the compiled rules now cached: the start-up a user waits
@@ -58,7 +62,7 @@ GAMES = {
     "lines_of_action": (BENCHMARK_GAMES / "lines_of_action.gdef", "lines_of_action"),
     "nine_mens_morris": (BENCHMARK_GAMES / "nine_mens_morris.gdef", "nine_mens_morris"),
 }
-PROBE_GAMES = {"native": 20, "python": 1}
+PROBE_GAMES = {"native": 20, "python": 3}
 MAX_GAMES = 2_000_000
 
 
@@ -85,39 +89,40 @@ def gdef_sim(path: Path, backend: str, games: int, cache: Path, timeout: float) 
     return summary, wall
 
 
-def sim_rate(path: Path, backend: str, seconds: float, cache: Path) -> float:
-    """gdef-sim's reported games/s over about `seconds` of play, after a probe that sizes it."""
+def sim_rate(path: Path, backend: str, seconds: float, cache: Path) -> tuple[float, float]:
+    """gdef-sim's reported games/s over about `seconds` of play, after a probe that sizes it,
+    and the average number of moves per game."""
     timeout = max(120.0, 20 * seconds)
-    probe, _ = gdef_sim(path, backend, PROBE_GAMES[backend], cache, timeout)
-    rate = probe["games"] / max(probe["seconds"], 1e-9)
-    games = min(MAX_GAMES, int(rate * seconds))
-    if games <= probe["games"]:
-        return rate
-    summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
-    return summary["games"] / max(summary["seconds"], 1e-9)
+    summary, _ = gdef_sim(path, backend, PROBE_GAMES[backend], cache, timeout)
+    games = min(MAX_GAMES, int(summary["games"] / max(summary["seconds"], 1e-9) * seconds))
+    if games > summary["games"]:
+        summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
+    return summary["games"] / max(summary["seconds"], 1e-9), summary["avg_length"]
 
 
-def spiel_rate(name: str, seconds: float) -> float:
-    """OpenSpiel's random games per second (wall time) over about `seconds`."""
+def spiel_rate(name: str, seconds: float) -> tuple[float, float]:
+    """OpenSpiel's random games per second (wall time) over about `seconds`, and the average
+    number of actions per game."""
     import pyspiel
 
     game = pyspiel.load_game(name)
     rng = random.Random(0)
-    count, started = 0, time.perf_counter()
+    count, actions, started = 0, 0, time.perf_counter()
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
+            actions += 1
         count += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
-            return count / elapsed
+            return count / elapsed, actions / count
 
 
 def measure(name: str, args) -> dict:
     path, spiel_name = GAMES[name]
     row: dict = {"game": name, "file": str(path.relative_to(ROOT)), "openspiel_game": spiel_name}
-    row["openspiel"] = spiel_rate(spiel_name, args.seconds)
+    row["openspiel"], row["openspiel_length"] = spiel_rate(spiel_name, args.seconds)
     with tempfile.TemporaryDirectory(prefix="gdef-bench-cache-") as cache_dir:
         cache = Path(cache_dir)
         for backend in args.backends:
@@ -126,12 +131,13 @@ def measure(name: str, args) -> dict:
                     summary, row[f"{backend}_cold"] = gdef_sim(path, backend, 1, cache, 900)
                     row[f"{backend}_compile"] = summary.get("compile_seconds")
                     _, row[f"{backend}_warm"] = gdef_sim(path, backend, 1, cache, 900)
-                row[backend] = sim_rate(path, backend, args.seconds, cache)
+                row[backend], row["length"] = sim_rate(path, backend, args.seconds, cache)
             except (SimFailed, subprocess.TimeoutExpired) as error:
                 row[f"{backend}_error"] = str(error)
     if not args.skip_python:
         try:
-            row["python"] = sim_rate(path, "python", args.seconds, Path(tempfile.gettempdir()))
+            row["python"], length = sim_rate(path, "python", args.seconds, Path(tempfile.gettempdir()))
+            row.setdefault("length", length)
         except (SimFailed, subprocess.TimeoutExpired) as error:
             row["python_error"] = str(error)
     for engine in [*args.backends, "python"]:
@@ -150,13 +156,14 @@ def table(rows: list[dict], backends: list[str]) -> str:
     def ratio(value) -> str:
         return "-" if value is None else f"{value:.2f}x" if value >= 0.1 else f"{value:.3f}x"
 
-    head = ["game", "openspiel/s"]
+    head = ["game", "moves/game", "openspiel/s"]
     for backend in backends:
         head += [f"{backend}/s", f"{backend} ratio", f"{backend} cold", f"{backend} warm"]
     head += ["python/s", "python ratio"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
-        cells = [row["game"], rate(row["openspiel"])]
+        length = "-" if row.get("length") is None else f"{row['length']:.0f}"
+        cells = [row["game"], f"{length} / {row['openspiel_length']:.0f}", rate(row["openspiel"])]
         for backend in backends:
             cells += [rate(row.get(backend)), ratio(row.get(f"{backend}_ratio")),
                       seconds(row.get(f"{backend}_cold")), seconds(row.get(f"{backend}_warm"))]
@@ -198,12 +205,13 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"unknown game {unknown[0]}; choose from {', '.join(GAMES)}")
     args.backends = [b for b in args.backends.split(",") if b]
-    print(f"machine: {machine()}", flush=True)
+    print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     rows = []
     for name in names:
         rows.append(measure(name, args))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print(table(rows, args.backends))
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": machine(), "rows": rows}, indent=2) + "\n")
     return 0
