@@ -9,17 +9,21 @@ one machine:
   python     the same with `--backend python`
   openspiel  OpenSpiel's C++ implementation driven from Python (pyspiel), uniformly random
              legal actions, games per second over the same wall time
-  ratio      native / openspiel and python / openspiel
+  ratio      native / openspiel and python / openspiel; (cpu) the same in games per CPU second:
+             gdef-sim's by the difference between two runs of different lengths (so start-up
+             and loading drop out), OpenSpiel's by time.process_time()
   moves/game gdef-sim's average game length / OpenSpiel's actions per game (its amazons takes
              three actions a move, checkers one a jump, nine men's morris two for a mill; a
              random player that chooses among whole moves plays other games than one that
              chooses action by action, so games per second compare different game lengths)
   cold       wall time of `gdef-sim FILE --games 1 --backend native` with an empty cache
-             (GDEF_CACHE_DIR pointing to a new folder): what the first run after an edit costs
+             (GDEF_CACHE_DIR pointing to a new folder): what the first run after an edit
+             costs; in brackets the process's CPU time
   warm       the same command again, the compiled rules now cached: the start-up a user waits
 
-Each rate runs for about --seconds of play (a short probe first sizes the run); times are wall
-times, so run it on a quiet machine. --backends adds a column per gdef-sim backend (a C backend,
+Each rate runs for about --seconds of play (a short probe first sizes the run). gdef-sim
+reports wall time, so its rates and the plain ratios suffer when other programs share the
+machine; the (cpu) ratios much less. --backends adds a column per gdef-sim backend (a C backend,
 when gdef-sim offers one, is `--backends native,c`). Ratios are against the OpenSpiel rate of
 the same run; the geometric mean of the native ratios closes the table.
 
@@ -34,6 +38,7 @@ import math
 import os
 import platform
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -70,44 +75,54 @@ class SimFailed(RuntimeError):
     """gdef-sim exited with an error (its output is the message)."""
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def gdef_sim(path: Path, backend: str, games: int, cache: Path, timeout: float) -> tuple[dict, float]:
-    """Run the real gdef-sim on `path`; its --json summary and the process's wall time."""
+    """Run the real gdef-sim on `path`; its --json summary (with the process's CPU time added
+    as "cpu") and the process's wall time."""
     with tempfile.TemporaryDirectory(prefix="gdef-bench-") as scratch:
         out = Path(scratch) / "sim.json"
         command = [sys.executable, "-m", "gdef_core.cli.main", "sim", str(path), "--games", str(games),
                    "--backend", backend, "--no-progress", "--json", str(out)]
         env = {**os.environ, "GDEF_CACHE_DIR": str(cache),
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), children_cpu()
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
         wall = time.perf_counter() - started
         if done.returncode != 0 or not out.exists():
             raise SimFailed((done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"])
-        summary = json.loads(out.read_text())
+        summary = {**json.loads(out.read_text()), "cpu": children_cpu() - cpu}
     if summary.get("backend", "python") != backend:
         raise SimFailed([f"ran on {summary.get('backend')}, not {backend}"])
     return summary, wall
 
 
-def sim_rate(path: Path, backend: str, seconds: float, cache: Path) -> tuple[float, float]:
-    """gdef-sim's reported games/s over about `seconds` of play, after a probe that sizes it,
-    and the average number of moves per game."""
-    timeout = max(120.0, 20 * seconds)
-    summary, _ = gdef_sim(path, backend, PROBE_GAMES[backend], cache, timeout)
-    games = min(MAX_GAMES, int(summary["games"] / max(summary["seconds"], 1e-9) * seconds))
-    if games > summary["games"]:
-        summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
-    return summary["games"] / max(summary["seconds"], 1e-9), summary["avg_length"]
+def sim_rate(path: Path, backend: str, seconds: float, cache: Path) -> tuple[float, float, float | None]:
+    """gdef-sim's reported games/s over about `seconds` of play, after a probe that sizes it;
+    the average number of moves per game; games per CPU second (the two runs' difference in
+    games over their difference in CPU time, which leaves out start-up and a busy machine)."""
+    timeout = max(600.0, 20 * seconds)
+    probe, _ = gdef_sim(path, backend, PROBE_GAMES[backend], cache, timeout)
+    games = min(MAX_GAMES, int(probe["games"] / max(probe["seconds"], 1e-9) * seconds))
+    if games <= 2 * probe["games"]:
+        return probe["games"] / max(probe["seconds"], 1e-9), probe["avg_length"], None
+    summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
+    extra_cpu = summary["cpu"] - probe["cpu"]
+    cpu_rate = (summary["games"] - probe["games"]) / extra_cpu if extra_cpu > 0 else None
+    return summary["games"] / max(summary["seconds"], 1e-9), summary["avg_length"], cpu_rate
 
 
-def spiel_rate(name: str, seconds: float) -> tuple[float, float]:
-    """OpenSpiel's random games per second (wall time) over about `seconds`, and the average
-    number of actions per game."""
+def spiel_rate(name: str, seconds: float) -> tuple[float, float, float]:
+    """OpenSpiel's random games per second (wall time) over about `seconds`, the average
+    number of actions per game, and games per CPU second."""
     import pyspiel
 
     game = pyspiel.load_game(name)
     rng = random.Random(0)
-    count, actions, started = 0, 0, time.perf_counter()
+    count, actions, started, cpu = 0, 0, time.perf_counter(), time.process_time()
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -116,33 +131,38 @@ def spiel_rate(name: str, seconds: float) -> tuple[float, float]:
         count += 1
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
-            return count / elapsed, actions / count
+            return count / elapsed, actions / count, count / max(time.process_time() - cpu, 1e-9)
 
 
 def measure(name: str, args) -> dict:
     path, spiel_name = GAMES[name]
     row: dict = {"game": name, "file": str(path.relative_to(ROOT)), "openspiel_game": spiel_name}
-    row["openspiel"], row["openspiel_length"] = spiel_rate(spiel_name, args.seconds)
+    row["openspiel"], row["openspiel_length"], row["openspiel_cpu"] = spiel_rate(spiel_name, args.seconds)
     with tempfile.TemporaryDirectory(prefix="gdef-bench-cache-") as cache_dir:
         cache = Path(cache_dir)
         for backend in args.backends:
             try:
+                summary, cold = gdef_sim(path, backend, 1, cache, 900)   # compiles
                 if not args.skip_cold:
-                    summary, row[f"{backend}_cold"] = gdef_sim(path, backend, 1, cache, 900)
-                    row[f"{backend}_compile"] = summary.get("compile_seconds")
-                    _, row[f"{backend}_warm"] = gdef_sim(path, backend, 1, cache, 900)
-                row[backend], row["length"] = sim_rate(path, backend, args.seconds, cache)
+                    row[f"{backend}_cold"], row[f"{backend}_compile"] = cold, summary.get("compile_seconds")
+                    row[f"{backend}_cold_cpu"] = summary["cpu"]
+                    warm, row[f"{backend}_warm"] = gdef_sim(path, backend, 1, cache, 900)
+                    row[f"{backend}_warm_cpu"] = warm["cpu"]
+                row[backend], row["length"], row[f"{backend}_cpu"] = sim_rate(path, backend, args.seconds, cache)
             except (SimFailed, subprocess.TimeoutExpired) as error:
                 row[f"{backend}_error"] = str(error)
     if not args.skip_python:
         try:
-            row["python"], length = sim_rate(path, "python", args.seconds, Path(tempfile.gettempdir()))
+            row["python"], length, row["python_cpu"] = sim_rate(path, "python", args.seconds,
+                                                                Path(tempfile.gettempdir()))
             row.setdefault("length", length)
         except (SimFailed, subprocess.TimeoutExpired) as error:
             row["python_error"] = str(error)
     for engine in [*args.backends, "python"]:
         if row.get(engine):
             row[f"{engine}_ratio"] = row[engine] / row["openspiel"]
+        if row.get(f"{engine}_cpu"):
+            row[f"{engine}_cpu_ratio"] = row[f"{engine}_cpu"] / row["openspiel_cpu"]
     return row
 
 
@@ -150,30 +170,36 @@ def table(rows: list[dict], backends: list[str]) -> str:
     def rate(value) -> str:
         return "-" if value is None else f"{value:,.0f}" if value >= 10 else f"{value:.2f}"
 
-    def seconds(value) -> str:
-        return "-" if value is None else f"{value:.1f} s"
+    def seconds(value, cpu) -> str:
+        return "-" if value is None else f"{value:.1f} s ({cpu:.1f} s)"
 
     def ratio(value) -> str:
         return "-" if value is None else f"{value:.2f}x" if value >= 0.1 else f"{value:.3f}x"
 
     head = ["game", "moves/game", "openspiel/s"]
     for backend in backends:
-        head += [f"{backend}/s", f"{backend} ratio", f"{backend} cold", f"{backend} warm"]
-    head += ["python/s", "python ratio"]
+        head += [f"{backend}/s", f"{backend} ratio", "(cpu)", f"{backend} cold", f"{backend} warm"]
+    head += ["python/s", "python ratio", "(cpu)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         length = "-" if row.get("length") is None else f"{row['length']:.0f}"
         cells = [row["game"], f"{length} / {row['openspiel_length']:.0f}", rate(row["openspiel"])]
         for backend in backends:
             cells += [rate(row.get(backend)), ratio(row.get(f"{backend}_ratio")),
-                      seconds(row.get(f"{backend}_cold")), seconds(row.get(f"{backend}_warm"))]
-        cells += [rate(row.get("python")), ratio(row.get("python_ratio"))]
+                      ratio(row.get(f"{backend}_cpu_ratio")),
+                      seconds(row.get(f"{backend}_cold"), row.get(f"{backend}_cold_cpu")),
+                      seconds(row.get(f"{backend}_warm"), row.get(f"{backend}_warm_cpu"))]
+        cells += [rate(row.get("python")), ratio(row.get("python_ratio")),
+                  ratio(row.get("python_cpu_ratio"))]
         lines.append("| " + " | ".join(cells) + " |")
-    for backend in backends:
-        ratios = [row[f"{backend}_ratio"] for row in rows if row.get(f"{backend}_ratio")]
-        if ratios:
-            mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-            lines.append(f"\n{backend}: geometric mean of the ratios {mean:.2f}x over {len(ratios)} games")
+    lines.append("")
+    for backend in [*backends, "python"]:
+        for kind in ("ratio", "cpu_ratio"):
+            ratios = [row[f"{backend}_{kind}"] for row in rows if row.get(f"{backend}_{kind}")]
+            if ratios:
+                mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+                lines.append(f"{backend}: geometric mean of the {kind.replace('_', ' ')}s "
+                             f"{mean:.3g}x over {len(ratios)} games")
     errors = [(row["game"], key, row[key]) for row in rows for key in row if key.endswith("_error")]
     lines += [f"{game}: {key[:-6]} failed: {message}" for game, key, message in errors]
     return "\n".join(lines)
