@@ -76,15 +76,19 @@ def not_text_message(offset: int) -> str:
             "is this the file you meant?)")
 
 
-def replace_file(path: str, text: str) -> None:
-    """Write `text` (UTF-8) to `path` atomically, never through a symbolic link.
+def replace_file(path: str, data: str | bytes, *, through_link: bool = False) -> None:
+    """Write `data` (a str is written as UTF-8) to `path` atomically.
 
-    The text goes to a new file beside `path` (created with O_EXCL | O_NOFOLLOW) that is then
-    renamed over `path`: a crash never leaves half a file, and a rename replaces a name, never
-    what a link points to. An existing `path` must be a regular file of this user (its mode is
-    kept); a symbolic link, a device or someone else's file is refused with an OSError, and
-    nothing is written. Used for game records, whose paths come from users and shared files.
+    The data goes to a new file beside `path` (created with O_EXCL | O_NOFOLLOW), is flushed
+    to disk, and is then renamed over `path`: a crash leaves the old or the new file, never
+    half of one. An existing `path` must be a regular file of this user (its mode is kept);
+    a device or someone else's file is refused with an OSError, and nothing is written.
+    A symbolic link is refused too (records: their paths come from users and shared files),
+    unless `through_link`, where the file it points to is rewritten and the link stays
+    (the formatter: a user formatting a linked rules file means the file).
     """
+    if through_link:
+        path = os.path.realpath(path)
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -104,8 +108,10 @@ def replace_file(path: str, text: str) -> None:
     try:
         if info is not None and hasattr(os, "fchmod"):
             os.fchmod(handle, stat.S_IMODE(info.st_mode))
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(temporary, path)
     except BaseException:
         try:

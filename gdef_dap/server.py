@@ -10,8 +10,8 @@ from typing import Any
 
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions, Stop
 from gdef_core.debug.expressions import EvaluationError
-from gdef_core.moves import Move, MoveSyntaxError
-from gdef_core.debug.values import Node, scopes, value_node
+from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
+from gdef_core.debug.values import Node, position_view, scopes, value_node
 from gdef_dap import protocol
 from gdef_dap.framing import FramingError, Stream
 from gdef_dap.protocol_codec import ProtocolError, from_json, to_json
@@ -28,6 +28,7 @@ CAPABILITIES = protocol.Capabilities(
     supportsHitConditionalBreakpoints=True, supportsLogPoints=True, supportsStepBack=True,
     supportsEvaluateForHovers=True, supportsTerminateRequest=True,
     exceptionBreakpointFilters=EXCEPTION_FILTERS)
+POSITION_EVENT = "gdef/position"  # after each stop: the position being debugged, for a board view
 STEPS = {"continue": "continue", "next": "over", "stepIn": "in", "stepOut": "out",
          "stepBack": "back", "reverseContinue": "reverse"}
 
@@ -40,6 +41,8 @@ class LaunchArguments:
     moves: str | None = None
     record: str | None = None
     stopOnEntry: bool | None = None
+    resume: str | None = None       # start from a record's position (gdef-run --resume)
+    debugMove: str | None = None    # play it last, stopping where isMoveLegal() starts judging it
     params: dict | None = None
     noDebug: bool | None = None
 
@@ -153,6 +156,10 @@ class Server:
         self.handles.clear()
         self.event("stopped", to_json(protocol.StoppedEventBody(
             stop.reason, stop.description, THREAD_ID, text=stop.text, allThreadsStopped=True)))
+        session = self.session
+        view = position_view(session._scope(stop, 0), stop.frames[-1].name) if session is not None else None
+        if view is not None:
+            self.event(POSITION_EVENT, view)
 
     def waiting(self) -> None:
         self.output("console", "The moves ran out: type a move in the debug console (for example "
@@ -178,7 +185,15 @@ class Server:
             raise RequestError("launch needs 'program': the game's .gdef file (or a list of its files)")
         if arguments.params:
             raise RequestError("'params': this game language has no launch parameters yet")
-        options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry))
+        move = arguments.debugMove
+        if move is not None:
+            try:
+                Move.parse(move)
+            except MoveSyntaxError as error:
+                if not looks_like_name(move):
+                    raise RequestError(f"'debugMove' is not a move: {error}") from None
+        options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry),
+                                arguments.resume or None, move)
         try:
             self.session = DebugSession(options, self)
         except DebugLoadError as error:

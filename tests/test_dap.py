@@ -181,9 +181,9 @@ def test_a_session_as_an_editor_drives_it(client):
     client.stopped("step")
     assert client.frames()[0] == ("end()", "rows.gdef", 39)            # return moveNumber() == 9
     client.request("stepIn", {"threadId": 1})
-    client.stopped("step")   # the next statement the game runs: isMoveLegal(), listing the moves
-    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)  # (move names are read from them)
-    assert client.frames()[-1][0].startswith("isMoveLegal() ")
+    client.stopped("step")   # the next statement the game runs: isMoveLegal() judging move 2 (the
+    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)  # listing that names it is not traced)
+    assert client.frames()[-1][0] == "isMoveLegal() judging move 2: place(0,1,O)"
     assert "NextPosition" in client.variables()["Positions"]
 
     # a conditional breakpoint in end(): the first time y is 1
@@ -331,5 +331,41 @@ def test_pause_while_the_game_waits_for_a_move(client):
     assert client.frames() == [("waiting for move 2", None, 0)]
     rows = client.children(client.variables()["Positions"]["CurrentPosition"])
     assert [row["value"] for row in rows.values()] == [". . .", ". X .", ". . ."]
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_debug_a_refused_move_on_a_recorded_position(client, tmp_path):
+    # what "Debug this move" on the board starts: the game so far as a record, the refused move
+    from gdef_core import load_game
+    from gdef_core.runtime.session import Session
+
+    session = Session(load_game([GAME]), [GAME])
+    for move in ("place(0,0,X)", "place(1,1,O)"):
+        assert session.play(move).accepted
+    record = tmp_path / "so-far.json"
+    session.save(str(record))
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": GAME, "resume": str(tmp_path / "missing.json"),
+                              "debugMove": "place(1,1,X)"}, ok=False)
+    answer = client.request("launch", {"program": GAME, "resume": str(record), "debugMove": "place(1,1"}, ok=False)
+    assert answer["message"].startswith("'debugMove' is not a move: ")
+    client.request("launch", {"program": GAME, "resume": str(record), "debugMove": "place(1,1,X)"})
+    client.event("initialized")
+    client.request("configurationDone")
+    body = client.stopped("entry")
+    assert body["description"] == "Stopped where isMoveLegal() judges place(1,1,X)"
+    position = client.event("gdef/position")["body"]
+    assert position == {"title": "isMoveLegal() judging move 3: place(1,1,X)", "board": [[0, 0, "X"], [1, 1, "O"]],
+                        "player": 0, "moveNumber": 2, "move": [[1, 1, "X"]]}
+    assert client.frames() == [("isMoveLegal()", "rows.gdef", 20), ("isMoveLegal() judging move 3: place(1,1,X)", None, 0)]
+    client.request("next", {"threadId": 1})
+    client.stopped("step")
+    assert client.event("gdef/position")["body"]["title"] == position["title"]
+    client.request("continue", {"threadId": 1})
+    said = [client.event("output")["body"]["output"]]
+    while "moves ran out" not in said[-1]:
+        said.append(client.event("output")["body"]["output"])
+    assert any("rejected 'place(1,1,X)' (player 0): refused by rows.gdef:23" in text for text in said), said
     client.request("disconnect", {})
     assert client.close() == 0

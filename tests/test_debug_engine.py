@@ -118,3 +118,111 @@ def test_watches_are_gdef_expressions_checked_and_compiled_and_change_nothing():
         assert value("CurrentPosition[0][0]") == "X" and value("CurrentPosition[1][0]") == "empty"
     finally:
         session.quit()
+
+
+def stops_until_finished(session, listener) -> list:
+    """Every stop until the game ends (each one continued), then the exit code."""
+    stops = []
+    while True:
+        kind, stop = listener.next()
+        if kind == "finished":
+            return stops + [stop]
+        if kind == "waiting":
+            session.quit()
+            return stops + ["waiting"]
+        stops.append(stop.frames[-1].name)
+        session.resume("continue")
+
+
+def test_isMoveLegal_stops_only_where_a_move_of_the_game_is_judged(tmp_path):
+    # naming a move lists the legal moves (isMoveLegal() for every candidate): untraced; a move
+    # written by its name (`1,1`) is judged where the debugger sees it all the same
+    script = tmp_path / "named.moves"
+    script.write_text("place(0,0,X)\n1,1\n? moves 7\n", encoding="utf-8")
+    listener = Listener()
+    session = DebugSession(LaunchOptions([ROWS], str(script)), listener)
+    session.set_breakpoints(ROWS, [{"line": 20}])  # isMoveLegal(): int x = ...
+    session.start()
+    try:
+        stops = stops_until_finished(session, listener)
+    finally:
+        session.quit()
+    assert stops[:2] == ["isMoveLegal() judging move 1: place(0,0,X)", "isMoveLegal() judging move 2: 1,1"]
+    # the `? moves 7` line asks for the listing: each candidate is judged where it can be seen
+    from gdef_core import load_game
+
+    state = load_game([ROWS]).new_state()
+    for move in ("place(0,0,X)", "place(1,1,O)"):
+        state.apply(move)
+    candidates = len([move for move in state.candidate_moves() if str(move) != "pass"])  # pass: only when
+    # nothing else is legal (spec section 12)
+    assert stops[2:] == ["isMoveLegal() listing the legal moves before move 3"] * candidates + ["waiting"]
+
+
+def test_debug_move_on_a_resumed_record_stops_where_isMoveLegal_judges_it(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.runtime.session import Session
+
+    session = Session(load_game([ROWS]), [ROWS])
+    for move in ("place(0,0,X)", "place(1,1,O)"):
+        assert session.play(move).accepted
+    record = tmp_path / "so-far.json"
+    session.save(str(record))
+    before = record.read_bytes()
+    listener = Listener()
+    debugger = DebugSession(LaunchOptions([ROWS], resume=str(record), debug_move="place(1,1,X)"), listener)
+    debugger.set_breakpoints(ROWS, [{"line": 33}])  # end(): the replayed moves do not stop there
+    debugger.start()
+    try:
+        kind, stop = listener.next()
+        assert (kind, stop.reason, stop.description) == \
+            ("stopped", "entry", "Stopped where isMoveLegal() judges place(1,1,X)")
+        assert where(stop) == [("isMoveLegal", 20), ("isMoveLegal() judging move 3: place(1,1,X)", None)]
+        assert show_square(debugger, stop, "CurrentPosition[1][1]") == "O"
+        debugger.resume("over")
+        kind, stop = listener.next()
+        assert where(stop)[0] == ("isMoveLegal", 21)
+        debugger.resume("back")   # back to the first statement of the move's judgement
+        kind, stop = listener.next()
+        assert where(stop)[0] == ("isMoveLegal", 20)
+        debugger.resume("continue")   # refused: the game waits for a move
+        assert listener.next()[0] == "waiting"
+    finally:
+        debugger.quit()
+    assert record.read_bytes() == before   # the resumed record is not written
+
+
+def show_square(debugger, stop, text: str) -> str:
+    from gdef_core.debug.expressions import show
+
+    return show(debugger.evaluate(text, 0))
+
+
+def test_a_resumed_record_replays_untraced_after_setup(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.runtime.session import Session
+
+    session = Session(load_game([CHECKERS]), [CHECKERS])
+    assert session.play("clear(0,2); place(1,3,W)").accepted
+    record = tmp_path / "one.json"
+    session.save(str(record))
+
+    def logged_until_waiting(resume: str | None) -> list[str]:
+        """The logpoint lines of setup() and end() until the game waits for a move."""
+        listener = Listener()
+        lines = []
+        listener.output = lambda category, text: lines.append(text)
+        debugger = DebugSession(LaunchOptions([CHECKERS], resume=resume), listener)
+        debugger.set_breakpoints(CHECKERS, [{"line": line_of(CHECKERS, "define setup()"), "log_message": "setup"},
+                                            {"line": line_of(CHECKERS, "define end()"), "log_message": "end"}])
+        debugger.start()
+        try:
+            assert listener.next()[0] == "waiting"
+        finally:
+            debugger.quit()
+        return [line for line in lines if line in ("setup\n", "end\n")]
+
+    fresh = logged_until_waiting(None)
+    assert fresh and set(fresh) == {"setup\n"}
+    # the record's setup() and its move (end() after it) are replayed untraced: the same lines
+    assert logged_until_waiting(str(record)) == fresh

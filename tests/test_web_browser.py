@@ -88,14 +88,14 @@ def test_an_illegal_click_is_explained(open_board) -> None:
     message = page.locator("#message")
     expect(message).to_have_class("error")
     expect(message).to_have_text("No legal move of Player 1 touches (1, 1), which holds X: place(1,1,O) is illegal: "
-                                 f"refused by {TAKEN}")
+                                 f"refused by {TAKEN}Debug this move")  # the button: see below
     expect(page.locator("#status")).to_have_text("Player 1 to move")
     # a move typed or composed with the tools goes to the rules as it is, and is recorded as rejected
     page.locator('.tool[data-tool="O"]').click()
     square(page, 1, 1).click()
     expect(page.locator("#move-text")).to_have_value("place(1,1,O)")
     page.locator("#play").click()
-    expect(message).to_have_text(f"Rejected place(1,1,O): refused by {TAKEN}")
+    expect(message).to_have_text(f"Rejected place(1,1,O): refused by {TAKEN}Debug this move")
     assert run.get("/api/state")[1]["rejected"] == 1
 
 
@@ -401,3 +401,25 @@ def test_hexagonal_cells_each_row_half_a_cell_further(open_board, tmp_path) -> N
     page.locator('#chooser .choice[title="place(2,2,R)"]').click()
     expect(piece(page, 2, 2)).to_have_class("piece stone side-0")
     expect(page.locator("#moves li")).to_have_text(["Red: R@c3"])
+
+
+def test_a_refused_move_offers_debug_this_move(open_board) -> None:
+    page, run = open_board(TICTACTOE)
+    square(page, 1, 1).click()
+    message = page.locator("#message")
+    page.locator("#move-text").fill("place(1,1")   # not a move: the rules never judged it
+    page.locator("#play").click()
+    expect(message).to_have_text(re.compile(r"^Rejected place\(1,1: not a move"))
+    expect(page.locator("#debug-move")).to_have_count(0)
+    page.locator("#move-text").fill("place(1,1,O)")
+    page.locator("#play").click()
+    expect(message).to_have_text(re.compile(r"^Rejected place\(1,1,O\): refused by .*Debug this move$"))
+    page.locator("#debug-move").click()
+    launch = json.loads(page.locator("#debug-launch pre").text_content())
+    assert launch == {"type": "gdef", "request": "launch", "name": "Debug move 2: place(1,1,O)",
+                      "program": str(Path(TICTACTOE).resolve()), "resume": launch["resume"],
+                      "debugMove": "place(1,1,O)"}
+    expect(page.locator("#debug-launch p")).to_contain_text(f"The game so far is saved in {launch['resume']}.")
+    record = json.loads(Path(launch["resume"]).read_text())
+    assert [entry["move"] for entry in record["moves"]] == ["place(1,1,X)"]
+    assert run.get("/api/state")[1]["moves"][0]["move"] == "place(1,1,X)"  # nothing was played

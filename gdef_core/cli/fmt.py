@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import stat
 import sys
-import tempfile
 from collections.abc import Sequence
 from functools import partial
 from dataclasses import dataclass, field
@@ -106,7 +104,7 @@ def _format_paths(args, outcome: Outcome) -> None:
 
 
 def _format_file(path: str, args, outcome: Outcome) -> None:
-    from gdef_core.files import read_bytes
+    from gdef_core.files import read_bytes, replace_file
 
     try:
         original = read_bytes(path)
@@ -128,7 +126,7 @@ def _format_file(path: str, args, outcome: Outcome) -> None:
     if args.check or args.diff:
         return
     try:
-        write_atomically(path, formatted)
+        replace_file(path, formatted, through_link=True)
     except OSError as error:
         _error(f"{path}: cannot write the formatted file (it is left as it was): {error.strerror or error}")
         outcome.failed += 1
@@ -205,28 +203,6 @@ def _syntax_errors(diagnostics, path: str, text: str, args) -> None:
                                        and sys.stderr.isatty() and os.environ.get("TERM") != "dumb")
     sys.stderr.write(render_text(report, color=color, quiet=False))
     sys.stderr.write(f"{PROG}: {path} has syntax errors: it is left as it is; fix them and format again\n")
-
-
-def write_atomically(path: str, data: bytes) -> None:
-    """Replace the file's content in one step: a crash leaves the old or the new file, never
-    half of one. A symbolic link stays a link (its target is rewritten); the mode is kept."""
-    target = os.path.realpath(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
-    directory = os.path.dirname(target)
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
 
 
 def _diff(original: bytes, formatted: bytes, path: str) -> str:

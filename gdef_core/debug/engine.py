@@ -7,6 +7,12 @@ else, so playing and simulating run exactly as before. Rules are deterministic, 
 (step back, reverse continue) re-runs the game from the start, silently, to an earlier stop:
 every statement the rules run is numbered (its tick), and a stop is a tick.
 
+The debugger stops only where the rules judge the game's actual moves (isMoveLegal() of the
+move being played, end() after it, setup(), moves() and the listings a `?` line asks for): the
+legal moves listed only to name a move, and the moves of a resumed record, run untraced
+(_QUIET_CALLERS). A move written by its name is read first and played as its operations, so that
+isMoveLegal() judges it where the debugger sees it (docs/debugging.md, "What the debugger stops in").
+
 The front end (gdef_dap) calls the public methods from its own thread; what happens is said
 through a Listener. While the game thread is stopped, the front end may read the Stop.
 """
@@ -23,8 +29,12 @@ from gdef_core.controller.play_session import EXIT_INTERNAL, PlayOptions, PlaySe
 from gdef_core.debug import expressions
 from gdef_core.debug.statements import Statement, StatementMap, same_file
 from gdef_core.debug.watches import Watches
+from gdef_core.moves import Move, MoveSyntaxError
+from gdef_core.runtime import notation
 from gdef_core.runtime.errors import Fail, GdefRuntimeError
+from gdef_core.runtime.game import State
 from gdef_core.runtime.rules import FILENAME_PREFIX
+from gdef_core.runtime.session import RecordError, Session, load_record
 from gdef_core.span import Span
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
@@ -32,6 +42,11 @@ _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "m
             "_e_setup": "setup()", "_e_filter": "isMoveLegal()", "_e_default": "isMoveLegal()"}
 _CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter")
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
+# Rules called below these run untraced: listings made only to name or read a move's name, and
+# the replay of a resumed record (its position is where the session starts).
+_QUIET_CALLERS = frozenset(function.__code__ for function in (
+    State.read_move, State.move_name, State.move_names, notation.move_name, notation.move_names,
+    notation.read_move_name, Session.from_record))
 
 
 class DebugLoadError(Exception):
@@ -83,6 +98,8 @@ class LaunchOptions:
     moves: str | None = None
     record: str | None = None
     stop_on_entry: bool = False
+    resume: str | None = None      # a record (gdef-run's JSON) whose position the session starts from
+    debug_move: str | None = None  # played after the moves, stopping where isMoveLegal() starts judging it
 
 
 class _Rewind(BaseException):
@@ -103,7 +120,10 @@ class DebugSession:
         self.listener = listener
         self.script = _read_script(launch.moves) if launch.moves else []
         self.script_name = launch.moves or "debug console"
-        self.inputs: list[str] = list(self.script)  # script lines, then moves typed while waiting
+        if launch.resume:
+            _check_record(launch.resume)
+        # script lines, then the move to debug, then moves typed while waiting
+        self.inputs: list[str] = list(self.script) + ([launch.debug_move] if launch.debug_move else [])
         self._check_game()
         self.breakpoints: dict[str, list[Breakpoint]] = {}  # file -> breakpoints
         self.break_on_errors = True
@@ -225,7 +245,7 @@ class DebugSession:
 
     def _run(self, rewind: _Rewind | None) -> int:
         """Play the game once from the start; on a rewind, silently up to its target."""
-        options = PlayOptions(files=list(self.launch.program), optimize=False,
+        options = PlayOptions(files=list(self.launch.program), optimize=False, resume=self.launch.resume,
                               record=self.launch.record if self._first_record else None)
         self.target = rewind
         self.silent = rewind is not None
@@ -236,6 +256,7 @@ class DebugSession:
         self.last_statement: dict = {}  # frame -> the statement it is at
         self.reported = None
         self.line_number, self.line_text = 0, ""
+        self.debug_move_tick: int | None = None  # the first statement of isMoveLegal() judging debug_move
         self.play = None
         for breakpoints in self.breakpoints.values():
             for breakpoint in breakpoints:
@@ -246,8 +267,7 @@ class DebugSession:
             play = _DebugPlay.start(options, _Reporter(self))
             if isinstance(play, int):
                 return play
-            if not self._first_record:
-                play.record = self.launch.record
+            play.record = self.launch.record  # never the resumed record, unless named
             self._first_record = False
             play.debugger = self
             self.play = play
@@ -318,10 +338,13 @@ class DebugSession:
             self._bind_from(frame)  # setup() runs while the PlaySession is being made
         if code.co_filename != self.filename:
             return None
-        if not code.co_name.startswith(("u_", "u1_")):
+        if not code.co_name.startswith(("u_", "u1_")) or _quiet(frame.f_back):
             return None
         if frame.f_back is None or not _traced(frame.f_back, self.filename):
             self.entries += 1  # a new call of an entry point
+            if (frame.f_back is not None and frame.f_back.f_code.co_name == "_e_isMoveLegal"
+                    and self.launch.debug_move and self.line_number == len(self.script) + 1):
+                self.debug_move_tick = self.tick + 1
         return self._local
 
     def _local(self, frame, event, arg):
@@ -356,6 +379,8 @@ class DebugSession:
             self._stop("pause", "Paused", frame)
         elif self.tick == 1 and self.launch.stop_on_entry:
             self._stop("entry", "Stopped at the first statement", frame)
+        elif self.tick == self.debug_move_tick:
+            self._stop("entry", f"Stopped where isMoveLegal() judges {self.launch.debug_move}", frame)
         elif hit:
             self._stop("breakpoint", "Breakpoint", frame)
         elif self.step is not None and self._step_done(frame):
@@ -538,9 +563,22 @@ class DebugSession:
 
 
 class _DebugPlay(PlaySession):
-    """A PlaySession whose failed `?` lines stop the debugger as an exception does."""
+    """A PlaySession whose failed `?` lines stop the debugger as an exception does, and whose
+    moves written by name are played as their operations."""
 
     debugger: DebugSession
+
+    def play(self, text: str, line: int | None = None):
+        """A name is read from the legal moves (untraced) and the move found is played as its
+        operations: a move found among the legal moves would not be judged again, so isMoveLegal()
+        would never run for it where the debugger stops."""
+        try:
+            Move.parse(text)
+        except MoveSyntaxError:
+            found = self.session.state.read_move(text)
+            if isinstance(found, Move):
+                text = str(found)
+        return super().play(text, line)
 
     def check_assertion(self, text: str, name: str, number: int) -> bool:
         passed = super().check_assertion(text, name, number)
@@ -582,6 +620,22 @@ def _read_script(path: str) -> list[str]:
             return handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise DebugLoadError(f"cannot read the move script {path}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _check_record(path: str) -> None:
+    try:
+        load_record(path)
+    except RecordError as error:
+        raise DebugLoadError(str(error)) from None
+
+
+def _quiet(frame) -> bool:
+    """Whether `frame` runs below a caller whose rules calls are not traced (_QUIET_CALLERS)."""
+    while frame is not None:
+        if frame.f_code in _QUIET_CALLERS:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _traced(frame, filename: str) -> bool:

@@ -78,6 +78,20 @@ def board_node(name: str, board: Board) -> Node:
     return Node(name, f"board {board.width} x {board.height}", "board", rows, name)
 
 
+def position_view(scope: Scope, title: str) -> dict | None:
+    """The position of a stop as the board page draws one (the keys of gdef-run --web's
+    /api/state): the squares that are not empty, the player on turn, the move number, and the
+    operations of the move being judged; None where there is no position yet."""
+    board = positions(scope).get("CurrentPosition")
+    if board is None:
+        return None
+    cells = scope.cells
+    squares = [[x, y, str.__str__(square)] for x in range(board.width) for y in range(board.height)
+               if (square := board.squares[x * board.height + y]) is not None and str.__str__(square) != "empty"]
+    move = [[x, y, str.__str__(obj) if is_place else None] for x, y, obj, is_place in cells.get("OPS") or ()]
+    return {"title": title, "board": squares, "player": cells.get("T"), "moveNumber": cells.get("MN"), "move": move}
+
+
 def _square(value) -> str:
     text = str.__str__(value)
     return "." if text == "empty" else text

@@ -12,9 +12,11 @@ is not thread-safe, and the page never needs two answers at once. While a comput
 from __future__ import annotations
 
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 
+from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
@@ -328,6 +330,25 @@ class Board:
             return None
         return {"name": script.name, "cursor": script.cursor,
                 "entries": [{**entry, "result": result} for entry, result in zip(script.entries, script.results)]}
+
+    # ------------------------------------------------------------ debugging
+
+    def debug_launch(self, text: str) -> dict:
+        """"Debug this move": the game so far saved as a record (a new file of the records
+        folder, so that the session can start from this very position), and the launch
+        configuration of a `gdef` debug session that resumes it and stops where isMoveLegal()
+        starts judging `text` (docs/debugging.md). Nothing is played."""
+        session = self.session
+        try:
+            path = records.new_record_path(self.game.name)
+            session.save(path)
+        except (OSError, ValueError) as error:
+            raise ApiError(500, f"cannot save the game so far for the debugger: "
+                                f"{getattr(error, 'strerror', None) or error}") from None
+        files = [os.path.abspath(file) for file in session.files]
+        launch = {"type": "gdef", "request": "launch", "name": f"Debug move {len(session.moves) + 1}: {text}",
+                  "program": files[0] if len(files) == 1 else files, "resume": path, "debugMove": text}
+        return {"record": path, "launch": launch}
 
     # ------------------------------------------------------------ saving
 

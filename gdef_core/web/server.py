@@ -194,6 +194,7 @@ class Handler(BaseHTTPRequestHandler):
             "/api/step": lambda: board.step(body.get("to")),
             "/api/script/close": board.close_script,
             "/api/save": board.save,
+            "/api/debug": lambda: board.debug_launch(_text(body, "move")),
         }
         if path not in routes:
             raise ApiError(404, f"no such request: POST {path}")

@@ -118,3 +118,60 @@ export function messageHtml(title: string, text: string, nonce: string): string 
 <style nonce="${nonce}">body { font: 14px/1.4 system-ui, sans-serif; padding: 1em; white-space: pre-wrap; }</style>
 <title>${escape(title)}</title></head><body><h1>${escape(title)}</h1><p id="notice">${escape(text)}</p></body></html>`;
 }
+
+/** The launch configuration of a `gdef` debug session ("Debug this move", docs/debugging.md). */
+export interface DebugLaunch {
+  type: 'gdef';
+  request: 'launch';
+  name: string;
+  program: string | string[];
+  resume: string;
+  debugMove: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The session "Debug this move" starts, from gdef-run's answer to POST /api/debug (the game so far
+ * saved as a record, the move) with `program`, the user's own game files, in place of the files
+ * the child runs (copies of the editor's texts); undefined when the answer is not one.
+ */
+export function debugConfiguration(answer: unknown, program: string[]): DebugLaunch | undefined {
+  const launch = (answer as { launch?: unknown } | null)?.launch as Record<string, unknown> | undefined;
+  if (!launch || typeof launch !== 'object' || launch.type !== 'gdef' || launch.request !== 'launch' || program.length === 0) {
+    return undefined;
+  }
+  const { name, resume, debugMove } = launch;
+  if (typeof name !== 'string' || typeof resume !== 'string' || typeof debugMove !== 'string') {
+    return undefined;
+  }
+  return { type: 'gdef', request: 'launch', name, program: program.length === 1 ? program[0] : program, resume, debugMove };
+}
+
+/** The game files a `gdef` debug session runs (its configuration's `program`), to find the board that shows that game. */
+export function debuggedFiles(configuration: object): string[] {
+  const program = (configuration as { program?: unknown }).program;
+  const files = typeof program === 'string' ? [program] : Array.isArray(program) ? program : [];
+  return files.filter((file): file is string => typeof file === 'string').map((file) => path.resolve(file));
+}
+
+/** What the adapter's `gdef/position` event says, checked before the page draws it. */
+export interface DebuggedPosition {
+  title: string;
+  board: [number, number, string][];
+  player: number;
+  moveNumber: number;
+  move: [number, number, string | null][];
+}
+
+export function debuggedPosition(body: unknown): DebuggedPosition | undefined {
+  const value = body as Partial<DebuggedPosition> | null;
+  if (!value || typeof value !== 'object' || typeof value.title !== 'string' || !Array.isArray(value.board) ||
+    !Array.isArray(value.move) || typeof value.player !== 'number' || typeof value.moveNumber !== 'number') {
+    return undefined;
+  }
+  const square = (item: unknown) => Array.isArray(item) && item.length === 3 && Number.isInteger(item[0]) && Number.isInteger(item[1]);
+  if (!value.board.every((item) => square(item) && typeof item[2] === 'string') || !value.move.every(square)) {
+    return undefined;
+  }
+  return { title: value.title, board: value.board, player: value.player, moveNumber: value.moveNumber, move: value.move };
+}

@@ -9,6 +9,10 @@
  * version that ran, and the panel says so. The webview itself has no network: its requests
  * come to this module as messages and go on to the child on 127.0.0.1. Why a child and not the
  * language server: docs/editors.md.
+ *
+ * While a `gdef` debug session of the game is stopped, the board shows the position being
+ * debugged (the adapter's gdef/position event), and the game again once the session ends; a
+ * refused move's "Debug this move" starts such a session (docs/debugging.md).
  */
 import { ChildProcess, spawn } from 'child_process';
 import { randomBytes } from 'crypto';
@@ -19,8 +23,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import {
-  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingAddress, snapshotLayout, usedFiles, webviewHtml,
+  allowedRequest, debugConfiguration, debuggedFiles, debuggedPosition, errorNotice, errorSummary, messageHtml, rewritePaths,
+  servingAddress, snapshotLayout, usedFiles, webviewHtml,
 } from './boardPage';
+import { DEBUG_TYPE, POSITION_EVENT } from './debugAdapter';
 import { SERVER_RUN_COMMAND } from './runGame';
 import { GdefServer } from './server';
 import { toolCommand } from './serverCommand';
@@ -28,6 +34,7 @@ import { toolCommand } from './serverCommand';
 const EDIT_PAUSE_MS = 300; // after the last keystroke, before the edited rules are tried
 const START_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 120_000; // an mcts move on a big board takes a while
+const MAX_MOVE_LENGTH = 10_000;
 
 interface Answer {
   status: number;
@@ -148,13 +155,31 @@ export class BoardPanels implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly server: GdefServer, private readonly extensionUri: vscode.Uri) {
-    this.subscription = vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.contentChanges.length > 0 && event.document.uri.scheme === 'file') {
-        for (const panel of this.panels.values()) {
-          panel.edited(event.document.uri.fsPath);
+    this.subscription = vscode.Disposable.from(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0 && event.document.uri.scheme === 'file') {
+          for (const panel of this.panels.values()) {
+            panel.edited(event.document.uri.fsPath);
+          }
         }
-      }
-    });
+      }),
+      vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => {
+        const position = event.session.type === DEBUG_TYPE && event.event === POSITION_EVENT ? debuggedPosition(event.body) : undefined;
+        if (position) {
+          const files = debuggedFiles(event.session.configuration);
+          for (const panel of this.panels.values()) {
+            if (files.some((file) => panel.shows(file))) {
+              panel.showDebugged(event.session.id, position);
+            }
+          }
+        }
+      }),
+      vscode.debug.onDidTerminateDebugSession((session) => {
+        for (const panel of this.panels.values()) {
+          panel.debugEnded(session.id);
+        }
+      }),
+    );
   }
 
   /** Opens (or brings forward) the board of `target`, default the active .gdef file. */
@@ -194,6 +219,7 @@ class BoardPanel {
   private timer: NodeJS.Timeout | undefined;
   private pageShown = false;
   private readonly picked = new Set<string>(); // move files the user opened: only these are read again
+  private debugSession: string | undefined; // the gdef debug session whose position the board shows
   private disposed = false;
 
   constructor(private readonly uri: vscode.Uri, private readonly server: GdefServer, extensionUri: vscode.Uri,
@@ -213,6 +239,25 @@ class BoardPanel {
 
   reveal(): void {
     this.panel.reveal(undefined, true);
+  }
+
+  /** Whether `file` is one of the game's files. */
+  shows(file: string): boolean {
+    return file === this.uri.fsPath || this.files.has(file);
+  }
+
+  /** A gdef debug session of this game stopped: the board shows the position it is stopped at. */
+  showDebugged(session: string, position: unknown): void {
+    this.debugSession = session;
+    void this.panel.webview.postMessage({ type: 'debugPosition', position });
+  }
+
+  /** A debug session ended: the board shows the game again if it showed that session's position. */
+  debugEnded(session: string): void {
+    if (session === this.debugSession) {
+      this.debugSession = undefined;
+      void this.panel.webview.postMessage({ type: 'debugPosition', position: null });
+    }
   }
 
   edited(file: string): void {
@@ -362,6 +407,8 @@ class BoardPanel {
       reply = { status: 200, data: typeof file === 'string' && this.picked.has(file) ? await readText(file).catch(() => null) : null };
     } else if (type === 'saveRecord') {
       reply = { status: 200, data: await this.saveRecord() };
+    } else if (type === 'debugMove') {
+      reply = { status: 200, data: await this.debugMove((message as { move?: unknown }).move) };
     } else {
       return;
     }
@@ -381,6 +428,33 @@ class BoardPanel {
     }
     this.picked.add(file);
     return { name: path.basename(file), text: await readText(file), path: file };
+  }
+
+  /**
+   * "Debug this move": the child saves the game so far as a record and answers the launch
+   * configuration; the session runs the user's files, so the game's unsaved edits are saved first.
+   */
+  private async debugMove(move: unknown): Promise<{ started: boolean; error?: string }> {
+    if (typeof move !== 'string' || move.length === 0 || move.length > MAX_MOVE_LENGTH) {
+      return { started: false, error: 'Debug this move: not a move' };
+    }
+    if (!this.child) {
+      return { started: false, error: 'the game is not running (see the notice above the board)' };
+    }
+    const answer = await this.child.request('/api/debug', { move });
+    const program = this.entry ?? [this.uri.fsPath];
+    const launch = answer.status === 200 ? debugConfiguration(answer.data, program) : undefined;
+    if (!launch) {
+      const error = (answer.data as { error?: unknown } | null)?.error;
+      return { started: false, error: `cannot debug ${move}: ${typeof error === 'string' ? error : 'gdef-run gave no launch configuration'}` };
+    }
+    for (const document of vscode.workspace.textDocuments) {
+      if (document.isDirty && document.uri.scheme === 'file' && this.files.has(document.uri.fsPath)) {
+        await document.save();
+      }
+    }
+    const started = await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(this.uri), launch);
+    return started ? { started } : { started, error: 'VS Code did not start the debug session (see the Debug Console)' };
   }
 
   private async saveRecord(): Promise<{ saved: boolean; path?: string; reason?: string } | null> {

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { GdefServer } from './server';
 
 export const DEBUG_TYPE = 'gdef';
+/** The adapter's event after each stop: the position being debugged (gdef_dap/server.py), which the board panel follows. */
+export const POSITION_EVENT = 'gdef/position';
 /** The server's command behind the "Debug game" code lens: it returns a launch configuration. */
 export const SERVER_DEBUG_COMMAND = 'gdef.debugGame';
 

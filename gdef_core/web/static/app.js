@@ -24,6 +24,7 @@ const page = {
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
   bannerClosed: false, // the result's banner was closed to look at the final position
   droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
+  debugged: null,    // VS Code: the position a gdef debug session is stopped at (it replaces the game's on the board)
 };
 
 // ------------------------------------------------------------------ the API
@@ -252,10 +253,10 @@ function squareName(x, y) {
 }
 
 function render() {
-  const { state, game } = page;
+  const { state, game, debugged } = page;
   renderStatus();
   // squares: only those that changed are touched (a 100x100 board has 10,000)
-  const now = new Map(state.board.map(([x, y, name]) => [`${x},${y}`, name]));
+  const now = new Map((debugged || state).board.map(([x, y, name]) => [`${x},${y}`, name]));
   for (const [key, name] of page.shown) {
     if (now.get(key) !== name) setSquare(key, now.get(key));
   }
@@ -263,6 +264,7 @@ function render() {
     if (page.shown.get(key) !== name) setSquare(key, name);
   }
   page.shown = now;
+  $("board").classList.toggle("debugged", Boolean(debugged));
   renderHighlights();
   renderLegal();
   renderMoves();
@@ -308,10 +310,12 @@ function scoresText() {
 }
 
 function renderStatus() {
-  const { state } = page;
+  const { state, debugged } = page;
   const status = $("status");
-  status.classList.toggle("over", state.over);
-  if (state.over) {
+  status.classList.toggle("over", state.over && !debugged);
+  if (debugged) {
+    status.textContent = `Debugging: ${debugged.title} (${playerName(debugged.player)} on turn)`;
+  } else if (state.over) {
     status.textContent = resultText();
   } else if (state.computerToMove) {
     status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…`;
@@ -319,7 +323,7 @@ function renderStatus() {
     status.textContent = `${playerName(state.player)} to move`;
   }
   const banner = $("banner");
-  const ended = state.over && !page.bannerClosed;
+  const ended = state.over && !page.bannerClosed && !debugged;
   banner.hidden = !ended;
   if (ended) {
     $("banner-result").textContent = resultText();
@@ -351,6 +355,10 @@ function renderHighlights(strong) {
   const mark = (squares, name) => {
     for (const [x, y] of squares) page.cells.get(`${x},${y}`)?.classList.add(name);
   };
+  if (page.debugged) { // the squares of the move being judged
+    mark(page.debugged.move, "pending");
+    return;
+  }
   const last = page.state.moves[page.state.moves.length - 1];
   if (last) mark(squaresOf(last.move), "last");
   if (page.tool === "auto") {
@@ -541,9 +549,62 @@ function say(text, kind = "") {
   box.textContent = text;
 }
 
-function explain(prefix, verdict) {
+// `move`: the move refused, when the rules judged it (isMoveLegal() said no, or a rule failed):
+// then the message offers to debug it.
+function explain(prefix, verdict, move = null) {
   say(`${prefix}${verdict.reason}`, "error");
   if (verdict.error) $("message").append(whereBox(verdict.error));
+  if (move && DEBUGGABLE.has(verdict.kind)) $("message").append(debugButton(move));
+}
+
+// ------------------------------------------------------------------ "Debug this move"
+
+const DEBUGGABLE = new Set(["rejected", "runtime error"]); // refusals the rules decided
+
+function debugButton(move) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "debug-move";
+  button.textContent = "Debug this move";
+  button.title = host ? "start a debug session on this position, stopped where isMoveLegal() starts judging the move"
+    : "a launch configuration for gdef's debugger (VS Code, Neovim) on this position and move";
+  button.addEventListener("click", () => enqueue(() => debugMove(move, button)));
+  return button;
+}
+
+// In VS Code the extension starts the session; in a browser there is no editor to start it, so
+// the page gives the launch configuration to paste into one (docs/debugging.md says why).
+async function debugMove(move, button) {
+  if (host) {
+    const { data } = await ask({ type: "debugMove", move });
+    if (data && data.error) say(data.error, "error");
+    return;
+  }
+  const { launch, record } = await api("/api/debug", { move });
+  const text = JSON.stringify(launch, null, 2);
+  const box = document.createElement("div");
+  box.id = "debug-launch";
+  const note = document.createElement("p");
+  note.textContent = `The game so far is saved in ${record}. To stop where isMoveLegal() starts judging ${move}, ` +
+    "add this to the \"configurations\" of .vscode/launch.json and start it (VS Code with the gdef extension), " +
+    "or run it with require(\"dap\").run(...) in Neovim:";
+  const code = document.createElement("pre");
+  code.textContent = text;
+  const copy = document.createElement("button");
+  copy.type = "button";
+  copy.textContent = "Copy";
+  copy.addEventListener("click", () => {
+    navigator.clipboard.writeText(text).then(() => { copy.textContent = "Copied"; }, () => { copy.textContent = "Select the text to copy it"; });
+  });
+  box.append(note, code, copy);
+  button.replaceWith(box);
+}
+
+// VS Code: a gdef debug session stopped at `position` (null: it ended) - the board shows it.
+async function showDebugged(position) {
+  page.debugged = position;
+  if (position) render();
+  else await refresh();
 }
 
 function whereBox(error) {
@@ -568,13 +629,14 @@ function failed(error) {
 
 async function playMove(text, name) {
   closeChooser();
+  if (page.debugged) return; // the board shows a debugged position, not the game
   try {
     const result = await api("/api/move", { move: text });
     if (result.accepted) {
       say(`${playerName(result.player)} played ${result.name || name || result.move}.`, "ok");
       $("move-text").value = "";
     } else {
-      explain(`Rejected ${text}: `, result);
+      explain(`Rejected ${text}: `, result, text);
     }
     page.computerStopped = false;
     await refresh();
@@ -584,6 +646,10 @@ async function playMove(text, name) {
 }
 
 async function clickSquare(x, y) {
+  if (page.debugged) {
+    say("The board shows the position being debugged; the game comes back when the debug session ends.");
+    return;
+  }
   if (!page.state || page.state.over) return;
   if (page.tool !== "auto") {
     const op = page.tool === "clear" ? `clear(${x},${y})` : `place(${x},${y},${page.tool})`;
@@ -695,7 +761,7 @@ async function explainSquare(x, y) {
   if (verdict.legal) {
     say(`No legal move touches ${where}.`, "error");
   } else {
-    explain(`No legal move of ${player} touches ${where}: ${move} is illegal: `, verdict);
+    explain(`No legal move of ${player} touches ${where}: ${move} is illegal: `, verdict, move);
   }
 }
 
@@ -970,6 +1036,8 @@ function listenToHost() {
       enqueue(reloadGame);
     } else if (message.type === "notice") {
       notice(message.text);
+    } else if (message.type === "debugPosition") {
+      enqueue(() => showDebugged(message.position || null));
     }
   });
   $("download").hidden = true; // a webview cannot download: "Save record" asks where

@@ -1,7 +1,9 @@
 // End-to-end: debugging a game in a real VS Code (code-server + Chromium) with the extension's
 // debugger type `gdef` (docs/debugging.md): a breakpoint set by clicking the gutter in a `use`d
 // file, the session started from the "Debug game" code lens with the moves typed in the Debug
-// Console, the stop there, a local in the Variables view, a step, and continue.
+// Console, the stop there, a local in the Variables view, a step, and continue; then "Debug this
+// move" on a move the board panel refused: the stop where isMoveLegal() judges it, the board
+// showing the debugged position, and the game again when the session ends.
 //
 //   node --test debug.test.mjs   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
@@ -9,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import { checkWithEvidence, goTo, openFile, openVSCode, ROOT } from './harness.mjs';
+import { checkWithEvidence, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
 
 const GAMES = join(ROOT, 'tests', 'data', 'debug');
 
@@ -55,6 +57,11 @@ async function rowsOf(view) {
     .locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ').trim()));
 }
 
+/** The board page inside the board panel's webview (code-server nests it in two iframes). */
+function board() {
+  return page.locator('iframe.webview.ready').last().contentFrame().locator('#active-frame').contentFrame();
+}
+
 async function topFrame() {
   const frames = await rowsOf('Call Stack');
   return frames.find((f) => /\(\)/.test(f)) ?? '';
@@ -67,6 +74,7 @@ describe('debugging a game', { concurrency: 1 }, () => {
     await goTo(page, line, 1);
     // the gutter left of the line number: the glyph margin, where a click toggles a breakpoint
     const number = page.locator('.monaco-editor .line-numbers', { hasText: new RegExp(`^${line}$`) }).first();
+    await number.waitFor({ timeout: 10_000 }); // (just opened: the line may not be drawn yet)
     const box = await number.boundingBox();
     const margin = await page.locator('.monaco-editor .margin').first().boundingBox();
     await page.mouse.move(margin.x + 8, box.y + box.height / 2);
@@ -107,5 +115,38 @@ describe('debugging a game', { concurrency: 1 }, () => {
       const rows = await rowsOf('Variables');
       return rows.includes('x = 1') ? true : undefined;
     });
+  });
+
+  check('"Debug this move" on a move the board refused stops where isMoveLegal() judges it; the board follows', async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Shift+F5'); // the session of the test before
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    await openFile(page, 'rows.gdef');
+    await runCommand(page, 'GDef: Show Board');
+    await board().locator('#status', { hasText: 'Player 0 to move' }).waitFor({ timeout: 90_000 });
+    await board().locator('#move-text').fill('place(0,0,X)');
+    await board().locator('#play').click();
+    await board().locator('#status', { hasText: 'Player 1 to move' }).waitFor({ timeout: 30_000 });
+    await board().locator('#move-text').fill('place(0,0,O)'); // a taken square: isMoveLegal() says no
+    await board().locator('#play').click();
+    await board().locator('#debug-move').click();
+
+    const stopped = await waitFor('the stop in isMoveLegal()', async () => {
+      const frame = await topFrame();
+      return /isMoveLegal\(\)/.test(frame) ? frame : undefined;
+    }, 60_000);
+    const first = readFileSync(join(GAMES, 'rows.gdef'), 'utf8').split('\n').findIndex((l) => l.startsWith('define isMoveLegal()')) + 2;
+    assert.match(stopped, new RegExp(`rows\\.gdef ${first}:\\d+$`));
+    const stack = await rowsOf('Call Stack');
+    assert.ok(stack.some((f) => /isMoveLegal\(\) judging move 2: place\(0,0,O\)/.test(f)), stack.join(' | '));
+    // the board shows the position being debugged, the judged move's square marked
+    await board().locator('#status', { hasText: 'Debugging: isMoveLegal() judging move 2: place(0,0,O)' }).waitFor({ timeout: 30_000 });
+    assert.equal(await board().locator('#board.debugged .sq[data-x="0"][data-y="0"]').getAttribute('data-object'), 'X');
+    assert.equal(await board().locator('#board .sq.pending').count(), 1);
+
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Shift+F5');
+    await board().locator('#status', { hasText: 'Player 1 to move' }).waitFor({ timeout: 30_000 });
+    assert.equal(await board().locator('#board.debugged').count(), 0);
   });
 });

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
-  allowedRequest, errorNotice, errorSummary, messageHtml, rewritePaths, servingAddress, snapshotLayout, usedFiles, webviewHtml,
+  allowedRequest, debugConfiguration, debuggedFiles, debuggedPosition, errorNotice, errorSummary, messageHtml, rewritePaths, servingAddress, snapshotLayout, usedFiles, webviewHtml,
   type ServingAddress,
 } from '../../src/boardPage';
 
@@ -153,5 +153,71 @@ describe('the page of a real gdef-run --web, and its errors', () => {
     const html = messageHtml('a<b>.gdef', 'x & "y"', 'n');
     assert.ok(html.includes('a&lt;b&gt;.gdef') && html.includes('x &amp; &quot;y&quot;'));
     assert.doesNotMatch(html, /<script/);
+  });
+});
+
+describe('Debug this move', () => {
+  test('the launch configuration comes from a real gdef-run --web, with the user\'s files as its program', async () => {
+    const tictactoe = resolve(__dirname, '..', '..', '..', 'examples', 'tictactoe.gdef');
+    const state = join(scratch, 'state');
+    const child = spawn(PYTHON, ['-m', 'gdef_core.cli.run', '--web', '--no-browser', tictactoe],
+      { env: { ...process.env, PYTHONUNBUFFERED: '1', XDG_STATE_HOME: state }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const { port, token } = await new Promise<ServingAddress>((found, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const address = out.split('\n').map(servingAddress).find((a) => a !== undefined);
+          if (address !== undefined) {
+            found(address);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`gdef-run exited with ${code}: ${out}`)));
+      });
+      const post = (path: string, body: unknown) => new Promise<unknown>((ok, fail) => {
+        const payload = Buffer.from(JSON.stringify(body));
+        request({ host: '127.0.0.1', port, path, method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, 'X-Gdef-Token': token } }, (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => ok(JSON.parse(text)));
+        }).on('error', fail).end(payload);
+      });
+      assert.equal((await post('/api/move', { move: 'place(1,1,X)' }) as { accepted: boolean }).accepted, true);
+      assert.equal((await post('/api/move', { move: 'place(1,1,O)' }) as { kind: string }).kind, 'rejected');
+      const answer = await post('/api/debug', { move: 'place(1,1,O)' });
+      const launch = debugConfiguration(answer, ['/home/me/ttt.gdef']);
+      assert.ok(launch);
+      assert.deepEqual({ ...launch, resume: '' }, { type: 'gdef', request: 'launch', name: 'Debug move 2: place(1,1,O)',
+        program: '/home/me/ttt.gdef', resume: '', debugMove: 'place(1,1,O)' });
+      assert.ok(launch.resume.startsWith(join(state, 'gdef', 'records')), launch.resume);
+      const record = JSON.parse(readFileSync(launch.resume, 'utf8')) as { moves: { move: string }[] };
+      assert.deepEqual(record.moves.map((m) => m.move), ['place(1,1,X)']);
+      assert.deepEqual(debugConfiguration(answer, ['/a.gdef', '/b.gdef'])?.program, ['/a.gdef', '/b.gdef']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  test('anything else is not a launch configuration', () => {
+    assert.equal(debugConfiguration({ error: 'no' }, ['/a.gdef']), undefined);
+    assert.equal(debugConfiguration(null, ['/a.gdef']), undefined);
+    assert.equal(debugConfiguration({ launch: { type: 'python', request: 'launch', name: 'x', resume: 'r', debugMove: 'm' } }, ['/a.gdef']), undefined);
+    assert.equal(debugConfiguration({ launch: { type: 'gdef', request: 'launch', name: 'x', resume: 'r', debugMove: 'm' } }, []), undefined);
+  });
+});
+
+describe('the board follows the debugged position', () => {
+  test('a session is matched to a board by the files of its program', () => {
+    assert.deepEqual(debuggedFiles({ program: '/w/ttt.gdef' }), ['/w/ttt.gdef']);
+    assert.deepEqual(debuggedFiles({ program: ['/w/chess.gdef', '/w/rules.gdef', 3] }), ['/w/chess.gdef', '/w/rules.gdef']);
+    assert.deepEqual(debuggedFiles({}), []);
+  });
+  test('the adapter\'s gdef/position body is checked before the page draws it', () => {
+    const body = { title: 'isMoveLegal() judging move 3: place(1,1,X)', board: [[0, 0, 'X'], [1, 1, 'O']], player: 0, moveNumber: 2,
+      move: [[1, 1, 'X'], [2, 2, null]] };
+    assert.deepEqual(debuggedPosition(body), body);
+    assert.equal(debuggedPosition({ ...body, board: [[0, 'a', 'X']] }), undefined);
+    assert.equal(debuggedPosition({ ...body, title: 3 }), undefined);
+    assert.equal(debuggedPosition('x'), undefined);
   });
 });
