@@ -110,6 +110,9 @@ def sim_rate(path: Path, backend: str, seconds: float, cache: Path) -> tuple[flo
     if games <= 2 * probe["games"]:
         return probe["games"] / max(probe["seconds"], 1e-9), probe["avg_length"], None
     summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
+    if summary["seconds"] < seconds / 2 and games < MAX_GAMES:   # the probe was too short to size it
+        games = min(MAX_GAMES, int(games * seconds / max(summary["seconds"], 1e-3)))
+        summary, _ = gdef_sim(path, backend, games, cache, timeout + 10 * seconds)
     extra_cpu = summary["cpu"] - probe["cpu"]
     cpu_rate = (summary["games"] - probe["games"]) / extra_cpu if extra_cpu > 0 else None
     return summary["games"] / max(summary["seconds"], 1e-9), summary["avg_length"], cpu_rate
