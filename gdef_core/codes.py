@@ -297,6 +297,28 @@ _code("G413", E, "isGenerated() in a game without moves()",
       "define isMoveLegal() -> bool {\n  return isGenerated();   // and no define moves() anywhere\n}",
       "Define `moves()`, proposing each legal move with `addPlace`/`addClear` and `addMove()` (the "
       "editor's quick fix adds one to fill in), or judge the move in `isMoveLegal()` itself.")
+_code("G414", E, "invalid parameter declaration",
+      "A parameter (`param TYPE name = DEFAULT in ...;`) is a single int, float or bool. An int "
+      "or float parameter lists its allowed values after the default, as a range `in LOW to "
+      "HIGH` (both ends allowed, LOW <= HIGH) or a list `in {V, ...}` (no value twice), written "
+      "with number literals of its type (an int literal may bound a float); a bool parameter has "
+      "none. Only a parameter has allowed values.",
+      "param int board_size = 11;\nparam obj first = X;\nint limit = 3 in 1 to 5;",
+      "Write `param int board_size = 11 in 1 to 25;` (or `in {9, 13, 19}`); use a game variable "
+      "for anything else.")
+_code("G415", E, "parameter default not allowed",
+      "A parameter's default (the value after `=`) must be a literal of its type, optionally with "
+      "'-', and one of its allowed values: the game is checked and played with it unless a tool "
+      "chooses another value.",
+      "param int board_size = 30 in 1 to 25;",
+      "Give a default inside the allowed values, or widen them.")
+_code("G416", E, "parameter assigned",
+      "A parameter is a constant for the whole game: its value is chosen when the game is loaded "
+      "(`--param NAME=VALUE`, the OpenSpiel and PettingZoo parameters, the web board's form) and "
+      "never changes while it is played.",
+      "param float komi = 7.5 in 0 to 10;\ndefine end() -> bool {\n  komi = 0.5;\n  return false;\n}",
+      "Declare a game variable for a value that changes (`float bonus = 0.0;`) and initialise or "
+      "set it from the parameter in `setup()`.")
 
 # ------------------------------------------------------------------ G5xx: warnings
 _code("G501", W, "unused local",

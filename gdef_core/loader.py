@@ -196,12 +196,15 @@ def load_modules(paths: Iterable[str], overlay: Mapping[str, str] | None = None
     return Sources(overlay).load(list(paths))
 
 
-def load_program(paths: Iterable[str], overlay: Mapping[str, str] | None = None) -> Program:
-    """Load and check one game (or library): every diagnostic, plus what the checker knows."""
+def load_program(paths: Iterable[str], overlay: Mapping[str, str] | None = None,
+                 params: Mapping[str, object] | None = None) -> Program:
+    """Load and check one game (or library): every diagnostic, plus what the checker knows.
+    `params`: values for the game's parameters (checked with them; refused ones are listed in
+    `Program.param_errors`)."""
     from gdef_core.semantics.checker import check
 
     modules, diagnostics = load_modules(list(paths), overlay)
-    return check(modules, diagnostics)
+    return check(modules, diagnostics, params)
 
 
 def check_files(paths: Iterable[str], overlay: Mapping[str, str] | None = None) -> list[Diagnostic]:

@@ -129,11 +129,11 @@ class Workspace(Sources):
         self._closures: dict[str, frozenset[str]] = {}
         self._folder_games: dict[str, list[str]] = {}
 
-    def program(self, paths: Sequence[str]) -> Program:
+    def program(self, paths: Sequence[str], params: Mapping[str, object] | None = None) -> Program:
         """Load and check one game (or library), as gdef_core.load_program does."""
         from gdef_core.semantics.checker import check
 
-        return check(*self.load(paths))
+        return check(*self.load(paths), params)
 
     def closure(self, path: str) -> frozenset[str]:
         """The keys of `path` and of every file it uses, transitively (readable ones)."""

@@ -43,7 +43,7 @@ class LaunchArguments:
     stopOnEntry: bool | None = None
     resume: str | None = None       # start from a record's position (gdef-run --resume)
     debugMove: str | None = None    # play it last, stopping where isMoveLegal() starts judging it
-    params: dict | None = None
+    params: dict | None = None      # the game's parameters by name (gdef-run --param NAME=VALUE)
     noDebug: bool | None = None
 
 
@@ -183,8 +183,7 @@ class Server:
         programs = [program] if isinstance(program, str) else program
         if not programs or not isinstance(programs, list) or not all(isinstance(p, str) for p in programs):
             raise RequestError("launch needs 'program': the game's .gdef file (or a list of its files)")
-        if arguments.params:
-            raise RequestError("'params': this game language has no launch parameters yet")
+        params = launch_params(arguments.params)
         move = arguments.debugMove
         if move is not None:
             try:
@@ -193,7 +192,7 @@ class Server:
                 if not looks_like_name(move):
                     raise RequestError(f"'debugMove' is not a move: {error}") from None
         options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry),
-                                arguments.resume or None, move)
+                                arguments.resume or None, move, params)
         try:
             self.session = DebugSession(options, self)
         except DebugLoadError as error:
@@ -335,3 +334,17 @@ class Server:
         session = self.need_session()
         session.quit()
         self.event("terminated")
+
+
+def launch_params(given: dict | None) -> dict[str, str]:
+    """`params` of a launch as gdef-run's --param takes them: {"board_size": 7} -> {"board_size": "7"}
+    (a JSON true is the parameter value true); the game itself refuses names and values it does not allow."""
+    values = {}
+    for name, value in (given or {}).items():   # an object: the request's type check says so
+        if isinstance(value, bool):
+            values[name] = "true" if value else "false"
+        elif isinstance(value, (int, float, str)):
+            values[name] = str(value)
+        else:
+            raise RequestError(f"'params': the value of {name!r} must be a number, true/false or a string")
+    return values

@@ -1,16 +1,18 @@
 """Handlers of the views of a file's structure: call hierarchy, selection ranges, document
 links (`use` lines) and inlay hints (parameter names): each converts one gdef_core.ide answer
 to LSP types, nothing more. `register(server)` adds them (called once by gdef_lsp.server).
+Each handler imports its gdef_core.ide module when first asked, not when the server starts.
 """
 from __future__ import annotations
 
 from lsprotocol import types
 
-from gdef_core.ide import call_hierarchy, inlay, links, selection
 from gdef_lsp.convert import LineIndex
 
 
 def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
+    from gdef_core.ide import inlay
+
     path = ls.path_of(params.text_document.uri)
     text = ls.session.source(path) or ""
     index = LineIndex(text, ls.workspace.position_codec)
@@ -22,23 +24,30 @@ def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
 
 
 def prepare_call_hierarchy(ls, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem]:
+    from gdef_core.ide import call_hierarchy
+
     path, _, line, column = ls.at(params)
     return [_call_item(ls, item) for item in call_hierarchy.prepare(ls.session.analyses(path), path, line, column)]
 
 
 def incoming_calls(ls, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:
+    from gdef_core.ide import call_hierarchy
+
     path, line, column = _item_position(ls, params.item)
     return [types.CallHierarchyIncomingCall(_call_item(ls, edge.item), [ls.location(s).range for s in edge.spans])
             for edge in call_hierarchy.incoming(ls.session.analyses, path, line, column)]
 
 
 def outgoing_calls(ls, params: types.CallHierarchyOutgoingCallsParams) -> list[types.CallHierarchyOutgoingCall]:
+    from gdef_core.ide import call_hierarchy
+
     path, line, column = _item_position(ls, params.item)
     return [types.CallHierarchyOutgoingCall(_call_item(ls, edge.item), [ls.location(s).range for s in edge.spans])
             for edge in call_hierarchy.outgoing(ls.session.analyses, path, line, column)]
 
 
-def _call_item(ls, item: call_hierarchy.CallItem) -> types.CallHierarchyItem:
+def _call_item(ls, item) -> types.CallHierarchyItem:
+    """An LSP item of a gdef_core.ide.call_hierarchy.CallItem."""
     location = ls.location(item.span)
     return types.CallHierarchyItem(name=item.name, kind=types.SymbolKind.Function, uri=location.uri,
                                    range=location.range, selection_range=ls.location(item.selection).range,
@@ -54,6 +63,8 @@ def _item_position(ls, item: types.CallHierarchyItem) -> tuple[str, int, int]:
 
 def selection_range(ls, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
     """One chain per position, outermost (the file) at the end of the parent links."""
+    from gdef_core.ide import selection
+
     path = ls.path_of(params.text_document.uri)
     text = ls.session.source(path) or ""
     module = ls.session.parse_cache.module(path, text)
@@ -69,6 +80,8 @@ def selection_range(ls, params: types.SelectionRangeParams) -> list[types.Select
 
 
 def document_link(ls, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    from gdef_core.ide import links
+
     path = ls.path_of(params.text_document.uri)
     text = ls.session.source(path) or ""
     module = ls.session.parse_cache.module(path, text)

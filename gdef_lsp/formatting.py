@@ -15,8 +15,6 @@ import re
 
 from lsprotocol import types
 
-from gdef_core.format import FormatError, SyntaxErrors, format_source
-from gdef_core.format.config import ConfigError, options_for
 from gdef_lsp.replies import refuse
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")  # LSP lines end at \r\n, \r or \n
@@ -35,6 +33,9 @@ def register(server) -> None:
 
 
 def _edits(ls, uri: str, wanted: types.Range | None) -> list[types.TextEdit]:
+    from gdef_core.format import FormatError, SyntaxErrors, format_source  # the formatter, read when first asked
+    from gdef_core.format.config import ConfigError, options_for
+
     path = ls.path_of(uri)
     document = ls.documents.get(path)
     text = document.text if document is not None else ls.session.source(path)

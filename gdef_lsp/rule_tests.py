@@ -6,7 +6,8 @@ Move scripts are not gdef: `install()` routes every textDocument/* request about
 handlers here (completion and hover of `?` assertions, the lens, their own diagnostics) and
 answers the others as for a document they know nothing about, so no gdef feature reads a
 move script as rules. It also adds the lens to game files that have tests. Call it once
-every gdef feature is registered (make_server does).
+every gdef feature is registered (make_server does). gdef_core.ide.rule_tests (and the
+gdef_core.testing modules it reads) is imported when first needed, not when the server starts.
 """
 from __future__ import annotations
 
@@ -18,14 +19,16 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from gdef_core.ide import rule_tests
-from gdef_core.ide.rule_tests import Problem, RunReport
 from gdef_lsp.convert import LineIndex
 from gdef_lsp.documents import Document, apply_change
 from gdef_lsp.replies import refresh_code_lenses, refuse
+
+if TYPE_CHECKING:
+    from gdef_core.ide.rule_tests import Problem, RunReport
 
 log = logging.getLogger("gdef_lsp")
 
@@ -86,6 +89,8 @@ def _routed(server, method: str, handler, mine):
         return None
 
     def is_script(params) -> bool:
+        from gdef_core.ide import rule_tests
+
         document = getattr(params, "text_document", None)
         return document is not None and rule_tests.is_move_script(server.path_of(document.uri))
 
@@ -149,6 +154,8 @@ def _read(path: str) -> str | None:
 def publish(ls, path: str) -> None:
     """A test file's diagnostics: lines that cannot be read (open files), and the failures
     of the last run that covered it while its text is still the text that ran."""
+    from gdef_core.ide import rule_tests
+
     document = ls.documents.get(path)
     text = _text(ls, path) or ""
     problems: list[Problem] = rule_tests.syntax_problems(path, text) if document is not None else []
@@ -174,6 +181,8 @@ def _diagnostic(problem: Problem, index: LineIndex) -> types.Diagnostic:
 
 
 def _complete(ls, params: types.CompletionParams) -> types.CompletionList:
+    from gdef_core.ide import rule_tests
+
     path = ls.path_of(params.text_document.uri)
     text = _text(ls, path) or ""
     line, column = LineIndex(text, ls.workspace.position_codec).core_position(params.position)
@@ -190,14 +199,18 @@ def _complete(ls, params: types.CompletionParams) -> types.CompletionList:
 
 def _names_of_game(ls, path: str, text: str) -> tuple[list[str], list[str]]:
     """The game variables and objects of the game a test file tests (for `? var`, `? square`)."""
+    from gdef_core.ide import rule_tests
+
     games = rule_tests.game_of(path, text)
-    if isinstance(games, Problem) or not games:
+    if isinstance(games, rule_tests.Problem) or not games:
         return [], []
     program = ls.session.recent_analyses(games[0])[0].program
     return list(program.game_vars), list(program.objects)
 
 
 def _hover(ls, params: types.HoverParams) -> types.Hover | None:
+    from gdef_core.ide import rule_tests
+
     path = ls.path_of(params.text_document.uri)
     text = _text(ls, path) or ""
     index = LineIndex(text, ls.workspace.position_codec)
@@ -212,6 +225,8 @@ def _hover(ls, params: types.HoverParams) -> types.Hover | None:
 
 
 def _lenses(ls, params: types.CodeLensParams) -> list[types.CodeLens]:
+    from gdef_core.ide import rule_tests
+
     uri = params.text_document.uri
     path = ls.path_of(uri)
     if not rule_tests.is_test_file(path):
@@ -221,6 +236,8 @@ def _lenses(ls, params: types.CodeLensParams) -> list[types.CodeLens]:
 
 def _with_game_lens(ls, params: types.CodeLensParams, found):
     """A game file's lenses, and "Run rule tests" beside "Run game" when tests test it."""
+    from gdef_core.ide import rule_tests
+
     found = list(found or [])
     path = ls.path_of(params.text_document.uri)
     if not found or not rule_tests.tests_of_game(path):
@@ -256,6 +273,8 @@ def _summary(ls, run: Run) -> str:
 def run_command(ls, uri: str) -> str:
     """Start the rule tests of `uri` (a test file, or a game file: all its tests) in the
     background; a run already going for it is cancelled first. Returns what started."""
+    from gdef_core.ide import rule_tests
+
     if not isinstance(uri, str):
         raise refuse(f"{RUN_COMMAND} takes one argument: the URI of a {rule_tests.SUFFIX} or .gdef file")
     owner = ls.path_of(uri)
@@ -290,6 +309,8 @@ def _cancel(ls, owner: str) -> bool:
 
 
 async def _run(ls, owner: str, run: Run) -> None:
+    from gdef_core.ide import rule_tests
+
     folder = tempfile.mkdtemp(prefix="gdef-test-")
     junit = os.path.join(folder, "report.xml")
     process = None

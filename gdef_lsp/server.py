@@ -9,11 +9,13 @@ error whose message says why.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -22,11 +24,7 @@ from pygls.protocol.language_server import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from gdef_core.diagnostics import Diagnostic
-from gdef_core.ide import completion, fixes, folding, highlight, hover, navigation, outline, rename, run, signature
-from gdef_core.ide.completion import CandidateKind
-from gdef_core.ide.describe import docs_anchor
-from gdef_core.ide.outline import OutlineKind
-from gdef_core.ide.rename import Refusal
+from gdef_core.ide.highlight import TOKEN_MODIFIERS, TOKEN_TYPES
 from gdef_core.ide.session import Session, normalise
 from gdef_core.project import discover
 from gdef_core.span import Span
@@ -54,35 +52,48 @@ DEFAULT_DELAY = 0.005
 UNFREEZE_AFTER = 100
 DIAGNOSTICS_DOCS = Path(__file__).resolve().parent.parent / "docs" / "diagnostics.md"
 
-_COMPLETION_KINDS = {
-    CandidateKind.LOCAL: types.CompletionItemKind.Variable,
-    CandidateKind.PARAMETER: types.CompletionItemKind.Variable,
-    CandidateKind.GAME_VAR: types.CompletionItemKind.Variable,
-    CandidateKind.OBJECT: types.CompletionItemKind.EnumMember,
-    CandidateKind.FUNCTION: types.CompletionItemKind.Function,
-    CandidateKind.BUILTIN_FUNCTION: types.CompletionItemKind.Function,
-    CandidateKind.BOARD: types.CompletionItemKind.Field,
-    CandidateKind.VALUE: types.CompletionItemKind.Constant,
-    CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
-    CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
-    CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
-    CandidateKind.SHOW_KEY: types.CompletionItemKind.Property,
-    CandidateKind.FILE: types.CompletionItemKind.File,
-    CandidateKind.INDEX: types.CompletionItemKind.Value,
-}
-_SYMBOL_KINDS = {
-    OutlineKind.GAME_PARAMETER: types.SymbolKind.Property,
-    OutlineKind.USE: types.SymbolKind.File,
-    OutlineKind.OBJECT: types.SymbolKind.EnumMember,
-    OutlineKind.START: types.SymbolKind.Namespace,
-    OutlineKind.SHOW: types.SymbolKind.Namespace,
-    OutlineKind.GAME_VAR: types.SymbolKind.Variable,
-    OutlineKind.FUNCTION: types.SymbolKind.Function,
-    OutlineKind.PARAMETER: types.SymbolKind.Variable,
-    OutlineKind.LOCAL: types.SymbolKind.Variable,
-}
-SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=list(highlight.TOKEN_TYPES),
-                                             token_modifiers=list(highlight.TOKEN_MODIFIERS))
+@functools.cache
+def _completion_kinds() -> dict:
+    """The LSP kind of each kind of completion candidate (read on the first completion)."""
+    from gdef_core.ide.completion import CandidateKind
+
+    return {
+        CandidateKind.LOCAL: types.CompletionItemKind.Variable,
+        CandidateKind.PARAMETER: types.CompletionItemKind.Variable,
+        CandidateKind.GAME_VAR: types.CompletionItemKind.Variable,
+        CandidateKind.OBJECT: types.CompletionItemKind.EnumMember,
+        CandidateKind.FUNCTION: types.CompletionItemKind.Function,
+        CandidateKind.BUILTIN_FUNCTION: types.CompletionItemKind.Function,
+        CandidateKind.BOARD: types.CompletionItemKind.Field,
+        CandidateKind.VALUE: types.CompletionItemKind.Constant,
+        CandidateKind.KEYWORD: types.CompletionItemKind.Keyword,
+        CandidateKind.TYPE: types.CompletionItemKind.TypeParameter,
+        CandidateKind.GAME_PARAMETER: types.CompletionItemKind.Property,
+        CandidateKind.SHOW_KEY: types.CompletionItemKind.Property,
+        CandidateKind.FILE: types.CompletionItemKind.File,
+        CandidateKind.INDEX: types.CompletionItemKind.Value,
+    }
+
+
+@functools.cache
+def _symbol_kinds() -> dict:
+    """The LSP kind of each kind of outline entry (read on the first symbol request)."""
+    from gdef_core.ide.outline import OutlineKind
+
+    return {
+        OutlineKind.GAME_PARAMETER: types.SymbolKind.Property,
+        OutlineKind.USE: types.SymbolKind.File,
+        OutlineKind.OBJECT: types.SymbolKind.EnumMember,
+        OutlineKind.START: types.SymbolKind.Namespace,
+        OutlineKind.SHOW: types.SymbolKind.Namespace,
+        OutlineKind.GAME_VAR: types.SymbolKind.Variable,
+        OutlineKind.FUNCTION: types.SymbolKind.Function,
+        OutlineKind.PARAMETER: types.SymbolKind.Variable,
+        OutlineKind.LOCAL: types.SymbolKind.Variable,
+    }
+
+
+SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
 
 
 class Settings:
@@ -184,6 +195,8 @@ class GdefServer(LanguageServer):
         return path, text, line, column
 
     def docs_url(self, code: str) -> str | None:
+        from gdef_core.ide.describe import docs_anchor
+
         return f"{self.settings.docs}#{docs_anchor(code)}" if self.settings.docs else None
 
     # ------------------------------------------------------------ diagnostics
@@ -245,13 +258,38 @@ class GdefServer(LanguageServer):
             self.schedule_diagnostics(path)
 
 
-server = GdefServer()
+class Handlers:
+    """The server's features and commands, collected as this module is read and added to a
+    server by make_server(): importing the module builds no server (pygls's converter, made
+    with each server, costs about as much as reading gdef's modules)."""
+
+    def __init__(self) -> None:
+        self.added: list[tuple[str, tuple, Callable]] = []
+
+    def feature(self, *args) -> Callable:
+        return self._adder("feature", args)
+
+    def command(self, name: str) -> Callable:
+        return self._adder("command", (name,))
+
+    def _adder(self, kind: str, args: tuple) -> Callable:
+        def add(function: Callable) -> Callable:
+            self.added.append((kind, args, function))
+            return function
+        return add
+
+    def register(self, server: GdefServer) -> None:
+        for kind, args, function in self.added:
+            getattr(server, kind)(*args)(function)
+
+
+handlers = Handlers()
 
 
 # ---------------------------------------------------------------- lifecycle and documents
 
 
-@server.feature(types.INITIALIZE)
+@handlers.feature(types.INITIALIZE)
 def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.settings = Settings(params.initialization_options)
     pull_diagnostics.setup_diagnostics(ls, params)
@@ -261,7 +299,7 @@ def initialize(ls: GdefServer, params: types.InitializeParams) -> None:
     ls.roots = [normalise(r) for r in roots if r]
 
 
-@server.feature(types.INITIALIZED)
+@handlers.feature(types.INITIALIZED)
 async def initialized(ls: GdefServer, params: types.InitializedParams) -> None:
     """Ask the client to report changes of .gdef files on disk (a `git checkout`, another
     editor), when it lets servers ask: the games that read them are checked again."""
@@ -278,7 +316,7 @@ async def initialized(ls: GdefServer, params: types.InitializedParams) -> None:
         log.info("the client does not watch .gdef files for us (%s)", error)
 
 
-@server.feature(types.SHUTDOWN)
+@handlers.feature(types.SHUTDOWN)
 def shutdown(ls: GdefServer, params: None) -> None:
     ls.shut_down = True
     ls.simulations.stop_all()
@@ -287,7 +325,7 @@ def shutdown(ls: GdefServer, params: None) -> None:
     ls.pending.clear()
 
 
-@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+@handlers.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: GdefServer, params: types.DidOpenTextDocumentParams) -> None:
     path = ls.path_of(params.text_document.uri)
     ls.uris[path] = params.text_document.uri
@@ -297,7 +335,7 @@ def did_open(ls: GdefServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.schedule_diagnostics(path)
 
 
-@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+@handlers.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> None:
     path = ls.path_of(params.text_document.uri)
     document = ls.documents.get(path)
@@ -314,7 +352,7 @@ def did_change(ls: GdefServer, params: types.DidChangeTextDocumentParams) -> Non
     ls.schedule_diagnostics(path)
 
 
-@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+@handlers.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: GdefServer, params: types.DidCloseTextDocumentParams) -> None:
     path = ls.path_of(params.text_document.uri)
     ls.documents.pop(path, None)
@@ -323,13 +361,13 @@ def did_close(ls: GdefServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.refresh_open_files()  # they may have read the closed buffer's unsaved text
 
 
-@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+@handlers.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: GdefServer, params: types.DidSaveTextDocumentParams) -> None:
     ls.session.disk_changed()
     ls.refresh_open_files()
 
 
-@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@handlers.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: GdefServer, params: types.DidChangeWatchedFilesParams) -> None:
     ls.session.disk_changed()
     ls.refresh_open_files()
@@ -338,9 +376,11 @@ def did_change_watched_files(ls: GdefServer, params: types.DidChangeWatchedFiles
 # ---------------------------------------------------------------- language features
 
 
-@server.feature(types.TEXT_DOCUMENT_COMPLETION,
+@handlers.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=["[", '"', "/", ":", "("]))
 def complete(ls: GdefServer, params: types.CompletionParams) -> types.CompletionList:
+    from gdef_core.ide import completion
+
     path, text, line, column = ls.at(params)
     candidates = completion.complete(ls.session.recent_analyses(path), text, path, line, column)
     snippets = _client_takes_snippets(ls)
@@ -355,7 +395,8 @@ def _client_takes_snippets(ls: GdefServer) -> bool:
     return bool(item and item.snippet_support)
 
 
-def _completion_item(candidate: completion.Candidate, snippets: bool, index: LineIndex) -> types.CompletionItem:
+def _completion_item(candidate, snippets: bool, index: LineIndex) -> types.CompletionItem:
+    """An LSP item of a gdef_core.ide.completion.Candidate."""
     use_snippet = snippets and candidate.snippet is not None
     text = candidate.snippet if use_snippet else (candidate.insert_text or candidate.label)
     edit = None
@@ -363,7 +404,7 @@ def _completion_item(candidate: completion.Candidate, snippets: bool, index: Lin
         edit = types.TextEdit(index.range(candidate.replace), text)
     return types.CompletionItem(
         label=candidate.label,
-        kind=_COMPLETION_KINDS[candidate.kind],
+        kind=_completion_kinds()[candidate.kind],
         detail=candidate.detail,
         documentation=types.MarkupContent(types.MarkupKind.Markdown, candidate.documentation)
         if candidate.documentation else None,
@@ -374,8 +415,10 @@ def _completion_item(candidate: completion.Candidate, snippets: bool, index: Lin
     )
 
 
-@server.feature(types.TEXT_DOCUMENT_HOVER)
+@handlers.feature(types.TEXT_DOCUMENT_HOVER)
 def on_hover(ls: GdefServer, params: types.HoverParams) -> types.Hover | None:
+    from gdef_core.ide import hover
+
     path, text, line, column = ls.at(params)
     found = hover.hover(ls.session.analyses(path), path, line, column)
     if found is None:
@@ -384,9 +427,11 @@ def on_hover(ls: GdefServer, params: types.HoverParams) -> types.Hover | None:
                        LineIndex(text, ls.workspace.position_codec).range(found.span))
 
 
-@server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP,
+@handlers.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP,
                 types.SignatureHelpOptions(trigger_characters=["(", ",", "["], retrigger_characters=[")", "]"]))
 def signature_help(ls: GdefServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    from gdef_core.ide import signature
+
     path, text, line, column = ls.at(params)
     found = signature.signature_help(ls.session.recent_analyses(path), text, line, column)
     if found is None:
@@ -406,14 +451,18 @@ def signature_help(ls: GdefServer, params: types.SignatureHelpParams) -> types.S
                                active_parameter=found.active_parameter if found.parameters else None)
 
 
-@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@handlers.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: GdefServer, params: types.DefinitionParams) -> list[types.Location]:
+    from gdef_core.ide import navigation
+
     path, _, line, column = ls.at(params)
     return [ls.location(span) for span in navigation.definitions(ls.session.analyses(path), path, line, column)]
 
 
-@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@handlers.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def references(ls: GdefServer, params: types.ReferenceParams) -> list[types.Location]:
+    from gdef_core.ide import navigation
+
     await asyncio.sleep(0)  # a point where a cancelled request stops
     path, _, line, column = ls.at(params)
     found = navigation.references(ls.session.analyses, path, line, column,
@@ -421,8 +470,10 @@ async def references(ls: GdefServer, params: types.ReferenceParams) -> list[type
     return [ls.location(r.span) for r in found]
 
 
-@server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@handlers.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
 def document_highlight(ls: GdefServer, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+    from gdef_core.ide import navigation
+
     path, text, line, column = ls.at(params)
     index = LineIndex(text, ls.workspace.position_codec)
     return [types.DocumentHighlight(index.range(r.span), types.DocumentHighlightKind.Write if r.is_write
@@ -430,20 +481,24 @@ def document_highlight(ls: GdefServer, params: types.DocumentHighlightParams) ->
             for r in navigation.highlights(ls.session.analyses(path), path, line, column)]
 
 
-@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+@handlers.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: GdefServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
+    from gdef_core.ide import rename
+
     path, text, line, column = ls.at(params)
     found = rename.prepare_rename(ls.session.analyses(path), text, path, line, column)
-    if isinstance(found, Refusal):
+    if isinstance(found, rename.Refusal):
         raise refuse(found.reason)
     return types.PrepareRenamePlaceholder(LineIndex(text, ls.workspace.position_codec).range(found.span), found.name)
 
 
-@server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+@handlers.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
 def do_rename(ls: GdefServer, params: types.RenameParams) -> types.WorkspaceEdit:
+    from gdef_core.ide import rename
+
     path, text, line, column = ls.at(params)
     found = rename.rename(ls.session.analyses, text, path, line, column, params.new_name)
-    if isinstance(found, Refusal):
+    if isinstance(found, rename.Refusal):
         raise refuse(found.reason)
     return _workspace_edit(ls, found)
 
@@ -456,45 +511,52 @@ def _workspace_edit(ls: GdefServer, edits) -> types.WorkspaceEdit:
     return types.WorkspaceEdit(changes=changes)
 
 
-@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@handlers.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: GdefServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    from gdef_core.ide import outline
+
     path = ls.path_of(params.text_document.uri)
     module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
     index = ls.index(path)
     return [_document_symbol(entry, index) for entry in outline.document_outline(module)]
 
 
-def _document_symbol(entry: outline.OutlineItem, index: LineIndex) -> types.DocumentSymbol:
+def _document_symbol(entry, index: LineIndex) -> types.DocumentSymbol:
+    """An LSP symbol of a gdef_core.ide.outline.OutlineItem, with its children."""
     return types.DocumentSymbol(
-        name=entry.name, kind=_SYMBOL_KINDS[entry.kind], detail=entry.detail,
+        name=entry.name, kind=_symbol_kinds()[entry.kind], detail=entry.detail,
         range=index.range(entry.span), selection_range=index.range(entry.selection),
         children=[_document_symbol(child, index) for child in entry.children] or None)
 
 
-@server.feature(types.WORKSPACE_SYMBOL)
+@handlers.feature(types.WORKSPACE_SYMBOL)
 async def workspace_symbol(ls: GdefServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    from gdef_core.ide import outline
+
     paths = list(dict.fromkeys([*discover(ls.roots).files, *ls.session.open_paths()]))
 
     def module_of(path: str):
         text = ls.session.source(path)
         return None if text is None else ls.session.parse_cache.module(normalise(path), text)
 
-    found: list[outline.OutlineItem] = []
+    found = []
     for path in paths:  # one file at a time: a cancelled search stops between files
         await asyncio.sleep(0)
         found += outline.workspace_symbols(params.query, [path], module_of)
-    return [types.SymbolInformation(name=e.name, kind=_SYMBOL_KINDS[e.kind], location=ls.location(e.selection),
+    return [types.SymbolInformation(name=e.name, kind=_symbol_kinds()[e.kind], location=ls.location(e.selection),
                                     container_name=os.path.basename(e.span.file)) for e in found[:500]]
 
 
-@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+@handlers.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
 def semantic_tokens(ls: GdefServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    from gdef_core.ide import highlight
+
     path = ls.path_of(params.text_document.uri)
     text = ls.session.source(path) or ""
     analyses = ls.session.analyses(path)
     found = highlight.semantic_tokens(analyses[0] if analyses else None, text, path)
     index = LineIndex(text, ls.workspace.position_codec)
-    types_, modifiers = highlight.TOKEN_TYPES, highlight.TOKEN_MODIFIERS
+    types_, modifiers = TOKEN_TYPES, TOKEN_MODIFIERS
     data: list[int] = []
     last_line = last_start = 0
     for token in found:
@@ -507,17 +569,21 @@ def semantic_tokens(ls: GdefServer, params: types.SemanticTokensParams) -> types
     return types.SemanticTokens(data=data)
 
 
-@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+@handlers.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 def folding_range(ls: GdefServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    from gdef_core.ide import folding
+
     path = ls.path_of(params.text_document.uri)
     kinds = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
     return [types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=kinds[f.kind])
             for f in folding.folding_ranges(ls.session.source(path) or "")]
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+@handlers.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 def code_action(ls: GdefServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from gdef_core.ide import fixes
+
     path = ls.path_of(params.text_document.uri)
     text = ls.session.source(path) or ""
     index = LineIndex(text, ls.workspace.position_codec)
@@ -539,7 +605,7 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
         (b.start.line, b.start.character) <= (a.end.line, a.end.character)
 
 
-@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+@handlers.feature(types.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     path = ls.path_of(params.text_document.uri)
     module = ls.session.parse_cache.module(path, ls.session.source(path) or "")
@@ -554,37 +620,41 @@ def code_lens(ls: GdefServer, params: types.CodeLensParams) -> list[types.CodeLe
                                                 arguments=[params.text_document.uri]))] + simulate
 
 
-@server.command(RUN_COMMAND)
+@handlers.command(RUN_COMMAND)
 def run_game(ls: GdefServer, uri: str) -> list[str]:
     """The argv that runs the game of `uri` (the client starts it in a terminal)."""
     if not isinstance(uri, str):
         raise refuse("gdef.runGame takes one argument: the URI of a .gdef file")
+    from gdef_core.ide import rename, run
+
     path = ls.path_of(uri)
     found = run.run_argv(ls.session.analyses(path), path)
-    if isinstance(found, Refusal):
+    if isinstance(found, rename.Refusal):
         raise refuse(found.reason)
     return found
 
 
-@server.command(DEBUG_COMMAND)
+@handlers.command(DEBUG_COMMAND)
 def debug_game(ls: GdefServer, uri: str) -> dict:
     """The launch configuration that debugs the game of `uri` (the client starts the session)."""
     if not isinstance(uri, str):
         raise refuse("gdef.debugGame takes one argument: the URI of a .gdef file")
+    from gdef_core.ide import rename, run
+
     path = ls.path_of(uri)
     found = run.debug_configuration(ls.session.analyses(path), path)
-    if isinstance(found, Refusal):
+    if isinstance(found, rename.Refusal):
         raise refuse(found.reason)
     return found
 
 
-code_structure.register(server)
-simulation.register(server)
-formatting.register(server)  # textDocument/formatting and rangeFormatting: gdef_lsp/formatting.py
-
-
 def make_server(log_level: int = logging.INFO) -> GdefServer:
-    """The server with logging sent to the client (never to stdout)."""
+    """The server, every feature registered, with logging sent to the client (never to stdout)."""
+    server = GdefServer()
+    handlers.register(server)
+    code_structure.register(server)
+    simulation.register(server)
+    formatting.register(server)  # textDocument/formatting and rangeFormatting: gdef_lsp/formatting.py
     handler = ClientLogHandler(server)
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -6,6 +6,11 @@ subprocess, awaited by one task per game. A run is bounded by a time limit, and 
 the user cancels it (clicking the lens while it runs), edits any file of the game (its
 result would be stale), or the server shuts down. When a run ends the server asks the
 client to ask for code lenses again (workspace/codeLens/refresh), if it can.
+
+A run played on the Python backend (the game's native compile is not cached yet) is followed
+by that compile, in a child of its own (gdef_core.ide.simulation.compile_argv), so that the
+next run is native; nobody waits for it. It is bounded by a time limit and stopped (SIGTERM:
+it removes its half-built files) by an edit of the game or shutdown, not by a new run.
 """
 from __future__ import annotations
 
@@ -28,6 +33,8 @@ log = logging.getLogger("gdef_lsp")
 SIMULATE_COMMAND = "gdef.simulate"
 CANCEL_COMMAND = "gdef.cancelSimulation"
 DEFAULT_TIMEOUT = 120.0  # seconds; initializationOptions.simulationTimeout
+COMPILE_TIMEOUT = 900.0  # seconds: a native compile taking longer is stopped
+UNCOMPILABLE = 4         # the compile child's exit code for a game it cannot compile natively
 
 
 @dataclass(eq=False)
@@ -38,12 +45,22 @@ class Run:
     title: str | None = None  # the result, once finished
 
 
+@dataclass(eq=False)
+class Compile:
+    files: frozenset[str]
+    task: asyncio.Task | None = None
+    process: asyncio.subprocess.Process | None = None
+
+
 @dataclass
 class Simulations:
-    """The runs, one per game (keyed by the game's main files)."""
+    """The runs, one per game (keyed by the game's main files), and the native compiles that
+    follow runs on Python (kept after the child ends only for a game it cannot compile, so
+    that it is not tried again until an edit)."""
 
     timeout: float = DEFAULT_TIMEOUT
     runs: dict[tuple[str, ...], Run] = field(default_factory=dict)
+    compiles: dict[tuple[str, ...], Compile] = field(default_factory=dict)
 
     def configure(self, options: object) -> None:
         value = options.get("simulationTimeout") if isinstance(options, dict) else None
@@ -91,16 +108,29 @@ class Simulations:
             refresh_code_lenses(ls)
 
     def edited(self, ls, path: str) -> None:
-        """`path` changed: every run or result of a game that reads it is dropped."""
+        """`path` changed: every run, result or compile of a game that reads it is dropped."""
         stale = [key for key, run in self.runs.items() if path in run.files]
         for key in stale:
             self._stop(key)
+        for key in [key for key, job in self.compiles.items() if path in job.files]:
+            self._stop_compile(key)
         if stale:
             refresh_code_lenses(ls)
 
     def stop_all(self) -> None:
         for key in list(self.runs):
             self._stop(key)
+        for key in list(self.compiles):
+            self._stop_compile(key)
+
+    def _stop_compile(self, key: tuple[str, ...]) -> None:
+        job = self.compiles.pop(key, None)
+        if job is None:
+            return
+        if job.process is not None and job.process.returncode is None:
+            job.process.terminate()   # now: it removes its half-built files and exits
+        if job.task is not None:
+            job.task.cancel()
 
     def _stop(self, key: tuple[str, ...]) -> bool:
         run = self.runs.pop(key, None)
@@ -129,7 +159,10 @@ class Simulations:
             else:
                 if run.process.returncode == 0:
                     with open(out, encoding="utf-8") as results:
-                        run.title = simulation.shares_title(json.load(results))
+                        summary = json.load(results)
+                    run.title = simulation.shares_title(summary)
+                    if not simulation.ran_native(summary) and key not in self.compiles:
+                        self._start_compile(key, run.files, sources)
                 else:
                     run.title = simulation.failure_title(stderr.decode("utf-8", "replace"), folder)
         except asyncio.CancelledError:
@@ -142,6 +175,36 @@ class Simulations:
             shutil.rmtree(folder, ignore_errors=True)
         if self.runs.get(key) is run:
             refresh_code_lenses(ls)
+
+
+    def _start_compile(self, key: tuple[str, ...], files: frozenset[str], sources: dict[str, str]) -> None:
+        job = self.compiles[key] = Compile(files)
+        job.task = asyncio.get_running_loop().create_task(self._compile(key, job, sources))
+
+    async def _compile(self, key: tuple[str, ...], job: Compile, sources: dict[str, str]) -> None:
+        """The game's native compile into the cache, from a snapshot of its texts."""
+        folder = tempfile.mkdtemp(prefix="gdef-compile-")
+        code = None
+        try:
+            copies, _ = simulation.write_snapshot(sources, folder)
+            job.process = await asyncio.create_subprocess_exec(
+                *simulation.compile_argv([copies[f] for f in key]), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                code = await asyncio.wait_for(job.process.wait(), COMPILE_TIMEOUT)
+            except asyncio.TimeoutError:
+                job.process.terminate()
+                await job.process.wait()
+        except asyncio.CancelledError:
+            if job.process is not None and job.process.returncode is None:
+                job.process.terminate()
+            raise
+        except OSError as error:
+            log.warning("the native compile of %s could not start: %s", key[0], error)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if self.compiles.get(key) is job and code != UNCOMPILABLE:
+            del self.compiles[key]
 
 
 def _game(ls, path: str):

@@ -21,7 +21,9 @@ def nothing_left_behind(tmp_path_factory):
     """The suite writes nothing into the user's folders and leaves nothing in the temporary one.
 
     Records of games without --record and the prompt's history go to the user's state folder
-    (gdef_core.user_state): XDG_STATE_HOME points it at a folder of this run. The temporary
+    (gdef_core.user_state): XDG_STATE_HOME points it at a folder of this run; XDG_CACHE_HOME
+    likewise keeps the native compiles that computer players and hints start in the background
+    (gdef_core/play/background_compile.py) out of the user's cache. The temporary
     folder (TMPDIR, inherited by every gdef process a test starts) is a fresh one inside pytest's
     own, checked empty at the end: a test or a tool that leaves a file there fails the run,
     naming the file.
@@ -30,8 +32,9 @@ def nothing_left_behind(tmp_path_factory):
     state = base / "xdg-state"
     private = base / "tmp"
     private.mkdir()
-    saved = {name: os.environ.get(name) for name in ("XDG_STATE_HOME", "TMPDIR")}
+    saved = {name: os.environ.get(name) for name in ("XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")}
     os.environ["XDG_STATE_HOME"] = str(state)
+    os.environ["XDG_CACHE_HOME"] = str(base / "xdg-cache")
     os.environ["TMPDIR"] = str(private)
     tempfile.tempdir = None
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from gdef_core.native import NativeRules
-from gdef_core.play.games import game_seed
+from gdef_core.play.games import kernel_seed
 from gdef_core.play.native_sim import native_games
 from gdef_core.runtime import load_game
 
@@ -26,12 +26,12 @@ def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
     path, which would hide a difference) and replayed through the Python backend: legal at
     every step, with the same end, winner and scores. -> the outcomes."""
     outcomes = native_games(native, range(count), seed, None, start)
-    seeds = np.array([game_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
+    seeds = np.array([kernel_seed(seed, index, 0) for index in range(count)], dtype=np.uint64)
     status = native.playouts(seeds, start, None).status
     assert list(status) == [0] * count   # ended in the kernel, none replayed in Python
     for index, outcome in enumerate(outcomes):
         assert not isinstance(outcome, Exception), outcome
-        recorded = native.recorded_moves(game_seed(seed, index, 0), start, None)
+        recorded = native.recorded_moves(kernel_seed(seed, index, 0), start, None)
         assert len(recorded) == outcome.length > 0
         state = start.clone()
         for k, move in enumerate(recorded):

@@ -137,3 +137,43 @@ def test_deep_nesting_is_checked_without_exhausting_the_stack(text: str, codes: 
     the whole tree: it must not exhaust the stack either."""
     program = check_text(text)
     assert [d.code for d in program.diagnostics] == codes
+
+
+@pytest.mark.parametrize("header", ["for (i in 3) {", "for (int i = 0; i < 3; i++) {", "if (x in 3) {",
+                                    "while (x < 3 and x > 0) {"])
+def test_an_error_in_a_header_leaves_the_rest_of_the_file_checked(header: str) -> None:
+    """The statements after the broken one and the later functions are still checked: their
+    errors are reported where they are (the parser resumes at the header's block, not at the
+    end of the file, nor inside the block where the block's `}` would end the function)."""
+    text = HEADER + ("define isMoveLegal() -> bool {\n  int x = 0;\n  " + header + "\n    x = 1;\n  }\n"
+                     "  return z > 0;\n}\n"
+                     "define end() -> bool { return undefinedName == 1; }\n")
+    program = check_text(text)
+    assert [(d.code, d.span.line) for d in program.diagnostics if d.code.startswith("G1")] == [("G101", 5)]
+    assert [(d.code, d.span.line, d.span.column) for d in program.diagnostics if not d.code.startswith("G1")] == [
+        ("G201", 8, 9), ("G201", 10, 30)]
+
+
+@pytest.mark.parametrize("declaration", [
+    "param int n = 5 in 1 to ;",
+    "param int n = 5 in 1 25;",
+    "param int n = 5 in {1, ;",
+    "param int n = in 1 to 5;",
+    "param n = 5 in 1 to 5;",
+    "param int n = 5 in 1 to 5",
+    "param int n = 5 in;",
+    "param int n 5 in 1 to 5;",
+    "param int n = 5 in 1 to 5 to 6;",
+    "param param int n = 5 in 1 to 9;",
+])
+def test_a_broken_parameter_declaration_gives_syntax_errors_only(declaration: str) -> None:
+    """The rest of the file is still checked (the undefined name in end()), and nothing that
+    reads the parameter (`size: n x n`, isMoveLegal()) is reported on top of the syntax error."""
+    text = ("players: 2\n" + declaration + "\nsize: n x n\nobj X\n"
+            "define isMoveLegal() -> bool { return n > 1; }\n"
+            "define end() -> bool { return undefinedName == 1; }\n")
+    program = check_text(text)
+    syntax = [d for d in program.diagnostics if d.code.startswith("G1")]
+    assert syntax
+    assert all("found ''" not in d.message for d in syntax)  # no complaint about an inserted word
+    assert [(d.code, d.span.line) for d in program.diagnostics if not d.code.startswith("G1")] == [("G201", 5)]

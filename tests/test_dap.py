@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "data" / "debug"
 GAME = str(GAMES / "rows.gdef")
 HELPERS = str(GAMES / "helpers.gdef")
+EXAMPLES = ROOT / "examples"
 TIMEOUT = 30
 
 
@@ -367,5 +368,29 @@ def test_debug_a_refused_move_on_a_recorded_position(client, tmp_path):
     while "moves ran out" not in said[-1]:
         said.append(client.event("output")["body"]["output"])
     assert any("rejected 'place(1,1,X)' (player 0): refused by rows.gdef:23" in text for text in said), said
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_launch_with_the_games_parameters(client):
+    hexgame = str(EXAMPLES / "hex.gdef")
+    client.request("initialize", {"adapterID": "gdef"})
+    answer = client.request("launch", {"program": hexgame, "params": {"board_size": 99}}, ok=False)
+    assert "board_size" in answer["message"] and "1 to 25" in answer["message"], answer["message"]
+    assert "nope" in client.request("launch", {"program": hexgame, "params": {"nope": 1}}, ok=False)["message"]
+    answer = client.request("launch", {"program": hexgame, "params": [5]}, ok=False)
+    assert answer["message"] == "malformed launch request: arguments.params must be an object"
+    answer = client.request("launch", {"program": hexgame, "params": {"board_size": [5]}}, ok=False)
+    assert answer["message"] == "'params': the value of 'board_size' must be a number, true/false or a string"
+    client.request("launch", {"program": hexgame, "params": {"board_size": 5}, "debugMove": "place(4,4,B)"})
+    client.event("initialized")
+    client.request("configurationDone")
+    client.stopped("entry")
+    assert client.request("evaluate", {"expression": "board_size", "frameId": 1})["body"]["result"] == "5"
+    client.request("continue", {"threadId": 1})   # (4,4) is on a 5 x 5 board: played
+    said = [client.event("output")["body"]["output"]]
+    while "moves ran out" not in said[-1]:
+        said.append(client.event("output")["body"]["output"])
+    assert not any("rejected" in text for text in said), said
     client.request("disconnect", {})
     assert client.close() == 0

@@ -2,6 +2,9 @@
 test on every example, searches and games played through their APIs, the action numbering."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +37,8 @@ def _games() -> list[str]:
 GAMES = _games()
 TICTACTOE = str(ROOT / "examples/tictactoe.gdef")
 CHECKERS = str(ROOT / "examples/checkers.gdef")
+CHESS = str(ROOT / "examples/chess/chess.gdef")
+GO9 = str(ROOT / "examples/go/go9.gdef")
 
 
 # ------------------------------------------------------------------ OpenSpiel
@@ -206,3 +211,77 @@ def test_pettingzoo_illegal_action_ends_the_game_with_a_penalty():
     environment.step(2)   # place(0,0,O) is not player 0's move
     assert all(environment.terminations.values())
     assert environment.rewards["player_0"] == -1
+
+
+# ------------------------------------------------------------------ the board as text
+
+
+def _action(legal: dict, move: str) -> int:
+    return next(action for action, legal_move in legal.items() if str(legal_move) == move)
+
+
+def _drawn_by_gdef_run(path: str, moves: list[str]) -> str:
+    """What gdef-run prints at the terminal (no colour on a pipe, UTF-8 glyphs) after `moves`."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run([sys.executable, "-m", "gdef_core.cli.run", path], input="\n".join([*moves, "quit"]) + "\n",
+                          capture_output=True, text=True, encoding="utf-8", env=env, timeout=120)
+    assert done.returncode == 3, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("path, move, drawn", [
+    (CHESS, "e2e4", "  a b c d e f g h\n8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ 8\n7 ♟ ♟ ♟ ♟ ♟ ♟ ♟ ♟ 7\n6 . . . . . . . . 6\n"
+                    "5 . . . . . . . . 5\n4 . . . . ♙ . . . 4\n3 . . . . . . . . 3\n2 ♙ ♙ ♙ ♙ . ♙ ♙ ♙ 2\n"
+                    "1 ♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖ 1\n  a b c d e f g h\nBlack to move."),
+    (GO9, "E5", None),
+], ids=["chess", "go9"])
+def test_observation_string_and_render_draw_the_board_as_gdef_run_does(path, move, drawn):
+    game = gdef_openspiel.load(path)
+    state = game.new_initial_state()
+    inner = state.pos.inner
+    action = _action(state.pos.legal_moves(), str(inner.read_move(move)))
+    state.apply_action(action)
+    text = state.observation_string(1)
+    assert text == str(state)
+    environment = gdef_env(path, render_mode="ansi")
+    environment.reset()
+    environment.step(action)  # one action numbering for both
+    assert environment.render() == text
+    if drawn is not None:
+        assert text == drawn
+    # the same labels, glyphs and orientation; the terminal may add which objects a player has
+    assert text.removesuffix(".") in _drawn_by_gdef_run(path, [move])
+
+
+# ---------------------------------------------------------------- declared parameters
+
+FILL = str(ROOT / "tests" / "data" / "params" / "fill.gdef")
+
+
+def test_openspiel_takes_the_games_parameters_by_name():
+    game = pyspiel.load_game("gdef", {"path": FILL, "n": 3, "bonus": True})
+    assert game.get_parameters() == {"path": FILL, "max_game_length": 10000, "returns": "winner",
+                                     "n": 3, "komi": 0.5, "bonus": True}
+    state = game.new_initial_state()
+    assert len(state.legal_actions()) == 8
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.returns() == [-1.0, 1.0]  # bonus: the full board is player 1's
+    again = pyspiel.load_game(str(game))  # the game string carries the values
+    assert again.get_parameters()["n"] == 3 and len(again.new_initial_state().legal_actions()) == 8
+    copy, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert restored.is_terminal() and restored.returns() == [-1.0, 1.0]
+    assert len(gdef_openspiel.load(FILL, n=5).new_initial_state().legal_actions()) == 24
+    with pytest.raises(ValueError, match="parameter 'n' cannot be 30: it takes 2 to 8"):
+        pyspiel.load_game("gdef", {"path": FILL, "n": 30})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'size'"):
+        pyspiel.load_game("gdef", {"path": FILL, "size": 3})
+
+
+def test_pettingzoo_takes_the_games_parameters_as_keyword_arguments():
+    env = gdef_env(FILL, n=3).unwrapped
+    env.reset(seed=0)
+    assert (env.game.width, env.game.height) == (3, 3) and env.game.params["n"] == 3
+    assert int(env.observe("player_0")["action_mask"].sum()) == 8
+    with pytest.raises(ValueError, match="parameter 'n' cannot be 1: it takes 2 to 8"):
+        gdef_env(FILL, n=1)

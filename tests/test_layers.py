@@ -72,20 +72,42 @@ def test_circles_are_found_through_imports_inside_functions(tmp_path):
     assert circles(found) == [["pkg.a", "pkg.b", "pkg.c"]]
 
 
-def test_the_language_server_does_not_load_the_compiler(graph, table):
-    """In a fresh process, `import gdef_lsp.server` loads no module of the compiler layers.
-    Python runs the `__init__` of every package above a module it imports: gdef_core's (the
-    api layer, which imports the runtime only when a game name is asked of it) and empty ones
-    such as gdef_core.testing's, above notation's test-file reading, are not counted."""
+def server_modules() -> list[str]:
+    """gdef's modules that `import gdef_lsp.server` loads, in a fresh process."""
     script = ("import json, sys; import gdef_lsp.server; "
               "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('gdef_core', 'gdef_lsp'))))")
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=ROOT, env=environment)
     assert done.returncode == 0, done.stderr
-    loaded = json.loads(done.stdout)
-    assert "gdef_lsp.server" in loaded and "gdef_core.ide.rule_tests" in loaded
+    return json.loads(done.stdout)
+
+
+def test_the_language_server_does_not_load_the_compiler(graph, table):
+    """In a fresh process, `import gdef_lsp.server` loads no module of the compiler layers.
+    Python runs the `__init__` of every package above a module it imports: gdef_core's (the
+    api layer, which imports the runtime only when a game name is asked of it) is not counted."""
+    loaded = server_modules()
+    assert "gdef_lsp.server" in loaded and "gdef_core.semantics.incremental" in loaded
     loaded = [m for m in loaded if graph[m] or not any(other.startswith(m + ".") for other in loaded)]
     assert [m for m in loaded if layer_of(m, table).name in COMPILER] == []
     allowed = next(layer for layer in table if layer.name == "lsp").may_import | {"lsp", "api"}
     assert [m for m in loaded if layer_of(m, table).name not in allowed] == []
+
+
+# Read by the request that first needs them, not when the server starts (issue 31): the
+# formatter, the rule tests and move scripts (gdef_core.testing, moves), the report formats of
+# gdef-check, and each editor feature's module. What stays is what checking a file needs
+# (syntax, semantics, the session) and the server's own adapters.
+LOADED_WHEN_FIRST_USED = (
+    "gdef_core.format", "gdef_core.testing", "gdef_core.moves", "gdef_core.report.model", "gdef_core.report.text",
+    "gdef_core.report.sarif", "gdef_core.report.github", "gdef_core.report.json_report",
+    *(f"gdef_core.ide.{name}" for name in (
+        "completion", "describe", "fixes", "folding", "hover", "navigation", "outline", "rename", "run",
+        "signature", "call_hierarchy", "inlay", "links", "selection", "rule_tests")))
+
+
+def test_the_language_server_starts_without_its_features():
+    loaded = server_modules()
+    assert "gdef_lsp.server" in loaded and "gdef_lsp.rule_tests" in loaded and "gdef_core.report.limit" in loaded
+    assert [m for m in loaded if m.startswith(LOADED_WHEN_FIRST_USED)] == []

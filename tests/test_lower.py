@@ -208,3 +208,10 @@ def test_random_rules_lower(tmp_path_factory, text: str) -> None:
     module = lower_program(program)
     assert format_function(module.functions["isMoveLegal"]).startswith("define bool isMoveLegal()")
     assert type_mismatches(program, module) == []
+
+
+def test_the_start_position_is_part_of_the_ir():
+    program = load_program([str(ROOT / "examples" / "reversi.gdef")])
+    module = lower_program(program)
+    assert module.start == ((3, 3, "W"), (4, 3, "B"), (3, 4, "B"), (4, 4, "W"))
+    assert "\nstart (3,3: W), (4,3: B), (3,4: B), (4,4: W)\n" in format_module(module)

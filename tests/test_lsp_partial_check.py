@@ -4,6 +4,7 @@ still reported (issue 32, item 13)."""
 from __future__ import annotations
 
 import pytest
+from lsprotocol import types
 
 from lsp_support import DATA, change_document, close_document, diagnostics, lsp_fixture, open_document
 
@@ -46,4 +47,20 @@ async def test_what_the_broken_line_may_declare_or_call_stays_silent(client):
     assert "G502" not in codes  # helper may be called in the line being typed
     assert "G201" not in codes  # `count` may be declared there
     assert "G301" in codes
+    close_document(client, target)
+
+
+async def test_an_error_in_a_for_header_keeps_the_later_functions(client):
+    """A broken `for (...)` header once made the parse skip to the end of the file: the later
+    functions lost their symbols and diagnostics."""
+    text = TEXT.replace("  return true;\n}\ndefine end",
+                        "  for (i in 3) {\n    placedObj = X;\n  }\n  return true;\n}\ndefine end") \
+        .replace("define end() -> bool { return true; }", "define end() -> bool { return nothing; }")
+    target = open_document(client, DATA / "game" / "typing3.gdef", text)
+    assert found(await diagnostics(client, target)) == [("G101", 8, 9), ("G201", 13, 30), ("G301", 7, 6),
+                                                        ("G502", 4, 7)]
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(types.TextDocumentIdentifier(target)))
+    assert [symbol.name for symbol in symbols][-3:] == ["helper", "isMoveLegal", "end"]
+    assert [child.name for child in symbols[-2].children] == ["placedObj"]
     close_document(client, target)

@@ -1,17 +1,20 @@
 """End to end over stdio: the "Simulate 200 games" code lens runs gdef-sim in a child process
 and shows the win shares; the run is cancellable, bounded in time, and killed by an edit of
-the game and by shutdown."""
+the game and by shutdown. A run on the Python backend is followed by the game's native
+compile in the background, stopped by an edit with its files removed."""
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from lsp_support import DATA, change_document, close_document, lsp_fixture, make_client, open_document
+from support import need_module
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 client = lsp_fixture(profiles=["visual_studio_code"])  # it refreshes code lenses
@@ -53,6 +56,11 @@ async def run(client, command: str, target: str):
 
 def simulations(server_pid: int) -> list[int]:
     """The server's child processes that run gdef-sim."""
+    return children(server_pid, b"gdef_core.cli.sim")
+
+
+def children(server_pid: int, word: bytes) -> list[int]:
+    """The server's child processes whose command line holds `word`."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -64,7 +72,7 @@ def simulations(server_pid: int) -> list[int]:
                 command = cmdline.read()
         except (OSError, ValueError, IndexError):
             continue
-        if parent == server_pid and b"gdef_core.cli.sim" in command:
+        if parent == server_pid and word in command:
             found.append(int(entry))
     return found
 
@@ -179,3 +187,56 @@ async def test_shutdown_kills_the_running_simulation(tmp_path):
     assert own._server.returncode is None  # killed by `shutdown`, before `exit`
     own.exit(None)
     assert await own._server.wait() == 0
+
+
+def compiled_by(server_pid: int, key: str) -> int | None:
+    """The server's child process that compiles the rules of `key` into the native cache,
+    once it has taken its building folder."""
+    try:
+        owner = int((native_cache() / f".building-{key}" / "owner").read_text())
+    except (OSError, ValueError):
+        return None
+    return owner if owner in children(server_pid, b"gdef_core.native.precompile") else None
+
+
+def native_cache() -> Path:
+    return Path(os.environ["XDG_CACHE_HOME"]) / "gdef" / "native"
+
+
+def module_key(folder: Path, text: str) -> str:
+    """The native cache's key of the game `text` (with the library of write_game)."""
+    from gdef_core import load_game
+    from gdef_core.native.cache import module_key
+    from gdef_core.native.codegen import native_source
+
+    folder.mkdir()
+    game = load_game(write_game(folder, text))
+    return module_key(native_source(game.program, game.max_steps, game.max_depth)[0])
+
+
+async def test_a_run_on_python_is_followed_by_the_games_native_compile(client, tmp_path):
+    need_module("numba", "pip install 'gdef[fast]'")
+    # Rules of their own (a compile is per rules, whatever the game's name): player 1 wins.
+    text = EDITED.replace("setWinner(onTurn())", "setWinner(1)")
+    key = module_key(tmp_path / "copy", text)
+    target = open_document(client, write_game(tmp_path), text)
+    await run(client, "gdef.simulate", target)
+    child = await until(lambda: compiled_by(client._server.pid, key), "the native compile started", 300)
+    await until(lambda: not alive(child), "the compile done", 600)
+    assert list((native_cache() / key / "__pycache__").glob("*.nbi"))   # the next run loads it
+    assert not (native_cache() / f".building-{key}").exists()
+    close_document(client, target)
+
+
+async def test_an_edit_stops_the_native_compile_and_its_files_go(client, tmp_path):
+    need_module("numba", "pip install 'gdef[fast]'")
+    text = EDITED.replace("setWinner(onTurn())", "setWinner(0)")
+    key = module_key(tmp_path / "copy", text)
+    target = open_document(client, write_game(tmp_path), text)
+    await run(client, "gdef.simulate", target)
+    child = await until(lambda: compiled_by(client._server.pid, key), "the native compile took its folder")
+    change_document(client, target, 2, " ", (0, 0))
+    await until(lambda: not alive(child), "the compile stopped", 20)
+    assert not (native_cache() / f".building-{key}").exists()
+    assert not (native_cache() / key).exists()
+    close_document(client, target)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 
 import pytest
@@ -36,9 +37,10 @@ from native_support import compile_rules, replay_native_games  # noqa: E402
 
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
-         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3)]
+         ("gomoku", 2), ("checkers", 4), ("reversi", 4), ("go/go9", 2), ("go/go19", 1), ("chess/chess", 3),
+         ("hex", 2)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
-REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2}
+REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2, "hex": 4}
 
 
 _compiled: dict = {}
@@ -81,10 +83,32 @@ def test_native_games_replay_legally_in_python(cache_dir, name, depth):
     assert len({(outcome.winner, outcome.length) for outcome in outcomes}) > 1  # the games differ
 
 
-def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
+def test_kernel_totals_are_the_sum_of_the_games(cache_dir):
+    """gdef-sim's kernel (NativeRules.simulate) derives each game's seed itself and adds the
+    games up: the same totals as the games played one by one from the seeds the Python twin
+    (games.kernel_seed) gives, for a run of games that does not start at game 0."""
+    from gdef_core.play.native_sim import native_games
+
+    game, native, _ = native_of("connect4")
+    outcomes = native_games(native, range(37, 237), 6, None)
+    totals = native.simulate(6, 37, 237, game.new_state(), None)
+    assert totals.games == 200 and totals.left == []
+    assert totals.wins == [sum(o.winner == p for o in outcomes) for p in range(2)]
+    assert totals.draws == sum(o.winner is None for o in outcomes) and totals.capped == 0
+    assert totals.total_length == sum(o.length for o in outcomes)
+    assert totals.max_length == max(o.length for o in outcomes)
+    capped = native.simulate(6, 37, 237, game.new_state(), 10)
+    assert (capped.games, capped.capped, capped.max_length) == (200, sum(o.length > 10 for o in outcomes), 10)
+
+
+def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path, monkeypatch):
+    from gdef_core.play import spread
+
     native_of("connect4")
     path = str(EXAMPLES / "connect4.gdef")
     tables = []
+    monkeypatch.setattr(spread, "PROBE_SECONDS", 0.0)   # --jobs 2 spreads a run this short
+    monkeypatch.setattr(spread, "NATIVE_START_SECONDS", 0.0)
     for jobs in ("1", "2"):
         assert sim_main([path, "--games", "2500", "--backend", "native", "--jobs", jobs, "--seed", "4",
                          "--no-progress", "--json", str(tmp_path / f"{jobs}.json")]) == 0
@@ -92,7 +116,9 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
         # the games' rate apart from the rules' loading time (native_of compiled them)
         assert re.match(rf"connect4: 2500 games, seed 4, {jobs} jobs?, native backend, \d+\.\d s "
                         r"\(\d+\.\d games/s\), after \d+\.\d s loading the compiled rules\n", out), out
-        assert json.loads((tmp_path / f"{jobs}.json").read_text())["compile_seconds"] > 0
+        data = json.loads((tmp_path / f"{jobs}.json").read_text())
+        assert data["compile_seconds"] > 0 and data["processes"] == int(jobs)
+        assert "splitmix64" in data["seed_rule"]
         tables.append(out.split("\n", 1)[1])
     assert tables[0] == tables[1]
     assert sim_main([path, "--games", "50", "--backend", "native", "--max-moves", "5",
@@ -100,11 +126,21 @@ def test_sim_same_results_for_any_jobs_and_a_cap(cache_dir, capsys, tmp_path):
     assert re.search(r"capped at 5 moves +50  100.0%", capsys.readouterr().out)
 
 
-def test_auto_uses_python_for_short_runs_and_other_players(cache_dir, capsys):
+def test_auto_uses_python_for_short_runs_unless_cached_and_for_other_players(cache_dir, capsys, tmp_path,
+                                                                           monkeypatch):
     path = str(EXAMPLES / "tictactoe.gdef")
+    with monkeypatch.context() as fresh:
+        fresh.setenv("GDEF_CACHE_DIR", str(tmp_path / "empty"))
+        assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        assert "native" not in out and err == ""
+        assert not (tmp_path / "empty").exists()   # a short run compiles nothing
+    # Compiled into the cache (by a process of its own: this one may hold the module already,
+    # loaded from another test's cache folder): a short run loads it.
+    subprocess.run([sys.executable, "-m", "gdef_core.native.precompile", path], check=True)
     assert sim_main([path, "--games", "20", "--backend", "auto", "--no-progress"]) == 0
     out, err = capsys.readouterr()
-    assert "native" not in out and err == ""
+    assert "native backend" in out and err == ""
     assert sim_main([path, "--games", "5", "--backend", "native", "-p", "1=greedy", "--no-progress"]) == 0
     out, err = capsys.readouterr()
     assert "native" not in out

@@ -1,9 +1,8 @@
-"""The native backend's emitter (gdef_core/native/codegen.py), read as text: it emits from the
-IR alone, and each generated function takes the state arrays its code and its callees use.
-No numba needed."""
+"""The native backend's emitter (gdef_core/native/codegen.py): each generated function takes
+the state arrays its code and its callees use (that it reads the IR alone is
+tests/test_backend_sources.py's). No numba needed."""
 from __future__ import annotations
 
-import ast as pyast
 from pathlib import Path
 
 from gdef_core.loader import load_program
@@ -31,20 +30,6 @@ define moves() {
   for (int x = 0; x < 3; x = x + 1) { addPlace(x, 0, X); addMove(); }
 }
 """
-
-
-def test_the_native_backend_reads_no_syntax_tree_and_no_generated_text():
-    for path in sorted((ROOT / "gdef_core" / "native").glob("*.py")):
-        for node in pyast.walk(pyast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, pyast.ImportFrom):
-                names = [node.module or ""]
-            elif isinstance(node, pyast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            for name in names:
-                assert not name.startswith("gdef_core.syntax"), path
-                assert name != "re", path
 
 
 def test_each_function_takes_the_state_arrays_it_and_its_callees_use(tmp_path):

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime.perft import perft  # noqa: E402
-from gdef_core.play.games import game_seed  # noqa: E402
+from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_playout  # noqa: E402
 
 from native_support import compile_rules, replay_native_games  # noqa: E402
@@ -201,7 +201,13 @@ def test_a_resumed_state_brings_its_history(compiled):
     assert kernel_perft(native, fresh, 5) == perft(fresh, 5) != counts
     outcomes = replay_native_games(game, native, resumed, 10, seed=9)
     # mcts's playouts from the same state, one game each
-    assert [native_playout(native, resumed, game_seed(9, k, 0), None) for k in range(10)] == [o.winner for o in outcomes]
+    assert [native_playout(native, resumed, kernel_seed(9, k, 0), None) for k in range(10)] == [o.winner for o in outcomes]
+    # gdef-sim's kernel from the same state: the same games, added up
+    totals = native.simulate(9, 0, 10, resumed, None)
+    assert (totals.games, totals.total_length, totals.wins, totals.draws) == (
+        10, sum(o.length for o in outcomes), [sum(o.winner == p for o in outcomes) for p in range(game.players)],
+        sum(o.winner is None for o in outcomes))
+    assert totals.total_scores == [sum(o.scores[p] for o in outcomes) for p in range(game.players)]
 
 
 def test_game_variable_arrays_convert_both_ways(compiled):

@@ -181,6 +181,11 @@ def test_missing_semicolon_message_names_the_declaration():
     assert (error.span.line, error.span.column) == (1, 33)
 
 
+def test_missing_semicolon_message_names_the_show_entry():
+    (error,) = parse("name: t\nshow {\n  style: checkered\n}\n", "t.gdef").diagnostics
+    assert (error.code, error.message) == ("G101", "expected ';' after the show entry 'style'")
+
+
 def test_three_independent_errors_keep_the_later_functions():
     text = (DATA / "three_errors.gdef").read_text()
     result = parse(text, "three_errors.gdef")
@@ -248,3 +253,48 @@ def test_skipped_top_level_text_becomes_an_error_item():
     assert kinds(result.module) == ["ObjDecl", "ErrorItem", "ObjDecl"]
     error_item = result.module.items[1]
     assert (error_item.span.line, error_item.span.column, error_item.span.end_column) == (1, 0, 5)
+
+
+@pytest.mark.parametrize("header, error", [
+    ("for (i in 3) {", (2, 9)),  # `in` where the `=` of the start goes
+    ("for (int i in range(3)) {", (2, 13)),  # `{` would fit as an array's values: not taken
+    ("for (int i = 0; i < 3; i++) {", (2, 27)),
+    ("for (int i = 0, j = 0; i < 3; i = i + 1) {", (2, 16)),
+    ("if (s in 3) {", (2, 8)),
+    ("while (s < 3 and s > 0) {", (2, 15)),
+    ("if (s == 1) { s = 2; } else if (s in 2) {", (2, 36)),
+])
+def test_an_error_in_a_header_resumes_at_its_block(header, error):
+    """Panic mode in the header of a `for`, `if` or `while` completes the header and reads its
+    block as usual; the function and the later ones keep every statement. (A greedy completion
+    once circled in `for (i in`, `i && i && ...`, and dropped the rest of the file.)"""
+    text = (f"define a() -> int {{\n  int s = 0;\n  {header}\n    s = s + 1;\n  }}\n  return s;\n}}\n"
+            "define b() -> int { return 2; }\n")
+    result = parse(text, "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("G101", *error)]
+    a, b = result.module.functions()
+    first, broken, last = a.body.stmts
+    assert isinstance(first, ast.VarDecl) and isinstance(last, ast.Return)
+    if isinstance(broken, ast.If) and isinstance(broken.otherwise, ast.If):  # `else if (...)`
+        broken = broken.otherwise
+    body = broken.then if isinstance(broken, ast.If) else broken.body
+    assert [type(stmt).__name__ for stmt in body.stmts] == ["Assign"]
+    assert b.name.text == "b" and isinstance(b.body.stmts[0], ast.Return)
+
+
+def test_a_word_dropped_into_any_header_keeps_every_function():
+    """A stray word after any space or `(` of a header of connect four (`for`, `if`, `while`,
+    a parameter list) costs errors in that function only: every function is still read."""
+    lines = (ROOT / "examples" / "connect4.gdef").read_text(encoding="utf-8").split("\n")
+    names = [f.name.text for f in parsed("\n".join(lines)).functions()]
+    headers = [number for number, line in enumerate(lines)
+               if line.lstrip().startswith(("for (", "if (", "while (", "define "))]
+    assert len(headers) >= 12
+    for number in headers:
+        line = lines[number]
+        code = line.split("//")[0].rstrip()
+        for column in [c for c in range(code.index("(") + 1, len(code)) if code[c - 1] in " ("]:
+            for word in ("in", "else", "->"):
+                broken = lines[:number] + [f"{line[:column]} {word} {line[column:]}"] + lines[number + 1:]
+                result = parse("\n".join(broken), "c4.gdef")
+                assert [f.name.text for f in result.module.functions()] == names, (number, column, word)

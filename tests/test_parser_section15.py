@@ -49,7 +49,7 @@ def test_counter_is_a_keyword_only_before_a_game_variable():
     assert result.diagnostics == []
     wrong = parse("total int x = 0;", "c.gdef")
     assert [(d.code, d.span.column) for d in wrong.diagnostics] == [("G101", 0)]
-    assert "only `counter` may stand there" in wrong.diagnostics[0].message
+    assert "only `counter` (`counter int halfmoves = 0;`) or `param`" in wrong.diagnostics[0].message
 
 
 def test_for_break_continue_are_reserved_words():

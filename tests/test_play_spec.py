@@ -27,7 +27,9 @@ def test_mcts_options_are_typed_and_passed_on():
 
 def test_mcts_default_budget():
     agent = parse_agent("mcts").build(0)
-    assert agent.iterations == 1000 and agent.time_limit is None
+    assert agent.iterations == 1000 and agent.time_limit is None   # gdef-sim: repeatable
+    timed = parse_agent("mcts").build(0, think=2.0)
+    assert (timed.iterations, timed.time_limit, timed.playouts) == (None, 2.0, "auto")
 
 
 @pytest.mark.parametrize("text, words", [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,8 +22,11 @@ class Engine:
     """`gdef-run --protocol` in a child process: one request line in, one answer line out."""
 
     def __init__(self, *argv: str) -> None:
+        # A shell without job control starts background jobs with SIGINT ignored, and the child
+        # would inherit that: Ctrl-C is made to work as at a terminal.
         self.process = subprocess.Popen([GDEF_RUN, "--protocol", *argv], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.hello = self.read()
 
     def read(self) -> dict:
@@ -211,3 +215,58 @@ def test_infinite_and_nan_variables_are_strict_json(tmp_path):
     assert json.loads(line)["state"]["vars"] == {"f": "inf", "m": "nan"}
     engine.ask(cmd="quit")
     assert engine.close() == (0, "")
+
+
+# ------------------------------------------------------------------ records and signals
+
+def test_new_and_set_keep_the_previous_game_of_the_record_as_a_numbered_backup(tmp_path):
+    record = tmp_path / "game.json"
+    engine = Engine(TICTACTOE, "--record", str(record))
+    played = engine.ask(cmd="play", move="place(1,1,X)")["state"]
+    assert engine.ask(cmd="new")["kept"] == f"{record}.~1~"
+    assert [m["move"] for m in json.loads(Path(f"{record}.~1~").read_text())["moves"]] == ["place(1,1,X)"]
+    assert json.loads(record.read_text())["moves"] == []
+    assert engine.ask(cmd="new")["kept"] is None  # nothing tried since: nothing to keep
+    engine.ask(cmd="play", move="place(0,0,X)")
+    assert engine.ask(cmd="set", state=played)["kept"] == f"{record}.~2~"
+    assert [m["move"] for m in json.loads(Path(f"{record}.~2~").read_text())["moves"]] == ["place(0,0,X)"]
+    engine.ask(cmd="play", move="place(2,2,O)")
+    engine.ask(cmd="quit")
+    assert engine.close() == (0, "The game so far is kept in " + f"{record}.~1~.\n"
+                              + "The game so far is kept in " + f"{record}.~2~.\n")
+    data = json.loads(record.read_text())
+    assert data["start"]["board"] == [[1, 1, "X"]] and [m["move"] for m in data["moves"]] == ["place(2,2,O)"]
+
+
+def test_new_without_a_record_keeps_nothing(engine, tmp_path):
+    engine.ask(cmd="play", move="place(1,1,X)")
+    answer = engine.ask(cmd="new")
+    assert answer["kept"] is None and answer["state"]["board"] == []
+    engine.ask(cmd="quit")
+    assert engine.close() == (0, "")
+
+
+@pytest.mark.parametrize("signal_, said", [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "stopped by SIGTERM"),
+                                           (signal.SIGHUP, "stopped by SIGHUP")])
+def test_a_signal_stops_the_engine_cleanly_with_the_record_saved(tmp_path, signal_, said):
+    record = tmp_path / "game.json"
+    engine = Engine(TICTACTOE, "--record", str(record))
+    engine.ask(cmd="play", move="place(1,1,X)")
+    engine.process.send_signal(signal_)
+    code = engine.process.wait(timeout=30)
+    out, err = engine.process.stdout.read(), engine.process.stderr.read()
+    assert code == 3 and out == ""  # standard output stays answers only
+    assert "Traceback" not in err
+    assert f"Stopped ({said}) before the game ended, after 1 move(s). The record is in {record}" in err
+    assert [m["move"] for m in json.loads(record.read_text())["moves"]] == ["place(1,1,X)"]
+
+
+def test_a_signal_keeps_a_game_without_record_in_the_records_folder():
+    engine = Engine(TICTACTOE)
+    engine.ask(cmd="play", move="place(1,1,X)")
+    engine.process.send_signal(signal.SIGTERM)
+    assert engine.process.wait(timeout=30) == 3
+    err = engine.process.stderr.read()
+    kept = re.search(r"The record is in (\S+); continue with", err)
+    assert kept and "Traceback" not in err, err
+    assert json.loads(Path(kept.group(1)).read_text())["moves"][0]["move"] == "place(1,1,X)"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gdef_core.runtime.game import load_game
-from gdef_core.runtime.session import Session
+from gdef_core.runtime.session import Session, files_for_record
 
 from support import ROOT
 
@@ -22,13 +22,15 @@ TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 GDEF_RUN = [sys.executable, "-m", "gdef_core.cli.run"]
 
 
-def gdef_run(tmp_path, *argv: str, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
-    """gdef-run in a child process whose state and temporary folders are under tmp_path."""
+def gdef_run(tmp_path, *argv: str, stdin: str = "", env: dict | None = None,
+             cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """gdef-run in a child process whose state and temporary folders are under tmp_path (and
+    whose current folder is tmp_path, or `cwd`)."""
     full = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TMPDIR": str(tmp_path / "tmp"),
             **(env or {})}
     (tmp_path / "tmp").mkdir(exist_ok=True)
     return subprocess.run([*GDEF_RUN, *argv], input=stdin, capture_output=True, text=True, env=full,
-                          cwd=tmp_path, timeout=120)
+                          cwd=cwd or tmp_path, timeout=120)
 
 
 def record_in(err: str) -> str:
@@ -124,6 +126,67 @@ def test_a_position_set_over_the_protocol_is_recorded_so_that_it_resumes(tmp_pat
     assert json.loads(record.read_text())["start"]["board"] == [[1, 1, "X"]]
 
 
+def project(tmp_path) -> Path:
+    """tmp_path/project/games/ttt.gdef (tic-tac-toe), and tmp_path/elsewhere holding a
+    games/ttt.gdef of its own that is no game at all: the file a cwd-relative name would find."""
+    games = tmp_path / "project" / "games"
+    games.mkdir(parents=True)
+    (games / "ttt.gdef").write_text(Path(TICTACTOE).read_text())
+    decoy = tmp_path / "elsewhere" / "games"
+    decoy.mkdir(parents=True)
+    (decoy / "ttt.gdef").write_text("this is not the game\n")
+    return tmp_path / "project"
+
+
+def test_a_record_names_its_files_relative_to_its_own_folder_and_resumes_from_any_folder(tmp_path):
+    root = project(tmp_path)
+    (root / "records").mkdir()
+    done = gdef_run(tmp_path, "games/ttt.gdef", "--record", "records/game.json", "--moves", "-",
+                    stdin="place(1,1,X)\n", cwd=root)
+    assert done.returncode == 3, done.stderr
+    record = root / "records" / "game.json"
+    assert json.loads(record.read_text())["files"] == ["../games/ttt.gdef"]
+    resumed = gdef_run(tmp_path, "--resume", "../project/records/game.json", "--moves", "-",
+                       stdin="place(0,0,O)\n", cwd=tmp_path / "elsewhere")
+    assert resumed.returncode == 3, resumed.stderr
+    assert "2. player 1: 0,0 (place(0,0,O))" in resumed.stdout and "note:" not in resumed.stderr
+    data = json.loads(record.read_text())
+    assert [m["move"] for m in data["moves"]] == ["place(1,1,X)", "place(0,0,O)"]
+    assert data["files"] == ["../games/ttt.gdef"]  # still relative to the record, whoever wrote it
+
+
+def test_absolute_file_names_stay_absolute_and_a_record_far_from_its_game_names_it_absolute(tmp_path):
+    root = project(tmp_path)
+    game = str(root / "games" / "ttt.gdef")
+    done = gdef_run(tmp_path, game, "--record", "game.json", "--moves", "-", stdin="place(1,1,X)\n", cwd=root)
+    assert done.returncode == 3, done.stderr
+    assert json.loads((root / "game.json").read_text())["files"] == [game]
+    # only the root in common (a record of the records folder, a game under /work): absolute
+    assert files_for_record([game], "/gdef-elsewhere/records") == [game]
+    assert files_for_record([os.path.relpath(game)], "/gdef-elsewhere/records") == [game]
+    assert files_for_record([os.path.relpath(game)], str(root / "records")) == ["../games/ttt.gdef"]
+
+
+def test_a_record_whose_folder_is_not_known_names_its_files_absolute(monkeypatch):
+    """The board page's "Download record": the browser decides where it goes."""
+    monkeypatch.chdir(ROOT)
+    session = Session(load_game(["examples/tictactoe.gdef"]), ["examples/tictactoe.gdef"])
+    assert session.record()["files"] == [TICTACTOE]
+
+
+def test_a_record_of_an_earlier_version_naming_files_from_the_current_folder_still_resumes(tmp_path):
+    root = project(tmp_path)
+    (root / "records").mkdir()
+    record = root / "records" / "old.json"
+    record.write_text(json.dumps({"game": "tictactoe", "files": ["games/ttt.gdef"], "players": 2,
+                                  "moves": [{"player": 0, "move": "place(1,1,X)"}], "rejected": []}))
+    resumed = gdef_run(tmp_path, "--resume", "records/old.json", "--moves", "-", stdin="place(0,0,O)\n", cwd=root)
+    assert resumed.returncode == 3, resumed.stderr
+    assert ("records/old.json names games/ttt.gdef, which is not in the record's folder "
+            f"({root / 'records'}); the games/ttt.gdef of the current folder is taken") in resumed.stderr
+    assert json.loads(record.read_text())["files"] == ["../games/ttt.gdef"]  # written the new way
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to give a file to another user")
 def test_someone_elses_file_is_never_replaced_nor_its_mode_changed(tmp_path):
     record = tmp_path / "theirs.json"
@@ -136,3 +199,26 @@ def test_someone_elses_file_is_never_replaced_nor_its_mode_changed(tmp_path):
         session.save(str(record))
     info = record.stat()
     assert (record.read_text(), info.st_uid, stat.S_IMODE(info.st_mode)) == ("their record", 65534, 0o644)
+
+
+def test_save_keeps_a_file_already_there_as_a_numbered_backup(tmp_path):
+    (tmp_path / "game.json").write_text("an earlier game\n")
+    (tmp_path / "game.json.~1~").write_text("an even earlier game\n")
+    lines = ["place(1,1,X)", "save game.json", "save own.json", "quit"]
+    done = gdef_run(tmp_path, TICTACTOE, "--record", "own.json", stdin="".join(line + "\n" for line in lines))
+    assert done.returncode == 3, done.stderr
+    assert "Saved the game record to game.json (the file that was there is kept as game.json.~2~)." in done.stdout
+    assert "Saved the game record to own.json." in done.stdout  # the game's own record: no backup of itself
+    assert (tmp_path / "game.json.~2~").read_text() == "an earlier game\n"
+    assert (tmp_path / "game.json.~1~").read_text() == "an even earlier game\n"
+    assert json.loads((tmp_path / "game.json").read_text())["moves"][0]["move"] == "place(1,1,X)"
+    assert not (tmp_path / "own.json.~1~").exists()
+
+
+def test_save_refuses_a_link_and_leaves_it_and_its_target_alone(tmp_path):
+    (tmp_path / "precious.txt").write_text("keep me\n")
+    (tmp_path / "game.json").symlink_to(tmp_path / "precious.txt")
+    done = gdef_run(tmp_path, TICTACTOE, stdin="place(1,1,X)\nsave game.json\nquit\n")
+    assert "Cannot save to game.json: a symbolic link" in done.stdout
+    assert (tmp_path / "game.json").is_symlink() and (tmp_path / "precious.txt").read_text() == "keep me\n"
+    assert not (tmp_path / "game.json.~1~").exists()

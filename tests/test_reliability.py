@@ -292,11 +292,21 @@ def test_parser_never_raises_on_the_new_input_classes():
         parse(text, "fuzz.gdef")
 
 
-def test_hoisting_a_deep_expression_passes_only_real_locals():
-    from gdef_core.runtime.function_compiler import locals_used
-
-    text = "(l_l_x if l_l_x is not _U else _unset_local('l_x', 7)) + l_y"
-    assert locals_used(text) == ["l_l_x", "l_y"]
+def test_hoisting_a_deep_expression_passes_the_locals_it_reads(tmp_path):
+    """The helper a deep expression moves into gets the locals the expression reads, also one
+    that may be read before its declaration ran (and is named in that error's message)."""
+    expression = "l_x"
+    for _ in range(45):
+        expression = f"({expression} + 1)"
+    rules = tmp_path / "deep.gdef"
+    rules.write_text(game_text(extra="define f(int y) -> int { if (y > 0) { int l_x = y; } "
+                                     f"return {expression} + y; }}",
+                               legal="f(1) == 47 && f(0) == 0"))
+    game = load_game(str(rules))
+    source = game.rules.compiled.source
+    assert "def _h1(_d, l_l_x):" in source
+    verdict = game.new_state().check("place(0,0,X)")  # f(1) runs; f(0) reads l_x unset
+    assert verdict.kind == "runtime error" and verdict.error.code == "G609" and "'l_x'" in verdict.error.message
 
 
 def test_a_deeply_nested_expression_over_l_locals_runs(tmp_path):

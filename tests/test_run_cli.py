@@ -205,7 +205,8 @@ def test_interactive_session_through_pipes(tmp_path) -> None:
     assert code == 0 and err == ""
     assert out.startswith("tictactoe: 2 players, 3x3 board; x runs left to right, y bottom to top.")
     assert "Commands:\n  help " in out and "There is no move to take back." in out
-    assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out
+    assert "Player 1 to move (has not placed anything yet; objects: X, O)." in out  # a game of few objects
+    assert "  objects         list the game's objects (pieces), by side\n" in out
     assert f"Rejected: {TAKEN}" in out
     assert "Took back the last move." in out and "Player 0 to move (has played X)." in out
     assert f"Saved the game record to {saved}." in out
@@ -366,3 +367,9 @@ def test_web_with_protocol_is_refused_before_anything_runs(tmp_path) -> None:
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines()[-1].startswith("gdef-run: error: --web and --protocol cannot be used together")
+
+
+def test_objects_lists_the_objects_by_side() -> None:
+    code, out, _ = gdef_run(str(ROOT / "examples" / "checkers.gdef"), stdin="objects\nquit\n")
+    assert code == 3
+    assert "White> objects\n  White: W, WK\n  Black: B, BK\n" in out  # names only: not a terminal's encoding

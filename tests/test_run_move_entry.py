@@ -85,4 +85,4 @@ def test_listing_lays_out_columns_and_filters_by_square():
     assert lines[6] == "12 legal moves; type a number to play that move."
     assert listing(legal, (3, 0)).shown == [(4, legal[3])]
     assert parse_square("3, 0") == (3, 0) and parse_square("(3,0)") == (3, 0) and parse_square("x") is None
-    assert hint_budget("") == 2.0 and hint_budget("2.5") == 2.5 and isinstance(hint_budget("0"), str)
+    assert hint_budget("") is None and hint_budget("2.5") == 2.5 and isinstance(hint_budget("0"), str)

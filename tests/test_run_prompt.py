@@ -20,6 +20,7 @@ from gdef_core.cli.prompt import readline
 from support import ROOT
 
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
+CHESS = str(ROOT / "examples" / "chess" / "chess.gdef")
 UP = "\x1b[A"
 
 pytestmark = pytest.mark.skipif(readline is None, reason="no readline module on this platform")
@@ -28,10 +29,10 @@ pytestmark = pytest.mark.skipif(readline is None, reason="no readline module on 
 class Terminal:
     """gdef-run on a pseudo-terminal: `type` sends keys, `expect` reads until a text shows."""
 
-    def __init__(self, tmp_path: Path, *argv: str) -> None:
+    def __init__(self, tmp_path: Path, *argv: str, game: str = TICTACTOE) -> None:
         master, slave = pty.openpty()
         env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm", "NO_COLOR": "1"}
-        self.process = subprocess.Popen([sys.executable, "-m", "gdef_core.cli.run", TICTACTOE, *argv],
+        self.process = subprocess.Popen([sys.executable, "-m", "gdef_core.cli.run", game, *argv],
                                         stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path,
                                         start_new_session=True)
         os.close(slave)
@@ -108,3 +109,18 @@ def test_tab_completes_commands_and_legal_moves_and_q_quits(tmp_path):
     shown = terminal.expect("continue with")
     assert "Stopped (quit)" in shown and terminal.finish() == 3
     assert recorded_moves(shown + terminal.seen) == ["place(0,1,X)"]
+
+
+def test_a_game_of_many_objects_keeps_its_prompt_short_and_objects_lists_them(tmp_path):
+    terminal = Terminal(tmp_path, "--ascii", game=CHESS)
+    shown = terminal.expect("White> ")
+    assert "Type 'help' for help, 'objects' for its 12 objects." in shown
+    assert shown.splitlines()[-1] == "White> " and shown.splitlines()[-2].strip() == "White to move."
+    terminal.type("obj\t\r")  # completed to `objects`
+    listed = terminal.expect("White> ")
+    assert "  White: WP, WN, WB, WR, WQ, WK\r\n  Black: BP, BN, BB, BR, BQ, BK\r\n" in listed
+    terminal.type("e2e4\r")
+    assert terminal.expect("Black> ").splitlines()[-2].strip() == "Black to move."
+    terminal.type("q\r")
+    terminal.expect("continue with")
+    assert terminal.finish() == 3

@@ -12,6 +12,7 @@ import pytest
 
 from gdef_core.builtins import BUILTINS
 from gdef_core.runtime import VerdictKind, load_game
+from gdef_core.lower.build import RESOLVED
 from gdef_core.runtime.builtin_impl import IMPLEMENTATIONS
 
 HEADER = """name: semantics
@@ -138,4 +139,13 @@ define len(int None) -> int { int True = None * 2; return True; }
 
 
 def test_every_builtin_has_a_runtime_implementation() -> None:
-    assert set(IMPLEMENTATIONS) == set(BUILTINS)
+    assert set(IMPLEMENTATIONS) == set(BUILTINS) - RESOLVED
+
+
+def test_division_of_a_value_known_non_negative_is_plain_python(tmp_path) -> None:
+    """`n / 4` and `n % 4` where n >= 0 is known compile to Python's `//` and `%` (C's and
+    Python's agree there); where n may be negative they keep C's semantics."""
+    extra = ("define split(int n) -> int { if (n >= 0) { return n / 4 * 10 + n % 4; } return n / 4 * 10 + n % 4; }\n")
+    assert holds(tmp_path, "split(11) == 23 && split(-11) == -23 && split(0) == 0", extra=extra)
+    source = load_game([str(tmp_path / "semantics.gdef")]).rules.compiled.source
+    assert "(l_n // 4)" in source and "(l_n % 4)" in source and "_int_div(l_n, 4" in source

@@ -12,7 +12,8 @@ import pytest
 
 from gdef_core.cli.sim import main
 from gdef_core.play.progress import Progress
-from gdef_core.play.games import game_seed, play_game
+from gdef_core.play import spread
+from gdef_core.play.games import game_seed, kernel_seed, play_game
 from gdef_core.play.simulate import simulate
 from gdef_core.play.spec import parse_agent
 from gdef_core import load_game
@@ -22,7 +23,8 @@ from support import ROOT
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
-SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "mean_scores", "seconds"}
+SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "mean_scores", "seconds",
+                "processes"}
 JSON_KEYS = SUMMARY_KEYS | {"seed", "game_indexes", "seed_rule", "max_moves", "gdef_version",
                             "game", "files", "agents", "command"}
 
@@ -34,7 +36,15 @@ def run_sim(*args: str, capsys) -> tuple[int, str, str]:
 
 
 def without_time(summary: dict) -> dict:
-    return {key: value for key, value in summary.items() if key not in ("seconds", "command")}
+    return {key: value for key, value in summary.items() if key not in ("seconds", "command", "processes")}
+
+
+@pytest.fixture
+def always_spread(monkeypatch):
+    """--jobs spreads even the shortest run (by default a short one stays in one process)."""
+    monkeypatch.setattr(spread, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(spread, "PYTHON_START_SECONDS", 0.0)
+    monkeypatch.setattr(spread, "NATIVE_START_SECONDS", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -48,16 +58,44 @@ def test_game_seeds_differ_per_game_and_player_and_are_stable():
     assert game_seed(7, 3, 1) == game_seed(7, 3, 1) != game_seed(8, 3, 1)
 
 
-def test_results_do_not_depend_on_jobs(connect4):
+def test_kernel_seeds_are_splitmix64_counters():
+    """The native kernel's seeds (kernels/kernel.py: _game_seed, checked against this twin
+    in tests/test_native.py) as docs/simulation.md spells them out."""
+    from gdef_core.play.games import _mix
+
+    assert _mix(0x9E3779B97F4A7C15) == 0xE220A8397B1DCDAF   # splitmix64's first output from 0
+    assert kernel_seed(0, 0, 0) == 0x238275BC38FCBE91       # pinned: a change breaks reproducibility
+    seeds = {kernel_seed(7, index, player) for index in range(1000) for player in range(2)}
+    assert len(seeds) == 2000 and all(0 <= s < 2**64 for s in seeds)
+    assert kernel_seed(-1, 3, 0) == kernel_seed(2**64 - 1, 3, 0) != kernel_seed(-2, 3, 0)
+
+
+def test_results_do_not_depend_on_jobs(connect4, always_spread):
     specs = [parse_agent("random"), parse_agent("greedy")]
     one = simulate(connect4, specs, 40, seed=11, jobs=1)
     two = simulate(connect4, specs, 40, seed=11, jobs=2)
+    assert (one.processes, two.processes) == (1, 2)
     assert without_time(one.to_json()) == without_time(two.to_json())
     other = simulate(connect4, specs, 40, seed=12, jobs=1)
     assert without_time(other.to_json()) != without_time(one.to_json())
 
 
-def test_workers_load_every_file_of_a_game():
+def test_a_short_run_stays_in_one_process(connect4):
+    """--jobs 2 on a run shorter than starting workers costs: played here (spread.py)."""
+    summary = simulate(connect4, [parse_agent("random")] * 2, 20, seed=1, jobs=2)
+    assert summary.processes == 1 and summary.to_json()["processes"] == 1 and summary.games == 20
+
+
+def test_batches_cover_every_game_once():
+    batches = spread.calls(5, 1005, 2, 100.0)   # 25 games (0.25 s) a batch, 125 per process at most
+    assert batches[0] == (5, 30) and batches[-1][1] == 1005
+    assert [g for a, b in batches for g in range(a, b)] == list(range(5, 1005))
+    assert spread.calls(0, 10, 4, 1e9) == [(k, k + 1) for k in range(10)]   # four per process
+    assert not spread.worth_spreading(100, 1000.0, 2, 1.0)    # 0.1 s left: stays here
+    assert spread.worth_spreading(5000, 1000.0, 2, 1.0) and not spread.worth_spreading(5000, 1000.0, 1, 1.0)
+
+
+def test_workers_load_every_file_of_a_game(always_spread):
     split = load_game([str(ROOT / "examples" / "tictactoe-split" / "tictactoe.gdef")])
     specs = [parse_agent("greedy"), parse_agent("random")]
     one = simulate(split, specs, 30, seed=2, jobs=1)
@@ -99,7 +137,7 @@ def test_cli_table_and_json(tmp_path, capsys):
     assert err == ""
 
 
-def test_cli_is_reproducible_across_jobs(tmp_path, capsys):
+def test_cli_is_reproducible_across_jobs(tmp_path, capsys, always_spread):
     results = []
     for jobs in ("1", "2"):
         out_file = tmp_path / f"jobs{jobs}.json"

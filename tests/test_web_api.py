@@ -258,7 +258,9 @@ def test_resume_and_ctrl_c_saves_the_record(web, tmp_path) -> None:
     again = web("--resume", str(record))
     state = again.get("/api/state")[1]
     assert ([m["move"] for m in state["moves"]], state["player"]) == (WIN_FOR_X[:3], 1)
-    assert again.get("/api/game")[1]["files"] == [TICTACTOE]
+    # the record names the game relative to its own folder (or absolute): the same file
+    files = again.get("/api/game")[1]["files"]
+    assert [(ROOT / name).resolve() for name in files] == [(ROOT / TICTACTOE).resolve()]
 
 
 def test_a_new_game_keeps_the_one_before(web, tmp_path) -> None:
@@ -382,3 +384,24 @@ def test_without_a_display_no_browser_is_started(tmp_path) -> None:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
     assert process.returncode == 3
+
+
+def test_a_new_game_with_other_parameter_values(web) -> None:
+    fill = str(ROOT / "tests" / "data" / "params" / "fill.gdef")
+    run = web(fill)
+    game = run.get("/api/game")[1]
+    assert (game["width"], game["height"]) == (4, 4)
+    assert game["params"] == [
+        {"name": "n", "type": "int", "value": 4, "range": [2, 8], "values": None},
+        {"name": "komi", "type": "float", "value": 0.5, "range": [-5.0, 5.5], "values": None},
+        {"name": "bonus", "type": "bool", "value": False, "range": None, "values": None}]
+    run.post("/api/move", {"move": "place(0,0,X)"})
+    answer = run.post("/api/new", {"params": {"n": "3", "bonus": "true"}})[1]
+    assert answer["reload"] is True and answer["kept"]
+    game = run.get("/api/game")[1]
+    assert (game["width"], game["height"]) == (3, 3)
+    assert [p["value"] for p in game["params"]] == [3, 0.5, True]
+    assert run.get("/api/legal")[1]["count"] == 8
+    assert run.post("/api/new", {"params": {"n": "9"}}) == (400, {"error": "parameter 'n' cannot be 9: it takes 2 to 8"})
+    assert run.post("/api/new", {"params": ["n"]}) == (400, {"error": "params must map parameter names to values"})
+    assert run.get("/api/game")[1]["width"] == 3  # a refused value changes nothing

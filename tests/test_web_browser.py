@@ -423,3 +423,23 @@ def test_a_refused_move_offers_debug_this_move(open_board) -> None:
     record = json.loads(Path(launch["resume"]).read_text())
     assert [entry["move"] for entry in record["moves"]] == ["place(1,1,X)"]
     assert run.get("/api/state")[1]["moves"][0]["move"] == "place(1,1,X)"  # nothing was played
+
+
+def test_a_new_game_with_another_parameter_value(open_board) -> None:
+    from web_support import ROOT
+
+    page, _ = open_board(str(ROOT / "examples" / "hex.gdef"))
+    expect(page.locator(".sq")).to_have_count(121)
+    size = page.locator('#params input[data-param="board_size"]')
+    expect(size).to_have_value("11")
+    assert (size.get_attribute("min"), size.get_attribute("max")) == ("1", "25")
+    size.fill("5")
+    page.locator("#new-game").click()
+    expect(page.locator(".sq")).to_have_count(25)
+    expect(page.locator("#message")).to_contain_text("A new game")
+    square(page, 4, 4).click()
+    expect(square(page, 4, 4)).to_have_attribute("data-object", "B")
+    size.fill("30")
+    page.locator("#new-game").click()
+    expect(page.locator("#message")).to_contain_text("parameter 'board_size' cannot be 30: it takes 1 to 25")
+    expect(page.locator(".sq")).to_have_count(25)

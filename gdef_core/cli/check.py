@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 from gdef_core import __version__
-from gdef_core.cli.common import add_version, guarded, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
 from gdef_core.codes import CODES, DEFAULT_MAX_ERRORS, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -60,6 +60,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     play.add_argument("--play-out", metavar="DIR",
                       help="write the move script of each finding here (default: a new folder of "
                            "the temporary folder)")
+    add_param_option(parser)
     parser.add_argument("--max-errors", type=whole_number(0), default=DEFAULT_MAX_ERRORS, metavar="N",
                         help=f"show at most N syntax errors per file, then how many more there are "
                              f"(default {DEFAULT_MAX_ERRORS}; 0: all)")
@@ -106,7 +107,8 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     play = (PlayOptions(args.play, args.play_seed, args.play_moves, args.play_seconds, args.play_out)
             if args.play else None)
     report = check(found.files, one_game=args.game, select=select, ignore=ignore,
-                   confine=os.getcwd() if args.confine_use else None, play=play, max_errors=args.max_errors)
+                   confine=os.getcwd() if args.confine_use else None, play=play, max_errors=args.max_errors,
+                   params=param_values(args.param))
     report.problems[:0] = found.problems
     for problem in report.problems:
         sys.stderr.write(f"{PROG}: error: {problem}\n")
@@ -125,9 +127,11 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
 
 def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str] = (),
           ignore: Sequence[str] = (), confine: str | None = None, play=None,
-          max_errors: int = DEFAULT_MAX_ERRORS):
+          max_errors: int = DEFAULT_MAX_ERRORS, params: Mapping[str, str] | None = None):
     """Check the files (grouped into games by gdef_core.project) into one Report; at most
-    `max_errors` syntax errors per file are shown (gdef_core.report.limit)."""
+    `max_errors` syntax errors per file are shown (gdef_core.report.limit). `params`: values
+    for the parameters of the games that declare them; a value a game refuses, or a name no
+    game declares, is a problem of the run (a usage error)."""
     from gdef_core.loader import GdefFileError
     from gdef_core.project import InputProblem, Workspace, plan, top_level_names
     from gdef_core.report import Report
@@ -139,13 +143,18 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
     diagnostics: dict = {}  # ordered set: a helper's diagnostic met in two games counts once
     problems: list[InputProblem] = []
     played = []  # --play: what was played of each game
+    declared: set[str] = set()
     for unit in plan(files, workspace, one_game=one_game):
         try:
-            program = workspace.program(unit.paths)
+            program = workspace.program(unit.paths, params)
         except GdefFileError as error:
             problems.append(InputProblem(error.path, f"cannot read file: {error.reason}"))
             shown.pop(error.path, None)
             continue
+        declared.update(program.params)
+        for name, why in program.param_errors.items():
+            if name in program.params:
+                problems.append(InputProblem(" ".join(unit.paths), f"--param {name}: {why}"))
         belongs = _belongs_to(unit.report_only)
         for module in program.modules:
             if belongs(module.path):
@@ -157,6 +166,9 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
         for diagnostic in [*program.diagnostics, *found_in_play]:
             if belongs(diagnostic.span.file) and _wanted(diagnostic.code, select, ignore):
                 diagnostics[diagnostic] = None
+    for name in sorted(set(params or ()) - declared):
+        problems.append(InputProblem(" ".join(files), f"--param {name}: no game checked declares "
+                                     f"a parameter '{name}'"))
     rank = {path: index for index, path in enumerate(shown)}
     ordered = sorted(diagnostics, key=lambda d: (rank.get(d.span.file, len(rank)), d.span.file,
                                                  d.span.line, d.span.column, d.code, d.message))

@@ -26,6 +26,37 @@ def whole_number(minimum: int, meaning: str = "") -> Callable[[str], int]:
 
 
 positive = whole_number(1)
+MAX_SECONDS = 3600.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 and at most an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0 and at most {MAX_SECONDS:g} seconds")
+    return value
+
+
+def add_param_option(parser: argparse.ArgumentParser) -> None:
+    """`--param NAME=VALUE` (repeatable): a value for one of the game's declared parameters."""
+    parser.add_argument("--param", action="append", default=[], type=_param_setting, metavar="NAME=VALUE",
+                        help="set one of the game's parameters, e.g. --param board_size=7 (repeatable; "
+                             "the others keep their defaults)")
+
+
+def param_values(settings: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The `--param` settings by name (the last one of a name counts)."""
+    return dict(settings)
+
+
+def _param_setting(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE (for example board_size=7)")
+    return name.strip(), value.strip()
 
 
 def add_version(parser: argparse.ArgumentParser, name: str) -> None:

@@ -10,14 +10,11 @@ so the same position always numbers its moves the same way, listed or not.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 
 NUMBER = re.compile(r"[0-9]+")
 SQUARE = re.compile(r"\s*\(?\s*(-?[0-9]+)\s*[, ]\s*(-?[0-9]+)\s*\)?\s*")
-HINT_SECONDS = 2.0       # the default budget of `hint`
 HINT_MAX_SECONDS = 60.0
-HINT_PLAYOUT_CAP = 200   # moves; chess and Go playouts are long, and a hint must come quickly
 
 
 def is_move_number(text: str) -> bool:
@@ -79,10 +76,11 @@ def format_listing(found: Listing, width: int = 100) -> str:
     return "\n".join(lines)
 
 
-def hint_budget(text: str) -> float | str:
-    """`hint` -> the default budget; `hint 5` -> 5 seconds; a message for anything else."""
+def hint_budget(text: str) -> float | str | None:
+    """`hint` -> None (the computer players' budget, --think); `hint 5` -> 5 seconds; a
+    message for anything else."""
     if not text:
-        return HINT_SECONDS
+        return None
     try:
         seconds = float(text)
     except ValueError:
@@ -90,22 +88,3 @@ def hint_budget(text: str) -> float | str:
     if not 0 < seconds <= HINT_MAX_SECONDS:
         return f"give hint between 0 and {HINT_MAX_SECONDS:g} seconds (for example 'hint 5')."
     return seconds
-
-
-@dataclass(frozen=True)
-class Hint:
-    move: object
-    number: int         # its number in the position's listing
-    iterations: int
-    seconds: float
-
-
-def hint(state, legal: list, seconds: float, seed: int) -> Hint:
-    """The move an mcts search of `seconds` prefers for the player on turn. Raises
-    GdefRuntimeError when the rules fail during the search."""
-    from gdef_core.play.mcts import MctsAgent
-
-    agent = MctsAgent(seed, time_limit=seconds, playout_cap=HINT_PLAYOUT_CAP)
-    started = time.perf_counter()
-    move = agent.choose(state.clone())
-    return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started)

@@ -18,12 +18,13 @@ from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
-from gdef_core.cli.common import add_version, guarded, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, seconds, whole_number
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
+from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
 
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
@@ -33,9 +34,11 @@ Commands:
   help            this text
   moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2)
   NUMBER          play that move of the list
-  hint [SECONDS]  ask the computer for a move (it thinks 2 s, or SECONDS, at most 60)
+  hint [SECONDS]  ask the computer for a move (it thinks as long as --think, 2 s by default,
+                  or SECONDS, at most 60)
+  objects         list the game's objects (pieces), by side
   undo            take back the last move
-  save FILE       write the game record to FILE
+  save FILE       write the game record to FILE (a file there is kept as FILE.~1~)
   quit, exit, q   save the record and stop (Ctrl-D too)
 Up and down recall earlier lines, kept across runs; Tab completes commands and legal moves."""
 
@@ -67,9 +70,14 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help=f"show at most N syntax errors per file (default {DEFAULT_MAX_ERRORS}; 0: all)")
     parser.add_argument("--player", action="append", default=[], metavar="N=AGENT",
                         help="let the computer play player N: random, greedy, mcts, "
-                             "mcts:iterations=2000, mcts:time=1 (repeatable; others are people)")
+                             "mcts:time=5, mcts:iterations=2000 (repeatable; others are people)")
+    parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                        help=f"how long a plain mcts player thinks a move, and `hint` by default "
+                             f"(default {DEFAULT_THINK_SECONDS:g}; mcts:time=S or mcts:iterations=N "
+                             "set one player's budget)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the computer players (default: a random one, printed)")
+    add_param_option(parser)
     parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
     parser.add_argument("--backend", choices=("python", "native"), default="python",
@@ -105,6 +113,8 @@ def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: 
     return runner.run()
 
 
+FEW_OBJECTS = 4  # a game of more objects names them on `objects`, not before every move
+
 # The ways of playing, one a run; --web also takes --moves: the board opens the script (docs/web.md).
 MODES = ("--web", "--protocol", "--perft", "--moves")
 
@@ -122,7 +132,8 @@ def check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         if given_ and not args.web:
             parser.error(f"{option} is an option of the browser board: add --web, or leave {option} out")
     if args.perft is not None:
-        for option, given_ in (("--record", args.record is not None), ("--player", bool(args.player))):
+        for option, given_ in (("--record", args.record is not None), ("--player", bool(args.player)),
+                               ("--think", args.think is not None)):
             if given_:
                 parser.error(f"--perft only counts moves and plays no game, so {option} would do "
                              f"nothing: leave {option} out")
@@ -207,7 +218,8 @@ class Runner:
     def run(self) -> int:
         args = self.args
         options = PlayOptions(files=list(args.files), record=args.record, resume=args.resume, players=args.player,
-                              seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth)
+                              seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth,
+                              params=param_values(args.param), think=args.think)
         play = PlaySession.start(options, self.console)
         if isinstance(play, int):
             return play
@@ -245,9 +257,10 @@ class Runner:
     def interactive(self) -> int:
         play = self.play
         game = play.game
+        many = "" if len(game.objects) <= FEW_OBJECTS else f", 'objects' for its {len(game.objects)} objects"
         self.say(f"{game.name}: {game.players} player{'s' if game.players > 1 else ''}, "
                  f"{game.width}x{game.height} board; x runs left to right, y "
-                 f"{'top to bottom' if self.args.y_down else 'bottom to top'}. Type 'help' for help.")
+                 f"{'top to bottom' if self.args.y_down else 'bottom to top'}. Type 'help' for help{many}.")
         self.draw()
         while not play.session.state.is_over:
             player = play.session.state.current_player
@@ -256,10 +269,7 @@ class Runner:
                     return play.stop("the computer player could not move")
                 self.draw()
                 continue
-            used = play.session.objects_used(player)
-            played_with = (f"has played {', '.join(used)}" if used else
-                           f"has not placed anything yet; objects: {', '.join(game.objects)}")
-            self.say(f"{play.who(player, True)} to move ({played_with}).")
+            self.say(f"{play.who(player, True)} to move{self.objects_hint(player)}.")
             line = self.read_line(f"{play.who(player)}> ")
             if line is None:
                 self.say()
@@ -270,6 +280,8 @@ class Runner:
             word, _, rest = text.partition(" ")
             if word == "help":
                 self.say(HELP)
+            elif word == "objects":
+                self.say(self.objects_listing())
             elif word in QUIT_WORDS:
                 return play.stop("quit")
             elif word == "undo":
@@ -289,6 +301,34 @@ class Runner:
             else:
                 self.move(text)
         return play.finish()
+
+    def objects_hint(self, player: int) -> str:
+        """What the prompt's line says of the objects: in a game of a few objects (tic-tac-toe's
+        X and O), those the player has used, else all of them; nothing in a game of many (chess:
+        its twelve pieces would be a wall of names before every move; `objects` lists them)."""
+        objects = self.play.game.objects
+        if len(objects) > FEW_OBJECTS:
+            return ""
+        used = self.play.session.objects_used(player)
+        return f" (has played {', '.join(used)})" if used else \
+            f" (has not placed anything yet; objects: {', '.join(objects)})"
+
+    def objects_listing(self) -> str:
+        """The `objects` command: the objects by side (the player they belong to), each with
+        its glyph (when it is not the name itself) unless the board is drawn in ASCII."""
+        from gdef_core.runtime.render import can_show
+
+        game, play = self.play.game, self.play
+        shown = game.presentation
+        glyphs = not self.args.ascii and can_show(shown, getattr(self.out, "encoding", None))
+        sides: dict[int | None, list[str]] = {}
+        for name in game.objects:
+            piece = shown.piece(name)
+            drawn = glyphs and piece.glyph and piece.glyph != name
+            sides.setdefault(piece.side, []).append(f"{name} {piece.glyph}" if drawn else name)
+        lines = [f"  {play.who(side, True) if side is not None else 'Objects'}: {', '.join(names)}"
+                 for side, names in sorted(sides.items(), key=lambda item: (item[0] is None, item[0] or 0))]
+        return "\n".join(lines)
 
     def read_line(self, prompt: str) -> str | None:
         if _is_terminal(self.stdin) and self.stdin is sys.stdin and self.out is sys.stdout:
@@ -351,6 +391,7 @@ class Runner:
         if isinstance(seconds, str):
             self.say(seconds.capitalize())
             return
+        seconds = seconds or self.play.computers.think
         legal = self.play.legal_moves()
         if legal is None:
             return
@@ -361,18 +402,19 @@ class Runner:
         found = self.play.hint(legal, seconds)
         if found is not None:
             self.say(f"Hint: {self.play.session.state.move_name(found.move, legal)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
-                     f"mcts, {found.iterations:,} playouts in {found.seconds:.1f} s)")
+                     f"mcts, {found.iterations:,} {found.engine} playouts in {found.seconds:.1f} s)")
 
     def save_command(self, path: str) -> None:
         if not path:
             self.say("Usage: save FILE")
             return
         try:
-            self.play.save(path)
+            backup = self.play.save(path)
         except (OSError, ValueError) as error:
             self.say(f"Cannot save to {path}: {getattr(error, 'strerror', None) or error}")
             return
-        self.say(f"Saved the game record to {path}.")
+        kept = f" (the file that was there is kept as {backup})" if backup else ""
+        self.say(f"Saved the game record to {path}{kept}.")
 
     def draw(self) -> None:
         self.console.show_board(self.play.session)

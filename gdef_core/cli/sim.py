@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import add_version, guarded, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -41,6 +41,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "(repeatable)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="the seed every game's agents are seeded from (default 0)")
+    add_param_option(parser)
     parser.add_argument("--jobs", "-j", type=whole_number(0, " (0: all cores)"), default=1, metavar="J",
                         help="processes to play in (0: one per core; default 1)")
     parser.add_argument("--max-moves", type=positive, default=DEFAULT_MAX_MOVES, metavar="M",
@@ -53,7 +54,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                         help="who runs the rules: python (default), native (random players' "
                              "games compiled with numba, needs gdef[fast]; a game it cannot "
                              "compile runs on python with a notice) or auto (native for random "
-                             "players over at least 300 games when numba is installed). The same "
+                             "players when numba is installed and the run has at least 300 games "
+                             "or the game's compile is cached). The same "
                              "--seed gives the same results within one backend")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
@@ -97,7 +99,7 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
         if args.jobs != 1:
             parser.error("--cluster and --jobs do not go together: the cluster's workers do the jobs")
 
-    game, code = _load(args.files)
+    game, code = _load(args.files, param_values(args.param))
     if game is None:
         return code
     players = game.players
@@ -134,7 +136,8 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
-                json.dump({**summary.to_json(), **provenance(args, game, specs, argv)}, out, indent=2)
+                json.dump({**summary.to_json(), **provenance(args, game, specs, argv, summary.backend)},
+                          out, indent=2)
                 out.write("\n")
         except OSError as error:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
@@ -147,19 +150,21 @@ def _notice(message: str) -> None:
     sys.stderr.flush()
 
 
-def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None) -> dict:
-    """What a --json reader needs to run the same games again: the seeds, the exact rules
-    (file hashes), the gdef version and every agent's settings."""
+def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None,
+               backend: str = "python") -> dict:
+    """What a --json reader needs to run the same games again: the seeds (as the backend that
+    played derives them), the exact rules (file hashes), the gdef version and every agent's
+    settings."""
     import hashlib
     import shlex
 
     import gdef_core
-    from gdef_core.play.games import SEED_RULE
+    from gdef_core.play.games import NATIVE_SEED_RULE, SEED_RULE
 
     return {
         "seed": args.seed,
         "game_indexes": [0, args.games - 1],
-        "seed_rule": SEED_RULE,
+        "seed_rule": NATIVE_SEED_RULE if backend == "native" else SEED_RULE,
         "max_moves": args.max_moves,
         "gdef_version": gdef_core.__version__,
         "game": game.name,
@@ -201,22 +206,25 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
     return "\n".join(lines) + "\n"
 
 
-def _load(files: Sequence[str]):
+def _load(files: Sequence[str], params: dict[str, str]):
     """(game, EXIT_OK), or (None, exit code) after saying why the files make no game; the
     definition's errors are shown as gdef-check shows them."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.project import InputProblem
     from gdef_core.report import Report, render_text
     from gdef_core.report.limit import limit_syntax_errors
-    from gdef_core.runtime import GameLoadError, game_from_program
+    from gdef_core.runtime import GameLoadError, ParamError, game_from_program
 
     try:
-        program = load_program(list(files))
+        program = load_program(list(files), params=params)
     except GdefFileError as error:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return None, EXIT_USAGE
     try:
         return game_from_program(program), EXIT_OK
+    except ParamError as error:
+        sys.stderr.write(f"{PROG}: error: --param: {error}\n")
+        return None, EXIT_USAGE
     except GameLoadError as error:
         files = [module.path for module in program.modules]
         problems = []

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from gdef_core.cli.common import add_version, guarded
+from gdef_core.cli.common import add_param_option, add_version, guarded, param_values
 
 PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
@@ -35,6 +35,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("--junit-xml", metavar="OUT", help="also write a JUnit XML report (for CI)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per test")
     parser.add_argument("-q", "--quiet", action="store_true", help="only failures and the summary")
+    add_param_option(parser)
     add_version(parser, PROG)
     return parser
 
@@ -72,6 +73,9 @@ def run(argv: Sequence[str] | None, out: TextIO | None = None, err: TextIO | Non
     for path in files:
         session.run_file(path, selected)
     session.seconds = time.perf_counter() - started
+    for name in sorted(session.params.keys() - session.declared):
+        err.write(f"{PROG}: error: --param {name}: no game tested declares a parameter '{name}'\n")
+        session.unreadable += 1
     session.summary()
     if args.junit_xml and not session.write_junit(args.junit_xml):
         return EXIT_USAGE
@@ -93,6 +97,8 @@ class TestSession:
         self.deselected = 0
         self.seconds = 0.0
         self.games: dict[tuple[str, ...], object] = {}
+        self.params = param_values(args.param)  # --param: for the games that declare them
+        self.declared: set[str] = set()
 
     def run_file(self, path: str, selected) -> None:
         from gdef_core.testing.runner import ERROR, CaseResult, run_case
@@ -148,16 +154,24 @@ class TestSession:
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
         from gdef_core.report.limit import limit_syntax_errors
-        from gdef_core.runtime.errors import GameLoadError
+        from gdef_core.runtime.errors import GameLoadError, ParamError
         from gdef_core.runtime.game import game_from_program
 
         key = tuple(os.path.abspath(path) for path in paths)
         if key not in self.games:
             try:
-                program = load_program(list(paths))
+                program = load_program(list(paths), params=self.params)
+                # a --param this game does not declare is for another game of the run
+                program.param_errors = {name: why for name, why in program.param_errors.items()
+                                        if name in program.params}
+                self.declared.update(program.params)
                 self.games[key] = (game_from_program(program), "")
             except GdefFileError as error:
                 self.games[key] = (None, f"cannot read the game: {error}")
+            except ParamError as error:
+                self.err.write(f"{PROG}: error: {' '.join(paths)}: --param: {error}\n")
+                self.unreadable += 1
+                self.games[key] = (None, f"--param: {error}")
             except GameLoadError as error:
                 sources = {module.path: module.text for module in program.modules}
                 drawn = render_text(Report(limit_syntax_errors(error.diagnostics), list(sources), sources))

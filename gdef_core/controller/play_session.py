@@ -25,7 +25,7 @@ from typing import Protocol
 from gdef_core.controller import records
 from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
-from gdef_core.runtime.session import Played, RecordError, Session, load_record
+from gdef_core.runtime.session import Played, RecordError, Session, load_record, record_files
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_ASSERTION = 5
@@ -65,6 +65,8 @@ class PlayOptions:
     max_steps: int | None = None
     max_depth: int | None = None
     optimize: bool = True           # False: the reference build (the debugger's)
+    params: dict[str, str] = field(default_factory=dict)  # --param NAME=VALUE: the game's parameters
+    think: float | None = None      # --think: seconds a move of a plain mcts, and of `hint` (default 2)
 
 
 class Terminated(KeyboardInterrupt):
@@ -82,8 +84,9 @@ def stop_on_signals() -> None:
             signal.signal(getattr(signal, name), stop)
 
 
-class KeepError(Exception):
-    """The game so far cannot be saved, so it is not replaced by a new one."""
+class KeepError(OSError):
+    """The game so far cannot be saved, so it is not replaced by a new one (an OSError: a file
+    could not be written or renamed)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class Hint:
     number: int         # its number in the position's legal moves, from 1
     iterations: int
     seconds: float
+    engine: str         # the playouts': "python" or "native"
 
 
 class PlaySession:
@@ -129,17 +133,31 @@ class PlaySession:
             report.complain(f"{PROG}: error: --max-depth {options.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
             return EXIT_USAGE
         record = None
+        files = list(options.files)
         if options.resume:
             try:
                 record = load_record(options.resume)
             except RecordError as error:
                 report.complain(f"{PROG}: error: {error}")
                 return EXIT_USAGE
-        files = list(options.files) or (record["files"] if record else [])
+            if not files:
+                files, notes = record_files(record, options.resume)
+                for note in notes:
+                    report.complain(f"{PROG}: note: {note}")
         if not files:
             report.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
             return EXIT_USAGE
-        game = _load(files, options, report)
+        params = dict(options.params)
+        if record is not None:
+            recorded = record.get("params", {})
+            clash = [name for name in params if name in recorded and str(recorded[name]).lower() != params[name].lower()]
+            if clash:
+                report.complain(f"{PROG}: error: {options.resume} was played with "
+                                + ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
+                                + ": a resumed game keeps its parameters (drop --param)")
+                return EXIT_USAGE
+            params = {**recorded, **params}
+        game = _load(files, options, report, params)
         if isinstance(game, int):
             return game
         try:
@@ -167,10 +185,12 @@ class PlaySession:
         from gdef_core.play.opponents import computer_players
 
         try:
-            computers = computer_players(options.players, game.players, options.seed)
+            computers = computer_players(options.players, game.players, options.seed,
+                                         *([options.think] if options.think is not None else []))
         except AgentSpecError as error:
             report.complain(f"{PROG}: error: --player {error}")
             return EXIT_USAGE
+        computers.prepare(game)
         return cls(session, computers, report, options, path)
 
     def guard(self, mode: Callable[[], int]) -> int:
@@ -234,13 +254,21 @@ class PlaySession:
         self.session = Session(self.game, self.session.files, self.game.new_state())
         self.autosave()
 
-    def new_game(self, start: dict | None = None) -> str | None:
+    def new_game(self, start: dict | None = None, params: dict | None = None) -> str | None:
         """A new game at the start position (or at `start`, a position as State.to_json()
         writes it, checked by the caller); the game so far, if anything was played, is kept
         first: the record file is renamed PATH.~N~ (as a --record file that would be overwritten
         is) and the new game goes on in PATH; a game without one goes to the records folder.
+        `params`: new values for some of the game's parameters (the game is loaded again with
+        them; ParamError, or GameLoadError for what they break, before anything changes).
         Returns where it was kept, or None; KeepError when it cannot be kept (nothing changes)."""
         old = self.session
+        game = self.game
+        if params:
+            from gdef_core.runtime.game import load_game
+
+            game = load_game(old.files, max_steps=game.max_steps, max_depth=game.max_depth,
+                             params={**game.params, **params})
         kept = None
         if old.moves or old.rejected:
             if self.record and self.save_to(self.record):
@@ -255,8 +283,8 @@ class PlaySession:
                 raise KeepError("cannot save the game so far (see the terminal): nothing was changed")
             self.say(f"The game so far is kept in {kept}.")
         self.kept = None
-        state = self.game.new_state() if start is None else self.game.state_from_json(start)
-        self.session = Session(self.game, old.files, state, start)
+        state = game.new_state() if start is None else game.state_from_json(start)
+        self.session = Session(game, old.files, state, start)
         return kept
 
     # ------------------------------------------------------------ computer players
@@ -316,14 +344,15 @@ class PlaySession:
             self._fallback = RandomAgent(self.computers.seed)
         return self._fallback.choose(state)
 
-    def hint(self, legal: list, seconds: float) -> Hint | None:
-        """The move a short mcts search prefers for the player on turn (`legal`: the moves
-        here); None after reporting why there is none."""
+    def hint(self, legal: list, seconds: float | None = None) -> Hint | None:
+        """The move a short mcts search (`seconds`, by default the computer players' budget)
+        prefers for the player on turn (`legal`: the moves here), with native playouts once
+        the game's compile is ready; None after reporting why there is none."""
         from gdef_core.play.errors import AgentError
         from gdef_core.play.mcts import MctsAgent
 
         seed = (self.options.seed or 0) * 1_000_003 + len(self.session.moves)
-        agent = MctsAgent(seed, time_limit=seconds, playout_cap=HINT_PLAYOUT_CAP)
+        agent = MctsAgent(seed, time_limit=seconds or self.computers.think, playout_cap=HINT_PLAYOUT_CAP)
         started = time.perf_counter()
         try:
             move = agent.choose(self.session.state.clone())
@@ -332,7 +361,8 @@ class PlaySession:
             if isinstance(error, GdefRuntimeError):
                 self.report.show_error(error, self.game)
             return None
-        return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started)
+        return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started,
+                    agent.last_engine)
 
     # ------------------------------------------------------------ move scripts and perft
 
@@ -477,9 +507,20 @@ class PlaySession:
                 self.complain(f"{PROG}: the record goes to {self.kept} instead")
         return self.kept if self.save_to(self.kept) else None
 
-    def save(self, path: str) -> None:
-        """Write the record to `path` now (the `save FILE` command); OSError when it cannot."""
-        self.session.save(path)
+    def save(self, path: str) -> str | None:
+        """Write the record to `path` now (the `save FILE` command); a file of this user already
+        there (other than this game's own record) is first kept as PATH.~N~, as --record keeps
+        one: that backup's path, or None. OSError when it cannot (then nothing has changed)."""
+        backup = None
+        if _is_own_regular_file(path) and not (self.record is not None and _same_file(path, self.record)):
+            backup = records.keep_as_backup(path)  # a link or someone else's file: save() refuses it
+        try:
+            self.session.save(path)
+        except (OSError, ValueError):
+            if backup is not None:
+                os.replace(backup, path)  # put it back: nothing lost, nothing changed
+            raise
+        return backup
 
     def save_to(self, path: str) -> bool:
         try:
@@ -497,20 +538,27 @@ class PlaySession:
             self.record_failed = not self.save_to(self.record)
 
 
-def _load(files: list[str], options: PlayOptions, report: Reporter):
+def _shown(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict):
     """The Game, or an exit code after reporting why there is none."""
     from gdef_core.loader import GdefFileError, load_program
-    from gdef_core.runtime.errors import GameLoadError
+    from gdef_core.runtime.errors import GameLoadError, ParamError
     from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
 
     try:
-        program = load_program(files)
+        program = load_program(files, params=params)
     except GdefFileError as error:
         report.complain(f"{PROG}: error: {error}")
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,
                                  max_depth=options.max_depth or DEFAULT_MAX_DEPTH, optimize=options.optimize)
+    except ParamError as error:
+        report.complain(f"{PROG}: error: --param: {error}")
+        return EXIT_USAGE
     except GameLoadError as error:
         report.show_definition(program, error)
         return EXIT_DEFINITION

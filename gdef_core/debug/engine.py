@@ -100,6 +100,7 @@ class LaunchOptions:
     stop_on_entry: bool = False
     resume: str | None = None      # a record (gdef-run's JSON) whose position the session starts from
     debug_move: str | None = None  # played after the moves, stopping where isMoveLegal() starts judging it
+    params: dict[str, str] = field(default_factory=dict)  # the game's parameters (gdef-run --param)
 
 
 class _Rewind(BaseException):
@@ -214,7 +215,7 @@ class DebugSession:
         from gdef_core.runtime.game import game_from_program
 
         try:
-            program = load_program(self.launch.program)
+            program = load_program(self.launch.program, params=self.launch.params)
         except GdefFileError as error:
             raise DebugLoadError(str(error)) from None
         try:
@@ -246,6 +247,7 @@ class DebugSession:
     def _run(self, rewind: _Rewind | None) -> int:
         """Play the game once from the start; on a rewind, silently up to its target."""
         options = PlayOptions(files=list(self.launch.program), optimize=False, resume=self.launch.resume,
+                              params=dict(self.launch.params),
                               record=self.launch.record if self._first_record else None)
         self.target = rewind
         self.silent = rewind is not None

@@ -8,7 +8,7 @@ from gdef_core.syntax import ast
 
 # Fields that record where things are, not what they say; a function's `doc` is the comment
 # above it (the comments are compared on their own), a module's path and text are its file.
-_IGNORED = frozenset({"span", "op_span", "path_span", "doc"})
+_IGNORED = frozenset({"span", "op_span", "path_span", "doc", "words"})  # words: of `in`, `to`
 _MODULE_IGNORED = frozenset({"path", "text", "comments"})
 
 

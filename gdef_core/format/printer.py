@@ -96,8 +96,9 @@ class Printer:
             self.take("COLON", space=False)
             value = self.peek()
             text = None
-            if value is not None and value.type == "DIMS":
-                width, height = (part.strip() for part in value.value.split("x"))
+            if value is not None and value.type == "DIMS" and isinstance(item.value, tuple):
+                width, height = (value.value[side.span.column - value.column:side.span.end_column - value.column]
+                                 for side in item.value)
                 text = f"{width} x {height}"
             self.take("NAME", "INT", "DIMS", text=text)
         elif isinstance(item, ast.UseDecl):
@@ -109,9 +110,11 @@ class Printer:
         elif isinstance(item, ast.StartDecl):
             self.start(item)
         elif isinstance(item, ast.GameVar):
-            if item.counter:
+            if self.peek().type == "NAME":  # `counter` or `param`
                 self.take("NAME")
             self.declaration(item)
+            if item.domain is not None:
+                self.domain(item.domain)
             self.take("SEMICOLON", space=False)
         elif isinstance(item, ast.FunctionDef):
             self.function(item)
@@ -202,6 +205,22 @@ class Printer:
             self.take("ARROW")
             self.take("TYPE", "OBJ")
         self.block(function.body, 0)
+
+    def domain(self, domain: ast.ParamDomain) -> None:
+        """A parameter's allowed values: `in 1 to 19` or `in {9, 13, 19}`."""
+        self.take("NAME")
+        if domain.is_range:
+            self.expr(domain.items[0])
+            self.take("NAME")
+            self.expr(domain.items[1])
+            return
+        self.take("LBRACE")
+        for index, item in enumerate(domain.items):
+            if index:
+                self.comma()
+            self.expr(item, space=False if index == 0 else True)
+        self.skip("COMMA")
+        self.take("RBRACE", space=False)
 
     def declaration(self, decl, space: bool = True) -> None:
         """`TYPE name[size]... = init` of a game variable, a local or a `for` header."""

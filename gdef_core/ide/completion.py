@@ -63,6 +63,7 @@ _STATEMENT_KEYWORDS = {
 }
 _LOOP_KEYWORDS = {"break": "break;", "continue": "continue;"}  # only inside a `while` or `for`
 _COUNTER_SNIPPET = "counter ${1|int,float,bool|} ${2:name} = ${3:0};"
+_PARAM_SNIPPET = "param int ${1:name} = ${2:9} in ${3:1} to ${4:19};"
 _TOP_LEVEL_KEYWORDS = {
     "define": "define ${1:name}($2) -> ${3:bool} {\n\t$0\n}",
     "obj": None,
@@ -218,9 +219,12 @@ def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_ty
         return [Candidate(f'"{c.label}"', CandidateKind.FILE, detail=c.detail, sort_group=c.sort_group)
                 for c in _files(path, None)]
     if last_type == "COLON":
+        if len(tokens) >= 2 and tokens[-2].value == "size":  # `size: n x n`: int parameters
+            return [_game_var(s) for s in _declarations(analyses) if _is_param(s) and s.type == "int"]
         return []  # the value of a game parameter: a word or a number the author chooses
     if _in_game_var_init(tokens):
-        return _object_values(analyses) + _booleans()
+        return (_object_values(analyses) + _booleans()
+                + [_game_var(s) for s in _declarations(analyses) if _is_param(s)])
     declared = _declared_parameters(analyses)
     candidates = [Candidate(f"{key}:", CandidateKind.GAME_PARAMETER, documentation=game_parameter_markdown(key),
                             insert_text=f"{key}: ", sort_group=1)
@@ -233,7 +237,14 @@ def _top_level(analyses: list[Analysis], path: str, tokens: list[Token], last_ty
     candidates.append(Candidate("counter", CandidateKind.KEYWORD, detail="game variable modifier",
                                 documentation=_COUNTER_DOC, insert_text="counter ", snippet=_COUNTER_SNIPPET,
                                 sort_group=6))
+    candidates.append(Candidate("param", CandidateKind.KEYWORD, detail="parameter declaration",
+                                documentation=_PARAM_DOC, insert_text="param ", snippet=_PARAM_SNIPPET,
+                                sort_group=6))
     return candidates
+
+
+def _is_param(symbol: Symbol) -> bool:
+    return symbol.kind is SymbolKind.GAME_VAR and getattr(symbol.decl, "param", False)
 
 
 def _show_entry(analyses: list[Analysis], inside: list[Token]) -> list[Candidate]:
@@ -272,6 +283,11 @@ def _word(word: str, doc: str) -> Candidate:
 _COUNTER_DOC = ("`counter int halfmoves = 0;` declares a game variable that is game state in every way, "
                 "except that `repetitions()` compares positions without it (a clock such as chess's "
                 "fifty-move counter).")
+
+
+_PARAM_DOC = ("`param int board_size = 11 in 1 to 25;` declares a parameter: a constant of the game whose "
+              "value is chosen when the game is loaded (`--param board_size=7`), with its default and "
+              "its allowed values (`in LOW to HIGH` or `in {9, 13, 19}`; none for a bool).")
 
 
 def _in_game_var_init(tokens: list[Token]) -> bool:

@@ -10,6 +10,7 @@ import re
 
 from gdef_core.builtins import GAME_PARAMETERS, Builtin, Context
 from gdef_core.codes import CODES
+from gdef_core.semantics.param_decls import constant
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -31,15 +32,16 @@ def declaration_text(decl, source_of=None) -> str:
     `obj grid[boardWidth()][8]`, `counter int halfmoves`. Sizes that are not literals are
     shown as written when `source_of(span)` can give the text."""
     sizes = "".join(f"[{_size_text(size, source_of)}]" for size in getattr(decl, "sizes", ()))
-    counter = "counter " if getattr(decl, "counter", False) else ""
-    return f"{counter}{decl.type.name} {decl.name.text}{sizes}"
+    modifier = "counter " if getattr(decl, "counter", False) else "param " if getattr(decl, "param", False) else ""
+    return f"{modifier}{decl.type.name} {decl.name.text}{sizes}"
 
 
 def declared_type(decl) -> str:
     """`int`, `int[64]`, `counter int`: a declaration without its name (completion details,
     the outline)."""
     sizes = "".join(f"[{_size_text(size, None)}]" for size in getattr(decl, "sizes", ()))
-    return ("counter " if getattr(decl, "counter", False) else "") + decl.type.name + sizes
+    modifier = "counter " if getattr(decl, "counter", False) else "param " if getattr(decl, "param", False) else ""
+    return modifier + decl.type.name + sizes
 
 
 def _size_text(size, source_of) -> str:
@@ -91,6 +93,8 @@ def symbol_markdown(symbol: Symbol, source_of=None) -> str:
             return "\n\n".join(parts)
         case SymbolKind.OBJECT:
             return f"{code_block('obj ' + symbol.name)}\n\nObject, declared at {where(decl.name.span)}."
+        case SymbolKind.GAME_VAR if getattr(decl, "param", False):
+            return param_markdown(decl, source_of)
         case SymbolKind.GAME_VAR:
             init = source_of(decl.init.span) if source_of else None
             shown = declaration_text(decl, source_of) + (f" = {init}" if init else "")
@@ -109,6 +113,33 @@ def symbol_markdown(symbol: Symbol, source_of=None) -> str:
             owner = symbol.function.name.text if symbol.function else "?"
             return f"{code_block(f'{symbol.type} {symbol.name}')}\n\n{symbol.kind.value.capitalize()} of `{owner}()`."
     return code_block(symbol.name)
+
+
+def param_markdown(decl: ast.GameVar, source_of=None) -> str:
+    """A parameter as declared, with its type, default and allowed values in words."""
+    kind, name = decl.type.name, decl.name.text
+    default = constant(decl.init, kind)
+    shown = f"{kind} {name} = " + ((source_of(decl.init.span) if source_of else None) or _value_text(default))
+    if decl.domain is not None:
+        shown += " " + ((source_of(decl.domain.span) if source_of else None) or "in …")
+    values = [constant(item, kind) for item in decl.domain.items] if decl.domain else []
+    if kind == "bool":
+        allowed = "true or false"
+    elif decl.domain is None or None in values:
+        allowed = "see its declaration"
+    elif decl.domain.is_range:
+        allowed = f"from {_value_text(values[0])} to {_value_text(values[1])}"
+    else:
+        allowed = "one of " + ", ".join(_value_text(value) for value in values)
+    return (f"{code_block('param ' + shown)}\n\nParameter ({kind}): a constant of the game, chosen "
+            f"when it is loaded (`--param {name}=VALUE`). Default {_value_text(default)}; allowed: "
+            f"{allowed}. Declared at {where(decl.name.span)}.")
+
+
+def _value_text(value) -> str:
+    if value is None:
+        return "…"
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _array_note(decl, source_of) -> str:

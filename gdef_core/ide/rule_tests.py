@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from gdef_core.ide.completion import Candidate, CandidateKind
@@ -246,6 +245,8 @@ class RunReport:
 
 def read_report(junit_xml: str, stderr: str) -> RunReport:
     """gdef-test's JUnit report (and its error lines) -> outcomes with their lines."""
+    import xml.etree.ElementTree as ET  # only when a run has ended, not with the code lens of every game
+
     report = RunReport()
     for text in stderr.splitlines():
         match = _STDERR_PROBLEM.match(text.strip())
@@ -265,9 +266,10 @@ def read_report(junit_xml: str, stderr: str) -> RunReport:
     return report
 
 
-def _problem(case: ET.Element, bad: ET.Element) -> Problem:
+def _problem(case, bad) -> Problem:
     """Where a failure is (`FILE:LINE:COL: message` heads gdef-test's description) and
-    what it says: the message, expected and actual, the board."""
+    what it says: the message, expected and actual, the board (`case`, `bad`: the report's
+    testcase element and its failure or error element)."""
     description = (bad.text or "").strip("\n")
     first, _, rest = description.partition("\n")
     match = _LOCATION.match(first)

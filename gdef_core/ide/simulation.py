@@ -1,8 +1,14 @@
 """What the "Simulate 200 games" code lens needs that is not LSP: the gdef-sim command line,
-a snapshot of the game's current texts for it to read, and the lens titles.
+the command line of the native compile it may start after a run, a snapshot of the game's
+current texts for them to read, and the lens titles.
 
 The editor's buffers may be unsaved, so the simulation reads a copy of every file of the
 game as the editor has it, laid out as on disk so that `use` paths still resolve.
+
+gdef-sim runs with `--backend auto`: native playouts when numba is installed and the game's
+compile is in the cache, else Python. The compile itself never makes the editor wait: after a
+run on Python the server compiles the game into the cache in a child process of its own
+(gdef_core/native/precompile.py), so that the next run is native.
 """
 from __future__ import annotations
 
@@ -24,9 +30,21 @@ def end_function(module: ast.Module) -> ast.FunctionDef | None:
 
 def simulation_argv(entry: Sequence[str], json_out: str, games: int = GAMES) -> list[str]:
     """gdef-sim on `entry` (the game's main files): `games` games between random players,
-    seed 0, results as JSON in `json_out`, no progress output."""
+    seed 0, native when the compile is cached, results as JSON in `json_out`, no progress
+    output."""
     return [sys.executable, "-c", _SIM, *entry, "--games", str(games), "--seed", "0",
-            "--json", json_out, "--no-progress"]
+            "--backend", "auto", "--json", json_out, "--no-progress"]
+
+
+def compile_argv(entry: Sequence[str]) -> list[str]:
+    """The child that compiles the game of `entry` into the native cache (exit 0 when it is
+    there, 3 when another process compiles it, 4 when it cannot be compiled natively)."""
+    return [sys.executable, "-m", "gdef_core.native.precompile", *entry]
+
+
+def ran_native(summary: Mapping) -> bool:
+    """Whether gdef-sim's JSON says the games ran on the native backend."""
+    return summary.get("backend") == "native"
 
 
 def write_snapshot(sources: Mapping[str, str], folder: str) -> tuple[dict[str, str], str]:

@@ -10,21 +10,36 @@ class GdefGameError(ValueError):
     """The files make no playable game; the message is the located report."""
 
 
-def load_gdef_game(path: str):
+def load_gdef_game(path: str, params=None):
+    """The game of `path` with `params` the values of its declared parameters by name."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.report import Report, render_text
-    from gdef_core.runtime import GameLoadError, game_from_program
+    from gdef_core.runtime import GameLoadError, ParamError, game_from_program
 
     try:
-        program = load_program([path])
+        program = load_program([path], params=params)
     except GdefFileError as error:
         raise GdefGameError(f"gdef: {error}") from None
     try:
         return game_from_program(program)
+    except ParamError as error:
+        raise GdefGameError(f"gdef: {path}: {error}") from None
     except GameLoadError as error:
         sources = {module.path: module.text for module in program.modules}
         report = Report(error.diagnostics, [module.path for module in program.modules], sources)
         raise GdefGameError(f"gdef: {path}: {error}\n{render_text(report, color=False)}") from None
+
+
+def declared_params(path: str) -> dict:
+    """The parameters `path` declares, each with its default (empty when the file cannot be
+    read or checked: loading it then reports why)."""
+    from gdef_core.loader import GdefFileError, load_program
+
+    try:
+        program = load_program([path])
+    except GdefFileError:
+        return {}
+    return {name: program.param_values[name] for name in program.params if name in program.param_values}
 
 
 def returns_of(state, kind: str = "winner") -> list[float]:

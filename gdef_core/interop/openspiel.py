@@ -12,6 +12,15 @@ needs a bound) and `returns` ("winner": +1 for the winner, -1/(N-1) for the othe
 draw; "scores": the final scores of `setScore`). Actions are numbered by
 gdef_core.interop.actions; observations are the planes of gdef_core.interop.observation.
 Serialisation is OpenSpiel's own: the game's parameters and the history of actions.
+
+The game's own parameters (`param int board_size = 11 in 1 to 25;`) are OpenSpiel parameters
+too: `pyspiel.load_game("gdef", {"path": "examples/hex.gdef", "board_size": 7})`. OpenSpiel
+checks parameter names against the registered game type before the game is made, and a gdef
+file's parameters are known only once it is read, so importing this module wraps
+`pyspiel.load_game`: for "gdef" it reads the file's parameters and registers the game type
+again with them (each with its default) before OpenSpiel's own load_game runs. A string such
+as "gdef(path=...,board_size=7)" given to OpenSpiel by other means (a C++ caller) works once
+the file has been loaded (or `register_parameters(path)` called) in the process.
 """
 from __future__ import annotations
 
@@ -22,16 +31,15 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from gdef_core.interop.actions import ActionMap
-from gdef_core.interop.loading import load_gdef_game, returns_of
-from gdef_core.interop.observation import fill_planes, plane_shape
-from gdef_core.runtime.render import render_board
+from gdef_core.interop.loading import declared_params, load_gdef_game, returns_of
+from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
 SHORT_NAME = "gdef"
 DEFAULT_MAX_GAME_LENGTH = 10_000
 _PARAMETERS = {"path": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "returns": "winner"}
 
 
-def _game_type(players: int, returns: str) -> pyspiel.GameType:
+def _game_type(players: int, returns: str, game_params: dict | None = None) -> pyspiel.GameType:
     zero_sum = returns == "winner" and players > 1
     return pyspiel.GameType(
         short_name=SHORT_NAME,
@@ -48,7 +56,7 @@ def _game_type(players: int, returns: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_PARAMETERS)
+        parameter_specification={**(game_params or {}), **_PARAMETERS})
 
 
 class GdefGame(pyspiel.Game):
@@ -56,6 +64,7 @@ class GdefGame(pyspiel.Game):
 
     def __init__(self, params=None) -> None:
         params = {**_PARAMETERS, **(params or {})}
+        game_params = {name: value for name, value in params.items() if name not in _PARAMETERS}
         path = params["path"]
         if not path:
             raise ValueError('gdef: give the game file, e.g. pyspiel.load_game("gdef", '
@@ -66,8 +75,10 @@ class GdefGame(pyspiel.Game):
         max_length = params["max_game_length"]
         if max_length < 1:
             raise ValueError("gdef: max_game_length must be at least 1")
-        self.shared = _shared((os.path.abspath(os.fspath(path)), max_length, returns))
+        self.shared = _shared((os.path.abspath(os.fspath(path)), max_length, returns,
+                               tuple(sorted(game_params.items()))))
         players = self.shared.gdef.players
+        params = {**params, **self.shared.gdef.params}  # every parameter's value in use
         by_winner = returns == "winner"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.actions.size,
@@ -77,7 +88,7 @@ class GdefGame(pyspiel.Game):
             max_utility=1.0 if by_winner else 1e18,
             utility_sum=0.0 if by_winner and players > 1 else None,
             max_game_length=max_length)
-        super().__init__(_game_type(players, returns), info, params)
+        super().__init__(_game_type(players, returns, self.shared.gdef.params), info, params)
 
     def new_initial_state(self) -> "GdefState":
         return GdefState(self, _Position(self.shared, self.shared.gdef.new_state()))
@@ -104,11 +115,12 @@ _SHARED: dict[tuple, _Shared] = {}
 
 
 def _shared(key: tuple) -> _Shared:
-    """The shared part of the game (path, max_game_length, returns), loaded once per process."""
+    """The shared part of the game (path, max_game_length, returns, the game's parameters),
+    loaded once per process."""
     shared = _SHARED.get(key)
     if shared is None:
-        path, max_length, returns = key
-        shared = _SHARED[key] = _Shared(load_gdef_game(path), max_length, returns, key)
+        path, max_length, returns, game_params = key
+        shared = _SHARED[key] = _Shared(load_gdef_game(path, dict(game_params)), max_length, returns, key)
     return shared
 
 
@@ -194,15 +206,7 @@ class GdefState(pyspiel.State):
 
     def __str__(self) -> str:
         pos = self.pos
-        inner = pos.inner
-        board = render_board(inner.board, list(pos.shared.gdef.objects))
-        if inner.is_over:
-            status = "draw" if inner.winner is None else f"player {inner.winner} won"
-        elif pos.terminal:
-            status = f"stopped after {pos.length} moves (max_game_length)"
-        else:
-            status = f"player {inner.current_player} to move"
-        return f"{board}\n{status}"
+        return board_text(pos.inner, pos.length if pos.terminal else None)
 
 
 class BoardObserver:
@@ -227,4 +231,25 @@ def load(path, **params) -> GdefGame:
     return pyspiel.load_game(SHORT_NAME, {"path": os.fspath(path), **params})
 
 
+def register_parameters(path) -> None:
+    """Register the game type "gdef" again with the parameters `path` declares, so that
+    OpenSpiel accepts their names (it checks them before the game is made)."""
+    pyspiel.register_game(_game_type(2, "winner", declared_params(os.fspath(path))), GdefGame)
+
+
+_OPENSPIEL_LOAD_GAME = pyspiel.load_game
+
+
+def _load_game(game, params=None):
+    """pyspiel.load_game, which for "gdef" first registers the file's parameters."""
+    if params is not None and game == SHORT_NAME and isinstance(params, dict) and params.get("path"):
+        register_parameters(params["path"])
+    elif params is None and isinstance(game, str) and game.startswith(SHORT_NAME + "("):
+        path = pyspiel.game_parameters_from_string(game).get("path")
+        if path:
+            register_parameters(path)
+    return _OPENSPIEL_LOAD_GAME(game) if params is None else _OPENSPIEL_LOAD_GAME(game, params)
+
+
 pyspiel.register_game(_game_type(2, "winner"), GdefGame)
+pyspiel.load_game = _load_game

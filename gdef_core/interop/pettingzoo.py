@@ -15,7 +15,8 @@ of gdef_core.interop.observation (int8, objects then players, [plane][x][y]), "a
 int8 over the actions of gdef_core.interop.actions}. Rewards come at the end: by winner
 (+1 / -1/(N-1) / 0 in a draw) or, with returns="scores", the final scores. A game still running
 after `max_moves` moves is truncated. `env()` adds PettingZoo's usual wrappers (an illegal
-action ends the game with reward -1 for its player); `raw_env` has none.
+action ends the game with reward -1 for its player); `raw_env` has none. The game's
+parameters are keyword arguments: `env("examples/hex.gdef", board_size=7)`.
 """
 from __future__ import annotations
 
@@ -28,8 +29,7 @@ from pettingzoo.utils import wrappers
 
 from gdef_core.interop.actions import ActionMap
 from gdef_core.interop.loading import load_gdef_game, returns_of
-from gdef_core.interop.observation import fill_planes, plane_shape
-from gdef_core.runtime.render import render_board
+from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
 DEFAULT_MAX_MOVES = 10_000
 
@@ -48,13 +48,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     metadata = {"render_modes": ["ansi", "human"], "name": "gdef_v0", "is_parallelizable": False}
 
     def __init__(self, path, *, max_moves: int = DEFAULT_MAX_MOVES, returns: str = "winner",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, **params) -> None:
+        """`params`: the game's parameters by name (`env("hex.gdef", board_size=7)`)."""
         super().__init__()
         if returns not in ("winner", "scores"):
             raise ValueError(f'returns must be "winner" or "scores", not {returns!r}')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.game = load_gdef_game(os.fspath(path))
+        self.game = load_gdef_game(os.fspath(path), params)
         self.actions = ActionMap(self.game)
         self.max_moves = max_moves
         self.returns = returns
@@ -140,12 +141,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        board = render_board(self.state.board, list(self.game.objects))
-        if self.state.is_over:
-            status = "draw" if self.state.winner is None else f"player {self.state.winner} won"
-        else:
-            status = f"player {self.state.current_player} to move"
-        return f"{board}\n{status}"
+        return board_text(self.state)
 
     def close(self) -> None:
         pass

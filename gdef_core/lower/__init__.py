@@ -5,4 +5,5 @@ The IR (ir.py, built by build.py, printed by printer.py): typed, resolved functi
 run-time check explicit. The analyses both backends share, computed once: the call graph with
 its cycles and each entry point's reach (calls.py), control flow (flow.py), value ranges and
 condition facts (facts.py), what may be inlined (inlining.py), loop-scoped locals (loops.py),
-the limits of a run (limits.py) and the value domain (values.py)."""
+the limits of a run (limits.py), the value domain (values.py) and the value semantics both
+backends run (arithmetic.py)."""

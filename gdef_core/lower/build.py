@@ -27,6 +27,8 @@ _INT_CHECKS = {"+": (Check.OVERFLOW,), "-": (Check.OVERFLOW,), "*": (Check.OVERF
                "/": (Check.DIVISION, Check.OVERFLOW), "%": (Check.DIVISION,)}
 _FLOAT_CHECKS = {"/": (Check.DIVISION,), "%": (Check.DIVISION,)}
 _CONSTANT_CALLS = ("boardWidth", "boardHeight", "playersNum")
+# The built-ins the IR holds as constants (Const) and objects (Object): no backend implements them.
+RESOLVED = frozenset({"empty", *_CONSTANT_CALLS})
 
 
 class LoweringError(Exception):
@@ -60,7 +62,7 @@ def lower_program(program: Program) -> ir.Module:
     game_vars: dict[str, ir.GameVarDecl] = {}  # each initial value may read the ones before it
     module_scope = _Scope(program, objects, constants, {}, game_vars)
     for name, decl in program.game_vars.items():
-        sizes = tuple(facts.static_int(size, constants) for size in decl.sizes or ())
+        sizes = tuple(facts.static_int(module_scope.typed(size, "int"), {}) for size in decl.sizes or ())
         if None in sizes:
             raise LoweringError(f"the sizes of the game variable array '{name}'", decl.span)
         element = decl.type.name
@@ -69,8 +71,10 @@ def lower_program(program: Program) -> ir.Module:
                                          bool(getattr(decl, "counter", False)), decl.span)
     lowered = {name: _lower_function(function, program, graph, inlinable, objects, constants, game_vars)
                for name, function in functions.items()}
+    start = tuple((entry.x.value, entry.y.value, module_scope.name_ref(ast.NameRef(entry.obj, entry.obj.span)).name)
+                  for entry in (program.start.entries if program.start is not None else ()))
     return ir.Module(program.width, program.height, program.players, objects, game_vars, lowered, graph,
-                     frozenset(ir.builtins_in(lowered.values())))
+                     frozenset(ir.builtins_in(lowered.values())), start)
 
 
 def _lower_function(function: ast.FunctionDef, program: Program, graph: CallGraph, inlinable: dict,
@@ -94,12 +98,12 @@ def _lower_function(function: ast.FunctionDef, program: Program, graph: CallGrap
     if scoped.return_type is not None and flow.completes(scoped):
         body.append(ir.Fail(Check.NO_RETURN, _end_of(scoped.body.span)))
     unset_names = {node.name.text if isinstance(node, ast.NameRef) else node.base.text for node in unset}
-    reassigned = facts.assigned_names(scoped.body)
+    reassigned = facts.assigned_names(body)
     stable = frozenset(local for local in local_types if local not in reassigned
                        and declarations.get(local, 0) <= 1 and local not in unset_names)
     int_locals = {local for local, kind in local_types.items() if kind == "int"} - {p for p, _ in params}
     return ir.Function(name, params, scope.result, local_types, tuple(body), graph.contexts_of(name), recursive,
-                       stable, facts.monotone_bounds(scoped, int_locals, constants), name in inlinable,
+                       stable, facts.monotone_bounds(body, int_locals, {}), name in inlinable,
                        function.name.span)
 
 
@@ -315,16 +319,16 @@ class _Scope:
         if "dyn" in (left.type, right.type):
             left, right = self.dynamic(op, left, right, expr.span)
         if op in ("==", "!=") and left.type == right.type and left.type in ("obj", "bool", "dyn"):
-            return ir.Binary(op, left, right, "bool", span=expr.span)
+            return ir.Binary(op, left, right, "bool", span=expr.span, op_span=expr.op_span)
         for side in (left, right):
             if side.type not in ("int", "float"):
                 raise LoweringError(f"'{op}' on a {side.type}", expr.span)
         if left.type != right.type:
             left, right = self.convert(left, "float", expr.span), self.convert(right, "float", expr.span)
         if op not in _OPERATORS:
-            return ir.Binary(op, left, right, "bool", span=expr.span)
+            return ir.Binary(op, left, right, "bool", span=expr.span, op_span=expr.op_span)
         checks = (_INT_CHECKS if left.type == "int" else _FLOAT_CHECKS).get(op, ())
-        return ir.Binary(op, left, right, left.type, checks, expr.span)
+        return ir.Binary(op, left, right, left.type, checks, expr.span, expr.op_span)
 
     def dynamic(self, op: str, left: ir.Expr, right: ir.Expr, span: Span) -> tuple[ir.Expr, ir.Expr]:
         """The operands of `op` when one's type is known only at run time: each dyn checked to be

@@ -2,33 +2,33 @@
 
 Inside `x >= 0 && x < 7 && CurrentPosition[x][y] == d`, the board read needs no bounds test on
 x; after `y == 0 ||`, y is not 0. A fact is (name, op, k): the variable `name` compared with the
-constant k. Ranges are inclusive (lo, hi) pairs of ints.
+constant k. Ranges are inclusive (lo, hi) pairs of ints. Everything here reads the IR (ir.py).
 """
 from __future__ import annotations
 
+from gdef_core.lower import ir
 from gdef_core.lower.values import INT_MAX, INT_MIN
-from gdef_core.syntax import ast
 
 FULL = (INT_MIN, INT_MAX)
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-_CONSTANT_CALLS = ("boardWidth", "boardHeight", "playersNum")
 
 
 def static_int(expr, constants: dict[str, int]) -> int | None:
-    """The value of an int expression made only of literals and constant built-ins, or None.
-    `constants` gives the built-ins' values (boardWidth, ...)."""
+    """The value of an int expression made only of constants, or None. `constants` gives the
+    values of argument-less built-ins known here (operationsNum() of a single operation) and
+    of locals holding one constant (local_constant())."""
     match expr:
-        case ast.IntLit(value=value):
-            return value if value <= INT_MAX else None
-        case ast.Unary(op="-", operand=operand):
+        case ir.Const(value=value, type="int"):
+            return value
+        case ir.Unary(op="-", operand=operand, type="int"):
             value = static_int(operand, constants)
             return -value if value is not None and value != INT_MIN else None
-        case ast.Call(callee=callee, args=[]) if callee.text in constants:
-            return constants[callee.text]
-        case ast.NameRef(name=name) if local_constant(name.text) in constants:
-            return constants[local_constant(name.text)]
-        case ast.Binary(op=op, left=left, right=right) if op in "+-*":
+        case ir.CallBuiltin(builtin=builtin, args=()) if builtin.name in constants:
+            return constants[builtin.name]
+        case ir.Local(name=name, type="int") if local_constant(name) in constants:
+            return constants[local_constant(name)]
+        case ir.Binary(op=op, left=left, right=right, type="int") if op in "+-*":
             a, b = static_int(left, constants), static_int(right, constants)
             if a is None or b is None:
                 return None
@@ -46,23 +46,23 @@ def local_constant(name: str) -> str:
 def is_guard(stmt) -> bool:
     """`if (c) { ... return/break/continue; }` without else: what follows runs only when c is
     false."""
-    return (isinstance(stmt, ast.If) and stmt.otherwise is None and bool(stmt.then.stmts)
-            and isinstance(stmt.then.stmts[-1], (ast.Return, ast.Break, ast.Continue)))
+    return (isinstance(stmt, ir.If) and not stmt.otherwise and bool(stmt.then)
+            and isinstance(stmt.then[-1], (ir.Return, ir.Break, ir.Continue)))
 
 
 Predicate = tuple[list[str], object]  # a function's int parameters and the one expression it returns
 
 
-def predicates(functions: dict, inlinable: dict) -> dict[str, Predicate]:
+def predicates(functions: dict[str, ir.Function], arms: dict[str, list]) -> dict[str, Predicate]:
     """name -> (parameters, returned expression) of the inlinable bool functions that are one
     `return e;` (onBoard(x, y) and the like): a call of one tells what its body tells about
-    the arguments that are plain variables."""
+    the arguments that are plain variables. `arms`: inlining.arms() of the inlinable ones."""
     found = {}
-    for name, arms in inlinable.items():
+    for name, function_arms in arms.items():
         function = functions[name]
-        if len(arms) == 1 and function.return_type is not None and function.return_type.name == "bool":
-            params = [p.name.text if p.type.name == "int" and not p.rank else "" for p in function.params]
-            found[name] = (params, arms[0][1])
+        if len(function_arms) == 1 and function.result == "bool":
+            params = [param if kind == "int" else "" for param, kind in function.params]
+            found[name] = (params, function_arms[0][1])
     return found
 
 
@@ -86,17 +86,17 @@ def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: 
         return found
     found = []
     match expr:
-        case ast.Binary(op=op, left=left, right=right) if op == ("&&" if holds else "||"):
+        case ir.Logic(op=op, left=left, right=right) if op == ("&&" if holds else "||"):
             found = (_facts(left, holds, names, constants, memo, calls)
                      + _facts(right, holds, names, constants, memo, calls))
-        case ast.Unary(op="!", operand=operand):
+        case ir.Unary(op="!", operand=operand):
             found = _facts(operand, not holds, names, constants, memo, calls)
-        case ast.Binary():
+        case ir.Binary():
             fact = _comparison(expr, names, constants)
             if fact:
                 found = [fact if holds else (fact[0], _NEGATE[fact[1]], fact[2])]
-        case ast.Call(callee=callee, args=args) if callee.text in calls:
-            found = _call_facts(callee.text, args, holds, names, constants, memo, calls)
+        case ir.CallFunction(name=name, args=args) if name in calls:
+            found = _call_facts(name, args, holds, names, constants, memo, calls)
     memo[key] = found
     return found
 
@@ -110,19 +110,19 @@ def _call_facts(name: str, args, holds: bool, names: set[str], constants: dict[s
     inner = memo.get(key)
     if inner is None:
         inner = memo[key] = _facts(body, holds, set(params) - {""}, constants, {}, calls)
-    bound = {param: arg.name.text for param, arg in zip(params, args)
-             if param and isinstance(arg, ast.NameRef) and arg.name.text in names}
+    bound = {param: arg.name for param, arg in zip(params, args)
+             if param and isinstance(arg, ir.Local) and arg.name in names}
     return [(bound[param], op, k) for param, op, k in inner if param in bound]
 
 
-def _comparison(expr: ast.Binary, names: set[str], constants: dict[str, int]):
+def _comparison(expr: ir.Binary, names: set[str], constants: dict[str, int]):
     if expr.op not in _FLIP:
         return None
     for variable, other, op in ((expr.left, expr.right, expr.op), (expr.right, expr.left, _FLIP[expr.op])):
-        if isinstance(variable, ast.NameRef) and variable.name.text in names:
+        if isinstance(variable, ir.Local) and variable.name in names:
             k = static_int(other, constants)
             if k is not None:
-                return variable.name.text, op, k
+                return variable.name, op, k
     return None
 
 
@@ -147,30 +147,29 @@ def narrow(bounds: tuple[int, int], op: str, k: int) -> tuple[int, int]:
     return lo, hi
 
 
-def assigned_names(node) -> set[str]:
-    """Names assigned (`name = ...;`) anywhere under `node`."""
-    return {n.target.name.text for n in ast.walk(node)
-            if isinstance(n, ast.Assign) and isinstance(n.target, ast.NameRef)}
+def assigned_names(nodes) -> set[str]:
+    """Locals and game variables assigned (`name = ...;`) anywhere in the IR `nodes`."""
+    return {node.target.name for node in ir.walk(nodes)
+            if isinstance(node, ir.Assign) and isinstance(node.target, (ir.Local, ir.GameVar))}
 
 
-def written_names(node) -> set[str]:
-    """Names given a value (assigned or declared) anywhere under `node`."""
-    names = assigned_names(node)
-    names.update(n.name.text for n in ast.walk(node) if isinstance(n, ast.VarDecl))
+def written_names(nodes) -> set[str]:
+    """Names given a value (assigned or declared) anywhere in the IR `nodes`."""
+    names = assigned_names(nodes)
+    names.update(node.name for node in ir.walk(nodes) if isinstance(node, (ir.Declare, ir.DeclareArray)))
     return names
 
 
-def monotone_bounds(function: ast.FunctionDef, int_locals: set[str],
-                    constants: dict[str, int]) -> dict[str, tuple[int, int]]:
-    """Ranges that hold for a local throughout its function because every value it is given is
-    a constant or itself plus (or minus) a constant: a counter from 0 upwards is never negative."""
+def monotone_bounds(body, int_locals: set[str], constants: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """Ranges that hold for a local throughout its function (IR `body`) because every value it
+    is given is a constant or itself plus (or minus) a constant: a counter from 0 upwards is
+    never negative."""
     definitions: dict[str, list] = {name: [] for name in int_locals}
-    for node in ast.walk(function.body):
-        if isinstance(node, ast.VarDecl) and node.name.text in definitions:
-            definitions[node.name.text].append(node.init)
-        elif isinstance(node, ast.Assign) and isinstance(node.target, ast.NameRef) \
-                and node.target.name.text in definitions:
-            definitions[node.target.name.text].append(node.value)
+    for node in ir.walk(body):
+        if isinstance(node, ir.Declare) and node.name in definitions:
+            definitions[node.name].append(node.value)
+        elif isinstance(node, ir.Assign) and isinstance(node.target, ir.Local) and node.target.name in definitions:
+            definitions[node.target.name].append(node.value)
     bounds = {}
     for name, values in definitions.items():
         starts, steps = [], []
@@ -194,12 +193,12 @@ def monotone_bounds(function: ast.FunctionDef, int_locals: set[str],
 
 def _step(name: str, value, constants: dict[str, int]) -> int | None:
     """k when `value` is `name + k`, `k + name` or `name - k` (k constant), else None."""
-    if not isinstance(value, ast.Binary) or value.op not in "+-":
+    if not isinstance(value, ir.Binary) or value.op not in "+-" or value.type != "int":
         return None
     left, right = value.left, value.right
-    if isinstance(left, ast.NameRef) and left.name.text == name:
+    if isinstance(left, ir.Local) and left.name == name:
         k = static_int(right, constants)
         return None if k is None else (k if value.op == "+" else -k)
-    if value.op == "+" and isinstance(right, ast.NameRef) and right.name.text == name:
+    if value.op == "+" and isinstance(right, ir.Local) and right.name == name:
         return static_int(left, constants)
     return None

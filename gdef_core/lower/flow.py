@@ -113,16 +113,3 @@ def completes(function: ast.FunctionDef) -> bool:
 def _breaks(loop) -> bool:
     """Whether a `break` in the loop's body leaves this loop (not one nested in it)."""
     return any(isinstance(jump, ast.Break) for jump in loop_jumps(loop))
-
-
-def builtins_used(functions) -> set[str]:
-    """The names of the built-ins the functions call or read (the runtime keeps the state that
-    `repetitions()`, `setScore()` or `PreviousPosition` need only for games that use them)."""
-    used: set[str] = set()
-    for function in functions.values():
-        for node in ast.walk(function.body):
-            if isinstance(node, ast.Call):
-                used.add(node.callee.text)
-            elif isinstance(node, ast.Index):
-                used.add(node.base.text)
-    return used

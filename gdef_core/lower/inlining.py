@@ -5,6 +5,7 @@ and the rules of board games are full of them.
 """
 from __future__ import annotations
 
+from gdef_core.lower import ir
 from gdef_core.syntax import ast
 
 # Larger bodies are not worth the copies of their code.
@@ -92,4 +93,27 @@ def _arms(stmts) -> Arms | None:
 def _single_return(stmts):
     if len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None:
         return stmts[0].value
+    return None
+
+
+def arms(function: ir.Function) -> Arms | None:
+    """The lowered body of an inlinable function (ir.Function.inlinable) as arms, conditions
+    and values as IR: what an emitter inlines in place of a call."""
+    return _lowered_arms(function.body[1:]) if function.inlinable else None  # after its Enter
+
+
+def _lowered_arms(stmts) -> Arms | None:
+    found: Arms = []
+    for stmt in stmts:
+        match stmt:
+            case ir.Return(value=value) if value is not None:
+                found.append((None, value))
+                return found
+            case ir.If(cond=cond, then=(ir.Return(value=value),), otherwise=otherwise) if value is not None:
+                found.append((cond, value))
+                if otherwise:
+                    rest = _lowered_arms(otherwise)
+                    return None if rest is None else found + rest
+            case _:
+                return None
     return None

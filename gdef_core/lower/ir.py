@@ -148,7 +148,8 @@ class Unary:
 @dataclass(frozen=True, slots=True)
 class Binary:
     """Arithmetic and comparisons, both operands of the same type (int, float, obj or bool):
-    int `/` truncates and `%` takes the dividend's sign (C), float `%` is fmod."""
+    int `/` truncates and `%` takes the dividend's sign (C), float `%` is fmod (the semantics
+    of arithmetic.py). `op_span`: the operator, where its errors are reported."""
 
     op: str  # + - * / % == != < <= > >=
     left: "Expr"
@@ -156,6 +157,7 @@ class Binary:
     type: str
     checks: tuple[Check, ...] = ()
     span: Span | None = _span()
+    op_span: Span | None = _span()
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +326,8 @@ class GameVarDecl:
 @dataclass(frozen=True, eq=False)
 class Module:
     """The whole game: its constants, objects (name -> number), game variables, functions (in
-    source order), call graph and the built-ins the functions use."""
+    source order), call graph, the built-ins the functions use and the start position (the
+    squares the `start` block fills: x, y, object)."""
 
     width: int
     height: int
@@ -334,6 +337,7 @@ class Module:
     functions: dict[str, Function]
     graph: CallGraph
     builtins_used: frozenset[str] = field(default_factory=frozenset)
+    start: tuple[tuple[int, int, str], ...] = ()
 
 
 # ------------------------------------------------------------------ walking

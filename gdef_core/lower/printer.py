@@ -27,6 +27,8 @@ def format_module(module: ir.Module) -> str:
         sizes = "".join(f"[{n}]" for n in var.sizes)
         lines.append(f"var {var.type.split('[', 1)[0]} ${var.name}{sizes} = {_initial(var.fill, var.rows)}"
                      + ("  ; counter" if var.counter else ""))
+    if module.start:
+        lines.append("start " + ", ".join(f"({x},{y}: {name})" for x, y, name in module.start))
     for function in module.functions.values():
         lines.append("")
         lines.extend(function_lines(function))

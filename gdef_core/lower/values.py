@@ -7,8 +7,9 @@ names without any conversion.
 """
 from __future__ import annotations
 
-INT_MIN = -(2 ** 63)
-INT_MAX = 2 ** 63 - 1
+from gdef_core.lower.arithmetic import INT_MAX, INT_MIN
+
+__all__ = ["INT_MAX", "INT_MIN", "Obj", "type_name"]
 
 
 class Obj(str):

@@ -6,6 +6,7 @@
     native.perft(game.new_state(), 4)
     native.playouts(seeds, state, max_moves=10_000)   # random games, one per 64-bit seed
     native.playout(state, seed, max_moves=1000)       # one game, (status, winner), for mcts
+    native.simulate(seed, 0, 100_000, state, 10_000)  # gdef-sim's games 0 .. 99,999, added up
     native.recorded_moves(seed, state, max_moves)     # the moves of one of those games
 
 It answers what the rules say, from and to the states of the Python backend; what to do with
@@ -13,6 +14,16 @@ a game that stopped (ENDED, CAPPED, NO_MOVE, FAILED) is gdef_core.play's (native
 a failed game through the Python backend, which raises the usual located error): numba's own
 messages never reach users. Where a native run stops on a run-time error or a limit, the
 legal moves and the perft counts are the Python backend's, which raises the located error.
+
+What gdef-sim needs of compiled rules, for any backend that offers the same methods
+(`simulate`, and `recorded_moves` for the games it leaves to Python): game g of a run seeded
+S is played from one splitmix64 stream (kernels/kernel.py: _rand) seeded with
+games.kernel_seed(S, g, 0); each turn draws the candidates without replacement, index
+int(draw * left) into the shrinking list (the last one moved into the hole), until
+isMoveLegal() accepts one; `simulate` adds up the games that ended or reached the cap
+(Totals) and lists the others in `left`, in order; `recorded_moves(kernel_seed(S, g, 0), ...)`
+gives the moves of game g up to where it stopped. Game g then depends on (S, g) alone, so the
+table does not depend on how the games are cut into calls or processes.
 """
 from __future__ import annotations
 
@@ -41,6 +52,23 @@ class Playouts(NamedTuple):
     lengths: object
     status: object
     scores: object
+
+
+class Totals(NamedTuple):
+    """What games first .. stop - 1 of a gdef-sim run add to its table, added up in the
+    kernel (no row per game): the games it finished (ended or capped), each player's wins,
+    draws, capped games, the sum and maximum of their lengths, each player's summed scores;
+    and `left`, the indexes of the games it did not finish (no legal move, a run-time error
+    or a limit, a buffer too small), in order, for the Python backend to replay."""
+
+    games: int
+    wins: list
+    draws: int
+    capped: int
+    total_length: int
+    max_length: int
+    total_scores: list
+    left: list
 
 
 def numba_available() -> bool:
@@ -74,9 +102,11 @@ class NativeRules:
         self.compiled = False   # load() compiled the rules in this run (else numba's cache had them)
 
     @classmethod
-    def load(cls, game, notify: Notify | None = _stderr) -> "NativeRules | None":
+    def load(cls, game, notify: Notify | None = _stderr, kernel: str = "playouts") -> "NativeRules | None":
         """The native rules of `game`, compiled on first use and cached on disk; None, after a
-        one-line notice, when numba is missing or the game uses what the backend lacks."""
+        one-line notice, when numba is missing or the game uses what the backend lacks.
+        `kernel`: the entry point made ready here (compiled, or loaded from the cache), so
+        that its time is the load's: "playouts" (mcts, perft's caller) or "simulate" (gdef-sim)."""
         say = notify or (lambda message: None)
         if not numba_available():
             say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
@@ -100,7 +130,11 @@ class NativeRules:
         rules.compiled = compiling
         start = game.new_state()
         try:
-            if not start.is_over:   # compiles (or loads) the playout kernel
+            if start.is_over:
+                pass
+            elif kernel == "simulate":   # compiles (or loads) gdef-sim's kernel
+                rules.simulate(0, 0, 1, start, max_moves=1)
+            else:   # the playout kernel
                 rules.playouts(np.zeros(1, np.uint64), start, max_moves=1)
         except Exception as error:  # numba's typing and lowering errors are many classes
             say(f"gdef: the native backend cannot compile {game.name} ({type(error).__name__}); "
@@ -215,6 +249,23 @@ class NativeRules:
                              scores, False, rec_ops, rec_starts, *self.workspace(),
                              self.history_rows(state), self._hs)
         return int(status[0]), int(winners[0])
+
+    def simulate(self, seed: int, first: int, stop: int, start, max_moves: int | None) -> Totals:
+        """Random games first .. stop - 1 of a run seeded `seed` from `start`, game g's moves
+        drawn from gdef_core.play.games.kernel_seed(seed, g, 0) (derived in the kernel), to
+        their end or the `max_moves` cap, added up."""
+        m = self.module
+        players = self.game.players
+        T = np.zeros(m._TWINS + players, np.int64)
+        TS = np.zeros(players, np.float64)
+        odd = np.empty(max(stop - first, 0), np.int64)
+        board, V, VF, SC = self.arrays(start)
+        m.simulate(np.uint64(seed % 2**64), first, stop, board, start.player, start.move_number,
+                   V, VF, SC, -1 if max_moves is None else max_moves, T, TS, odd, *self.workspace(),
+                   self.history_rows(start), self._hs)
+        return Totals(int(T[m._TGAMES]), [int(w) for w in T[m._TWINS:]], int(T[m._TDRAWS]),
+                      int(T[m._TCAPPED]), int(T[m._TLEN]), int(T[m._TMAX]), list(self.scores(TS)),
+                      [int(g) for g in odd[:T[m._TODD]]])
 
     def recorded_moves(self, seed: int, start, max_moves: int | None) -> list:
         """The moves the kernel plays in the game of `seed` from `start`, up to where it stops

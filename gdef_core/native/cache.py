@@ -27,12 +27,21 @@ def cache_root() -> Path:
 
 
 def module_key(source: str) -> str:
-    import numba
-
     from gdef_core.version import __version__
 
-    text = f"gdef {__version__}\nnumba {numba.__version__}\npython {sys.version}\n{source}"
+    text = f"gdef {__version__}\nnumba {_numba_version()}\npython {sys.version}\n{source}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def _numba_version() -> str:
+    """numba's version, from its installed metadata: importing numba takes half a second."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("numba")
+    except PackageNotFoundError:   # installed without metadata
+        import numba
+        return numba.__version__
 
 
 def module_path(source: str) -> Path:

@@ -50,7 +50,7 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
     except ImportError:
         raise ClusterError("--cluster needs Dask: pip install 'gdef[cluster]'") from None
     sources = {os.path.abspath(path): _read(path) for path in _all_files(game)}
-    key = hashlib.sha256(repr(sorted(sources.items())).encode()).hexdigest()
+    key = hashlib.sha256(repr((sorted(sources.items()), sorted(game.params.items()))).encode()).hexdigest()
     local = _LOCAL.match(address)
     _quiet_dask()
     with contextlib.ExitStack() as stack:  # closed in reverse: client, cluster, config, scratch
@@ -73,8 +73,8 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(1, min(MAX_BATCH, games // (workers * BATCHES_PER_WORKER)))
         batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
-        job = (key, sources, list(game.files), game.max_steps, game.max_depth, tuple(specs), seed,
-               max_moves)
+        job = (key, sources, list(game.files), dict(game.params), game.max_steps, game.max_depth,
+               tuple(specs), seed, max_moves)
         futures = [client.submit(_play_batch, job, batch.start, batch.stop, pure=False)
                    for batch in batches]
         for future in as_completed(futures):
@@ -106,9 +106,9 @@ def _play_batch(job, start: int, stop: int) -> list:
     from gdef_core.play.games import play_or_fail
     from gdef_core.runtime import game_from_program
 
-    key, sources, files, max_steps, max_depth, specs, seed, max_moves = job
+    key, sources, files, params, max_steps, max_depth, specs, seed, max_moves = job
     game = _GAMES.get(key)
     if game is None:
-        program = load_program([os.path.abspath(f) for f in files], overlay=sources)
+        program = load_program([os.path.abspath(f) for f in files], overlay=sources, params=params)
         game = _GAMES[key] = game_from_program(program, max_steps=max_steps, max_depth=max_depth)
     return [play_or_fail(game, specs, seed, index, max_moves) for index in range(start, stop)]

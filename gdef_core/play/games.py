@@ -2,7 +2,9 @@
 
 Game k of a run seeded S is the same game whichever process plays it, on one machine, on
 several processes (simulate.py), on a Dask cluster (cluster.py) or in the native kernel
-(native_sim.py): every player's agent is seeded from (S, k, player) by `game_seed`.
+(native_sim.py): every player's agent is seeded from (S, k, player) by `game_seed`; the
+native kernel, which plays random games alone, draws game k's moves from kernel_seed(S, k, 0),
+derived inside the kernel itself (no Python work per game).
 """
 from __future__ import annotations
 
@@ -13,6 +15,28 @@ from gdef_core.play.errors import AgentError
 
 SEED_RULE = ("the agent of player p in game k (k from 0) of a run seeded S is seeded with the "
              "first 8 bytes, big-endian, of blake2b('gdef-sim/S/k/p', digest_size=8)")
+
+
+NATIVE_SEED_RULE = ("the moves of game k (k from 0) of a run seeded S are drawn from one splitmix64 "
+                    "stream seeded with m(m(m(S + g) + (k + 1) g) + g), g = 0x9E3779B97F4A7C15, "
+                    "m splitmix64's finaliser, arithmetic modulo 2^64")
+_MASK = 2**64 - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def kernel_seed(seed: int, index: int, player: int) -> int:
+    """The seed the native kernel derives for `player` in game `index` of a run seeded `seed`
+    (kernels/kernel.py: _game_seed, its twin): counter-based, so computed anywhere in O(1)."""
+    z = _mix((seed + _GOLDEN) & _MASK)
+    z = _mix((z + (index + 1) * _GOLDEN) & _MASK)
+    return _mix((z + (player + 1) * _GOLDEN) & _MASK)
+
+
+def _mix(z: int) -> int:
+    """splitmix64's finaliser."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
 
 
 def game_seed(seed: int, index: int, player: int) -> int:

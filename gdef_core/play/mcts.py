@@ -7,14 +7,24 @@ won, 1/2 for a draw (or a playout stopped by the length cap), 0 otherwise. Playe
 independently, so games with more than two players work too. The move played is the root's
 most visited child.
 
-The budget is either `iterations` (the same moves for the same seed, whatever the machine) or
-`time` in seconds (depends on the machine's speed, so not reproducible).
+The budget is a time in seconds (`time`, by default DEFAULT_THINK_SECONDS: a person is waiting;
+the moves depend on the machine's speed) or `iterations` (the same moves for the same seed,
+whatever the machine). Under a time budget the deadline is also looked at between the moves
+of a Python playout, so one long playout (chess) cannot overrun it: a playout cut short is
+not counted, and the answer comes within the budget plus one move's work.
 
-`playouts` picks the engine of the random playouts: "python" (the default: the same moves on
-every machine), "native" (each playout one call of the game's compiled kernel,
-gdef_core.native; the tree stays in Python) or "auto" (native when numba is installed). A game
-the native backend cannot compile, or numba missing for "native", falls back to Python after a
-one-line notice. Each engine gives the same moves for the same seed; the two differ.
+Moves that win at once are played without a search: a playout would find them only by luck
+when few playouts fit in the budget.
+
+`playouts` picks the engine of the random playouts: "python" (the same moves on every
+machine), "native" (each playout one call of the game's compiled kernel, gdef_core.native,
+compiled first if need be; the tree stays in Python) or "auto": native once the compile is
+ready, Python meanwhile; the compile runs in the background and never makes a move wait
+(play/background_compile.py), and a search switches to native playouts between two
+iterations when it becomes ready. The default is "auto" under a time budget and "python" with
+`iterations`. A game the native backend cannot compile, or numba missing for "native", falls
+back to Python after a one-line notice ("auto" falls back silently). Each engine gives the
+same moves for the same seed; the two differ.
 """
 from __future__ import annotations
 
@@ -23,10 +33,12 @@ import random
 import time
 import weakref
 
+from gdef_core.play import background_compile
 from gdef_core.play.agents import legal_moves
 from gdef_core.play.native_sim import native_playout
 
-DEFAULT_ITERATIONS = 1000
+DEFAULT_THINK_SECONDS = 2.0   # a move's budget when none is given
+DEFAULT_ITERATIONS = 1000     # the budget of a plain `mcts` where runs must repeat (gdef-sim)
 DEFAULT_EXPLORATION = math.sqrt(2)
 DEFAULT_PLAYOUT_CAP = 1000  # moves; a playout longer than this counts as a draw
 PLAYOUT_ENGINES = ("python", "native", "auto")
@@ -37,21 +49,22 @@ _native_rules: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def native_rules(game, engine: str):
-    """The NativeRules mcts plays `game`'s playouts with under `engine`, or None for Python."""
+    """The NativeRules mcts plays `game`'s playouts with under `engine` ("python" or
+    "native", compiling now if need be), or None for Python."""
     if engine == "python" or not hasattr(game, "program"):
         return None
     if game not in _native_rules:
-        from gdef_core.native import NativeRules, numba_available
+        from gdef_core.native import NativeRules
 
-        if engine == "auto" and not numba_available():
-            _native_rules[game] = None
-        else:
-            _native_rules[game] = NativeRules.load(game)
+        _native_rules[game] = NativeRules.load(game)
     return _native_rules[game]
 
 
+_CUT = object()   # a playout the deadline stopped
+
+
 class _Node:
-    __slots__ = ("move", "mover", "parent", "state", "children", "untried", "visits", "reward")
+    __slots__ = ("move", "mover", "parent", "state", "children", "untried", "visits", "reward", "after")
 
     def __init__(self, move, mover: int | None, parent: "_Node | None", state) -> None:
         self.move = move
@@ -61,6 +74,7 @@ class _Node:
         self.parent = parent
         self.children: list[_Node] = []
         self.untried: list | None = None   # filled the first time the node is reached
+        self.after: dict | None = None   # the root's: its untried moves' states, made by choose()
         self.visits = 0
         self.reward = 0.0
 
@@ -70,45 +84,77 @@ class MctsAgent:
 
     def __init__(self, seed: int | None = None, *, iterations: int | None = None,
                  time_limit: float | None = None, exploration: float = DEFAULT_EXPLORATION,
-                 playout_cap: int = DEFAULT_PLAYOUT_CAP, playouts: str = "python") -> None:
+                 playout_cap: int = DEFAULT_PLAYOUT_CAP, playouts: str | None = None,
+                 clock=time.perf_counter) -> None:
+        if playouts is None:
+            playouts = "python" if iterations is not None else "auto"
         if playouts not in PLAYOUT_ENGINES:
             raise ValueError(f"playouts={playouts!r}: use one of {', '.join(PLAYOUT_ENGINES)}")
         if iterations is None and time_limit is None:
-            iterations = DEFAULT_ITERATIONS
+            time_limit = DEFAULT_THINK_SECONDS
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
         self.playout_cap = playout_cap
         self.playouts = playouts
+        self.clock = clock     # seconds, for the time budget (tests pass a fake one)
         self._native = None    # the NativeRules of the game last played, when native
+        self._deadline = None
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
+        self.last_engine = "python"  # the last choose()'s playouts: "python", "native" or both
+        self._played = {"python": 0, "native": 0}
+
+    def prepare(self, game) -> None:
+        """Start now what playing `game` will need: the background work of "auto" playouts
+        (loading a cached compile takes a second or two; better while a person thinks)."""
+        if self.playouts == "auto" and hasattr(game, "program"):
+            background_compile.rules_when_ready(game)
 
     def choose(self, state, stop=None):
-        """The most visited move after the budget, or after `stop()` turns true."""
+        """The most visited move after the budget, or after `stop()` turns true; a move that
+        wins at once without a search."""
+        started = self.clock()
         moves = legal_moves(state)
         self.last_iterations = 0
         if len(moves) == 1:
             return moves[0]
-        self._native = native_rules(getattr(state, "game", None), self.playouts)
+        game = getattr(state, "game", None)
+        waiting = self.playouts == "auto" and hasattr(game, "program")   # for the background compile
+        self._native = None if waiting else native_rules(game, self.playouts)
+        self._played = {"python": 0, "native": 0}
+        self._deadline = None if self.time_limit is None else started + self.time_limit
         root = _Node(None, None, None, state)
         root.untried = moves
         self.rng.shuffle(root.untried)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        root.after = {}
+        for move in root.untried:   # the states after the root's moves, made once (in time)
+            if self._deadline is not None and self.clock() >= self._deadline:
+                break
+            after = state.clone()
+            after.apply(move)
+            if after.is_over and after.winner == state.current_player:
+                return move
+            root.after[move] = after
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            if self._deadline is not None and self.clock() >= self._deadline:
                 break
             if stop is not None and stop():
                 break
-            self._iterate(root)
-            done += 1
-            self.last_iterations = done
-        return max(root.children, key=lambda child: child.visits).move if root.children else moves[0]
+            if waiting and self._native is None:   # ready since the last iteration?
+                self._native = background_compile.rules_when_ready(game)
+            if self._iterate(root):
+                done += 1
+                self.last_iterations = done
+        self.last_engine = " and ".join(engine for engine, count in self._played.items() if count) or "python"
+        best = max(root.children, key=lambda child: (child.visits, child.reward), default=None)
+        return best.move if best is not None and best.visits else moves[0]
 
-    def _iterate(self, root: _Node) -> None:
+    def _iterate(self, root: _Node) -> bool:
+        """One iteration; False when the deadline cut its playout short (nothing counted)."""
         node = root
         # Selection: down through fully expanded nodes.
         while not node.untried and node.children:
@@ -121,15 +167,26 @@ class MctsAgent:
                 self.rng.shuffle(node.untried)
             if node.untried:
                 move = node.untried.pop()
-                after = state.clone()
-                after.apply(move)
+                after = root.after.pop(move, None) if node is root else None
+                if after is None:
+                    after = state.clone()
+                    after.apply(move)
                 child = _Node(move, state.current_player, node, after)
                 node.children.append(child)
                 node, state = child, after
         if self._native is not None:
             winner = native_playout(self._native, state, self.rng.getrandbits(64), self.playout_cap)
+            self._played["native"] += 1
         else:
             winner = self._playout(state.clone())
+            if winner is _CUT:
+                if node.visits == 0 and node.parent is not None:   # take the new leaf back
+                    node.parent.children.remove(node)
+                    node.parent.untried.append(node.move)
+                    if node.parent is root:
+                        root.after[node.move] = node.state
+                return False
+            self._played["python"] += 1
         # Backpropagation.
         while node is not None:
             node.visits += 1
@@ -138,6 +195,7 @@ class MctsAgent:
             elif winner == node.mover:
                 node.reward += 1.0
             node = node.parent
+        return True
 
     def _select(self, node: _Node) -> _Node:
         log_visits = math.log(node.visits)
@@ -149,12 +207,15 @@ class MctsAgent:
                 best, best_score = child, score
         return best
 
-    def _playout(self, state) -> int | None:
-        """Random moves to the end; the winner, or None for a draw, a cap or a stuck player."""
-        rng = self.rng
+    def _playout(self, state):
+        """Random moves to the end; the winner, or None for a draw, a cap or a stuck player;
+        _CUT when the deadline came first."""
+        rng, clock, deadline = self.rng, self.clock, self._deadline
         for _ in range(self.playout_cap):
             if state.is_over:
                 return state.winner
+            if deadline is not None and clock() >= deadline:
+                return _CUT
             move = state.random_move(rng)
             if move is None:
                 return None

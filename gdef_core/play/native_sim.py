@@ -1,31 +1,35 @@
 """Random games on the native backend (gdef_core.native), as the Python backend plays them:
-gdef-sim's `--backend native|auto` in chunks over one process or several, and mcts's native
-playouts.
+gdef-sim's `--backend native|auto` over one process or several, and mcts's native playouts.
 
-The kernel plays; what becomes of a game is decided here. A game the kernel ended or capped
-is an outcome; a game that stopped on a run-time error, a limit, or a player without a legal
-move is replayed move by move through the Python backend (NativeRules.recorded_moves), and on
-from there with Python random players: the step that failed natively fails there with the
-located error (or, when only a native buffer was too small, the game ends normally).
+gdef-sim's games are added up inside the kernel (NativeRules.simulate: no Python object per
+game); a game it could not finish (a run-time error, a limit, a player without a legal move)
+is replayed move by move through the Python backend (NativeRules.recorded_moves), and on from
+there with Python random players: the step that failed natively fails there with the located
+error (or, when only a native buffer was too small, the game ends normally).
 
-Game k of a run is the same game whichever process plays it (its moves are drawn from
-games.game_seed(seed, k, 0)), so the totals do not depend on --jobs. They differ from the
-Python backend's for the same seed: the two backends draw their random numbers differently.
+Game k of a run is the same game whichever process plays it (the kernel draws its moves from
+games.kernel_seed(seed, k, 0)), so the totals depend neither on --jobs nor on how the games
+are cut into kernel calls. They differ from the Python backend's for the same seed: the two
+backends draw their random numbers differently.
 """
 from __future__ import annotations
 
 import signal
+import time
 from collections.abc import Callable, Iterable, Sequence
 
 from gdef_core.play.agents import RandomAgent
 from gdef_core.play.errors import AgentError, NoLegalMoveError
-from gdef_core.play.games import GameOutcome, failure, game_seed, play_on
+from gdef_core.play.games import GameOutcome, failure, game_seed, kernel_seed, play_on
+from gdef_core.play import spread
 
 BACKENDS = ("python", "native", "auto")
-# `auto` compiles the rules only for runs this long: below it the Python backend is done first.
+# `auto` compiles the rules only for runs this long: below it the Python backend is done first
+# (a compile already in the cache is used for any run: loading it takes about a second).
 AUTO_MIN_GAMES = 300
-# Games per call of the kernel: progress is reported after each chunk.
-CHUNK = 1000
+# Games of the first kernel call; the later ones are sized from the rate so far to take about
+# spread.CALL_SECONDS each (progress is reported after each call).
+FIRST_CALL = 16
 
 
 def choose_native(game, specs: Sequence, games: int, backend: str, notify: Callable[[str], None]):
@@ -38,16 +42,19 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
             notify("gdef-sim: the native backend plays random players only: using the Python backend")
         return None
     from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native.precompile import cached_source
 
-    if backend == "auto" and (games < AUTO_MIN_GAMES or not numba_available()):
+    if backend == "auto" and (not numba_available() or (games < AUTO_MIN_GAMES and cached_source(game) is None)):
         return None
-    return NativeRules.load(game, notify)
+    return NativeRules.load(game, notify, kernel="simulate")
 
 
 def native_games(native, indexes: Iterable[int], seed: int, max_moves: int | None, state=None) -> list:
     """The outcomes (games.GameOutcome) of random games `indexes` of a run seeded `seed`,
-    from `state` (default: the start). The entry of a game that fails is the error the Python
-    backend raised there (GdefRuntimeError, IllegalMoveError or NoLegalMoveError)."""
+    from `state` (default: the start), one record per game: the same games gdef-sim adds up
+    (native_batch), for where each game's record is wanted. The entry of a game that fails is
+    the error the Python backend raised there (GdefRuntimeError, IllegalMoveError or
+    NoLegalMoveError)."""
     import numpy as np
 
     from gdef_core.native.backend import CAPPED, ENDED
@@ -56,7 +63,7 @@ def native_games(native, indexes: Iterable[int], seed: int, max_moves: int | Non
     start = state if state is not None else native.game.new_state()
     if start.is_over:
         return [GameOutcome(i, start.winner, 0, False, tuple(start.scores)) for i in indexes]
-    seeds = [game_seed(seed, i, 0) for i in indexes]
+    seeds = [kernel_seed(seed, i, 0) for i in indexes]
     winners, lengths, status, scores = native.playouts(np.array(seeds, dtype=np.uint64), start, max_moves)
     outcomes = []
     for k, index in enumerate(indexes):
@@ -90,67 +97,106 @@ def native_playout(native, state, seed: int, max_moves: int | None) -> int | Non
         return None
 
 
-def replay(native, index: int, kernel_seed: int, seed: int, max_moves: int | None, start) -> GameOutcome:
-    """Game `index` of a run seeded `seed`, whose moves the kernel drew from `kernel_seed`:
+def replay(native, index: int, moves_seed: int, seed: int, max_moves: int | None, start) -> GameOutcome:
+    """Game `index` of a run seeded `seed`, whose moves the kernel drew from `moves_seed`:
     the moves the kernel played, through the Python backend, then on with Python random
     players (seeded as game `index` of the run) to the end."""
     state = start.clone()
-    moves = native.recorded_moves(kernel_seed, start, max_moves)
+    moves = native.recorded_moves(moves_seed, start, max_moves)
     for move in moves:
         state.apply(move)
     agents = [RandomAgent(game_seed(seed, index, p)) for p in range(native.game.players)]
     return play_on(state, agents, index, len(moves), max_moves)
 
 
-def _replayed(native, index: int, kernel_seed: int, seed: int, max_moves, start):
+def _replayed(native, index: int, moves_seed: int, seed: int, max_moves, start):
     """replay()'s outcome, or the error that stopped the game."""
     from gdef_core.runtime import GdefRuntimeError, IllegalMoveError
 
     try:
-        return replay(native, index, kernel_seed, seed, max_moves, start)
+        return replay(native, index, moves_seed, seed, max_moves, start)
     except (GdefRuntimeError, AgentError, IllegalMoveError) as error:
         return error
 
 
-def native_outcomes(native, game, games: int, seed: int, max_moves, jobs: int):
-    """Every game's outcome, or the games.Failure of a game that failed, in chunks."""
+def native_outcomes(native, game, games: int, seed: int, max_moves, jobs: int,
+                    spreading: Callable[[], None] = lambda: None):
+    """Totals (backend.Totals) of runs of games, and the outcome or games.Failure of each game
+    the kernel left to the Python backend, in kernel calls. The first calls are played here;
+    the rest goes to `jobs` processes only when it would take long enough here to pay for
+    starting them (spread.worth_spreading; then it calls `spreading`)."""
+    start = game.new_state()
+    done, size, started = 0, FIRST_CALL, time.perf_counter()
+    while done < games:
+        stop = min(games, done + size)
+        yield from native_batch(native, start, done, stop, seed, max_moves)
+        done = stop
+        elapsed = time.perf_counter() - started
+        rate = done / elapsed if elapsed > 0 else float("inf")
+        if elapsed >= spread.PROBE_SECONDS and spread.worth_spreading(games - done, rate, jobs,
+                                                                      spread.NATIVE_START_SECONDS):
+            spreading()
+            yield from _spread(native, game, done, games, seed, max_moves, jobs, rate)
+            return
+        size = max(1, min(games, int(rate * spread.CALL_SECONDS)))
+
+
+def native_batch(native, start, first: int, stop: int, seed: int, max_moves) -> list:
+    """Games first .. stop - 1 from `start`: their Totals, then the outcome (or games.Failure)
+    of each game the kernel left to the Python backend, in order."""
+    from gdef_core.native.backend import Totals
+
+    if start.is_over:   # every game is over before its first move
+        n, winner = stop - first, start.winner
+        wins = [n if p == winner else 0 for p in range(native.game.players)]
+        return [Totals(n, wins, 0 if winner is not None else n, 0, 0, 0,
+                       [score * n for score in start.scores], [])]
+    totals = native.simulate(seed, first, stop, start, max_moves)
+    left = []
+    for index in totals.left:
+        result = _replayed(native, index, kernel_seed(seed, index, 0), seed, max_moves, start)
+        left.append(failure(index, result) if isinstance(result, BaseException) else result)
+    return [totals, *left]
+
+
+def _spread(native, game, first: int, games: int, seed: int, max_moves, jobs: int, rate: float):
+    """native_batch over games first .. games - 1 in `jobs` processes, in order. Forked
+    workers inherit the loaded rules (no second load); spawned ones load them from the cache."""
     import multiprocessing   # here: mcts imports this module for its playouts alone
 
-    chunks = [(start, min(start + CHUNK, games)) for start in range(0, games, CHUNK)]
-    if jobs <= 1 or len(chunks) <= 1:
-        for start, stop in chunks:
-            yield from _chunk(native, start, stop, seed, max_moves)
-        return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
-                                            seed, max_moves))
+    _worker.update(native=native, start=game.new_state(), seed=seed, max_moves=max_moves)
     try:
-        for outcomes in pool.imap(_work, chunks):
-            yield from outcomes
+        pool = context.Pool(jobs, _init_worker, (tuple(game.files), dict(game.params), game.max_steps,
+                                                game.max_depth, seed, max_moves))
+    finally:
+        _worker.clear()   # the parent keeps nothing of the run once the workers have it
+    try:
+        for results in pool.imap(_work, spread.calls(first, games, jobs, rate)):
+            yield from results
         pool.close()
     finally:
         pool.terminate()
         pool.join()
 
 
-def _chunk(native, start: int, stop: int, seed: int, max_moves) -> list:
-    return [failure(start + k, result) if isinstance(result, BaseException) else result
-            for k, result in enumerate(native_games(native, range(start, stop), seed, max_moves))]
-
-
 _worker: dict = {}
 
 
-def _init_worker(files, max_steps, max_depth, seed, max_moves) -> None:
+def _init_worker(files, params, max_steps, max_depth, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
+    if "native" in _worker:   # forked: the parent's rules
+        return
     from gdef_core.native import NativeRules
     from gdef_core.runtime import load_game
 
-    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
-    _worker.update(native=NativeRules.load(game, None), seed=seed, max_moves=max_moves)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth, params=params)
+    _worker.update(native=NativeRules.load(game, None, kernel="simulate"), start=game.new_state(),
+                   seed=seed, max_moves=max_moves)
 
 
 def _work(bounds: tuple[int, int]) -> list:
-    start, stop = bounds
-    return _chunk(_worker["native"], start, stop, _worker["seed"], _worker["max_moves"])
+    first, stop = bounds
+    return native_batch(_worker["native"], _worker["start"], first, stop, _worker["seed"],
+                        _worker["max_moves"])

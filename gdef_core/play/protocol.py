@@ -62,13 +62,25 @@ class ProtocolServer:
 
     def __init__(self, play) -> None:
         self.play = play
+        play.report = _StderrReporter(play.report)  # standard output carries the answers only
 
     @property
     def session(self):
         return self.play.session
 
     def serve(self, stdin: TextIO, stdout: TextIO) -> int:
-        """Answer requests until `quit` or the end of the input; returns the exit code (0)."""
+        """Answer requests until `quit` or the end of the input (exit code 0, the --record file
+        written); Ctrl-C, SIGTERM and SIGHUP stop the game as in the terminal (PlaySession.guard:
+        the record kept, exit code 3, a message on standard error)."""
+        return self.play.guard(lambda: self._serve(stdin, stdout))
+
+    def _serve(self, stdin: TextIO, stdout: TextIO) -> int:
+        self._answer_all(stdin, stdout)
+        if self.play.record is not None:  # written after every change; once more if that failed
+            self.play.keep_record()
+        return 0
+
+    def _answer_all(self, stdin: TextIO, stdout: TextIO) -> None:
         write = _writer(stdout)
         write({"protocol": PROTOCOL, "version": VERSION, "game": game_info(self.session.game),
                "commands": sorted(COMMANDS)})
@@ -82,8 +94,7 @@ class ProtocolServer:
                 write({"ok": False, "error": {"kind": "internal error", "message":
                                               f"the answer cannot be written as JSON: {error} (a bug in gdef)"}})
             if stop:
-                return 0
-        return 0
+                return
 
     def answer_line(self, line) -> tuple[dict, bool]:
         """The answer to one request line (or TOO_LONG), and whether to stop after it. Every
@@ -118,25 +129,44 @@ class ProtocolServer:
     # ------------------------------------------------------------ the commands
 
     def cmd_new(self, request) -> dict:
-        self.play.restart()
-        return {"ok": True, "state": state_json(self.session.state)}
+        kept = self._start_over(None)
+        return {"ok": True, "state": state_json(self.session.state), "kept": kept}
+
+    def _start_over(self, start: dict | None) -> str | None:
+        """A new game (at `start`, a checked position, or the start position). With --record,
+        the game so far, if any move was tried, is kept as the record file's numbered backup
+        (PlaySession.new_game): where, or None; without, it is dropped, as a client that asked
+        for no record wants."""
+        if self.play.record is None:
+            if start is None:
+                self.play.restart()
+            else:
+                self.play.set_position(self.session.game.state_from_json(start))
+            return None
+        try:
+            kept = self.play.new_game(start)
+        except OSError as error:  # the controller's KeepError: nothing was changed
+            raise ProtocolError("not kept", str(error)) from None
+        self.play.autosave()
+        return kept
 
     def cmd_state(self, request) -> dict:
         return {"ok": True, "state": state_json(self.session.state)}
 
     def cmd_set(self, request) -> dict:
-        self._set(request.get("state"))
-        return {"ok": True, "state": state_json(self.session.state)}
+        kept = self._set(request.get("state"))
+        return {"ok": True, "state": state_json(self.session.state), "kept": kept}
 
-    def _set(self, data) -> None:
+    def _set(self, data) -> str | None:
+        """A new game at the position `data`; where the game so far was kept (_start_over)."""
         if not isinstance(data, dict):
             raise ProtocolError("bad request", '"state" must be a state object, as "state" answers it')
         game = self.session.game
         try:
-            state = game.state_from_json(data)
+            start = game.state_from_json(data).to_json()
         except (ValueError, TypeError, KeyError) as error:
             raise ProtocolError("bad state", str(error)) from None
-        self.play.set_position(state)
+        return self._start_over(start)
 
     def cmd_legal(self, request) -> dict:
         state = self.session.state
@@ -201,6 +231,19 @@ class ProtocolServer:
 
     def cmd_quit(self, request) -> dict:
         return {"ok": True}
+
+
+class _StderrReporter:
+    """A front end's Reporter whose `say` (the course of the game) goes to standard error too."""
+
+    def __init__(self, report) -> None:
+        self._report = report
+
+    def say(self, text: str = "") -> None:
+        self._report.complain(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._report, name)
 
 
 def read_lines(stream: TextIO, limit: int = MAX_LINE):

@@ -4,7 +4,9 @@ Reproducibility: every agent of every game gets its own seed derived from (seed,
 player) (games.game_seed), so game k is the same game whichever process plays it and however
 many processes there are; the totals are sums, so they do not depend on the order games finish in either.
 (An mcts agent with a `time=` budget is the exception: how far it searches depends on the
-machine.)
+machine.) The native backend adds its games up in the kernel (native_sim.py); the first games
+are played in this process, and the rest over `jobs` processes only when that pays
+(spread.py).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 
 from gdef_core.play.games import Failure, GameOutcome, play_or_fail
 from gdef_core.play.spec import AgentSpec
+from gdef_core.play import spread
 
 
 class SimulationError(Exception):
@@ -54,6 +57,7 @@ class Summary:
     # whether they were compiled in this run (else loaded from numba's cache)
     compile_seconds: float = 0.0
     compiled: bool = False
+    processes: int = 1   # the processes that played: 1 when a run was too short to spread
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -74,6 +78,16 @@ class Summary:
         for player, score in enumerate(outcome.scores):
             self.total_scores[player] += score
 
+    def add_totals(self, totals) -> None:
+        """Add a run of games added up elsewhere (native.backend.Totals: the kernel's)."""
+        self.games += totals.games
+        self.wins = [mine + theirs for mine, theirs in zip(self.wins, totals.wins)]
+        self.draws += totals.draws
+        self.capped += totals.capped
+        self.total_length += totals.total_length
+        self.max_length = max(self.max_length, totals.max_length)
+        self.total_scores = [mine + theirs for mine, theirs in zip(self.total_scores, totals.total_scores)]
+
     @property
     def avg_length(self) -> float:
         return self.total_length / self.games if self.games else 0.0
@@ -87,6 +101,7 @@ class Summary:
         return {"games": self.games, "wins": list(self.wins), "draws": self.draws,
                 "capped": self.capped, "avg_length": self.avg_length,
                 "max_length": self.max_length, "mean_scores": self.mean_scores, "seconds": self.seconds,
+                "processes": self.processes,
                 # named only when not the default, so documents of Python runs keep their shape
                 **({"backend": self.backend, "compile_seconds": self.compile_seconds}
                    if self.backend != "python" else {})}
@@ -101,9 +116,11 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
              notify: Callable[[str], None] | None = None) -> Summary:
     """Play `games` games and return the totals; raises SimulationError when a game fails.
 
-    With jobs > 1 the games are spread over that many processes, each loading the game from
-    its files itself (compiled rules do not cross process boundaries); with `cluster` (an
-    address gdef_core.play.cluster understands) over the workers of a Dask cluster.
+    With jobs > 1 the games are spread over that many processes when the run is long enough to
+    pay for them (spread.py): with the Python backend each loads the game from its files
+    itself (compiled rules do not cross process boundaries), native ones are forked with the
+    compiled rules; with `cluster` (an address gdef_core.play.cluster understands) over the
+    workers of a Dask cluster.
     `backend`: "native" plays random-vs-random games in compiled code (gdef_core.native),
     "auto" does when numba is installed and the run is long; `summary.backend` says which ran.
     """
@@ -117,21 +134,26 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
             summary.compile_seconds, summary.compiled = time.perf_counter() - preparing, native.compiled
     summary.backend = "python" if native is None else "native"
     started = time.perf_counter()
+
+    def spreading() -> None:
+        summary.processes = jobs
+
     if native is not None:
         from gdef_core.play.native_sim import native_outcomes
-        outcomes = native_outcomes(native, game, games, seed, max_moves, jobs)
+        outcomes = native_outcomes(native, game, games, seed, max_moves, jobs, spreading)
     elif cluster is not None:
         from gdef_core.play.cluster import cluster_outcomes
         outcomes = cluster_outcomes(cluster, game, specs, games, seed, max_moves)
-    elif jobs <= 1 or games <= 1:
-        outcomes = _local(game, specs, games, seed, max_moves)
     else:
-        outcomes = _parallel(game, specs, games, seed, max_moves, jobs)
+        outcomes = _python_outcomes(game, specs, games, seed, max_moves, jobs, spreading)
     try:
         for result in outcomes:
             if isinstance(result, Failure):
                 raise SimulationError(result.index, seed, result.message)
-            summary.add(result)
+            if isinstance(result, GameOutcome):
+                summary.add(result)
+            else:
+                summary.add_totals(result)
             summary.seconds = time.perf_counter() - started
             if on_progress is not None:
                 on_progress(summary.games, games, summary.seconds)
@@ -144,19 +166,30 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     return summary
 
 
-def _local(game, specs, games, seed, max_moves):
+def _python_outcomes(game, specs, games, seed, max_moves, jobs, spreading):
+    """The games' outcomes, played here until the games left, at the rate so far, are worth
+    `jobs` processes (spread.py); then the rest over those."""
+    started = time.perf_counter()
     for index in range(games):
         yield play_or_fail(game, specs, seed, index, max_moves)
+        done = index + 1
+        elapsed = time.perf_counter() - started
+        rate = done / elapsed if elapsed > 0 else float("inf")
+        if elapsed >= spread.PROBE_SECONDS and spread.worth_spreading(games - done, rate, jobs,
+                                                                      spread.PYTHON_START_SECONDS):
+            spreading()
+            yield from _parallel(game, specs, range(done, games), seed, max_moves, jobs)
+            return
 
 
 _worker: dict = {}
 
 
-def _init_worker(files, max_steps, max_depth, specs, seed, max_moves) -> None:
+def _init_worker(files, params, max_steps, max_depth, specs, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
     from gdef_core.runtime import load_game
 
-    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth)
+    game = load_game(list(files), max_steps=max_steps, max_depth=max_depth, params=params)
     _worker.update(game=game, specs=specs, seed=seed, max_moves=max_moves)
 
 
@@ -165,18 +198,18 @@ def _work(index: int) -> GameOutcome | Failure:
                         _worker["max_moves"])
 
 
-def _parallel(game, specs, games, seed, max_moves, jobs):
+def _parallel(game, specs, indexes: range, seed, max_moves, jobs):
     # Workers load the game themselves (_init_worker), so nothing needs fork's copy of this
     # process: forkserver forks them from a clean single-threaded process, which a fork of a
     # process with threads (a notebook, a test run, a server) cannot promise (a lock held by
     # another thread stays held in the child forever).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = context.Pool(jobs, _init_worker, (tuple(game.files), game.max_steps, game.max_depth,
-                                            tuple(specs), seed, max_moves))
+    pool = context.Pool(jobs, _init_worker, (tuple(game.files), dict(game.params), game.max_steps,
+                                            game.max_depth, tuple(specs), seed, max_moves))
     try:
-        chunk = max(1, min(32, games // (jobs * 16)))
-        yield from pool.imap_unordered(_work, range(games), chunksize=chunk)
+        chunk = max(1, min(32, len(indexes) // (jobs * 16)))
+        yield from pool.imap_unordered(_work, indexes, chunksize=chunk)
         pool.close()
     finally:
         pool.terminate()

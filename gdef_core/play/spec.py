@@ -1,7 +1,10 @@
 """Agent descriptions as people type them: `random`, `greedy`, `mcts:iterations=2000`,
 `mcts:time=0.5,c=1.0`, and the `--player N=SPEC` options of gdef-run and gdef-sim.
 
-A spec is plain data (it crosses process boundaries in gdef-sim); `build(seed)` makes the agent.
+A spec is plain data (it crosses process boundaries in gdef-sim); `build(seed, think)` makes
+the agent. A plain `mcts` (neither iterations= nor time=) thinks `think` seconds a move where
+a person waits (gdef-run's `--think`, default 2 s), and DEFAULT_ITERATIONS iterations where
+runs must repeat for a seed (gdef-sim: `think` None).
 """
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from dataclasses import dataclass
 
 from gdef_core.play.agents import GreedyAgent, RandomAgent
 from gdef_core.play.errors import AgentSpecError
-from gdef_core.play.mcts import PLAYOUT_ENGINES, MctsAgent
+from gdef_core.play.mcts import DEFAULT_ITERATIONS, PLAYOUT_ENGINES, MctsAgent
 
 HUMAN = "human"
 
@@ -58,8 +61,8 @@ _DESCRIPTIONS = {
     "random": "a uniformly random legal move",
     "greedy": "wins at once when it can, else blocks an immediate loss, else random",
     "mcts": "UCT tree search with random playouts "
-            "(options: iterations=N (default 1000) or time=SECONDS, c=1.41, cap=1000, "
-            "playouts=python|native|auto)",
+            "(options: time=SECONDS (gdef-run's default: --think, 2 s) or iterations=N "
+            "(gdef-sim's default: 1000), c=1.41, cap=1000, playouts=python|native|auto)",
     "cmd": 'another program speaking the bot protocol, e.g. cmd:"python mybot.py" (docs/protocol.md)',
 }
 
@@ -73,8 +76,9 @@ class AgentSpec:
     def is_human(self) -> bool:
         return self.name == HUMAN
 
-    def build(self, seed: int | None = None):
-        """A fresh agent with its own random generator seeded by `seed`."""
+    def build(self, seed: int | None = None, think: float | None = None):
+        """A fresh agent with its own random generator seeded by `seed`; `think`: the seconds
+        a move of a plain `mcts` (None: DEFAULT_ITERATIONS iterations)."""
         if self.name == "random":
             return RandomAgent(seed)
         if self.name == "greedy":
@@ -84,6 +88,8 @@ class AgentSpec:
             return ExternalAgent(dict(self.options)["command"], seed)
         if self.name == "mcts":
             keywords = {_OPTIONS["mcts"][key][2]: value for key, value in self.options}
+            if "iterations" not in keywords and "time_limit" not in keywords:
+                keywords.update({"iterations": DEFAULT_ITERATIONS} if think is None else {"time_limit": think})
             return MctsAgent(seed, **keywords)
         raise AgentSpecError(f"'{self.name}' is a person, not a computer player")
 

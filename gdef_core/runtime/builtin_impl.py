@@ -2,7 +2,8 @@
 
 Every entry turns a use of the built-in into Python source (most are inlined: a board read is a
 list subscript with a bounds test, `onTurn()` is a variable). The table is checked against
-BUILTINS by the tests, so a built-in added there cannot be forgotten here.
+BUILTINS by the tests, so a built-in added there cannot be forgotten here (but for those the IR
+holds as constants and objects, lower/build.RESOLVED: `empty`, boardWidth() and the like).
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from gdef_core.lower.values import INT_MAX, INT_MIN
 from gdef_core.runtime.code import Code, constant
 
 # An implementation gets the function compiler (function_compiler.FunctionCompiler, which
-# imports this table: not named here, so the two modules make no circle), the AST node (Call,
-# Index or NameRef) and the compiled arguments or indexes; it returns the compiled expression.
+# imports this table: not named here, so the two modules make no circle), the IR node
+# (lower/ir.py: CallBuiltin or Board) and the compiled arguments (as written, each converted by
+# the implementation, located at the call) or indexes; it returns the compiled expression.
 Implementation = Callable[[object, object, list[Code]], Code]
 
 IMPLEMENTATIONS: dict[str, Implementation] = {}
@@ -28,15 +30,11 @@ def implements(name: str):
     return register
 
 
-def _code(text: str, type_: str | None, lo: int | None = None, hi: int | None = None, pure: bool = False):
+def _code(text: str, type_: str | None, lo: int | None = None, hi: int | None = None, pure: bool = False,
+          simple: bool = False):
     if pure and lo is not None and lo == hi:
         return constant(lo)
-    return Code(text, type_, None, INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, pure)
-
-
-@implements("empty")
-def _empty(fc, node, args):
-    return _code("EMPTY", "obj", pure=True)
+    return Code(text, type_, None, INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, pure, simple=simple)
 
 
 @implements("CurrentPosition")
@@ -60,7 +58,7 @@ def _operation_list(fc, node, args):
 def _operations_num(fc, node, args):
     if fc.variant:
         return _code("1", "int", 1, 1, pure=True)
-    return _code("NOPS", "int", 0, None, pure=True)
+    return _code(fc.cell("NOPS"), "int", 0, None, pure=True, simple=True)
 
 
 @implements("isPlaceOperation")
@@ -70,34 +68,19 @@ def _is_place(fc, node, args):
 
 @implements("onTurn")
 def _on_turn(fc, node, args):
-    return _code("T", "int", 0, fc.compiler.players - 1, pure=True)
+    return _code(fc.cell("T"), "int", 0, fc.compiler.players - 1, pure=True, simple=True)
 
 
 @implements("moveNumber")
 def _move_number(fc, node, args):
-    return _code("MN", "int", 0, None, pure=True)
-
-
-@implements("boardWidth")
-def _board_width(fc, node, args):
-    return _code("", "int", fc.compiler.width, fc.compiler.width, pure=True)
-
-
-@implements("boardHeight")
-def _board_height(fc, node, args):
-    return _code("", "int", fc.compiler.height, fc.compiler.height, pure=True)
-
-
-@implements("playersNum")
-def _players_num(fc, node, args):
-    return _code("", "int", fc.compiler.players, fc.compiler.players, pure=True)
+    return _code(fc.cell("MN"), "int", 0, None, pure=True, simple=True)
 
 
 def _runtime_call(helper: str, result: str | None):
     """A built-in implemented by a helper of the generated module, given the location."""
     def implementation(fc, node, args):
         texts = [fc.coerce(arg, param.type, node.span).text
-                 for arg, param in zip(args, fc.builtin_params(node))]
+                 for arg, param in zip(args, node.builtin.params)]
         return _code(f"{helper}({', '.join([*texts, str(fc.loc(node.span))])})", result)
     return implementation
 
@@ -118,7 +101,7 @@ def _candidate_operation(place: bool):
         tests: list[str] = []
         x_use = fc.index_part(x, fc.compiler.width, tests)
         y_use = fc.index_part(y, fc.compiler.height, tests)
-        obj = "EMPTY"
+        obj = fc.cell("EMPTY")
         if place:
             code = fc.coerce(args[2], "obj", node.span)
             obj = code.text
@@ -159,7 +142,7 @@ def _repetitions(fc, node, args):
 @implements("nextBoardSeen")
 def _next_board_seen(fc, node, args):
     if fc.variant:  # one operation: the next board is the current one with one square changed
-        return _code("_board_seen_one(B, PX, PY, PO)", "bool")
+        return _code(f"_board_seen_one({fc.cell('B')}, {fc.cell('PX')}, {fc.cell('PY')}, {fc.cell('PO')})", "bool")
     fc.compiler.uses_next = True
     return _code(f"_board_seen(N, {fc.loc(node.span)})", "bool")
 

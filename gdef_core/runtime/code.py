@@ -24,6 +24,9 @@ class Code:
     hi: int = INT_MAX
     pure: bool = False
     sizes: tuple | None = None  # an array's sizes, each an int or None when known only at run time
+    simple: bool = False  # a name or a literal: safe to repeat in the generated text
+    local: str | None = None  # the gdef local whose value this is (its text is `l_NAME`)
+    cell: str | None = None  # the cell whose value this is (PX: the single operation's x)
 
     @property
     def constant(self) -> bool:
@@ -32,8 +35,8 @@ class Code:
 
 def constant(value) -> Code:
     if type(value) is bool:
-        return Code(repr(value), "bool", value, pure=True)
+        return Code(repr(value), "bool", value, pure=True, simple=True)
     if type(value) is int:
-        return Code(f"({value})" if value < 0 else str(value), "int", value, value, value, True)
+        return Code(f"({value})" if value < 0 else str(value), "int", value, value, value, True, simple=True)
     text = repr(value) if math.isfinite(value) else f"float('{value}')"
-    return Code(f"({text})" if value < 0 or text[0] == "f" else text, "float", value, pure=True)
+    return Code(f"({text})" if value < 0 or text[0] == "f" else text, "float", value, pure=True, simple=True)

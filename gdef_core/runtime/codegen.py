@@ -1,4 +1,6 @@
-"""The compiler: a checked Program -> the Python source of its rules.
+"""The compiler: a checked Program, lowered to the IR (gdef_core/lower/), -> the Python source
+of its rules. It reads the IR alone (no syntax tree), and decides nothing by reading back the
+text it generates.
 
 Each gdef function becomes one Python function (function_compiler.py); locals become Python
 locals, expressions Python expressions with the language's checks inlined, so a call of the
@@ -20,22 +22,20 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from dataclasses import dataclass
 
 from gdef_core.builtins import Context
-from gdef_core.lower import facts, inlining
-from gdef_core.lower.calls import call_graph
+from gdef_core.lower import facts, ir
+from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.limits import SEARCH_POOL_FACTOR
 from gdef_core.runtime import prelude
-from gdef_core.runtime.function_compiler import MARK_END, MARK_START, CompileError, FunctionCompiler
+from gdef_core.runtime.function_compiler import (
+    LOCAL_NAMES, MARK_END, MARK_START, CompileError, FunctionCompiler, function_arms,
+)
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
-from gdef_core.syntax import ast
 
 __all__ = ["CompileError", "CompiledSource", "Compiler"]
-
-_MARK_RE = re.compile(f"{MARK_START}([0-9]+){MARK_END}")
 
 _CELLS = prelude.CELLS
 
@@ -60,26 +60,14 @@ class Compiler:
         # optimize=False: the reference compilation (every check kept, no single-operation
         # variant), against which the tests compare the optimised one.
         self.optimize = optimize
-        self.width = program.width
-        self.height = program.height
-        self.players = program.players
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.filename = filename
-        self.objects = list(program.objects)
-        self.var_index = {name: i for i, name in enumerate(program.game_vars)}
-        self.var_types = {name: decl.type.name for name, decl in program.game_vars.items()}
-        # Game-variable arrays: name -> their sizes (constants, spec 15.1).
-        self.var_arrays: dict[str, tuple] = {}
-        for name, decl in program.game_vars.items():
-            if decl.sizes:
-                self.var_arrays[name] = tuple(facts.static_int(size, {
-                    "boardWidth": self.width, "boardHeight": self.height, "playersNum": self.players})
-                    for size in decl.sizes)
+        self.module: ir.Module | None = None  # lowered by compile()
         self.spans: list[Span] = []
         self._span_numbers: dict[tuple, int] = {}
         self.inline_chains: dict[int, tuple] = {}
-        self.inlinable: dict = {}
+        self.arms: dict = {}  # function -> its arms, for the functions inlined (function_arms)
         self.predicates: dict = {}  # facts.predicates(): calls whose truth says something
         # The single-operation isMoveLegal() as one expression, when it compiles to one: the
         # candidate filters evaluate it in place of a call.
@@ -90,19 +78,29 @@ class Compiler:
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
         self.blocks: list[Lines] = []
         self.helper_count = 0
-        self.graph = call_graph(program)
-        self.recursive: frozenset[str] = frozenset()
-        self.contexts: dict[str, frozenset[Context]] = {}  # function -> the entry points reaching it
-        self.current: ast.FunctionDef | None = None  # the function being compiled
+        self.current: ir.Function | None = None  # the function being compiled
+
+    @property
+    def graph(self):
+        return self.module.graph
+
+    @property
+    def current_span(self) -> Span:
+        """Where the compiler is: the function being compiled (or compiled last), else the first."""
+        if self.current is not None:
+            return self.current.span
+        for function in (self.module.functions.values() if self.module is not None else ()):
+            return function.span
+        return Span("<rules>", 0, 0, 0, 0)
 
     def position_vars(self) -> str:
         """The game variables a position is compared by (spec 15.4: not those declared
         `counter`), as the text of a tuple's items over `v`; an array as nested tuples."""
         parts = []
-        for i, decl in enumerate(self.program.game_vars.values()):
-            if getattr(decl, "counter", False):
+        for i, decl in enumerate(self.module.game_vars.values()):
+            if decl.counter:
                 continue
-            dims = len(getattr(decl, "sizes", None) or ())
+            dims = len(decl.sizes)
             parts.append(f"v[{i}]" if dims == 0 else f"tuple(v[{i}])" if dims == 1
                          else f"tuple(map(tuple, v[{i}]))")
         return "".join(f"{part}, " for part in parts)
@@ -122,23 +120,26 @@ class Compiler:
     # ------------------------------------------------------------ whole program
 
     def compile(self) -> CompiledSource:
-        functions = self.program.functions
-        graph = self.graph
-        self.recursive = graph.recursive
+        try:
+            module = self.module = lowered(self.program)
+        except LoweringError as error:
+            raise CompileError(error.message, error.span) from None
+        self.width, self.height, self.players = module.width, module.height, module.players
+        self.var_index = {name: i for i, name in enumerate(module.game_vars)}
+        functions = module.functions
+        self.arms = function_arms(module, self.optimize)
         if self.optimize:
-            self.inlinable = inlining.inlinable_functions(functions, self.recursive)
-            self.predicates = facts.predicates(functions, self.inlinable)
-        self.contexts = {name: graph.contexts_of(name) for name in functions}
-        judging = graph.reach[Context.IS_MOVE_LEGAL]
+            self.predicates = facts.predicates(functions, self.arms)
+        judging = module.graph.reach[Context.IS_MOVE_LEGAL]
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
-            if function.name.text in judging and self.optimize:
-                variant = FunctionCompiler(self, function, variant=True).compile()
-                self.blocks.append(variant)
-                if function.name.text == "isMoveLegal":
-                    self.legal_one = _expression_of(variant)
-                    self.legal_local = self._local_judge(function)
+            if function.name in judging and self.optimize:
+                compiler = FunctionCompiler(self, function, variant=True)
+                self.blocks.append(compiler.compile())
+                if function.name == "isMoveLegal":
+                    self.legal_one = _expression_of(compiler)
+                    self.legal_local = self._local_judge(function, compiler)
         self.blocks.append(self._game_vars())
         lines: Lines = _prelude(self)
         for block in self.blocks:
@@ -151,26 +152,24 @@ class Compiler:
         lines.append((1, "return {" + ", ".join(f"{n!r}: {n}" for n in exported) + "}", None))
         source, line_spans = _assemble(lines, self.spans)
         return CompiledSource(source, self.filename, self.spans, line_spans,
-                              {name: f.name.span for name, f in functions.items()}, self.inline_chains)
+                              {name: f.span for name, f in functions.items()}, self.inline_chains)
 
     def _game_vars(self) -> Lines:
         nowhere = Span("<game variables>", 0, 0, 0, 0)
-        pseudo = ast.FunctionDef(ast.Name("<game variables>", nowhere), [], None, ast.Block([], nowhere), nowhere)
+        pseudo = ir.Function("<game variables>", (), None, {}, (), frozenset(), False, frozenset(), {}, False,
+                             nowhere)
         fc = FunctionCompiler(self, pseudo)
         values = []
-        for name, decl in self.program.game_vars.items():
-            element = decl.type.name
-            if not decl.sizes:
-                values.append(fc.coerce(fc.expr(decl.init), element, decl.init.span).text)
-                continue
-            sizes = self.var_arrays[name]
-            if isinstance(decl.init, ast.ArrayInit):
-                values.append(fc.array_literal(decl.init, element, [str(n) for n in sizes], sizes, 0,
-                                               decl.span, 2))
-                continue
-            fill = fc.coerce(fc.expr(decl.init), element, decl.init.span).text
-            values.append(f"[{fill}] * {sizes[0]}" if len(sizes) == 1
-                          else f"[[{fill}] * {sizes[1]} for _ in range({sizes[0]})]")
+        for decl in self.module.game_vars.values():
+            sizes = decl.sizes
+            if not sizes:
+                values.append(fc.expr(decl.fill).text)
+            elif decl.rows is not None:
+                values.append(fc.array_literal(decl.rows, [str(n) for n in sizes], sizes, 0, decl.span, 2))
+            else:
+                fill = fc.expr(decl.fill).text
+                values.append(f"[{fill}] * {sizes[0]}" if len(sizes) == 1
+                              else f"[[{fill}] * {sizes[1]} for _ in range({sizes[0]})]")
         return [(1, "def _init_vars():", None), (2, "return [" + ", ".join(values) + "]", None)]
 
     def _entries(self) -> Lines:
@@ -178,7 +177,7 @@ class Compiler:
         judges many candidate moves without leaving the generated code. A move of one
         operation is judged by the single-operation variant of isMoveLegal()."""
         out: Lines = []
-        functions = self.program.functions
+        functions = self.module.functions
         steps = self.max_steps
 
         def lines(indent: int, *texts: str) -> None:
@@ -186,7 +185,7 @@ class Compiler:
 
         def budget_check(name: str) -> str:
             # Calls of functions that cannot loop only count steps; the total is checked here.
-            return f"if ST < 0: _loop_limit({steps}, {self.loc(functions[name].name.span)})"
+            return f"if ST < 0: _loop_limit({steps}, {self.loc(functions[name].span)})"
 
         def judge(indent: int, ops: str) -> None:
             """Set the cells for judging `ops` and call the right isMoveLegal(): `_r`."""
@@ -280,23 +279,20 @@ class Compiler:
         lines(indent, f"pool -= {steps} - ST", "if pool < 0:")
         lines(indent + 1, f"_search_limit({self.search_pool})")
 
-    def _local_judge(self, function: ast.FunctionDef) -> tuple[str, list[str]] | None:
+    def _local_judge(self, function: ir.Function, variant: FunctionCompiler) -> tuple[str, list[str]] | None:
         """The single-operation isMoveLegal() as an expression over local variables: the
-        board `b`, the player `t`, ..., the operation `px py po pp`, the objects `_o_NAME`."""
-        if self.legal_one is None or "'" in self.legal_one or "_operation_field" in self.legal_one:
+        board `b`, the player `t`, ..., the operation `px py po pp`, the objects `_o_NAME`;
+        `variant`: its compiler, which compiled it to the expression legal_one."""
+        if self.legal_one is None or variant.uses.quoted or variant.uses.dynamic:
             return None
-        if self.legal_one.count("(ST := ST - 1)") + 1 > self.max_steps:
+        if variant.uses.steps + 1 > self.max_steps:
             return None
-        lines = FunctionCompiler(self, function, variant=True, count_steps=False).compile()
-        expression = _expression_of(lines)
-        if expression is None or "ST" in re.findall(r"\w+", expression):
+        local = FunctionCompiler(self, function, variant=True, count_steps=False, names=LOCAL_NAMES)
+        local.compile()
+        expression = _expression_of(local)
+        if expression is None or "ST" in local.uses.cells:
             return None
-        names = {"B": "b", "T": "t", "MN": "mn", "V": "v", "PX": "px", "PY": "py", "PO": "po", "PP": "pp",
-                 "EMPTY": "_empty", "OPS": "ops", "NOPS": "1"}
-        objects = sorted(set(re.findall(r"\bo_\w+", expression)))
-        local = re.sub(r"\b(B|T|MN|V|PX|PY|PO|PP|EMPTY|OPS|NOPS|o_\w+)\b",
-                       lambda m: names.get(m.group(1), "_" + m.group(1)), expression)
-        return local, objects
+        return expression, [f"o_{name}" for name in sorted(local.uses.objects)]
 
     def _default_filter(self, lines, steps: int) -> None:
         """`_e_default`: the legal moves among the automatic candidates (spec section 12) of a
@@ -379,16 +375,12 @@ class Compiler:
         lines(2, "return found, moves")
 
 
-def _expression_of(function: Lines) -> str | None:
+def _expression_of(compiled: FunctionCompiler) -> str | None:
     """The returned expression of a compiled function that is only `return (expression)`
-    (after its prologue), when the expression makes no call and uses no local."""
-    body = [text for _, text, _ in function[1:] if text not in ("nonlocal ST", "ST -= 1")]
-    if len(body) != 1 or not body[0].startswith("return ("):
+    (after its prologue), when its code makes no call and uses no local."""
+    if compiled.returned is None or compiled.uses.calls or compiled.uses.locals:
         return None
-    expression = body[0][len("return "):]
-    if MARK_START in expression or re.search(r"\b(_d|l_\w+)\b", expression):
-        return None
-    return expression
+    return f"({compiled.returned.text})"
 
 
 def _prelude(compiler: Compiler) -> Lines:
@@ -396,7 +388,7 @@ def _prelude(compiler: Compiler) -> Lines:
     runtime/prelude.py, the objects, and the key positions are compared by."""
     header = (f"def _factory(OBJECTS, W={compiler.width}, H={compiler.height}, P={compiler.players}, "
               f"MAX_DEPTH={compiler.max_depth}, MAX_STEPS={compiler.max_steps}):")
-    objects = [f"o_{name} = OBJECTS[{i + 1}]" for i, name in enumerate(compiler.objects)]
+    objects = [f"o_{name} = OBJECTS[{number}]" for name, number in compiler.module.objects.items() if number]
     key = ["def _position_key(b, p, v):", f"    return (tuple(b), p, ({compiler.position_vars()}))"]
     return [(0, header, None), *((0, line, None) for line in _prelude_body()),
             *((1, line, None) for line in objects + key)]
@@ -415,11 +407,12 @@ def _assemble(lines: Lines, spans: list[Span]) -> tuple[str, dict[int, Span]]:
     out: list[str] = []
     line_spans: dict[int, Span] = {}
     for indent, text, span in lines:
-        parts = _MARK_RE.split(text)
+        first, *calls = text.split(MARK_START)
         if span is not None:
             line_spans[len(out) + 1] = span
-        out.append("    " * indent + parts[0])
-        for i in range(1, len(parts), 2):
-            line_spans[len(out) + 1] = spans[int(parts[i])]
-            out.append(parts[i + 1])
+        out.append("    " * indent + first)
+        for call in calls:
+            number, _, rest = call.partition(MARK_END)
+            line_spans[len(out) + 1] = spans[int(number)]
+            out.append(rest)
     return "\n".join(out) + "\n", line_spans

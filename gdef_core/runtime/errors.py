@@ -99,3 +99,14 @@ class GameLoadError(Exception):
         if summary:
             lines.insert(0, summary)
         super().__init__("\n".join(lines) or "the game cannot be loaded")
+
+
+
+class ParamError(GameLoadError):
+    """A value asked for a game's parameter was refused: no such parameter, or a value it does
+    not allow. The message names the parameter and what it allows; the command-line tools
+    report it as a usage error."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__([], "; ".join(problems))
+        self.problems = list(problems)

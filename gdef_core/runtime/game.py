@@ -18,12 +18,12 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from gdef_core.builtins import ALIASES
 from gdef_core.moves import Move, MoveSyntaxError, Op, looks_like_name
 from gdef_core.runtime.function_compiler import CompileError
-from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError
+from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, ParamError
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
@@ -110,6 +110,8 @@ class Game:
         self.players: int = program.players
         self.width: int = program.width
         self.height: int = program.height
+        # The values of the game's parameters in use (`param`), by name, in declaration order.
+        self.params: dict[str, object] = {name: program.param_values[name] for name in program.params}
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.empty = Obj("empty")
@@ -121,9 +123,10 @@ class Game:
         self._initial: State | None = None
         self._moves: dict[tuple, Move] = {}  # operations -> their Move, shared by all states
         self.rules.set_has_legal_move_hook(self._has_legal_move_hook)
-        self.variable_names: list[str] = list(program.game_vars)
-        self.variable_types: dict[str, str] = {n: d.type.name for n, d in program.game_vars.items()}
-        self._counters = {n for n, d in program.game_vars.items() if getattr(d, "counter", False)}
+        game_vars = self.rules.module.game_vars
+        self.variable_names: list[str] = list(game_vars)
+        self.variable_types: dict[str, str] = {n: d.type.split("[", 1)[0] for n, d in game_vars.items()}
+        self._counters = {n for n, d in game_vars.items() if d.counter}
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
         # How the game is shown: labels, pieces, player names, visible variables, notation.
@@ -163,9 +166,8 @@ class Game:
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
-        if self.program.start is not None:
-            for entry in self.program.start.entries:
-                board[entry.x.value * self.height + entry.y.value] = self._by_name[entry.obj.text]
+        for x, y, name in self.rules.module.start:
+            board[x * self.height + y] = self._by_name[name]
         return board
 
     def __repr__(self) -> str:
@@ -758,18 +760,20 @@ def _nth(number: int, move: Move) -> str:
 
 
 def load_game(paths: Sequence[str] | str, *, max_steps: int = DEFAULT_MAX_STEPS,
-              max_depth: int = DEFAULT_MAX_DEPTH) -> Game:
-    """Load, check and compile the game made of `paths` (a rules file and its helpers).
+              max_depth: int = DEFAULT_MAX_DEPTH, params: Mapping[str, object] | None = None) -> Game:
+    """Load, check and compile the game made of `paths` (a rules file and its helpers), with
+    `params` the values of its parameters by name (the others keep their defaults).
 
     Raises GameLoadError (with every diagnostic) when the files have errors or make a library
-    rather than a game, or when the game variables' initial values fail; GdefFileError when a
-    named file cannot be read.
+    rather than a game, or when the game variables' initial values fail; ParamError (a
+    GameLoadError) when a parameter value is refused; GdefFileError when a named file cannot be
+    read.
     """
     from gdef_core.loader import load_program
 
     if isinstance(paths, str):
         paths = [paths]
-    program = load_program(list(paths))
+    program = load_program(list(paths), params=params)
     return game_from_program(program, max_steps=max_steps, max_depth=max_depth)
 
 
@@ -777,6 +781,8 @@ def game_from_program(program: Program, *, max_steps: int = DEFAULT_MAX_STEPS,
                       max_depth: int = DEFAULT_MAX_DEPTH, optimize: bool = True) -> Game:
     """The Game of a checked program, or GameLoadError; `optimize=False` is the reference build
     (every check kept, one generated line a statement), which the debugger runs."""
+    if program.param_errors:
+        raise ParamError(list(program.param_errors.values()))
     if not program.ok:
         count = len(program.errors)
         raise GameLoadError(program.diagnostics, f"the game has {count} error{'s' if count > 1 else ''}:")

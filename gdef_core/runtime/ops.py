@@ -1,6 +1,7 @@
-"""Value operations with the language's semantics, called by compiled rules where an inline
-Python expression would not be exact: C-style int division and modulo, C `fmod`, division by
-zero, overflow, and the run-time type checks for values whose type the checker could not know
+"""Value operations with the language's semantics (defined once, in lower/arithmetic.py, for
+both backends) as the Python backend runs them, called by compiled rules where an inline Python
+expression would not be exact: C-style int division and modulo, C `fmod`, division by zero,
+overflow, and the run-time type checks for values whose type the checker could not know
 (`OperationList[i][j]` with a computed j).
 
 Every function takes `loc` (a span-table number) and raises `Fail` with a G6xx code.
@@ -10,8 +11,11 @@ from __future__ import annotations
 import math
 import operator
 
+from gdef_core.lower.arithmetic import (
+    fits_int, float_div as _float_div, float_mod_is_nan, int_div as _int_div, int_div_fails, int_mod as _int_mod,
+)
+from gdef_core.lower.values import Obj, type_name
 from gdef_core.runtime.errors import Fail
-from gdef_core.lower.values import INT_MAX, INT_MIN, Obj, type_name
 
 _NUMBER_TYPES = (int, float)
 
@@ -21,43 +25,36 @@ def overflow(loc: int):
 
 
 def checked(value: int, loc: int) -> int:
-    if INT_MIN <= value <= INT_MAX:
+    if fits_int(value):
         return value
     overflow(loc)
 
 
 def int_div(a: int, b: int, loc: int) -> int:
-    """`a / b` on ints: truncates toward zero, as C does (-7 / 2 == -3)."""
-    if b == 0:
-        raise Fail("G601", f"division by zero ({a} / 0)", loc)
-    q = a // b
-    if q < 0 and q * b != a:
-        q += 1
-    if q > INT_MAX:
+    """`a / b` on ints (lower/arithmetic.py), its failures located."""
+    if int_div_fails(a, b):
+        if b == 0:
+            raise Fail("G601", f"division by zero ({a} / 0)", loc)
         overflow(loc)
-    return q
+    return _int_div(a, b)
 
 
 def int_mod(a: int, b: int, loc: int) -> int:
-    """`a % b` on ints: the sign of the dividend, as C does (-7 % 2 == -1)."""
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
+    return _int_mod(a, b)
 
 
 def float_div(a: float, b: float, loc: int) -> float:
     if b == 0:
         raise Fail("G601", f"division by zero ({a} / 0)", loc)
-    return a / b
+    return _float_div(a, b)
 
 
 def float_mod(a: float, b: float, loc: int) -> float:
-    """`%` with a float operand: C's fmod (an infinite dividend or a NaN gives NaN, where
-    Python's math.fmod raises "math domain error")."""
     if b == 0:
         raise Fail("G601", f"modulo by zero ({a} % 0)", loc)
-    if math.isinf(a) or math.isnan(a) or math.isnan(b):
+    if float_mod_is_nan(a, b):
         return math.nan
     return math.fmod(a, b)
 

@@ -16,10 +16,10 @@ import sys
 import weakref
 from dataclasses import dataclass, field
 
+from gdef_core.lower import ir
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.rules import Rules
 from gdef_core.span import Span
-from gdef_core.syntax import ast
 
 _CODE_WIDTH = 90  # the quoted statement is shortened to about this many characters
 
@@ -169,8 +169,8 @@ def _copy(variables: list) -> list:
 class _Explainer:
     def __init__(self, program, rules: Rules) -> None:
         self.line_spans = rules.compiled.line_spans
-        self.modules = {module.path: module for module in program.modules}
-        self.functions = program.functions
+        self.modules = {module.path: module for module in program.modules}  # the files' text and comments
+        self.functions = rules.module.functions
 
     def decide(self, call: _Call) -> LocatedRule | None:
         """The rule of the deciding line of `call`, or of the call it returned the result of
@@ -203,17 +203,17 @@ class _Explainer:
         if definition is None:
             return None
         found = None
-        for node in ast.walk(definition.body):
-            if isinstance(node, ast.If) and len(node.then.stmts) == 1 and node.then.stmts[0].span == span:
+        for node in ir.walk(definition.body[1:]):  # after its Enter (the function's name)
+            if isinstance(node, ir.If) and len(node.then) == 1 and node.then[0].span == span:
                 return node
-            if found is None and getattr(node, "span", None) == span and not isinstance(node, ast.Block):
+            if found is None and node.span == span:
                 found = node
         return found
 
     @staticmethod
     def _code(lines: list[str], span: Span, shown) -> str:
-        if isinstance(shown, ast.If):
-            body = _shorten(_text(lines, shown.then.stmts[0].span), _CODE_WIDTH)
+        if isinstance(shown, ir.If):
+            body = _shorten(_text(lines, shown.then[0].span), _CODE_WIDTH)
             condition = _shorten(_text(lines, shown.cond.span), _CODE_WIDTH - len(body) - 10)
             return f"if ({condition}) {{ {body} }}"
         return _shorten(_text(lines, span), _CODE_WIDTH)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import sys
 
-from gdef_core.lower import flow
 from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
@@ -41,15 +40,16 @@ class Rules:
             code = compile(compiled.source, self.filename, "exec")
         except RecursionError:
             raise CompileError("this function is nested too deeply to run (expressions or blocks "
-                               "thousands of levels deep)", _span_of(compiler.current, program)) from None
+                               "thousands of levels deep)", compiler.current_span) from None
         except (SyntaxError, MemoryError) as error:  # Python's own limits on the generated code
             lines = compiled.line_spans if compiled is not None else {}
-            span = lines.get(getattr(error, "lineno", None) or 0, _span_of(compiler.current, program))
+            span = lines.get(getattr(error, "lineno", None) or 0, compiler.current_span)
             raise CompileError(f"this code is nested too deeply to run ({getattr(error, 'msg', error)}); "
                                "move inner blocks into functions of their own", span) from None
         finally:
             sys.setrecursionlimit(limit)
         self.compiled = compiled
+        self.module = compiler.module  # the IR the rules were compiled from
         namespace = prelude.namespace()
         exec(code, namespace)
         entries = namespace["_factory"](objects)
@@ -62,7 +62,7 @@ class Rules:
         self.raw_filter = entries.get("_e_filter")
         self.raw_default_filter = entries.get("_e_default")
         self.position_key = entries["_position_key"]
-        used = flow.builtins_used(program.functions)
+        used = compiler.module.builtins_used
         # State the runtime keeps only for games that read it (spec 15.4, 15.5).
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
@@ -146,17 +146,6 @@ class Rules:
         elif stack:
             stack[0] = StackFrame(stack[0].function, span)
         return GdefRuntimeError(code, message, span, tuple(stack))
-
-
-def _span_of(function, program: Program) -> Span:
-    return function.name.span if function is not None else _first_span(program)
-
-
-def _first_span(program: Program) -> Span:
-    for function in program.functions.values():
-        return function.name.span
-    module = program.modules[0]
-    return Span(module.path, 0, 0, 0, 0)
 
 
 def _first_span_of(compiled) -> Span:

@@ -13,13 +13,16 @@ Record (JSON), as `gdef-run --record` writes it and `--resume` reads it:
 A game that did not begin at the game's start position (the bot protocol's `set`) also keeps
 `"start"`: that position, as `State.to_json()` writes it; `--resume` replays the moves from it.
 `files` name .gdef files only (gdef_core.loader.is_gdef_name): a record may come from someone
-else, and must not make gdef read, and quote, /etc/shadow.
+else, and must not make gdef read, and quote, /etc/shadow. A relative name is relative to the
+record's own folder (`record_files`), so that a record resumes from any folder and a folder of
+games and records can be moved whole; a name given absolute stays absolute.
 
 The history of positions (spec 15.4) is not written: replaying the moves rebuilds it.
 """
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from gdef_core.files import read_bytes, replace_file
@@ -117,11 +120,15 @@ class Session:
 
     # ------------------------------------------------------------ records
 
-    def record(self) -> dict:
+    def record(self, folder: str | None = None) -> dict:
+        """The record as JSON data; `folder`: the folder of the file it goes to, which its
+        relative `files` are written relative to (files_for_record); without one (the board
+        page's download, whose folder is not known) they are written absolute."""
         state = self.state
         record = {
             "game": self.game.name,
-            "files": self.files,
+            "files": [os.path.abspath(name) for name in self.files] if folder is None
+            else files_for_record(self.files, folder),
             "players": self.game.players,
             "moves": list(self.moves),
             "rejected": list(self.rejected),
@@ -131,12 +138,15 @@ class Session:
         }
         if self.start is not None:
             record["start"] = self.start
+        if self.game.params:
+            record["params"] = {name: json_value(value) for name, value in self.game.params.items()}
         return record
 
     def save(self, path: str) -> None:
         """Write the record atomically (a crash never leaves half a file), only as a regular
         file of this user and never through a symbolic link (gdef_core.files.replace_file)."""
-        replace_file(path, json.dumps(self.record(), indent=2, allow_nan=False) + "\n")
+        folder = os.path.dirname(os.path.abspath(path))
+        replace_file(path, json.dumps(self.record(folder), indent=2, allow_nan=False) + "\n")
 
     @classmethod
     def from_record(cls, game: Game, files: list[str], record: dict) -> "Session":
@@ -173,6 +183,56 @@ def _json_vars(variables: dict) -> dict:
     return {name: json_value(value) for name, value in variables.items()}
 
 
+def files_for_record(files: list[str], folder: str) -> list[str]:
+    """The game files (named relative to the current folder, or absolute) as a record in
+    `folder` names them: an absolute name stays absolute, a relative one becomes relative to
+    `folder`, unless the two have only the root in common (a record of the records folder,
+    a game under /work): then it is written absolute rather than climbing to the root."""
+    written = []
+    for name in files:
+        if os.path.isabs(name):
+            written.append(name)
+            continue
+        full = os.path.abspath(name)
+        try:
+            common = os.path.commonpath([full, folder])
+        except ValueError:  # another drive
+            common = None
+        only_root = common is None or common == os.path.dirname(common)
+        written.append(full if only_root else os.path.relpath(full, folder))
+    return written
+
+
+def record_files(record: dict, path: str) -> tuple[list[str], list[str]]:
+    """The game files of a (checked) record read from `path`, as names the current folder
+    opens, and what to tell the user about them. A relative name is taken relative to the
+    record's folder; when no file is there but one is relative to the current folder (a record
+    written before records named files relative to their folder), that one is taken, and said."""
+    folder = os.path.dirname(os.path.abspath(path))
+    files, notes = [], []
+    for name in record["files"]:
+        if os.path.isabs(name):
+            files.append(name)
+            continue
+        beside = os.path.normpath(os.path.join(folder, name))
+        if not os.path.exists(beside) and os.path.isfile(name):
+            notes.append(f"{path} names {name}, which is not in the record's folder ({folder}); the {name} of "
+                         f"the current folder is taken (records of earlier versions of gdef named files that way)")
+            files.append(name)
+        else:
+            files.append(_shortest(beside))
+    return files, notes
+
+
+def _shortest(path: str) -> str:
+    """`path` relative to the current folder when that is shorter (for messages), else as is."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if len(relative) < len(path) else path
+
+
 def load_record(path: str) -> dict:
     """Read and validate a game record; RecordError says what is wrong."""
     try:
@@ -204,6 +264,9 @@ def record_problem(data) -> str | None:
         if not is_gdef_name(name):
             return (f"'files' names {name[:200]!r}, which is not a .gdef file: a record names .gdef "
                     "files only (that file is not read)")
+    params = data.get("params", {})
+    if not (isinstance(params, dict) and all(isinstance(value, (int, float, bool)) for value in params.values())):
+        return "'params' must map parameter names to their values (numbers, true, false)"
     if "start" in data and not isinstance(data["start"], dict):
         return "'start' must be a position, as the bot protocol's 'state' answers it"
     for number, entry in enumerate(data["moves"], 1):

@@ -7,7 +7,7 @@ already reported).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.semantics.collect import collect
@@ -15,6 +15,7 @@ from gdef_core.semantics.constants import check_game_var_inits
 from gdef_core.semantics.contexts import check_contexts, check_generator, check_unused_functions
 from gdef_core.semantics.flow import check_flow
 from gdef_core.semantics.names import resolve_names
+from gdef_core.semantics.param_decls import bind_values, check_param_decls
 from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
@@ -26,10 +27,13 @@ from gdef_core.semantics.types import check_types
 from gdef_core.syntax import ast
 
 
-def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()) -> Program:
+def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = (),
+          params: Mapping[str, object] | None = None) -> Program:
+    """`params`: values for the game's declared parameters (by name), else their defaults."""
     program = Program(modules=list(modules))
     report = Report(recovery(program.modules, load_diagnostics))
     collect(program, report)
+    check_param_decls(program, report, params)
     check_params(program, report)
     check_start(program, report)
     resolve_names(program, report)
@@ -43,4 +47,6 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_unused_functions(program, report)
     everything = sorted([*load_diagnostics, *report.kept()], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))
+    if program.ok:
+        bind_values(program)
     return program

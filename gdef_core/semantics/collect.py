@@ -61,7 +61,7 @@ def _declare(program: Program, report: Report, name: ast.Name, kind: SymbolKind,
     if existing is not None:
         other = existing.name_span
         report.add("G203", name.span, f"'{name.text}' is already defined as "
-                   f"{_article(KIND_WORDS[existing.kind])} ({where(other, name.span)})",
+                   f"{_article(_kind_word(existing))} ({where(other, name.span)})",
                    related=(Related(other, f"the other definition of '{name.text}'"),))
         return
     program.symbols[name.text] = symbol
@@ -83,6 +83,10 @@ def _keyword_span(start: ast.StartDecl) -> Span:
     """The span of the `start` keyword (five characters at the beginning of the block)."""
     span = start.span
     return Span(span.file, span.line, span.column, span.line, span.column + len("start"))
+
+
+def _kind_word(symbol: Symbol) -> str:
+    return "parameter" if getattr(symbol.decl, "param", False) else KIND_WORDS[symbol.kind]
 
 
 def _article(word: str) -> str:

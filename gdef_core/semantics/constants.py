@@ -1,7 +1,7 @@
 """Game variable initialisers must be constants: they are evaluated before anything runs
-(spec section 14): literals, objects, `empty`, unary `-` and `+ - * / %`. And the array sizes
-the checker knows (spec 15.1): literals, arithmetic on them, and the board's dimensions and
-number of players once the game parameters are known."""
+(spec section 14): literals, objects, `empty`, parameters, unary `-` and `+ - * / %`. And the
+array sizes the checker knows (spec 15.1): literals, int parameters, arithmetic on them, and the
+board's dimensions and number of players once the game parameters are known."""
 from __future__ import annotations
 
 from gdef_core.semantics.program import Program, SymbolKind
@@ -35,8 +35,9 @@ def _constant(program: Program, report: Report, init) -> None:
                 continue
             case ast.NameRef(name=name):
                 symbol = program.references.get(name)
-                if symbol is None or symbol.kind is SymbolKind.OBJECT or symbol.name == "empty":
-                    continue  # undefined names are reported by names.py
+                if symbol is None or symbol.kind is SymbolKind.OBJECT or symbol.name == "empty" \
+                        or name.text in program.params:
+                    continue  # undefined names are reported by names.py; parameters are constants
                 reason = f"'{name.text}' is " + \
                     (f"a {symbol.kind.value}" if symbol.builtin is None else "a built-in")
             case ast.Call(callee=callee):
@@ -48,7 +49,7 @@ def _constant(program: Program, report: Report, init) -> None:
             case _:
                 continue
         report.add("G410", expr.span, f"a game variable's initial value must be a constant; {reason}. "
-                   "Use literals, objects, `empty`, unary '-' and + - * / %, or assign it in setup()")
+                   "Use literals, objects, `empty`, parameters, unary '-' and + - * / %, or assign it in setup()")
 
 
 # The built-ins whose value the game parameters fix (spec 15.1: sizes known to the checker).
@@ -74,6 +75,9 @@ def known_size(program: Program, expr) -> int | None:
                 values.append(value)
             case ast.Call(callee=callee, args=[]) if callee.text in _GAME_CONSTANTS:
                 values.append(getattr(program, _GAME_CONSTANTS[callee.text]))
+            case ast.NameRef(name=name) if isinstance(program.param_values.get(name.text), int) \
+                    and name.text in program.params and program.params[name.text].type.name == "int":
+                values.append(program.param_values[name.text])  # a parameter: its value in use
             case ast.Unary(op="-", operand=operand):
                 pending += [(True, node), (False, operand)]
             case ast.Binary(op=op, left=left, right=right) if op in _ARITHMETIC:

@@ -29,6 +29,7 @@ class Sites:
     builtin_calls: list[ast.Call] = field(default_factory=list)
     game_var_assigns: list[ast.Assign] = field(default_factory=list)
     game_var_passes: list[ast.NameRef] = field(default_factory=list)  # arrays given to user functions
+    param_assigns: list[ast.Assign] = field(default_factory=list)  # never allowed (G416)
 
 
 def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | None = None) -> None:
@@ -37,6 +38,11 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
         sites = {name: sites_of(program, function) for name, function in program.functions.items()}
     program.calls = {name: list(found.calls) for name, found in sites.items()}
     program.reach = {}
+    for function_sites in sites.values():
+        for assign in function_sites.param_assigns:
+            report.add("G416", assign.target.span, f"'{program.references[_target_name(assign)].name}' "
+                       "is a parameter, a constant for the whole game; it cannot be assigned (use a "
+                       "game variable initialised from it)")
     reported: set[int] = set()
     for context in Context:
         if context.value not in program.functions:
@@ -68,6 +74,11 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                         report.add("G412", passed.span, f"game variable array '{passed.name.text}' is "
                                    f"passed to a function while {context.value}() runs ({_path(path)}); "
                                    "the callee could change it: only end() and setup() may pass it")
+
+
+def _target_name(assign: ast.Assign) -> ast.Name:
+    target = assign.target
+    return target.name if isinstance(target, ast.NameRef) else target.base
 
 
 def check_generator(program: Program, report: Report) -> None:
@@ -121,7 +132,10 @@ def sites_of(program: Program, function: ast.FunctionDef) -> Sites:
             target = node.target
             symbol = program.references.get(target.name if isinstance(target, ast.NameRef) else target.base)
             if symbol is not None and symbol.kind is SymbolKind.GAME_VAR:
-                sites.game_var_assigns.append(node)
+                if getattr(symbol.decl, "param", False):
+                    sites.param_assigns.append(node)
+                else:
+                    sites.game_var_assigns.append(node)
     return sites
 
 

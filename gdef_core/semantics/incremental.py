@@ -38,6 +38,7 @@ from gdef_core.semantics.contexts import (Sites, called_in, check_contexts, chec
                                           check_unused_functions, sites_of)
 from gdef_core.semantics.flow import check_function_flow
 from gdef_core.semantics.names import Resolver, Scope
+from gdef_core.semantics.param_decls import check_param_decls
 from gdef_core.semantics.params import check_params
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
 from gdef_core.semantics.recovery import Recovery, recovery, skipped_words
@@ -94,6 +95,7 @@ class IncrementalChecker:
         report = Report(found)
         collect(program, report)
         replaced = self._keep_symbols(program)
+        check_param_decls(program, report, None)
         check_params(program, report)
         check_start(program, report)
         environment = _Environment(program, found, self._last)
@@ -283,7 +285,8 @@ def _signature(symbol: Symbol) -> tuple:
     if symbol.kind is SymbolKind.FUNCTION:
         decl: ast.FunctionDef = symbol.decl
         return (symbol.kind, symbol.type, tuple((p.name.text, p.type.name, p.rank) for p in decl.params))
-    return (symbol.kind, symbol.type, symbol.builtin.name if symbol.builtin else None)
+    return (symbol.kind, symbol.type, symbol.builtin.name if symbol.builtin else None,
+            getattr(symbol.decl, "param", False))
 
 
 def _check_function(function: ast.FunctionDef, program: Program, found: Recovery,

@@ -76,14 +76,30 @@ def _size(program: Program, report: Report, value) -> None:
     if not isinstance(value, tuple):
         report.add("G404", value.span, "'size' takes the board's width and height, e.g. `size: 3 x 3`")
         return
-    width, height = value
-    ok = True
-    for side, word in ((width, "width"), (height, "height")):
-        if not 1 <= side.value <= MAX_SIDE:
-            report.add("G404", side.span, f"the board's {word} must be from 1 to {MAX_SIDE}, not {side.value}")
-            ok = False
-    if ok:  # sides of at most 1000 keep the board within 1,000,000 squares (spec section 4)
-        program.width, program.height = width.value, height.value
+    sides = []
+    for side, word in zip(value, ("width", "height")):
+        number = _side(program, report, side, word)
+        if number is not None and not 1 <= number <= MAX_SIDE:
+            given = f"{side.text} = {number}" if isinstance(side, ast.Name) else str(number)
+            report.add("G404", side.span, f"the board's {word} must be from 1 to {MAX_SIDE}, not {given}")
+            number = None
+        sides.append(number)
+    if None not in sides:  # sides of at most 1000 keep the board within 1,000,000 squares (spec section 4)
+        program.width, program.height = sides
+
+
+def _side(program: Program, report: Report, side, word: str) -> int | None:
+    """A side of `size:`: a number, or an int parameter's value in use (`size: n x n`)."""
+    if isinstance(side, ast.IntLit):
+        return side.value
+    decl = program.params.get(side.text)
+    if decl is None or decl.type.name != "int":
+        what = "not a parameter" if decl is None else f"a {decl.type.name} parameter"
+        report.add("G404", side.span, f"the board's {word} is a number or the name of an int "
+                   f"parameter (`param int {side.text} = 9 in 1 to 19;`); '{side.text}' is {what}")
+        return None
+    program.references[side] = program.symbols[side.text]
+    return program.param_values.get(side.text)
 
 
 def _span(value) -> Span:

@@ -55,7 +55,15 @@ class Program:
     is_library: bool = False
     objects: dict[str, ast.ObjDecl] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
-    game_vars: dict[str, ast.GameVar] = field(default_factory=dict)
+    game_vars: dict[str, ast.GameVar] = field(default_factory=dict)  # parameters included
+    # Declared parameters (`param int n = 9 in 1 to 19;`, also in game_vars: the backends read
+    # them as game variables nobody assigns); their domains (is a range, bounds or values); the
+    # values in use (set by a tool, else the defaults); settings a tool asked for and that were
+    # refused (unknown name, value not allowed): the tool reports them as usage errors.
+    params: dict[str, ast.GameVar] = field(default_factory=dict)
+    param_domains: dict[str, tuple] = field(default_factory=dict)
+    param_values: dict[str, object] = field(default_factory=dict)
+    param_errors: dict[str, str] = field(default_factory=dict)  # parameter name -> why refused
     start: ast.StartDecl | None = None
     symbols: dict[str, Symbol] = field(default_factory=dict)  # top-level and built-in names
     # Every Name node that refers to something (uses AND declarations) -> its Symbol.

@@ -204,11 +204,12 @@ Stmt = Union[VarDecl, Assign, ExprStmt, Return, If, While, For, Break, Continue,
 class GameParam:
     """`name: WORD`, `players: INT`, `size: W x H` (or an unknown key, reported later).
 
-    `value` is a Name for a word, an IntLit for a number, a (IntLit, IntLit) pair for a size.
+    `value` is a Name for a word, an IntLit for a number, a pair for a size whose sides are
+    IntLits or Names (of int parameters: `size: n x n`).
     """
 
     key: Name
-    value: Union[Name, IntLit, tuple[IntLit, IntLit], None]
+    value: Union[Name, IntLit, tuple[Union[IntLit, Name], Union[IntLit, Name]], None]
     span: Span
 
 
@@ -252,6 +253,19 @@ class GameVar:
     span: Span
     sizes: list = field(default_factory=list)
     counter: bool = False
+    param: bool = False  # `param int n = 11 in 1 to 25;`: a parameter, a constant of one game
+    domain: "ParamDomain | None" = None
+
+
+@dataclass(eq=False, slots=True)
+class ParamDomain:
+    """A parameter's allowed values: `in LOW to HIGH` (`is_range`, `items` the two bounds) or
+    `in {V, ...}` (`items` the values, as written). `words` are the spans of `in` (and `to`)."""
+
+    items: list
+    is_range: bool
+    words: list
+    span: Span
 
 
 @dataclass(eq=False, slots=True)
@@ -349,7 +363,8 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {
     FunctionDef: ("params", "body"),
     Block: ("stmts",),
     VarDecl: ("sizes", "init"),
-    GameVar: ("sizes", "init"),
+    GameVar: ("sizes", "init", "domain"),
+    ParamDomain: ("items",),
     ArrayInit: ("items",),
     For: ("init", "cond", "step", "body"),
     Assign: ("target", "value"),

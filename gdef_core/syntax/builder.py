@@ -2,6 +2,8 @@
 tree. Each method receives the children of one grammar rule."""
 from __future__ import annotations
 
+import re
+
 from gdef_core.codes import diagnostic
 from gdef_core.diagnostics import Diagnostic
 from gdef_core.span import Span
@@ -24,6 +26,10 @@ def int_value(text: str) -> int:
 
 def shown_int(value: int) -> str:
     return f"of more than {MAX_LITERAL_DIGITS} digits" if value >= TOO_LONG else str(value)
+# The sides of a DIMS token (`3 x 3`, `n x n`): a number or a name, then the `x` between them.
+_SIDE = re.compile(r"[0-9]+|[A-Za-z_]\w*")
+_SIDE_GAP = re.compile(r"[ \t]*x[ \t]*")
+
 _ITEM_TYPES = (ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef,
                ast.ShowDecl, ast.ErrorItem)
 
@@ -72,18 +78,24 @@ class AstBuilder(ShowBuilder):
     def param(self, children) -> ast.GameParam:
         key, _colon, value = children
         if value.type == "DIMS":
-            width_text, height_text = (part.strip() for part in value.value.split("x"))
-            width_end = value.column + len(value.value.split("x")[0].rstrip())
-            height_start = value.end_column - len(height_text)
-            width = ast.IntLit(int_value(width_text), Span(self.path, value.line, value.column, value.line, width_end))
-            height = ast.IntLit(int_value(height_text),
-                                Span(self.path, value.line, height_start, value.line, value.end_column))
-            parsed = (width, height)
+            parsed = self._sides(value)
         elif value.type == "INT":
             parsed = self.int_lit([value])
         else:
             parsed = self.name(value)
         return ast.GameParam(self.name(key), parsed, self.span(key, value))
+
+    def _sides(self, dims) -> tuple:
+        """`W x H` -> its two sides, each an IntLit or (`n x n`) the Name of a parameter."""
+        text = dims.value
+        first = _SIDE.match(text)
+        second_start = _SIDE_GAP.match(text, first.end()).end()
+        sides = []
+        for start, end in ((0, first.end()), (second_start, len(text))):
+            word = text[start:end]
+            span = Span(self.path, dims.line, dims.column + start, dims.line, dims.column + end)
+            sides.append(ast.IntLit(int_value(word), span) if word[0].isdigit() else ast.Name(word, span))
+        return tuple(sides)
 
     def use_decl(self, children) -> ast.UseDecl:
         keyword, string = children
@@ -112,18 +124,37 @@ class AstBuilder(ShowBuilder):
         return literal
 
     def game_var(self, children) -> ast.GameVar:
-        counter = None
-        if children[1].type in ("TYPE", "OBJ"):  # a NAME before the type: `counter`
-            counter = children.pop(0)
-            if counter.value != "counter":
+        modifier = None
+        if children[1].type in ("TYPE", "OBJ"):  # a NAME before the type: `counter` or `param`
+            modifier = children.pop(0)
+            if modifier.value not in ("counter", "param"):
                 self.diagnostics.append(diagnostic(
-                    "G101", self.span(counter),
-                    f"unexpected name '{counter.value}' before the type of a game variable: only "
-                    "`counter` may stand there (`counter int halfmoves = 0;`)"))
+                    "G101", self.span(modifier),
+                    f"unexpected name '{modifier.value}' before the type of a game variable: only "
+                    "`counter` (`counter int halfmoves = 0;`) or `param` (`param int n = 9 in 1 to 19;`) "
+                    "may stand there"))
+        domain = children.pop(-2) if isinstance(children[-2], ast.ParamDomain) else None
         type_token, name, *subscripts, _eq, init, semicolon = children
+        word = modifier.value if modifier is not None else None
         return ast.GameVar(self.type_ref(type_token), self.name(name), init,
-                           self.span(counter or type_token, semicolon),
-                           [sub.expr for sub in subscripts], counter is not None and counter.value == "counter")
+                           self.span(modifier or type_token, semicolon),
+                           [sub.expr for sub in subscripts], word == "counter", word == "param", domain)
+
+    def domain(self, children) -> ast.ParamDomain:
+        """`in LOW to HIGH` or `in {V, ...}`; `in` and `to` are names, words only here."""
+        if len(children) == 4:
+            in_word, low, to_word, high = children
+            words, items, is_range, last = [in_word, to_word], [low, high], True, high
+        else:
+            in_word, values = children
+            words, items, is_range, last = [in_word], list(values.items), False, values
+        for token, expected in zip(words, ("in", "to")):
+            if token.value not in (expected, ""):  # "": a word the recovery inserted, already reported
+                self.diagnostics.append(diagnostic(
+                    "G101", self.span(token), f"expected '{expected}' in a parameter's allowed values "
+                    f"(`in 1 to 19` or `in {{9, 13, 19}}`), found '{token.value}'"))
+        return ast.ParamDomain(items, is_range, [self.span(token) for token in words],
+                               self.span(in_word).to(last.span))
 
     def function(self, children) -> ast.FunctionDef:
         define, name, _lpar, *rest = children

@@ -72,6 +72,15 @@ _BOUNDARY_NODES = (ast.VarDecl, ast.Assign, ast.ExprStmt, ast.Return, ast.If, as
                    ast.GameParam, ast.UseDecl, ast.ObjDecl, ast.StartDecl, ast.GameVar, ast.FunctionDef)
 
 
+def _inside_show(before: list) -> bool:
+    """Whether the values before a statement end with `show {` and its finished entries."""
+    index = len(before) - 1
+    while index >= 0 and not (isinstance(before[index], Token) and before[index].type == "LBRACE"):
+        index -= 1
+    opener = before[index - 1] if index >= 1 else None
+    return isinstance(opener, Token) and opener.type == "NAME" and opener.value == "show"
+
+
 def describe_context(value_stack: list) -> str | None:
     """What construct the parser was reading, from the values it holds: "the declaration of
     'xCord'", "the return statement", ... None when it cannot tell."""
@@ -96,6 +105,8 @@ def describe_context(value_stack: list) -> str | None:
         if first.type == "RETURN":
             return "the return statement"
         if first.type == "NAME" and isinstance(second, Token) and second.type == "COLON":
+            if _inside_show(value_stack[:start]):
+                return f"the show entry '{first.value}'"
             return f"the game parameter '{first.value}'"
         if first.type == "USE":
             return "the 'use' line"
@@ -123,3 +134,21 @@ def unclosed(value_stack: list, opener: str) -> Token | None:
         if isinstance(value, Token) and value.type == opener:
             return value
     return None
+
+
+_HEADER_KEYWORDS = frozenset({"IF", "WHILE", "FOR"})
+
+
+def in_header(value_stack: list) -> bool:
+    """Whether the parser is reading the header of an `if`, `while` or `for` (from its keyword
+    to its `{`): the innermost construct on the stack starts with one of those keywords and
+    has no block yet."""
+    for value in reversed(value_stack):
+        if isinstance(value, Token):
+            if value.type in _HEADER_KEYWORDS:
+                return True
+            if value.type == "LBRACE":
+                return False
+        elif isinstance(value, ast.Block):
+            return False
+    return False

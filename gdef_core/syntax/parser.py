@@ -6,8 +6,9 @@ user's terms and repairs the parse, trying in order:
 
 1. insert one missing token (`;`, `)`, `]`, `}`, `,`) if the next token then fits;
 2. delete the unexpected token if the one after it fits;
-3. panic mode: skip to the next `;`, `}` or top-level keyword, then complete the construct
-   being read with placeholder tokens (names with empty text, marked `recovered`) so the
+3. panic mode: skip to the next `;`, `}` or top-level keyword (in the header of a function,
+   `if`, `while` or `for`, also to its `{`), then complete the construct being read with the
+   shortest run of placeholder tokens (names with empty text, marked `recovered`) so the
    parser can go on from there.
 
 So the definitions after a broken one are still in the AST, and later passes (checker,
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from dataclasses import dataclass
+from typing import Callable
 
 from lark import Lark
 from lark.parsers.lalr_analysis import Shift
@@ -27,12 +30,13 @@ from gdef_core.diagnostics import Diagnostic, sort_key
 from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
-from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, unclosed
+from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, in_header, unclosed
 from gdef_core.syntax.nesting import nesting_diagnostics
 from gdef_core.syntax.scanner import ScanResult, Scanner, Token
 
 GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "grammar.lark")
 MAX_RECOVERIES = 2000  # past this a file is junk: stop parsing, keep what was read
+MAX_COMPLETION_STACKS = 2000  # how far the search for placeholder tokens looks (see _Grammar.completion)
 
 # Tokens tried by repair 1, in order of how often they are the one missing.
 _INSERTABLE = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA")
@@ -43,6 +47,8 @@ _LINE_START_ITEMS = frozenset({"OBJ", "TYPE", "NAME"})
 # Placeholder tokens used to complete a construct, by preference.
 _COMPLETION_ORDER = ("RPAR", "RSQB", "SEMICOLON", "RBRACE", "NAME", "INT", "TYPE", "COLON", "LBRACE",
                      "LPAR", "COMMA")
+# The tokens a completion is made of (operators and keywords only where nothing else fits).
+_COMPLETION_TOKENS = frozenset(_COMPLETION_ORDER) | {"EQUAL"}
 _CLOSERS = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE"}
 _COMPLETION_ORDER_IN_STATEMENT = ("RPAR", "RSQB", "NAME", "INT", "LBRACE")
 
@@ -133,6 +139,39 @@ class _Grammar:
 
     def expected(self, state_stack: list) -> set[str]:
         return {t for t in self.states[state_stack[-1]] if t.isupper() and self.can_feed(state_stack, t)}
+
+    def completion(self, state_stack: list, reached: Callable[[list, bool], bool],
+                   preferred: tuple[str, ...]) -> list[str] | None:
+        """The shortest run of tokens that leads the parser in `state_stack` to a stack where
+        `reached(stack, invented)` holds (`invented`: some token was fed), or None. A
+        breadth-first search over the stacks the tokens lead to, built of _COMPLETION_TOKENS
+        (of others only where none of those fits), trying the `preferred` tokens first (so of
+        two runs as short, the one with the earlier preferred tokens wins), within
+        MAX_COMPLETION_STACKS stacks. A greedy walk that always took the first token that
+        fits could circle for ever (`for (i in 3)`: `i && i && ...`, never the `=` a `for`
+        needs) and lose the rest of the file."""
+        if reached(state_stack, False):
+            return []
+        seen = {tuple(state_stack)}
+        queue = deque([(list(state_stack), [])])
+        while queue:
+            stack, path = queue.popleft()
+            expected = self.expected(stack) - {"$END"}
+            plain = expected & _COMPLETION_TOKENS or expected
+            for token_type in [t for t in preferred if t in plain] + sorted(plain - set(preferred)):
+                after = list(stack)
+                self.advance(after, token_type)
+                key = tuple(after)
+                if key in seen:
+                    continue
+                seen.add(key)
+                run = path + [token_type]
+                if reached(after, True):
+                    return run
+                if len(seen) >= MAX_COMPLETION_STACKS:
+                    return None
+                queue.append((after, run))
+        return None
 
     def parse(self, text: str, path: str) -> ParseResult:
         scanned = self.scanner.scan(text, path)
@@ -285,12 +324,13 @@ class _Parse:
     def panic(self, i: int) -> int:
         """Skip to a synchronising token, complete the construct, and continue there."""
         tokens = self.tokens
+        header = in_header(self.value_stack)
         for j in range(i, len(tokens)):
             token = tokens[j]
-            target = self.sync_target(j)
+            target = self.sync_target(j, header)
             if target is None:
                 continue
-            if not self.complete_until(target):
+            if not self.complete_until(target, block=self.depth > 0 and target == "LBRACE"):
                 if token.type == "$END":
                     return len(tokens)  # cannot finish: run() keeps what was read
                 continue
@@ -303,9 +343,13 @@ class _Parse:
             return j
         return len(tokens)
 
-    def sync_target(self, j: int) -> str | None:
+    def sync_target(self, j: int, header: bool) -> str | None:
         """If tokens[j] can resume the parse, what the parser must accept first: the token
-        itself, or at top level "DEFINE" (an item boundary) for a token that starts an item."""
+        itself, or at top level "DEFINE" (an item boundary) for a token that starts an item.
+        In the header of an `if`, `while` or `for` (`header`), its `{` resumes too: the header
+        is completed and the body read as usual, instead of skipping into the body and
+        resuming at its first `;`, where the header would be completed by the statement's
+        text and the body's `}` taken for the end of the function."""
         token = self.tokens[j]
         kind = token.type
         if kind == "$END":
@@ -313,7 +357,7 @@ class _Parse:
         if self.depth:
             if kind in _TOP_LEVEL_ONLY:
                 return "DEFINE"
-            return kind if kind in ("SEMICOLON", "RBRACE") else None
+            return kind if kind in ("SEMICOLON", "RBRACE") or (header and kind == "LBRACE") else None
         if kind in _TOP_LEVEL_ONLY:
             return "DEFINE"
         if kind == "LBRACE":  # the body of a function whose header is broken
@@ -326,28 +370,28 @@ class _Parse:
     def starts_line(self, j: int) -> bool:
         return j == 0 or self.tokens[j - 1].end_line < self.tokens[j].line
 
-    def complete_until(self, target: str) -> bool:
+    def complete_until(self, target: str, block: bool = False) -> bool:
         """Feed placeholder tokens until `target` fits; False (and nothing fed) if that fails.
 
         Top-level targets complete up to an item boundary (where `define` fits). A `;` target
-        also counts as reached at a statement start, where the `;` is then dropped.
+        also counts as reached at a statement start, where the `;` is then dropped. With
+        `block`, the target `{` must open a block (a statement may follow it), not the list
+        of an array's values.
         """
         parser = self.parser
-        stack = list(self.state_stack)
-        path: list[str] = []
-        order = _COMPLETION_ORDER if target != "SEMICOLON" else _COMPLETION_ORDER_IN_STATEMENT
-        for _ in range(40):
+
+        def reached(stack: list, invented: bool) -> bool:
             if parser.can_feed(stack, target):
-                break
-            if target == "SEMICOLON" and path and parser.can_feed(stack, "RETURN"):
-                break
-            candidate = next((t for t in order if parser.can_feed(stack, t)), None) \
-                or min(parser.expected(stack) - {"$END"}, default=None)  # any token that fits
-            if candidate is None:
-                return False
-            path.append(candidate)
-            parser.advance(stack, candidate)
-        else:
+                if not block:
+                    return True
+                after = list(stack)
+                parser.advance(after, target)
+                return parser.can_feed(after, "RETURN")
+            return target == "SEMICOLON" and invented and parser.can_feed(stack, "RETURN")
+
+        order = _COMPLETION_ORDER if target != "SEMICOLON" else _COMPLETION_ORDER_IN_STATEMENT
+        path = parser.completion(self.state_stack, reached, order)
+        if path is None:
             return False
         for token_type in path:
             self.feed_placeholder(token_type)

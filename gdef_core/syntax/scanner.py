@@ -16,6 +16,9 @@ from gdef_core.span import Span
 from gdef_core.syntax.ast import Comment
 
 _WORD_TERMINALS = ("DIMS", "FLOAT", "INT", "NAME", "STRING")
+# After `size :`, sides that name parameters (`size: n x n`) make one DIMS too; a name needs
+# spaces around the `x` (`nxn` is a name). Nowhere else can `WORD x WORD` start a valid text.
+_NAMED_DIMS = re.compile(r"(?:[0-9]+[ \t]*|[A-Za-z_]\w*[ \t]+)x(?:[ \t]*[0-9]+|[ \t]+[A-Za-z_]\w*)(?!\w)")
 
 
 class Token:
@@ -130,6 +133,10 @@ class Scanner:
                 tokens.append(_token("STRING", m.group() + '"', pos, line, column, end - line_start, end))
             else:
                 value = m.group()
+                if kind in ("NAME", "INT") and _after_size(tokens):
+                    named = _NAMED_DIMS.match(text, pos)
+                    if named is not None:
+                        kind, value, end = "DIMS", named.group(), named.end()
                 if kind == "NAME":
                     kind = keywords.get(value, "NAME")
                 elif kind == "OP":
@@ -140,6 +147,11 @@ class Scanner:
                 tokens.append(_token(kind, value, pos, line, column, end - line_start, end))
             pos = end
         return result
+
+
+def _after_size(tokens: list[Token]) -> bool:
+    return len(tokens) >= 2 and tokens[-1].type == "COLON" and tokens[-2].value == "size" \
+        and tokens[-2].type == "NAME"
 
 
 def _token(kind: str, value: str, pos: int, line: int, column: int, end_column: int, end_pos: int) -> Token:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
-from gdef_core.runtime.errors import GdefRuntimeError, format_stack
+from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.session import record_problem
 
@@ -81,13 +81,16 @@ class Board:
     def info(self) -> dict:
         """What does not change while the page is open: the game and how it is served."""
         game = self.game
-        return {
+        info = {
             "name": game.name, "players": game.players, "width": game.width, "height": game.height,
             "objects": list(game.objects), "files": list(self.session.files),
             "seed": self.play.computers.seed, "record": self.play.record,
             "yDown": self.y_down,
             "presentation": game.presentation.to_json(),
         }
+        if game.params:  # a game with parameters: the page's new-game form lists them
+            info["params"] = param_json(game)
+        return info
 
     def state(self) -> dict:
         session, computers = self.session, self.play.computers
@@ -231,20 +234,26 @@ class Board:
         self._changed()
         return {"entries": len(entries), "kept": kept}
 
-    def new_game(self) -> dict:
-        """Start again from the start position, keeping the game so far in a file."""
+    def new_game(self, params=None) -> dict:
+        """Start again from the start position, keeping the game so far in a file; `params`
+        (optional): new values of the game's parameters by name."""
+        if params is not None and not (isinstance(params, dict) and all(
+                isinstance(name, str) and isinstance(value, (str, int, float, bool)) for name, value in params.items())):
+            raise ApiError(400, "params must map parameter names to values")
         self._leave_script()
-        kept = self._start_over()
+        kept = self._start_over(params=params)
         self._changed()
-        return {"kept": kept}
+        return {"kept": kept, "reload": True} if params else {"kept": kept}  # reload: the game was loaded again
 
-    def _start_over(self, start: dict | None = None) -> str | None:
+    def _start_over(self, start: dict | None = None, params: dict | None = None) -> str | None:
         """A new game at the start position (or `start`, a record's), the game so far kept
         (PlaySession.new_game): where it was kept, or None."""
         try:
-            return self.play.new_game(start)
+            return self.play.new_game(start, params)
         except KeepError as error:
             raise ApiError(500, str(error)) from None
+        except GameLoadError as error:  # a refused value (ParamError) or what it breaks
+            raise ApiError(400, str(error)) from None
 
     def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
         """A record's moves as script entries, and its `start` position (checked), if any."""
@@ -359,6 +368,20 @@ class Board:
         if path is None:
             return {"saved": False, "reason": "nothing to save yet: no move has been played"}
         return {"saved": True, "path": path}
+
+
+def param_json(game) -> list[dict]:
+    """The game's parameters for the new-game form: name, type, value in use, default and the
+    allowed values (a range or a list; none for a bool)."""
+    program = game.program
+    found = []
+    for name, value in game.params.items():
+        decl = program.params[name]
+        is_range, bounds = program.param_domains.get(name, (False, ()))
+        found.append({"name": name, "type": decl.type.name, "value": json_value(value),
+                      "range": [json_value(b) for b in bounds] if is_range else None,
+                      "values": None if is_range or decl.type.name == "bool" else [json_value(b) for b in bounds]})
+    return found
 
 
 def verdict_json(verdict, game) -> dict:

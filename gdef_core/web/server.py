@@ -188,7 +188,7 @@ class Handler(BaseHTTPRequestHandler):
             "/api/move": lambda: board.move(_text(body, "move")),
             "/api/computer": board.computer,
             "/api/undo": board.undo,
-            "/api/new": board.new_game,
+            "/api/new": lambda: board.new_game(body.get("params")),
             "/api/agent": lambda: board.set_agent(body.get("player"), _text(body, "agent")),
             "/api/script": lambda: board.load_script(_text(body, "text", MAX_BODY), body.get("name") or "moves"),
             "/api/step": lambda: board.step(body.get("to")),

@@ -60,6 +60,8 @@ const EXPECTED_BY_BUILTIN = {
   function: 'support.function.builtin.gdef',
 };
 const PARAMETER = 'support.type.property-name.parameter.gdef';
+// `size: n x n`: each side a number or a parameter's name, then the `x` between them.
+const SIDES = /^([0-9]+|[A-Za-z_][A-Za-z0-9_]*)([ \t]*x[ \t]*)([0-9]+|[A-Za-z_][A-Za-z0-9_]*)$/;
 // A plain identifier must be coloured as a name, never as a keyword, built-in or comment.
 const IDENTIFIER = /^(variable\.(other|parameter)|entity\.name)\./;
 
@@ -150,6 +152,7 @@ function checkFile(grammar, scanned, failures) {
   const tokens = scanned.tokens;
   let startDepth = 0; // inside `start { ... }`, `x: O` is a square, not a game parameter
   let showDepth = 0; // inside `show { ... }`, `key:` is a presentation key, not a game parameter
+  let inParam = false; // in `param TYPE name = ... in ... to ...;`: `in` and `to` are words
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const chars = charsOf(token.line, token.column, token.endColumn);
@@ -168,9 +171,18 @@ function checkFile(grammar, scanned, failures) {
     } else if (showDepth > 0 && token.type === 'RBRACE') {
       showDepth = 0;
     }
+    if (token.type === 'NAME' && token.value === 'param' && ['TYPE', 'OBJ'].includes(tokens[i + 1]?.type)) {
+      inParam = true;
+    } else if (token.type === 'SEMICOLON') {
+      inParam = false;
+    }
     let expected;
     if (token.type === 'NAME') {
-      if (token.builtin) {
+      if (inParam && token.value === 'param' && ['TYPE', 'OBJ'].includes(tokens[i + 1]?.type)) {
+        expected = 'storage.modifier.param.gdef';
+      } else if (inParam && ['in', 'to'].includes(token.value) && tokens[i - 1]?.type !== 'TYPE') {
+        expected = 'keyword.other.domain.gdef';
+      } else if (token.builtin) {
         expected = EXPECTED_BY_BUILTIN[token.builtin];
       } else if (showDepth > 0 && tokens[i + 1]?.type === 'COLON') {
         expected = 'variable.other.property.gdef';
@@ -184,11 +196,14 @@ function checkFile(grammar, scanned, failures) {
         continue;
       }
     } else if (token.type === 'DIMS') {
-      const digits = chars.filter((c) => /[0-9]/.test(lines[token.line].line[c.column]));
-      const times = chars.filter((c) => lines[token.line].line[c.column] === 'x');
-      for (const c of digits) {
-        if (!c.scopes.some((s) => s.startsWith('constant.numeric'))) {
-          fail(token.line, c.column, `size '${token.value}'`, 'constant.numeric', c.scopes);
+      const [, width, gap, height] = SIDES.exec(token.value);
+      const sides = [[0, width], [width.length + gap.length, height]];
+      const times = chars.filter((c, k) => k >= width.length && k < width.length + gap.length && lines[token.line].line[c.column] === 'x');
+      for (const [offset, side] of sides) {
+        const want = /^[0-9]/.test(side) ? 'constant.numeric' : 'variable.other';
+        const bad = chars.slice(offset, offset + side.length).find((c) => !c.scopes.some((s) => s.startsWith(want)));
+        if (bad) {
+          fail(token.line, bad.column, `size '${token.value}'`, want, bad.scopes);
         }
       }
       for (const c of times) {

@@ -1,7 +1,8 @@
 """The fixed part of a native module: value operations with the language's semantics, the
 built-ins that touch the state, the position history, and the playout, perft and judge kernels.
 
-The generated gdef functions (native/codegen.py) sit between these parts in one module file,
+The generated gdef functions (native/codegen.py) sit between these parts (and before them the
+value semantics of gdef_core/lower/arithmetic.py, which the Python backend runs too) in one module file,
 so numba can cache every function on disk: codegen copies each part's text from its
 MODULE_TEXT line on (`module_text`); the imports above that line, from `generated` (the names
 codegen defines per game) and from the parts before, are there for linters and editors.
@@ -22,13 +23,16 @@ here formats messages.
 """
 from importlib import resources
 
-# The parts in the order of the generated module (the history before the kernels that use it).
-PARTS = ("helpers", "history", "kernel", "judge")
+# The parts in the order of the generated module: the value semantics both backends share,
+# then this package's (the history before the kernels that use it).
+PARTS = ("gdef_core.lower.arithmetic", *(f"{__name__}.{part}" for part in ("helpers", "history", "kernel", "judge")))
 _MARK = "\n# MODULE_TEXT"
 
 
 def module_text(part: str) -> str:
-    """The text of `part` that goes into a generated module: from its MODULE_TEXT line on."""
-    text = resources.files(__name__).joinpath(f"{part}.py").read_text(encoding="utf-8")
+    """The text of module `part` (a dotted name) that goes into a generated module: from its
+    MODULE_TEXT line on."""
+    package, _, name = part.rpartition(".")
+    text = resources.files(package).joinpath(f"{name}.py").read_text(encoding="utf-8")
     start = text.index(_MARK)
     return text[text.index("\n", start + 1) + 1:]

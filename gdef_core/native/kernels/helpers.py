@@ -1,9 +1,14 @@
-"""Value operations with the language's semantics (C/int64 arithmetic, overflow, division), the
-slots of the scalar array S, and the built-ins that touch the state.
+"""Value operations with the language's semantics as numba runs them (lower/arithmetic.py
+defines them for both backends: here they are jitted and a failure is flagged; overflow is
+found on int64's wrapped results), the slots of the scalar array S, and the built-ins that
+touch the state.
 
 Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
 are copied into it; the imports above it are for linters and editors.
 """
+from gdef_core.lower.arithmetic import (
+    INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
+)
 from gdef_core.native.kernels.generated import (
     CACHE, CAP_MOVES, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, OPERATION_STEPS, P, W,
 )
@@ -16,8 +21,10 @@ import math
 import numpy as np
 from numba import njit
 
-INT_MIN = -9223372036854775807 - 1
-INT_MAX = 9223372036854775807
+# lower/arithmetic.py's operations (their text is above this part in a generated module)
+negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan = (
+    njit(cache=CACHE, inline='always')(operation)
+    for operation in (negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan))
 # Slots of S.
 _T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0 = range(15)
 NSLOTS = 15
@@ -103,37 +110,25 @@ def _mul(S, a, b):
 
 @njit(cache=CACHE, inline='always')
 def _neg(S, a):
-    if a == INT_MIN:
+    if negate_fails(a):
         _bad(S)
     return -a
 
 
 @njit(cache=CACHE, inline='always')
 def _idiv(S, a, b):
-    """C division: truncates toward zero."""
-    if b == 0:
+    if int_div_fails(a, b):
         _bad(S)
         return a * 0
-    if b == -1:
-        return _neg(S, a)
-    q = a // b
-    if a % b != 0 and (a < 0) != (b < 0):
-        q += 1
-    return q
+    return int_div(a, b)
 
 
 @njit(cache=CACHE, inline='always')
 def _imod(S, a, b):
-    """C remainder: the sign of the dividend."""
     if b == 0:
         _bad(S)
         return a * 0
-    if b == -1:
-        return a * 0
-    r = a % b
-    if r != 0 and (r < 0) != (a < 0):
-        r -= b
-    return r
+    return int_mod(a, b)
 
 
 @njit(cache=CACHE, inline='always')
@@ -141,15 +136,16 @@ def _fdiv(S, a, b):
     if b == 0:
         _bad(S)
         return a * 0.0
-    return a / b
+    return float_div(a, b)
 
 
 @njit(cache=CACHE, inline='always')
 def _fmod(S, a, b):
+    """C's fmod: np.fmod (numba has no math.fmod)."""
     if b == 0:
         _bad(S)
         return a * 0.0
-    if math.isinf(a) or math.isnan(a) or math.isnan(b):
+    if float_mod_is_nan(a, b):
         return math.nan
     return np.fmod(a, b)
 

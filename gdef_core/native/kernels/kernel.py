@@ -358,12 +358,57 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
 
 
 @njit(cache=CACHE, inline='always')
-def _game_over(g, state, G, SC, winners, lengths, status, scores):
-    winners[g] = G[2]
-    lengths[g] = G[0]
-    status[g] = state
+def _mix(z):
+    """splitmix64's finaliser: a bijection of 64-bit words that scatters every input bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=CACHE, inline='always')
+def _game_seed(seed, index, player):
+    """The 64-bit seed of game `index` (player `player`) of a run seeded `seed` (a uint64),
+    counter-based: the same for a game whichever call, process or machine plays it. Its
+    Python twin, and the rule in words, are gdef_core.play.games.kernel_seed."""
+    g = np.uint64(0x9E3779B97F4A7C15)
+    z = _mix(seed + g)
+    z = _mix(z + np.uint64(index + 1) * g)
+    return _mix(z + np.uint64(player + 1) * g)
+
+
+# The totals T of simulate() and playouts(): games the kernel finished (ended or capped),
+# draws, capped, the sum and the maximum of their lengths, how many games it left to Python
+# (their indexes in `odd`), then the wins of each player from T[_TWINS].
+_TGAMES, _TDRAWS, _TCAPPED, _TLEN, _TMAX, _TODD, _TWINS = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(cache=CACHE, inline='always')
+def _game_over(g, state, G, SC, winners, lengths, status, scores, T, TS, odd):
+    """Game g stopped with `state`: its row g of the per-game arrays (when they have rows)
+    and its share of the totals (T, TS: each player's summed scores), or its index in `odd`
+    when it did not end or reach the cap (no legal move, a run-time error or a limit)."""
+    if winners.shape[0] > 0:
+        winners[g] = G[2]
+        lengths[g] = G[0]
+        status[g] = state
+        for p in range(P):
+            scores[g, p] = SC[p]
+    if state > 1:
+        odd[T[_TODD]] = g
+        T[_TODD] += 1
+        return
+    T[_TGAMES] += 1
+    if state == 1:
+        T[_TCAPPED] += 1
+    elif G[2] >= 0:
+        T[_TWINS + G[2]] += 1
+    else:
+        T[_TDRAWS] += 1
+    T[_TLEN] += G[0]
+    if G[0] > T[_TMAX]:
+        T[_TMAX] = G[0]
     for p in range(P):
-        scores[g, p] = SC[p]
+        TS[p] += SC[p]
 
 
 @njit(cache=CACHE, inline='always')
@@ -374,56 +419,90 @@ def _copy(to, source):
 
 
 @njit(cache=CACHE, _nrt=NRT)
-def _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status,
-           scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
-    """Games first, first + 1, ... to the last seed; G[3]: the game being played, so that
-    playouts() knows which one a run-time error stopped. It makes no arrays, so unless the
-    rules make some (NRT) it runs without numba's reference counting (see codegen: a counted
-    call, or view, costs two atomic operations per array)."""
-    for g in range(first, seeds.shape[0]):
+def _games(seeds, first, stop, board, V0, VF0, SC0, winners, lengths, status, scores, T, TS, odd,
+           record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
+    """Games first .. stop - 1: game g's moves drawn from seeds[g] when there are seeds
+    (playouts(): games 0 .. stop - 1, a row each), else from _game_seed(R[1], g, 0). G[3]: the game being played, so that _run knows
+    which one a run-time error stopped; G[4], G[5], G[6]: the player to move first, the first
+    move number, the move cap (in G: a call of more than 30 arguments is one numba cannot
+    compile). It makes no arrays, so unless the rules make some (NRT) it runs without numba's
+    reference counting (see codegen: a counted call, or view, costs two atomic operations per
+    array)."""
+    for g in range(first, stop):
         G[3] = g
         _copy(B, board)
         _copy(V, V0)
         _copy(VF, VF0)
         _copy(SC, SC0)
-        R[0] = seeds[g]
+        R[0] = seeds[g] if seeds.shape[0] > 0 else _game_seed(R[1], g, 0)
         G[0] = 0
         G[1] = 0
         G[2] = -1
         if USES_HISTORY:
             _hist_restart(HS)
-        state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player0, mn0, max_moves, record,
+        state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, G[4], G[5], G[6], record,
                       rec_ops, rec_starts, HS)
-        _game_over(g, state, G, SC, winners, lengths, status, scores)
+        _game_over(g, state, G, SC, winners, lengths, status, scores, T, TS, odd)
 
 
 @njit(cache=CACHE)
-def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
-    """Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
-    move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
-    (single) game are written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV:
-    working buffers, CAP_OPS x 4, CAP_MOVES and CAP_OPS x 4, made once by the caller."""
+def _run(seeds, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
+         status, scores, T, TS, odd, record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
+    """_games() on to `stop` past the games a run-time error stopped (each counted as FAILED,
+    3); -> how many moves were recorded."""
     S = np.zeros(NSLOTS, np.int64)
-    R = np.zeros(1, np.uint64)
-    G = np.zeros(4, np.int64)
+    R = np.zeros(2, np.uint64)
+    R[1] = seed
+    G = np.zeros(7, np.int64)
+    G[4] = player0
+    G[5] = mn0
+    G[6] = max_moves
     B = board.copy()
     V = V0.copy()
     VF = VF0.copy()
     SC = SC0.copy()
     if USES_HISTORY:  # the start state's positions
         _hist_load(HS, H0)
-    first = np.int64(0)  # not a literal: numba would compile _games once more for it
-    while first < seeds.shape[0]:
+    g = first
+    while g < stop:
         try:
-            _games(seeds, first, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
-                   status, scores, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G,
-                   HS)
-            first = seeds.shape[0]
+            _games(seeds, g, stop, board, V0, VF0, SC0, winners, lengths, status, scores, T, TS,
+                   odd, record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS)
+            g = stop
         except Exception:
-            _game_over(G[3], 3, G, SC, winners, lengths, status, scores)
-            first = G[3] + 1
+            _game_over(G[3], 3, G, SC, winners, lengths, status, scores, T, TS, odd)
+            g = G[3] + 1
     return G[1]
+
+
+@njit(cache=CACHE)
+def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
+             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
+    """Random playouts from one position, one per seed, each game's result in its row of
+    winners, lengths, status (0 ended, 1 capped, 2 no legal move, 3 a run-time error or
+    limit: replayed in Python) and scores. With `record`, the moves of the (single) game are
+    written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV: working buffers,
+    CAP_OPS x 4, CAP_MOVES and CAP_OPS x 4, made once by the caller."""
+    n = seeds.shape[0]
+    T = np.zeros(_TWINS + P, np.int64)
+    TS = np.zeros(P, np.float64)
+    odd = np.empty(n, np.int64)
+    return _run(seeds, np.uint64(0), np.int64(0), n, board, player0, mn0, V0, VF0, SC0, max_moves,
+                winners, lengths, status, scores, T, TS, odd, record, rec_ops, rec_starts, CO, CS,
+                order, MV, H0, HS)
+
+
+@njit(cache=CACHE)
+def simulate(seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T, TS, odd, CO, CS,
+             order, MV, H0, HS):
+    """gdef-sim's random games first .. stop - 1 of a run seeded `seed` (a uint64), each
+    seeded by _game_seed(seed, g, 0), added up into T and TS (zeroed by the caller) without
+    a row per game; the indexes of the games left to Python in `odd` (stop - first long)."""
+    none = np.empty(0, np.int64)
+    record = stop < first  # False, but not a literal: numba would compile _run once more for one
+    return _run(np.empty(0, np.uint64), seed, first, stop, board, player0, mn0, V0, VF0, SC0,
+                max_moves, none, none, none, np.empty((0, P), np.float64), T, TS, odd, record,
+                np.empty((1, 4), np.int64), np.zeros(1, np.int64), CO, CS, order, MV, H0, HS)
 
 
 @njit(cache=CACHE)

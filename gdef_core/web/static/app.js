@@ -798,7 +798,9 @@ async function undo() {
 
 async function newGame() {
   try {
-    const result = await api("/api/new", {});
+    const params = paramValues();
+    const result = await api("/api/new", params ? { params } : {});
+    if (result.reload) await loadGame();
     say(result.kept ? `A new game. The game before is kept in ${result.kept}.` : "A new game.", "ok");
     page.computerStopped = false;
     await refresh();
@@ -982,9 +984,45 @@ function startDrag(event) {
 // ------------------------------------------------------------------ start
 
 // The game's facts and the empty board: at start, and in VS Code after each edit of the rules.
+// The game's parameters (`param` declarations) as a small form: the values the next new game
+// is loaded with. A range is a number field, a list a menu, a bool a checkbox.
+function renderParams(params) {
+  const form = $("params");
+  form.replaceChildren(form.querySelector("legend"));
+  form.hidden = params.length === 0;
+  for (const param of params) {
+    const label = document.createElement("label");
+    label.textContent = `${param.name} `;
+    let input;
+    if (param.values) {
+      input = document.createElement("select");
+      for (const value of param.values) input.append(new Option(String(value), String(value), false, value === param.value));
+    } else {
+      input = document.createElement("input");
+      input.type = param.type === "bool" ? "checkbox" : "number";
+      if (param.type === "bool") input.checked = param.value;
+      else {
+        input.value = String(param.value);
+        input.step = param.type === "int" ? "1" : "any";
+        if (param.range) [input.min, input.max] = param.range.map(String);
+      }
+    }
+    input.dataset.param = param.name;
+    label.append(input);
+    form.append(label);
+  }
+}
+
+function paramValues() {
+  const inputs = [...$("params").querySelectorAll("[data-param]")];
+  if (inputs.length === 0) return null;
+  return Object.fromEntries(inputs.map((input) => [input.dataset.param, input.type === "checkbox" ? String(input.checked) : input.value]));
+}
+
 async function loadGame() {
   page.game = await api("/api/game");
   const { game } = page;
+  renderParams(game.params || []);
   $("title").textContent = game.name;
   $("game-facts").textContent = `${game.players} player${game.players === 1 ? "" : "s"}, ${game.width}×${game.height} board, ` +
     `${game.files.join(", ")}; x left to right, y ${game.yDown ? "top to bottom" : "bottom to top"}`;

@@ -43,6 +43,10 @@ def _spaced(line: str, col: int) -> str:  # othello: "4 - - - o x - - - 4"
     return line[2 + 2 * col]
 
 
+def _hex(line: str, col: int) -> str:  # hex: each row one space further right, "x . o "
+    return line.split()[col]
+
+
 LAYOUTS = {
     "tic_tac_toe": dict(skip=0, size=(3, 3), cell=_plain, square=lambda r, c: (c, r),
                         objects={"x": "X", "o": "O"}, swap={"X": "O", "O": "X"}),
@@ -57,6 +61,8 @@ LAYOUTS = {
                     objects={"x": "B", "o": "W"}, swap={"B": "W", "W": "B"}),
     "breakthrough": dict(skip=0, size=(8, 8), cell=_labelled, square=lambda r, c: (c, 7 - r),
                          objects={"b": "B", "w": "W"}, swap={"B": "W", "W": "B"}),
+    "hex": dict(skip=0, size=(11, 11), cell=_hex, square=lambda r, c: (c, 10 - r),
+                objects={"x": "B", "o": "W"}, swap={"B": "W", "W": "B"}),
 }
 
 
@@ -103,6 +109,8 @@ GAMES = [
     ("breakthrough", "breakthrough", 38, uniform, "player 1 wins by reaching row 7"),
     ("breakthrough", "breakthrough", 24, captures_first, "player 0 wins by taking every pawn"),
     ("breakthrough", "breakthrough", 1, captures_first, "player 1 wins by taking every pawn"),
+    ("hex", "hex", 1, uniform, "player 0 wins"),
+    ("hex", "hex", 8, uniform, "player 1 wins"),
 ]
 
 
