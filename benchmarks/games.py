@@ -60,6 +60,7 @@ GAMES = {
     "go9": (EXAMPLES / "go" / "go9.gdef", "go(board_size=9,komi=7.5)"),
     "go19": (EXAMPLES / "go" / "go19.gdef", "go(board_size=19,komi=7.5)"),
     "chess": (EXAMPLES / "chess" / "chess.gdef", "chess"),
+    "hex": (EXAMPLES / "hex.gdef", "hex"),
     "clobber": (BENCHMARK_GAMES / "clobber.gdef", "clobber"),
     "amazons": (BENCHMARK_GAMES / "amazons.gdef", "amazons(board_size=8)"),
     "pentago": (BENCHMARK_GAMES / "pentago.gdef", "pentago"),
