@@ -84,10 +84,10 @@ def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, lab
                  our_position=board_position, distinct: bool = True,
                  boards_only: bool = False, follow: bool = True, pick=None) -> int:
     """Seeded random games along which both sides must offer the same set of outcomes at every
-    turn (`follow`: see spiel_turns; with `boards_only`, the same set of boards: whether each ends the game is compared
-    only for the move played), end at the same moment and name the same winner; returns the
-    turns compared. `pick(rng, moves)` chooses the move played among the legal ones (default:
-    uniformly), to steer games towards rules random play seldom reaches."""
+    turn (`follow`: see spiel_turns; with `boards_only`, the same set of boards, whether each
+    ends the game compared only for the move played), end at the same moment and name the same
+    winner; returns the turns compared. `pick(rng, moves)` chooses the move played among the
+    legal ones (default: uniformly), to steer games towards rules random play seldom reaches."""
     rng = random.Random(seed)
     turns = 0
     for number in range(games):
