@@ -7,8 +7,10 @@
               rng.choice(state.legal_moves())
   openspiel   OpenSpiel's C++ implementation driven from Python (pyspiel),
               rng.choice(state.legal_actions())
-  native      the example compiled by gdef's native backend (numba, gdef[fast]): whole games
-              played inside the compiled kernel, in batches of games (skipped without numba)
+  native      the example compiled by gdef's native backend through numba (gdef[fast]): whole
+              games played inside the compiled kernel, in batches of games (skipped without numba)
+  native-c    the same through the native backend's C route (gdef_core/cnative: the system C
+              compiler; skipped without one)
 
 Tic-tac-toe and connect four have every engine; reversi, breakthrough, checkers, Go 9x9 and
 chess have gdef, native and OpenSpiel (no hand-written version); gomoku has no OpenSpiel one.
@@ -78,19 +80,17 @@ def gdef_playouts(example: str, *, whole_list: bool):
     return playout_from_list if whole_list else playout
 
 
-def native_playouts(example: str, batch: int = 200):
-    """A batch of native games per call (-> how many), or None without numba or when the
-    backend cannot compile the example."""
+def native_playouts(example: str, batch: int = 200, route: str = "numba"):
+    """A batch of native games per call (-> how many), or None when `route` cannot run here or
+    cannot compile the example."""
     import numpy as np
 
     from gdef_core import load_game
-    from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native import NativeRules
 
-    if not numba_available():
-        return None
     game = load_game([str(ROOT / "examples" / example)])
-    native = NativeRules.load(game, lambda message: print(message, file=sys.stderr))
-    if native is None:
+    native = NativeRules.load(game, lambda message: print(message, file=sys.stderr), route=route)
+    if native is None or native.route != route:
         return None
     start = game.new_state()
 
@@ -147,9 +147,10 @@ def measure(seconds: float, rounds: int, games=None) -> dict:
             engines["hand"] = hand_playouts(cls)
         if spiel_name is not None:
             engines["openspiel"] = spiel_playouts(spiel_name)
-        native = native_playouts(example, NATIVE_BATCH.get(name, 200))
-        if native is not None:
-            engines["native"] = native
+        for engine, route in (("native", "numba"), ("native-c", "c")):
+            native = native_playouts(example, NATIVE_BATCH.get(name, 200), route)
+            if native is not None:
+                engines[engine] = native
         best = dict.fromkeys(engines, 0.0)
         for engine, playout in engines.items():   # warm-up
             rate(playout, seconds / 10, random.Random(1))
@@ -163,6 +164,11 @@ def measure(seconds: float, rounds: int, games=None) -> dict:
                       "gdef_over_openspiel": best["gdef"] / best["openspiel"],
                       "hand_over_gdef_list": best["hand"] / best["gdef-list"],
                       "gdef_list_over_openspiel": best["gdef-list"] / best["openspiel"]}
+        if "native-c" in best:
+            if "openspiel" in best:
+                ratios["c_over_openspiel"] = best["native-c"] / best["openspiel"]
+            if "native" in best:
+                ratios["c_over_numba"] = best["native-c"] / best["native"]
         if "native" in best:
             ratios["native_over_gdef"] = best["native"] / best["gdef"]
             if "openspiel" in best:
@@ -204,6 +210,16 @@ def report(results: dict) -> str:
                 f"{verdict(ludii, ludii >= 1) if ludii is not None else '-':>13}")
         lines.append(f"targets: native/openspiel >= {TARGET_NATIVE_SPIEL:g}, native/ludii >= 1 "
                      "(Ludii: Piette et al. 2021, one thread)")
+    if any("native-c" in r for r in results.values()):
+        lines += ["", f"{'native-c':<14} {'playouts/s':>10} {'numba':>10} {'openspiel':>10}   "
+                      f"{'c/numba':>8} {'c/openspiel':>12}"]
+        for name, r in results.items():
+            if "native-c" not in r:
+                continue
+            numba, spiel = r.get("c_over_numba"), r.get("c_over_openspiel")
+            lines.append(f"{name:<14} {r['native-c']:>10.0f} {r.get('native', 0):>10.0f} "
+                         f"{r.get('openspiel', 0):>10.0f}   {f'{numba:.2f}' if numba else '-':>8} "
+                         f"{f'{spiel:.2f}' if spiel else '-':>12}")
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ background_pytest() {
 }
 
 # The quick subset: parser, checker, runtime, the CLIs, the language server over stdio, the
-# web board's API and, where numba is installed, one native backend game; in two pytest
+# web board's API and one native backend game on each route (C, numba where installed); in two pytest
 # processes (two cores), the second's report after the first's, each with a temporary folder
 # of its own (pytest's numbered folders are pruned by whichever session ends). Its native
 # module stays compiled between runs (in .pytest_cache), so only the first run compiles it.
@@ -37,7 +37,8 @@ quick_second=(
   tests/test_sim.py tests/test_gdef_command.py
   tests/test_lsp_features.py
   tests/test_web_api.py
-  "tests/test_native.py::test_native_games_replay_legally_in_python[tictactoe-4]"
+  "tests/test_native.py::test_native_games_replay_legally_in_python[route_c-tictactoe-4]"
+  "tests/test_native.py::test_native_games_replay_legally_in_python[route_numba-tictactoe-4]"
 )
 if [ "${1:-}" = "--quick" ]; then
   shift

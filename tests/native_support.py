@@ -1,12 +1,36 @@
 """What the native backend's tests share (tests/test_native*.py)."""
 from __future__ import annotations
 
+import os
+import shutil
+from contextlib import contextmanager
+
 import numpy as np
+import pytest
 
 from gdef_core.native import NativeRules
 from gdef_core.play.games import kernel_seed
 from gdef_core.play.native_sim import native_games
 from gdef_core.runtime import load_game
+
+
+# The native backend's routes (native/backend.py: ROUTES): C through the system compiler, numba.
+ROUTES = ("c", "numba")
+
+
+@contextmanager
+def use_route(route: str):
+    """GDEF_NATIVE_ROUTE set to `route` (inherited by worker processes); a route that cannot
+    run here is skipped, saying what it needs."""
+    from support import missing, need_module
+
+    if route == "numba":
+        need_module("numba", "pip install -e '.[fast]'")
+    elif not any(shutil.which(name) for name in (os.environ.get("CC") or "cc", "gcc", "clang")):
+        missing("no C compiler (cc, gcc or clang) for the native backend's C route")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDEF_NATIVE_ROUTE", route)
+        yield
 
 
 def compile_rules(directory, name: str, text: str):

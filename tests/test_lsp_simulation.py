@@ -17,6 +17,17 @@ from lsp_support import DATA, change_document, close_document, lsp_fixture, make
 from support import need_module
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def numba_route():
+    """The native compile these tests watch is numba's child process and its files
+    (GDEF_NATIVE_ROUTE, inherited by the server, which starts after this fixture)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDEF_NATIVE_ROUTE", "numba")
+        yield
+
+
 client = lsp_fixture(profiles=["visual_studio_code"])  # it refreshes code lenses
 hasty = lsp_fixture(initialization_options={"simulationTimeout": 1}, profiles=["neovim"])  # it does not
 

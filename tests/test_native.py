@@ -7,9 +7,11 @@ error inside compiled code comes out as the Python backend's located error, a ga
 cannot compile falls back with a one-line notice, and gdef-sim gives the same results for any
 --jobs. Skipped when numba is not installed (it is an optional extra, gdef[fast]).
 
-Compiling costs seconds per game, so each game is compiled once per session, into a
-temporary cache directory (a cold start, as in CI). Every example is compiled (chess's other
-start positions share chess's module).
+Every test runs on both routes of the native backend (native_support.ROUTES): the C route
+(gdef_core/cnative, where a C compiler exists) and numba (gdef[fast]); a route that is missing is
+skipped. Compiling costs seconds per game with numba, so each game is compiled once per session
+and route, into a temporary cache directory (a cold start, as in CI). Every example is compiled
+(chess's other start positions share chess's module). `-k route_c` runs the C route alone.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import pytest
 
 from support import EXAMPLES, ROOT, need_module
 
-need_module("numba", "pip install -e '.[fast]'")
+need_module("numpy", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
@@ -33,7 +35,7 @@ from gdef_core.play.native_sim import native_playout, replay  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.perft import perft  # noqa: E402
 
-from native_support import compile_rules, replay_native_games  # noqa: E402
+from native_support import ROUTES, compile_rules, replay_native_games, use_route  # noqa: E402
 
 # (example, perft depth): every example
 GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("breakthrough", 3),
@@ -46,14 +48,22 @@ REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2, "hex": 4}
 _compiled: dict = {}
 
 
+@pytest.fixture(scope="module", params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
+def route(request):
+    """Every test of this file on each route (GDEF_NATIVE_ROUTE, inherited by gdef-sim's workers)."""
+    with use_route(request.param):
+        yield request.param
+
+
 def native_of(name: str):
-    if name not in _compiled:
+    route = os.environ["GDEF_NATIVE_ROUTE"]
+    if (route, name) not in _compiled:
         game = load_game(str(EXAMPLES / f"{name}.gdef"))
         said: list[str] = []
         native = NativeRules.load(game, said.append)
-        assert native is not None, said
-        _compiled[name] = (game, native, said)
-    return _compiled[name]
+        assert native is not None and native.route == route, said
+        _compiled[route, name] = (game, native, said)
+    return _compiled[route, name]
 
 
 @pytest.mark.parametrize("name, depth", GAMES)
@@ -61,6 +71,22 @@ def test_perft_equals_the_python_backend(cache_dir, name, depth):
     game, native, said = native_of(name)
     assert len(said) == 1 and said[0].startswith("gdef: compiling rules") and game.name in said[0]
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
+
+
+@pytest.mark.parametrize("name", ["connect4", "checkers", "go/go9", "chess/chess"])
+def test_both_routes_play_the_same_games(cache_dir, route, name):
+    """The C route and numba draw the same random numbers (splitmix64) over the same candidates
+    in the same order: a seed plays the same game on both (winner, length, status, scores).
+    Once, under route_numba (whose compiled rules the tests above made)."""
+    if route != "numba":
+        pytest.skip("compares the C route with numba: runs under route_numba")
+    game, numba_rules, _ = native_of(name)
+    c_rules = NativeRules.load(game, None, route="c")
+    assert c_rules.route == "c"
+    seeds = np.arange(100 if "chess" in name else 400, dtype=np.uint64)
+    played = [rules.playouts(seeds, game.new_state(), None) for rules in (numba_rules, c_rules)]
+    for mine, theirs in zip(*played):
+        assert mine.tolist() == theirs.tolist()
 
 
 @pytest.mark.parametrize("name, counts", [("kiwipete", [48, 2039]), ("position3", [14, 191, 2812])])
@@ -181,6 +207,84 @@ def test_runtime_error_is_located_by_the_python_backend(cache_dir, tmp_path, cap
     assert "numba" not in text.lower() and "Traceback" not in text
 
 
+# end() after the first move loops for ever, making an array on every pass (the step budget
+# bounds time and memory: G607); after the second it recurses without end (G608).
+LIMITS = """
+name: limits
+players: 2
+size: 3 x 1
+obj X
+
+define deeper(int n) -> int {
+  return deeper(n + 1) + 1;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  if (moveNumber() == FIRST) {
+    int n = 0;
+    while (true) {
+      int block[1000] = 0;
+      n = n + block[999] + 1;
+    }
+  }
+  if (moveNumber() == 2) {
+    return deeper(0) == 0;
+  }
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("first, code, line", [(1, "G607", "19:7"), (7, "G608", "8:10")])
+def test_limits_stop_native_code_with_the_python_backends_error(cache_dir, tmp_path, capsys, first, code, line):
+    path = tmp_path / "limits.gdef"
+    path.write_text(LIMITS.replace("FIRST", str(first)), encoding="utf-8")
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
+    assert errors[0] == errors[1]
+    assert f"{path}:{line}: error[{code}]" in errors[1][1], errors[1]
+
+
+# end() overflows (flagged, the code goes on: kernels' _bad), then asks hasLegalMove(), whose
+# search must not clear end()'s flag (it did: the game played on natively).
+FAILS_BEFORE_SEARCH = """
+name: failsbeforesearch
+players: 2
+size: 3 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  int big = 9223372036854775807;
+  int over = (big + moveNumber()) * 1;
+  if (!hasLegalMove()) {
+    return true;
+  }
+  return over == 0;
+}
+"""
+
+
+def test_an_error_before_has_legal_move_stays_an_error(cache_dir, tmp_path, capsys):
+    path = tmp_path / "failsbeforesearch.gdef"
+    path.write_text(FAILS_BEFORE_SEARCH, encoding="utf-8")
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
+    assert errors[0] == errors[1]
+    assert f"{path}:13:19: error[G602]" in errors[1][1], errors[1]
+
+
 def test_no_legal_move_is_reported_as_by_the_python_backend(cache_dir, capsys):
     path = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
     errors = []
@@ -215,23 +319,41 @@ define end() -> bool {
 """
 
 
-def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys, tmp_path):
-    path = tmp_path / "flags.gdef"
-    path.write_text(FLAGS, encoding="utf-8")
-    assert sim_main([str(path), "--games", "1", "--max-moves", "1", "--backend", "native", "--no-progress"]) == 0
-    out, err = capsys.readouterr()
-    assert err.count("\n") == 1
-    assert err.startswith(f"gdef: the native backend cannot compile flags: the bool game-variable array "
-                          f"'taken' passed as an argument ({path}:20:")
+# setScore() with a value typed only at run time: neither route compiles it.
+SCORES = FLAGS.replace("name: flags", "name: scores").replace(
+    "  taken[OperationList[0][0]] = true;\n", "  setScore(0, OperationList[0][moveNumber() % 2]);\n")
+
+
+def test_a_game_the_backend_cannot_compile_falls_back_with_a_notice(cache_dir, capsys, tmp_path, route):
+    """The C route compiles FLAGS (a bool game-variable array passed as an argument), numba
+    does not; neither compiles SCORES."""
+    for name, text, what, line in (("flags", FLAGS, "the bool game-variable array 'taken' passed as an argument", 20),
+                                   ("scores", SCORES, "setScore with a value known only at run time", 19)):
+        path = tmp_path / f"{name}.gdef"
+        path.write_text(text, encoding="utf-8")
+        assert sim_main([str(path), "--games", "1", "--max-moves", "1", "--backend", "native", "--no-progress"]) == 0
+        out, err = capsys.readouterr()
+        if name == "flags" and route == "c":
+            assert "native backend" in out and err == "gdef: compiling rules (once) for flags ...\n"
+            continue
+        assert err.count("\n") == 1
+        assert err.startswith(f"gdef: the native backend cannot compile {name}: {what} ({path}:{line}:"), err
     assert err.endswith("; using the Python backend\n")
     assert "capped at 1 moves" in out and "native" not in out
 
 
-def test_without_numba_the_python_backend_is_used(monkeypatch):
+def test_without_numba_the_python_backend_is_used(cache_dir, monkeypatch, route):
+    """Without numba, the numba route says so and the Python backend plays; the C route does
+    not need numba."""
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
     game = load_game(str(EXAMPLES / "tictactoe.gdef"))
     said: list[str] = []
-    assert NativeRules.load(game, said.append) is None
+    native = NativeRules.load(game, said.append)
+    if route == "c":
+        assert native is not None and native.route == "c"
+        assert native.perft(game.new_state(), 3) == [9, 72, 504]
+        return
+    assert native is None
     assert said == ["gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend"]
 
 
@@ -359,8 +481,8 @@ def test_mcts_playouts_option(cache_dir):
 
 
 def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
-    path = tmp_path / "flags.gdef"
-    path.write_text(FLAGS, encoding="utf-8")
+    path = tmp_path / "scores.gdef"
+    path.write_text(SCORES, encoding="utf-8")
     game = load_game(str(path))
     state = game.new_state()
     for seed in range(2):
@@ -369,13 +491,14 @@ def test_native_mcts_falls_back_with_one_notice(cache_dir, capsys, tmp_path):
         assert agent._native is None
     err = capsys.readouterr().err
     assert err.count("\n") == 1   # once per game and process, however many agents
-    assert err.startswith("gdef: the native backend cannot compile flags: ")
+    assert err.startswith("gdef: the native backend cannot compile scores: ")
 
 
-def test_auto_mcts_without_numba_plays_python_silently(monkeypatch, capsys):
+def test_auto_mcts_without_a_native_route_plays_python_silently(monkeypatch, capsys):
     from gdef_core.play.mcts import MctsAgent
 
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now fails
+    monkeypatch.setattr("gdef_core.cnative.library.find_compiler", lambda: None)   # and no C compiler
     game = load_game(str(EXAMPLES / "tictactoe.gdef"))
     state = game.new_state()
     auto = MctsAgent(4, iterations=30, playouts="auto")
@@ -549,7 +672,7 @@ define end() -> bool {
 """
 
 
-def test_recursive_rules_load_from_the_disk_cache_in_a_new_process(tmp_path):
+def test_recursive_rules_load_from_the_disk_cache_in_a_new_process(tmp_path, route):
     """numba's cache crashes on recursion through two compiled functions (numba issue 6061):
     the native backend inlines one function of each cycle into the other, so a second process
     loads the compiled rules (no notice, in well under the compile time) and plays the same."""

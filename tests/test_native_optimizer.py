@@ -10,8 +10,8 @@ A numba compile costs seconds, so the random functions are compiled together: on
 whose isMoveLegal() returns legal<k>() for the game variable `variant` = k, compiled once per
 backend; variant k is judged from states whose `variant` is k. Hypothesis draws the functions
 derandomized (the same ones on every run), and the program takes those whose outcomes vary
-most from move to move (many drawn functions fail or reject every move). Skipped when numba
-is not installed (the optional extra gdef[fast]). GDEF_NATIVE_FUZZ=N compiles N programs of
+most from move to move (many drawn functions fail or reject every move). On both routes of the
+native backend: C where a C compiler exists, numba (the optional extra gdef[fast]). GDEF_NATIVE_FUZZ=N compiles N programs of
 different functions (one by default).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pytest
 
 from support import need_module
 
-need_module("numba", "pip install -e '.[fast]'")
+need_module("numpy", "pip install -e '.[fast]'")
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -37,9 +37,8 @@ from random_rules import MOVES, comparison_function, header, legal_function  # n
 from gdef_core.loader import load_program  # noqa: E402
 from gdef_core.moves import Move  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
-from gdef_core.native.cache import load_module  # noqa: E402
-from gdef_core.native.codegen import native_source  # noqa: E402
 from gdef_core.runtime.game import Game, State, VerdictKind  # noqa: E402
+from native_support import ROUTES, use_route  # noqa: E402
 
 # The native backend does not compile game-variable arrays yet: each function declares `gv`
 # as a local array of the same values. True makes `gv` HEADER's game variable again.
@@ -54,9 +53,17 @@ MAX_STEPS = 10_000
 VALUES = [-2**63, -3_037_000_500, -7, -1, 0, 2, 3, 3_037_000_500, 2**63 - 1]
 
 
-def compiled(game: Game) -> NativeRules:
-    """The native rules of `game` with no kernel compiled yet (NativeRules.load compiles the
-    playout kernel, seconds this test does not use)."""
+def compiled(game: Game, route: str) -> NativeRules:
+    """The native rules of `game` on `route`, with no kernel compiled yet (NativeRules.load
+    compiles numba's playout kernel, seconds this test does not use)."""
+    if route == "c":
+        from gdef_core.cnative.library import c_source, load_c_rules
+
+        source = c_source(game.program, game.max_steps, game.max_depth)
+        return NativeRules(game, load_c_rules(source)[0], source.int_scores)
+    from gdef_core.native.cache import load_module
+    from gdef_core.native.codegen import native_source
+
     source, int_scores, _ = native_source(game.program, game.max_steps, game.max_depth)
     return NativeRules(game, load_module(source)[0], int_scores)
 
@@ -177,11 +184,14 @@ def positions(game: Game, variant: int) -> list[State]:
     return out
 
 
+@pytest.mark.parametrize("route", ROUTES, ids=[f"route_{route}" for route in ROUTES])
 @pytest.mark.parametrize("number", range(PROGRAMS))
-def test_native_judges_random_rules_like_the_python_backend(cache_dir, number: int) -> None:
+def test_native_judges_random_rules_like_the_python_backend(cache_dir, number: int, route: str) -> None:
+    with use_route(route):
+        pass   # skipped where the route cannot run
     functions = chosen_functions()[number * VARIANTS:(number + 1) * VARIANTS]
     game = python_game(functions)
-    native = compiled(game)
+    native = compiled(game, route)
     judged = {True: 0, False: 0, None: 0}
     moved = 0
     for variant, function in enumerate(functions):

@@ -5,7 +5,8 @@ and the history a state brings with it (a game resumed or searched from the midd
 
 Each small game below is compiled once and compared with the Python backend, the reference:
 perft equal, and native random games replayed move by move through the Python backend legal at
-every step with the same end, winner and scores. Skipped without numba (gdef[fast]).
+every step with the same end, winner and scores. On both routes of the native backend (the C
+route where a C compiler exists, numba with gdef[fast]; a missing one is skipped).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from support import need_module
 
-need_module("numba", "pip install -e '.[fast]'")
+need_module("numpy", "pip install -e '.[fast]'")
 
 import numpy as np  # noqa: E402
 
@@ -22,7 +23,13 @@ from gdef_core.runtime.perft import perft  # noqa: E402
 from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_playout  # noqa: E402
 
-from native_support import compile_rules, replay_native_games  # noqa: E402
+from native_support import ROUTES, compile_rules, replay_native_games, use_route  # noqa: E402
+
+
+@pytest.fixture(scope="module", params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
+def route(request):
+    with use_route(request.param):
+        yield request.param
 
 # Two pieces walk on a 3 x 3 board and capture by landing on each other. Repeating a position
 # (the bool array `visited` and the player to move included, the counters not) loses; a player

@@ -1,6 +1,8 @@
 """A native compile never makes a game wait: `auto` playouts are Python's while a child process
 compiles the rules into the cache, native once it is there; the child is killed when the game
-stops (Ctrl-C too), leaving no files behind. Needs numba (gdef[fast]); compiles tic-tac-toe once."""
+stops (Ctrl-C too), leaving no files behind. The numba route's (GDEF_NATIVE_ROUTE=numba: the C
+route compiles in seconds, in the thread itself: tests/test_cnative.py). Needs numba
+(gdef[fast]); compiles tic-tac-toe once."""
 from __future__ import annotations
 
 import os
@@ -32,6 +34,7 @@ def test_the_compile_runs_in_the_background_and_the_agent_switches_to_it(tmp_pat
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("GDEF_CACHE_DIR", str(cache))
+    monkeypatch.setenv("GDEF_NATIVE_ROUTE", "numba")
     game = load_game(TICTACTOE)
     agent = MctsAgent(0, iterations=30, playouts="auto")
     state = game.new_state()
@@ -69,7 +72,7 @@ time.sleep(600)
 
 def test_ctrl_c_stops_the_compile_and_leaves_no_files(tmp_path):
     cache = tmp_path / "cache"
-    env = {**os.environ, "GDEF_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "GDEF_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT), "GDEF_NATIVE_ROUTE": "numba"}
     process = subprocess.Popen([sys.executable, "-c", STOPPED_WHILE_COMPILING, CHESS], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

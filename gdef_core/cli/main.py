@@ -39,7 +39,7 @@ SHELLS = ("bash", "zsh", "fish")
 # What `gdef --version` reports on: (name, the distribution to look for, what it gives, how to
 # install it). Looked up in the installed packages' metadata, without importing them.
 OPTIONAL_PARTS = (
-    ("numba", "numba", "the native backend, --backend native", "pip install 'gdef[fast]'"),
+    ("numba", "numba", "the native backend without a C compiler (--backend native)", "pip install 'gdef[fast]'"),
     ("OpenSpiel", "open_spiel", "gdef_core.interop.openspiel", "pip install 'gdef[interop]'"),
     ("PettingZoo", "pettingzoo", "gdef_core.interop.pettingzoo", "pip install 'gdef[interop]'"),
     ("Dask", "distributed", "gdef-sim --cluster", "pip install 'gdef[cluster]'"),

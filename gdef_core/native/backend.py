@@ -27,6 +27,7 @@ table does not depend on how the games are cut into calls or processes.
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import NamedTuple
@@ -36,6 +37,9 @@ try:
 except ImportError:  # numpy comes with numba (gdef[fast])
     np = None
 
+from gdef_core.cnative.library import (
+    CompileFailed, CUnsupported, c_compiler_available, c_library_cached, c_source, load_c_rules,
+)
 from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
@@ -79,6 +83,38 @@ def numba_available() -> bool:
     return True
 
 
+# How the rules are compiled (docs/performance.md, "Two routes"): "c" by the system C compiler
+# (gdef_core/cnative: seconds), "numba" (tens of seconds, cached on disk), "auto" C where a C
+# compiler exists, else numba. GDEF_NATIVE_ROUTE overrides the default.
+ROUTES = ("auto", "c", "numba")
+DEFAULT_ROUTE = "auto"
+
+
+def native_route() -> str:
+    route = os.environ.get("GDEF_NATIVE_ROUTE", DEFAULT_ROUTE)
+    return route if route in ROUTES else DEFAULT_ROUTE
+
+
+def c_route_source(game):
+    """The C source (cnative's CSource) NativeRules.load compiles for `game` on the C route, or
+    None when it takes another: no numpy or C compiler, GDEF_NATIVE_ROUTE=numba, or a construct
+    the C emitter lacks. Quick: nothing is compiled."""
+    if np is None or native_route() == "numba" or not hasattr(game, "program") or not c_compiler_available():
+        return None
+    try:
+        return c_source(game.program, game.max_steps, game.max_depth)
+    except CUnsupported:
+        return None
+
+
+def native_available() -> bool:
+    """Whether some route can compile rules here (numpy and a C compiler, or numba)."""
+    if np is None:
+        return False
+    route = native_route()
+    return (route != "numba" and c_compiler_available()) or (route != "c" and numba_available())
+
+
 def _stderr(message: str) -> None:
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
@@ -99,18 +135,59 @@ class NativeRules:
         self._work = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
         self._rows: dict[int, tuple] = {}   # id(History) -> (History, its key as a row)
-        self.compiled = False   # load() compiled the rules in this run (else numba's cache had them)
+        self.compiled = False   # load() compiled the rules in this run (else the disk cache had them)
+        self.route = "numba"    # which route compiled them: "c" or "numba"
 
     @classmethod
-    def load(cls, game, notify: Notify | None = _stderr, kernel: str = "playouts") -> "NativeRules | None":
+    def load(cls, game, notify: Notify | None = _stderr, kernel: str = "playouts",
+             route: str | None = None) -> "NativeRules | None":
         """The native rules of `game`, compiled on first use and cached on disk; None, after a
-        one-line notice, when numba is missing or the game uses what the backend lacks.
-        `kernel`: the entry point made ready here (compiled, or loaded from the cache), so
-        that its time is the load's: "playouts" (mcts, perft's caller) or "simulate" (gdef-sim)."""
+        one-line notice, when no route can compile them (no C compiler and no numba) or the
+        game uses what the backend lacks. `route`: native_route()'s by default. `kernel`
+        (numba): the entry point made ready here (compiled, or loaded from the cache), so that
+        its time is the load's: "playouts" (mcts, perft's caller) or "simulate" (gdef-sim);
+        the C route compiles every kernel at once."""
         say = notify or (lambda message: None)
+        route = route or native_route()
+        if np is not None and route != "numba" and c_compiler_available():
+            rules = cls._load_c(game, say, fallback=route == "auto")
+            if rules is not None or route == "c":
+                return rules
+        if route == "c":
+            say("gdef: no C compiler found (cc, gcc or clang; or set CC): using the Python backend")
+            return None
         if not numba_available():
             say("gdef: numba is not installed (pip install 'gdef[fast]'): using the Python backend")
             return None
+        return cls._load_numba(game, say, kernel)
+
+    @classmethod
+    def _load_c(cls, game, say: Notify, fallback: bool) -> "NativeRules | None":
+        """Through the system C compiler (gdef_core/cnative); None when the game uses what the
+        C emitter lacks or the compiler fails: said, unless the numba route is tried next
+        (`fallback`)."""
+        try:
+            source = c_source(game.program, game.max_steps, game.max_depth)
+            if not c_library_cached(source):
+                say(f"gdef: compiling rules (once) for {game.name} ...")
+            module, compiled = load_c_rules(source)
+        except CUnsupported as why:
+            if not fallback:
+                where = f" ({why.span})" if why.span is not None else ""
+                say(f"gdef: the native backend cannot compile {game.name}: {why.what}{where}; "
+                    "using the Python backend")
+            return None
+        except (CompileFailed, OSError) as error:
+            if not fallback:
+                say(f"gdef: the C compiler failed on {game.name} ({error}); using the Python backend")
+            return None
+        rules = cls(game, module, source.int_scores)
+        rules.compiled = compiled
+        rules.route = "c"
+        return rules
+
+    @classmethod
+    def _load_numba(cls, game, say: Notify, kernel: str) -> "NativeRules | None":
         try:
             source, int_scores, cached = native_source(game.program, game.max_steps, game.max_depth)
         except NativeUnsupported as why:
@@ -128,6 +205,7 @@ class NativeRules:
         module, _ = load_module(source)
         rules = cls(game, module, int_scores)
         rules.compiled = compiling
+        rules.route = "numba"
         start = game.new_state()
         try:
             if start.is_over:

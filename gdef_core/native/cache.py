@@ -2,7 +2,8 @@
 numba version), in the user cache directory, so numba's own cache (`cache=True`, written to
 `__pycache__` beside the file) is found again by every later run and every worker process.
 
-GDEF_CACHE_DIR overrides the directory (tests use a temporary one).
+GDEF_CACHE_DIR overrides the directory (tests use a temporary one); the C route keeps its
+libraries in the same folder (cnative/compiler.py: cache_root).
 """
 from __future__ import annotations
 
@@ -12,18 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-
-def cache_root() -> Path:
-    explicit = os.environ.get("GDEF_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "gdef"
+from gdef_core.cnative.compiler import cache_root
 
 
 def module_key(source: str) -> str:

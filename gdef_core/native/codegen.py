@@ -10,30 +10,21 @@ its span: that game runs on the Python backend instead.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.calls import cycles
 from gdef_core.lower.ir import Check
+from gdef_core.lower.layout import (
+    CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
+)
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
 from gdef_core.native.kernels import PARTS, module_text
 
-# Buffer sizes of the kernels: candidate operations and candidates per position. A position
-# that needs more makes that game run on the Python backend (the failure path).
-CAP_OPS = 1 << 16
-CAP_MOVES = 1 << 14
-# The legal moves held per level of perft.
-PERFT_OPS = 1 << 13
-PERFT_MOVES = 1 << 11
-# The positions of the game kept for repetitions() and nextBoardSeen(): one that outgrows
-# this goes the failure path (replayed in Python).
-HISTORY_CAP = 4096
-MAX_STAMP_KEYS = 1 << 16
 # The state arrays a generated function may use; each function is passed only those it (or
 # a function it calls) uses: numba passes every array as a struct of seven words and counts
 # its references, so a call with all of them costs more than many function bodies.
@@ -53,37 +44,12 @@ class NativeUnsupported(Exception):
         self.span = span
 
 
-class VarSlot(NamedTuple):
-    """Where a game variable lives in the kernel's state: `V` (int, bool and obj) or `VF`
-    (float), from `offset`, row by row for an array (`sizes` empty for a scalar)."""
-    kind: str
-    floats: bool
-    offset: int
-    sizes: tuple
-    counter: bool
-
-    @property
-    def count(self) -> int:
-        return math.prod(self.sizes)
-
-
 def var_layout(program: Program) -> dict[str, VarSlot]:
-    """Every game variable's slot, in declaration order (native/backend.py converts states
-    with the same table)."""
-    layout: dict[str, VarSlot] = {}
-    ints = floats = 0
-    for name, decl in _lowered(program).game_vars.items():
-        sizes = decl.sizes
-        if any(n < 1 for n in sizes):
-            raise NativeUnsupported(f"the sizes of the game variable array '{name}'", decl.span)
-        kind = decl.type.split("[", 1)[0]
-        slot = VarSlot(kind, kind == "float", floats if kind == "float" else ints, sizes, decl.counter)
-        layout[name] = slot
-        if slot.floats:
-            floats += slot.count
-        else:
-            ints += slot.count
-    return layout
+    """Every game variable's slot, in declaration order (lower/layout.py)."""
+    try:
+        return layout_of(program)
+    except LoweringError as error:
+        raise NativeUnsupported(error.message, error.span) from None
 
 
 class Code:
@@ -170,7 +136,7 @@ class NativeCompiler:
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
                      f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
                      f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
-                     f"KEYS = {_stamp_keys(game.width, game.height, len(self.objects))}\n"
+                     f"KEYS = {stamp_keys(game.width, game.height, len(self.objects))}\n"
                      "TABLE = CAP_MOVES + 1 + KEYS\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
@@ -265,13 +231,6 @@ def _allocating(functions: dict, graph) -> set[str]:
     makers = {name for name, f in functions.items()
               if any(isinstance(node, ir.DeclareArray) for node in ir.walk(f.body))}
     return {name for name in functions if graph.reachable(name) & makers}
-
-
-def _stamp_keys(width: int, height: int, objects: int) -> int:
-    """The single operations (a place of each object or a clear on each square) when few
-    enough to keep a stamp each for removing duplicate candidates (kernels/kernel.py's _dedupe)."""
-    keys = width * height * (objects + 2)
-    return keys if keys <= MAX_STAMP_KEYS else 0
 
 
 def _pool(max_steps: int) -> int:

@@ -24,7 +24,9 @@ import signal
 import sys
 from pathlib import Path
 
+from gdef_core.cnative.library import c_library_cached
 from gdef_core.native import cache
+from gdef_core.native.backend import c_route_source
 
 EXIT_DONE, EXIT_BUSY, EXIT_UNUSABLE = 0, 3, 4
 OWNER = "owner"   # the file in the building folder holding the compiling process's id
@@ -53,8 +55,12 @@ def cacheable_source(game) -> str | None:
 
 
 def cached_source(game) -> str | None:
-    """cacheable_source(game) when its compile is in the cache (loading it is a warm start,
-    about a second), else None: nothing is compiled."""
+    """The source of `game`'s native rules when their compile is in the cache (loading it is
+    a warm start), else None: nothing is compiled. On the C route (backend.c_route_source) the
+    C text, else cacheable_source(game)."""
+    c = c_route_source(game)
+    if c is not None:
+        return c.text if c_library_cached(c) else None
     source = cacheable_source(game)
     return source if source is not None and cache.is_compiled(cache.module_path(source)) else None
 
@@ -115,6 +121,11 @@ def compile_into_cache(files: list[str], key: str | None, max_steps: int | None,
         game = load_game(files, **limits)
     except (GameLoadError, GdefFileError, OSError):
         return EXIT_UNUSABLE
+    c = c_route_source(game)
+    if c is not None:   # the C route: compiled (seconds) straight into the cache, atomically
+        if key is not None and key != cache.module_key(c.text):
+            return EXIT_UNUSABLE
+        return EXIT_DONE if NativeRules.load(game, None) is not None else EXIT_UNUSABLE
     source = cacheable_source(game)
     if source is None or (key is not None and cache.module_key(source) != key):
         return EXIT_UNUSABLE

@@ -58,8 +58,12 @@ class _Work:
 
     def _prepare(self, game):
         from gdef_core.native import NativeRules, cache
+        from gdef_core.native.backend import c_route_source
         from gdef_core.native.precompile import cacheable_source
 
+        if c_route_source(game) is not None:   # the C route: a compile of seconds, in this thread
+            self.state = "compiling"
+            return NativeRules.load(game, None)
         source = cacheable_source(game)
         if source is None:
             return None

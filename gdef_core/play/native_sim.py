@@ -41,10 +41,10 @@ def choose_native(game, specs: Sequence, games: int, backend: str, notify: Calla
         if backend == "native":
             notify("gdef-sim: the native backend plays random players only: using the Python backend")
         return None
-    from gdef_core.native import NativeRules, numba_available
+    from gdef_core.native import NativeRules, native_available
     from gdef_core.native.precompile import cached_source
 
-    if backend == "auto" and (not numba_available() or (games < AUTO_MIN_GAMES and cached_source(game) is None)):
+    if backend == "auto" and (not native_available() or (games < AUTO_MIN_GAMES and cached_source(game) is None)):
         return None
     return NativeRules.load(game, notify, kernel="simulate")
 

@@ -226,6 +226,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
         return False
     saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
              S[_NM], S[_BAD], S[_POOL], S[_OP0])
+    failed_before = S[_ERR] != 0   # an error of end() before the search stays one
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
     mn = S[_MN]
     m = _gen(B, S, V, VF, SC, CO, CS, p, mn, HS)
@@ -242,7 +243,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
             break
     (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
      S[_NM], S[_BAD], S[_POOL], S[_OP0]) = saved
-    S[_ERR] = 1 if failed else 0
+    S[_ERR] = 1 if failed or failed_before else 0
     return found
 
 

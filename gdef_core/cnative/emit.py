@@ -1,0 +1,602 @@
+"""The IR of a checked Program (gdef_core/lower) -> the C source of one game's rules: the game's
+constants, runtime/gdef.h, one C function per gdef function, runtime/kernel.c.
+
+It emits from the IR only and keeps the numba emitter's shape (native/codegen.py): one
+function per gdef function (`u_` names, `l_` locals), every check of the language a call of a
+small inline helper of gdef.h that flags a failure in S instead of raising (the kernels look at
+the flag), the step budget and the depth counted where the IR's `Enter` and loops say. What it
+cannot compile raises CUnsupported with the construct and its span: that game runs on another
+route.
+
+C evaluates the operands of an operator and the arguments of a call in an unspecified order;
+where the order could matter (an operand after the first calls a function, and an earlier one
+reads anything), the operands are evaluated into temporaries first, left to right (a GNU
+statement expression, which gcc and clang both have).
+"""
+from __future__ import annotations
+
+import math
+from importlib import resources
+
+from gdef_core.builtins import Context
+from gdef_core.lower import ir
+from gdef_core.lower.build import LoweringError, lowered
+from gdef_core.lower.ir import Check
+from gdef_core.lower.layout import (
+    CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
+)
+from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
+from gdef_core.semantics.program import Program
+from gdef_core.span import Span
+
+# The entry points the kernels run (setup() runs in the Python backend, which makes states).
+ENTRIES = (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES)
+# The runtime's files, in the order the generated module includes them.
+RUNTIME = ("gdef.h", "kernel.c")
+_C_TYPES = {"int": "int64_t", "obj": "int64_t", "bool": "int", "float": "double", "dyn": "GDyn"}
+_ZERO = {"int": "0", "obj": "0", "bool": "0", "float": "0.0"}
+
+
+class CUnsupported(Exception):
+    """The game uses something the C emitter does not compile."""
+
+    def __init__(self, what: str, span: Span | None = None) -> None:
+        super().__init__(f"{span}: {what}" if span is not None else what)
+        self.what = what
+        self.span = span
+
+
+class CSource:
+    """A game's C source, with what the loader needs to know about it."""
+
+    def __init__(self, text: str, int_scores: bool, constants: dict[str, int]) -> None:
+        self.text = text
+        self.int_scores = int_scores
+        self.constants = constants
+
+
+def runtime_dir():
+    """The folder of gdef.h and kernel.c (package data), for the compiler's -I."""
+    return resources.files(__package__).joinpath("runtime")
+
+
+def runtime_text() -> str:
+    """The runtime's files as one text, for the cache key."""
+    folder = runtime_dir()
+    return "".join(folder.joinpath(name).read_text(encoding="utf-8") for name in RUNTIME)
+
+
+def c_type(type_: str | None) -> str:
+    if type_ is None:
+        return "void"
+    if type_.endswith("[]"):
+        return "GArrF" if type_.startswith("float") else "GArr"
+    return _C_TYPES[type_]
+
+
+def _int(value: int) -> str:
+    if value == -(1 << 63):
+        return "G_INT_MIN"
+    return f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))"
+
+
+def _float(value: float) -> str:
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INFINITY" if value > 0 else "(-INFINITY)"
+    return f"({value.hex()})"
+
+
+def _effectful(expr) -> bool:
+    """Whether evaluating `expr` may change what other operands read (it calls a function or
+    a built-in)."""
+    return any(isinstance(node, (ir.CallFunction, ir.CallBuiltin)) for node in ir.walk([expr]))
+
+
+def _constant(expr) -> bool:
+    return isinstance(expr, (ir.Const, ir.Object))
+
+
+class CEmitter:
+    """One Program -> its C source."""
+
+    def __init__(self, program: Program, max_steps: int, max_depth: int) -> None:
+        try:
+            self.module = module = lowered(program)
+            self.layout = var_layout(program)
+        except LoweringError as error:
+            raise CUnsupported(error.message, error.span) from None
+        self.max_steps = max_steps
+        self.max_depth = max_depth
+        self.objects = {name: number for name, number in module.objects.items() if number}
+        run = module.graph.reached_by(ENTRIES)
+        self.functions = {name: f for name, f in module.functions.items() if name in run}
+        self.int_scores = True  # every setScore value is an int
+        self.uses_history = False
+
+    def emit(self) -> CSource:
+        functions = self.functions
+        for needed in ("isMoveLegal", "end"):
+            if needed not in functions:
+                raise CUnsupported(f"a game without {needed}()")
+        used = ir.builtins_in(functions.values())
+        if "isGenerated" in used and "moves" not in functions:
+            raise CUnsupported("isGenerated() in a game without moves()")
+        self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        bodies = [_FunctionEmitter(self, f).emit() for f in functions.values()]
+        constants = self.constants("PreviousPosition" in used)
+        defines = "".join(f"#define {name} {value}\n" for name, value in constants.items())
+        prototypes = "".join(_FunctionEmitter(self, f).signature() + ";\n" for f in functions.values())
+        entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ return u_{context.value}(c, 1); }}\n"
+                          for context in ENTRIES if context.value in functions and context != Context.MOVES)
+        if "moves" in functions:
+            candidates = ("static int64_t g_candidates(Ctx *c) {\n"
+                          "    u_moves(c, 1);\n"
+                          "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
+                          "    if (c->S[S_ERR] != 0) return 0;\n"
+                          "    return g_dedupe(c->CO, c->CS, c->S[S_NM]);\n}\n")
+        else:
+            candidates = "static int64_t g_candidates(Ctx *c) { return g_automatic(c); }\n"
+        text = "\n".join(["/* generated by gdef_core.cnative */", defines, '#include "gdef.h"\n', prototypes,
+                          self.key_row(), *bodies, entries,
+                          "static int64_t g_dedupe(Op *CO, int64_t *CS, int64_t m);",
+                          "static int64_t g_automatic(Ctx *c);", candidates, '#include "kernel.c"\n'])
+        return CSource(text, self.int_scores, constants)
+
+    def constants(self, uses_previous: bool) -> dict[str, int]:
+        game = self.module
+        nb = game.width * game.height
+        ints = sum(slot.count for slot in self.layout.values() if not slot.floats)
+        floats = sum(slot.count for slot in self.layout.values() if slot.floats)
+        keylen = nb + 1 + sum(slot.count for slot in self.layout.values() if not slot.counter)
+        cap = HISTORY_CAP if self.uses_history else 0
+        tsize = 16
+        while tsize < 2 * cap:
+            tsize *= 2
+        keys = stamp_keys(game.width, game.height, len(self.objects))
+        out = {"W": game.width, "H": game.height, "P": game.players, "NOBJ": len(self.objects),
+               "NB": nb, "NV": ints, "NVF": floats, "MAXSTEPS": self.max_steps, "MAXDEPTH": self.max_depth,
+               "POOL": SEARCH_POOL_FACTOR * self.max_steps, "OPERATION_STEPS": OPERATION_STEPS,
+               "MAX_ARRAY_ELEMENTS": MAX_ARRAY_ELEMENTS, "CAP_OPS": CAP_OPS, "CAP_MOVES": CAP_MOVES,
+               "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys, "PERFT_OPS": PERFT_OPS, "PERFT_MOVES": PERFT_MOVES,
+               "OWN_CANDIDATES": int("moves" in self.functions),
+               "ARRAYS": int(any(isinstance(node, ir.DeclareArray)
+                                 for f in self.functions.values() for node in ir.walk(f.body))),
+               **{f"CTX_{context.name}": context.number for context in Context},
+               "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
+               "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
+        at = 8
+        for name, size in (("H_PREV", nb), ("H_KEY", keylen), ("H_PT", tsize), ("H_BT", tsize),
+                           ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+            out[name] = at
+            at += size
+        out["HSIZE"] = at
+        return out
+
+    def key_row(self) -> str:
+        """g_key_row(): a position's key into HS from `at` (the board, the player to move, the
+        game variables not declared `counter`, in declaration order)."""
+        lines = ["static void g_key_row(Ctx *c, const int64_t *B, int64_t p, const int64_t *V, const double *VF, "
+                 "int64_t at) {",
+                 "    int64_t *HS = c->HS;", "    (void)V;", "    (void)VF;",
+                 "    memcpy(HS + at, B, NB * sizeof(int64_t));", "    HS[at + NB] = p;"]
+        k = 1
+        for slot in self.layout.values():
+            if slot.counter:
+                continue
+            n = slot.count
+            if slot.floats:
+                lines.append(f"    for (int64_t e = 0; e < {n}; e++) HS[at + NB + {k} + e] = "
+                             f"g_fbits(c, VF[{slot.offset} + e]);")
+            else:
+                lines.append(f"    memcpy(HS + at + NB + {k}, V + {slot.offset}, {n} * sizeof(int64_t));")
+            k += n
+        return "\n".join(lines) + "\n}\n"
+
+
+class _FunctionEmitter:
+    """One IR function -> its C function."""
+
+    def __init__(self, emitter: CEmitter, function: ir.Function) -> None:
+        self.c = emitter
+        self.function = function
+        self.name = function.name
+        self.types = function.locals
+        self.lines: list[str] = []
+        self.loops: list = []
+        self.temps = 0
+        if function.result is not None and function.result.endswith("[]"):
+            raise CUnsupported("a function returning an array", function.span)
+        self.give_up = f"return {_ZERO[function.result]};" if function.result else "return;"
+
+    def signature(self) -> str:
+        f = self.function
+        params = ", ".join(["Ctx *c", "int64_t _d", *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
+        inline = "static inline" if f.inlinable else "static"
+        return f"{inline} {c_type(f.result)} u_{self.name}({params})"
+
+    def line(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def emit(self) -> str:
+        f = self.function
+        if any(Check.UNSET in getattr(node, "checks", ()) for node in ir.walk(f.body)):
+            raise CUnsupported("a local read before its declaration may have run", f.span)
+        self.line(0, self.signature() + " {")
+        self.line(1, "(void)_d;")
+        params = {name for name, _ in f.params}
+        for name, kind in f.locals.items():
+            if name not in params:
+                zero = "{0}" if kind.endswith("[]") else ("{0, 0}" if kind == "dyn" else _ZERO[kind])
+                self.line(1, f"{c_type(kind)} l_{name} = {zero};")
+        self.block(f.body, 1)
+        self.line(0, "}")
+        return "\n".join(self.lines) + "\n"
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, stmts, indent: int) -> None:
+        for stmt in stmts:
+            self.stmt(stmt, indent)
+
+    def stmt(self, stmt, indent: int) -> None:
+        match stmt:
+            case ir.Enter(budget=budget, depth=depth):
+                if budget:
+                    self.line(indent, f"if (g_spent(c)) {self.give_up}")
+                else:
+                    self.line(indent, "g_limit(c);")
+                if depth:
+                    self.line(indent, f"if (_d > MAXDEPTH) {{ g_bad(c); {self.give_up} }}")
+                    self.line(indent, "g_stack(c);")
+            case ir.DeclareArray():
+                self.declare_array(stmt, indent)
+            case ir.Declare(name=name, type=kind, value=value):
+                if self.types[name] != kind:
+                    raise CUnsupported(f"'{name}' declared with two types", stmt.span)
+                self.set_local(name, value, indent)
+            case ir.Assign(target=ir.Local(name=name), value=value):
+                self.set_local(name, value, indent)
+            case ir.Assign(target=ir.GameVar(name=name), value=value):
+                self.assign_game_var(name, value, indent)
+            case ir.Assign(target=ir.Element() as target, value=value):
+                self.assign_element(target, value, indent)
+            case ir.Loop():
+                self.loop(stmt, indent)
+            case ir.Break():
+                self.line(indent, "break;")
+            case ir.Continue():
+                for inner in self.loops[-1] if self.loops else ():
+                    self.stmt(inner, indent)
+                self.line(indent, "continue;")
+            case ir.Eval(expr=expr):
+                if not _constant(expr):
+                    self.line(indent, f"(void)({self.expr(expr)});")
+            case ir.Return(value=None):
+                self.line(indent, "return;")
+            case ir.Return(value=value):
+                self.line(indent, f"return {self.expr(value)};")
+            case ir.If():
+                self.if_chain(stmt, indent)
+            case ir.Fail(check=Check.NO_RETURN):
+                self.line(indent, f"g_bad(c); /* reached its end without returning a value */ {self.give_up}")
+            case _:
+                raise CUnsupported(f"the statement {type(stmt).__name__}", stmt.span)
+
+    def if_chain(self, stmt: ir.If, indent: int, prefix: str = "") -> None:
+        self.line(indent, f"{prefix}if ({self.expr(stmt.cond)}) {{")
+        self.block(stmt.then, indent + 1)
+        otherwise = stmt.otherwise
+        if otherwise and len(otherwise) == 1 and isinstance(otherwise[0], ir.If):
+            self.if_chain(otherwise[0], indent, "} else ")
+            return
+        if otherwise:
+            self.line(indent, "} else {")
+            self.block(otherwise, indent + 1)
+        self.line(indent, "}")
+
+    def loop(self, loop: ir.Loop, indent: int) -> None:
+        test = self.expr(loop.cond) if loop.cond is not None else "1"
+        self.line(indent, f"while ({test}) {{")
+        self.line(indent + 1, "if (g_spent(c)) break;")
+        self.loops.append(loop.step)
+        self.block([*loop.body, *loop.step], indent + 1)
+        self.loops.pop()
+        self.line(indent, "}")
+
+    def set_local(self, name: str, value, indent: int) -> None:
+        """`name = a + b` (or -) returns at once on an overflow, as the numba emitter's does
+        (so the compiler knows the sum did not wrap on the path that goes on)."""
+        if isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-"):
+            builtin = "__builtin_add_overflow" if value.op == "+" else "__builtin_sub_overflow"
+            a, b = self.expr(value.left), self.expr(value.right)
+            r = self.temp()
+            self.line(indent, f"{{ int64_t {r}; int64_t {r}a = {a}; int64_t {r}b = {b};")
+            self.line(indent + 1, f"if ({builtin}({r}a, {r}b, &{r})) {{ g_bad(c); {self.give_up} }}")
+            self.line(indent + 1, f"l_{name} = {r}; }}")
+            return
+        self.line(indent, f"l_{name} = {self.expr(value)};")
+
+    def assign_game_var(self, name: str, value, indent: int) -> None:
+        slot = self.c.layout[name]
+        if slot.sizes:
+            raise CUnsupported(f"an assignment to '{name}'", value.span)
+        self.line(indent, "if (g_writable(c)) {")
+        self.store(slot, str(slot.offset), value, indent + 1)
+        self.line(indent, "}")
+
+    def store(self, slot: VarSlot, at: str, value, indent: int) -> None:
+        code = self.expr(value)
+        if slot.floats:
+            self.line(indent, f"c->VF[{at}] = {code};")
+        elif slot.kind == "bool":
+            self.line(indent, f"c->V[{at}] = ({code}) ? 1 : 0;")
+        else:
+            self.line(indent, f"c->V[{at}] = {code};")
+
+    # ------------------------------------------------------------ arrays
+
+    def declare_array(self, stmt: ir.DeclareArray, indent: int) -> None:
+        if self.types[stmt.name] != stmt.type:
+            raise CUnsupported(f"'{stmt.name}' declared with two types", stmt.span)
+        element = stmt.type.split("[", 1)[0]
+        name = f"l_{stmt.name}"
+        self.line(indent, "{")
+        inner = indent + 1
+        sizes = []
+        for size in stmt.sizes:
+            t = self.temp()
+            self.line(inner, f"int64_t {t} = {self.expr(size)};")
+            sizes.append(t)
+        # Each size is tested first, so that their product cannot overflow; a bad size is
+        # flagged and the array made with one element, which every index test then keeps to.
+        bad = " || ".join(f"{s} < 1 || {s} > MAX_ARRAY_ELEMENTS" for s in sizes)
+        count = " * ".join(sizes)
+        self.line(inner, f"if ({bad} || {count} > MAX_ARRAY_ELEMENTS) {{ g_bad(c); "
+                         + " ".join(f"{s} = 1;" for s in sizes) + " }")
+        self.line(inner, f"g_steps(c, {count});")
+        pointer = "double" if element == "float" else "int64_t"
+        if stmt.rows is not None:
+            rows = stmt.rows
+            listed = (len(rows),) if len(sizes) == 1 else (len(rows), len(rows[0]))
+            self.line(inner, f"if ({' || '.join(f'{s} != {n}' for s, n in zip(sizes, listed))}) g_bad(c);")
+            # made with the listed shape, so that writing the listed elements stays inside
+            n0, n1 = (listed[0], 1) if len(listed) == 1 else listed
+            self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {n0 * n1}); {name}.n0 = {n0}; {name}.n1 = {n1};")
+            items = rows if len(sizes) == 1 else [item for row in rows for item in row]
+            for i, item in enumerate(items):
+                self.line(inner, f"{name}.p[{i}] = {self.expr(item)};")
+        else:
+            fill = self.temp()
+            self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
+            n1 = sizes[1] if len(sizes) == 2 else "1"
+            self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {count}); {name}.n0 = {sizes[0]}; "
+                             f"{name}.n1 = {n1};")
+            self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
+        self.line(indent, "}")
+
+    def indexes_into_temps(self, nodes, sizes: list[str], indent: int) -> list[str]:
+        """Each index checked against its size and read into a temporary, left to right (an
+        assignment evaluates them before its value)."""
+        temps = []
+        for node, size in zip(nodes, sizes):
+            t = self.temp()
+            self.line(indent, f"int64_t {t} = g_ix(c, {self.expr(node)}, {size});")
+            temps.append(t)
+        return temps
+
+    def assign_element(self, target: ir.Element, value, indent: int) -> None:
+        if isinstance(target.array, ir.GameVar):
+            slot = self.c.layout[target.array.name]
+            self.line(indent, "if (g_writable(c)) {")
+            parts = self.indexes_into_temps(target.indexes, [str(n) for n in slot.sizes], indent + 1)
+            at = (f"{slot.offset} + {parts[0]}" if len(parts) == 1
+                  else f"{slot.offset} + {parts[0]} * {slot.sizes[1]} + {parts[1]}")
+            self.store(slot, at, value, indent + 1)
+            self.line(indent, "}")
+            return
+        array = f"l_{target.array.name}"
+        self.line(indent, "{")
+        parts = self.indexes_into_temps(target.indexes, [f"{array}.n0", f"{array}.n1"], indent + 1)
+        at = parts[0] if len(parts) == 1 else f"{parts[0]} * {array}.n1 + {parts[1]}"
+        self.line(indent + 1, f"{array}.p[{at}] = {self.expr(value)};")
+        self.line(indent, "}")
+
+    # ------------------------------------------------------------ expressions
+
+    def sequenced(self, nodes: list, build) -> str:
+        """`build(texts)` of the operands `nodes`, evaluated left to right where that could
+        matter: a later operand has effects and an earlier one is not a constant (see the
+        module's docstring); then each is read into a temporary first."""
+        texts = [self.expr(node) for node in nodes]
+        if not any(_effectful(node) and any(not _constant(before) for before in nodes[:k])
+                   for k, node in enumerate(nodes) if k):
+            return build(texts)
+        temps = [self.temp() for _ in nodes]
+        decls = " ".join(f"{c_type(node.type)} {t} = {text};" for t, node, text in zip(temps, nodes, texts))
+        return f"({{ {decls} {build(temps)}; }})"
+
+    def expr(self, expr) -> str:
+        match expr:
+            case ir.Const(value=value, type="int"):
+                return _int(value)
+            case ir.Const(value=value, type="float"):
+                return _float(value)
+            case ir.Const(value=value, type="bool"):
+                return "1" if value else "0"
+            case ir.Object(number=number):
+                return _int(number)
+            case ir.Local(name=name):
+                return f"l_{name}"
+            case ir.GameVar(name=name):
+                return self.game_var(expr, name)
+            case ir.Element(array=ir.GameVar(name=name), indexes=indexes):
+                return self.game_array_read(self.c.layout[name], indexes)
+            case ir.Element(array=array, indexes=indexes, type=kind):
+                at = self.sequenced(list(indexes), lambda texts: self._local_at(f"l_{array.name}", texts))
+                return f"l_{array.name}.p[{at}]"
+            case ir.Board():
+                return self.board(expr)
+            case ir.CallFunction():
+                return self.call_function(expr)
+            case ir.CallBuiltin():
+                return self.call_builtin(expr)
+            case ir.Unary(op="!", operand=operand):
+                return f"(!{self.expr(operand)})"
+            case ir.Unary(op="-", operand=operand, type="int"):
+                return f"g_neg(c, {self.expr(operand)})"
+            case ir.Unary(op="-", operand=operand):
+                return f"(-{self.expr(operand)})"
+            case ir.Logic(op=op, left=left, right=right):
+                return f"({self.expr(left)} {op} {self.expr(right)})"
+            case ir.Binary():
+                return self.binary(expr)
+            case ir.Convert(value=value, type=kind):
+                return self.convert(value, kind)
+        raise CUnsupported(f"the expression {type(expr).__name__}", expr.span)
+
+    @staticmethod
+    def _local_at(array: str, texts: list[str]) -> str:
+        parts = [f"g_ix(c, {text}, {array}.{'n0' if dim == 0 else 'n1'})" for dim, text in enumerate(texts)]
+        if len(parts) == 1:
+            return parts[0]
+        return f"({{ int64_t _i = {parts[0]}; _i * {array}.n1 + {parts[1]}; }})"
+
+    def convert(self, value, want: str) -> str:
+        text = self.expr(value)
+        if value.type == "int" and want == "float":
+            return f"((double)({text}))"
+        if want == "float":  # a dyn checked to be an int
+            return f"((double)g_dyn_int(c, {text}))"
+        return f"g_dyn_{want}(c, {text})"
+
+    def game_var(self, expr: ir.GameVar, name: str) -> str:
+        slot = self.c.layout[name]
+        if not slot.sizes:
+            if slot.floats:
+                return f"c->VF[{slot.offset}]"
+            if slot.kind == "bool":
+                return f"(c->V[{slot.offset}] != 0)"
+            return f"c->V[{slot.offset}]"
+        # a game-variable array passed to a function: a view of its elements (by reference)
+        n1 = slot.sizes[1] if len(slot.sizes) == 2 else 1
+        store = "c->VF" if slot.floats else "c->V"
+        kind = "GArrF" if slot.floats else "GArr"
+        return f"(({kind}){{{store} + {slot.offset}, {slot.sizes[0]}, {n1}}})"
+
+    def game_array_read(self, slot: VarSlot, nodes) -> str:
+        def build(texts):
+            parts = [f"g_ix(c, {text}, {size})" for text, size in zip(texts, slot.sizes)]
+            if len(parts) == 1:
+                return f"{slot.offset} + {parts[0]}"
+            return f"({{ int64_t _i = {parts[0]}; {slot.offset} + _i * {slot.sizes[1]} + {parts[1]}; }})"
+
+        at = self.sequenced(list(nodes), build)
+        if slot.floats:
+            return f"c->VF[{at}]"
+        if slot.kind == "bool":
+            return f"(c->V[{at}] != 0)"
+        return f"c->V[{at}]"
+
+    def board(self, expr: ir.Board) -> str:
+        name = expr.builtin.name
+        a_node, b_node = expr.indexes
+        if name == "CurrentPosition":
+            return self.sequenced([a_node, b_node], lambda t: f"c->B[g_sq(c, {t[0]}, {t[1]})]")
+        if name == "NextPosition":
+            return self.sequenced([a_node, b_node], lambda t: f"g_nread(c, {t[0]}, {t[1]})")
+        if name == "PreviousPosition":
+            return self.sequenced([a_node, b_node], lambda t: f"g_pread(c, {t[0]}, {t[1]})")
+        if name == "OperationList":
+            if not (isinstance(b_node, ir.Const) and b_node.value in (0, 1, 2)):
+                return self.sequenced([a_node, b_node], lambda t: f"g_opdyn(c, {t[0]}, {t[1]})")
+            return f"g_opf(c, {self.expr(a_node)}, {b_node.value})"
+        raise CUnsupported(f"'{name}' indexed", expr.span)
+
+    def call_function(self, call: ir.CallFunction) -> str:
+        depth = "_d + 1" if call.deeper else "_d"
+        return self.sequenced(list(call.args),
+                              lambda texts: f"u_{call.name}({', '.join(['c', depth, *texts])})")
+
+    def call_builtin(self, call: ir.CallBuiltin) -> str:
+        name = call.builtin.name
+        if name == "sizeOf":
+            return self.size_of(call)
+        if name == "setScore":
+            value = call.args[1]
+            if isinstance(value, ir.Convert):  # an int, or a value typed at run time
+                value = value.value
+                if value.type != "int":
+                    raise CUnsupported("setScore with a value known only at run time", call.span)
+            else:
+                self.c.int_scores = False
+            return self.sequenced([call.args[0], value],
+                                  lambda t: f"g_set_score(c, {t[0]}, (double)({t[1]}))")
+        if name in _STATE_READS:
+            text = _STATE_READS[name]
+            if name == "hasLegalMove" and self.c.uses_history:
+                text = "g_has_legal_move_seen(c)"
+            return text
+        texts_of = lambda build: self.sequenced(list(call.args), build)  # noqa: E731
+        if name == "isPlaceOperation":
+            return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) != 0)")
+        if name == "setWinner":
+            return texts_of(lambda t: f"g_set_winner(c, {t[0]})")
+        if name == "setNextPlayer":
+            return texts_of(lambda t: f"g_set_next(c, {t[0]})")
+        if name == "addPlace":
+            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, {t[2]}, 1)")
+        if name == "addClear":
+            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, 0, 0)")
+        raise CUnsupported(f"the built-in {name}()", call.span)
+
+    def size_of(self, call: ir.CallBuiltin) -> str:
+        """sizeOf(): of a game-variable array, its sizes are constants (spec 15.1)."""
+        array, dimension = call.args
+        if not isinstance(dimension, ir.Const):
+            raise CUnsupported("sizeOf with a computed dimension", call.span)
+        if isinstance(array, ir.GameVar) and self.c.layout[array.name].sizes:
+            sizes = self.c.layout[array.name].sizes
+            if not 0 <= dimension.value < len(sizes):
+                return f"g_ix(c, {dimension.value}, 0)"  # fails as the Python backend does
+            return _int(sizes[dimension.value])
+        if not (array.type or "").endswith("[]"):
+            raise CUnsupported("sizeOf with a computed dimension", call.span)
+        if not 0 <= dimension.value < array.type.count("[]"):
+            return f"g_ix(c, {dimension.value}, 0)"  # fails as the Python backend does
+        return f"({self.expr(array)}).{'n0' if dimension.value == 0 else 'n1'}"
+
+    def binary(self, expr: ir.Binary) -> str:
+        op = expr.op
+        left, right = expr.left, expr.right
+        if left.type == "dyn":  # two values typed at run time, compared
+            return self.sequenced([left, right], lambda t: f"(g_dyn_eq(c, {t[0]}, {t[1]}) {op} 1)")
+        if expr.type == "bool":
+            return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
+        if left.type == "int":
+            helper = {"+": "g_add", "-": "g_sub", "*": "g_mul", "/": "g_idiv", "%": "g_imod"}[op]
+            return self.sequenced([left, right], lambda t: f"{helper}(c, {t[0]}, {t[1]})")
+        if op == "/":
+            return self.sequenced([left, right], lambda t: f"g_fdiv(c, {t[0]}, {t[1]})")
+        if op == "%":
+            return self.sequenced([left, right], lambda t: f"g_fmod(c, {t[0]}, {t[1]})")
+        return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
+
+
+# Built-ins without arguments.
+_STATE_READS = {
+    "operationsNum": "c->S[S_NOPS]", "onTurn": "c->S[S_T]", "moveNumber": "c->S[S_MN]",
+    "addMove": "g_add_move(c)", "hasLegalMove": "g_has_legal_move(c)",
+    "repetitions": "g_repetitions(c)", "nextBoardSeen": "g_board_seen(c)",
+    "isGenerated": "g_is_generated(c)",
+}
+
+
+def c_source(program: Program, max_steps: int, max_depth: int) -> CSource:
+    """The C source of a game's rules. Raises CUnsupported."""
+    return CEmitter(program, max_steps, max_depth).emit()

@@ -1,0 +1,433 @@
+/* The fixed part of every generated C module, before the game's functions: the context the
+ * generated code runs in, the value operations with the language's semantics (C/int64
+ * arithmetic with overflow checks, C division), the built-ins that touch the state, and the
+ * position history of repetitions() and nextBoardSeen().
+ *
+ * The generated module (gdef_core/cnative/emit.py) defines the game's constants (W, H, P, ...)
+ * before including this file, its gdef functions after it, then includes kernel.c.
+ * It is the C twin of gdef_core/native/kernels/{helpers,history}.py, with the same conventions:
+ *
+ * - the board B is a flat int64 array (square x, y at x * H + y; 0 is empty, object k is k);
+ * - OPS holds the move being judged or ended from row S[S_OP0], S[S_NOPS] rows of x, y,
+ *   object, is-place;
+ * - S holds the scalars of the call in progress (slots below), V the int, bool and obj game
+ *   variables, VF the float ones, SC the scores;
+ * - moves() appends candidate operations to CO and their start offsets to CS;
+ * - HS holds the board before the move and the positions of the game.
+ *
+ * Generated code never jumps out: a failed check is flagged in S[S_ERR] (g_bad) and the code
+ * goes on with a harmless value until it returns to the kernel, which looks at the flag. A
+ * failure of end() or moves() stops the game (g_fail: a longjmp to the kernel's entry), which
+ * the caller (native/backend.py) replays through the Python backend for the located error.
+ */
+#ifndef GDEF_H
+#define GDEF_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G_INT_MIN (-INT64_C(9223372036854775807) - 1)
+
+/* Slots of S (the same as the numba kernels'). */
+enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
+       S_OP0, NSLOTS };
+/* Slots of HS. */
+enum { HS_N, HS_N0, HS_X, HS_F };
+
+typedef int64_t Op[4];
+
+typedef struct {
+    int64_t *B;
+    Op *OPS;
+    int64_t *S;
+    int64_t *V;
+    double *VF;
+    double *SC;
+    Op *CO;
+    int64_t co_rows;
+    int64_t *CS;
+    int64_t *HS;
+    jmp_buf *jump; /* where g_fail goes */
+    uintptr_t stack_top; /* the kernel's frame, for g_stack */
+} Ctx;
+
+/* A local array (or a game-variable array passed as an argument): n0 x n1 elements, row by
+ * row (n1 = 1 for one dimension); bools are 0 or 1. */
+typedef struct { int64_t *p; int64_t n0, n1; } GArr;
+typedef struct { double *p; int64_t n0, n1; } GArrF;
+/* OperationList[i][j] with j known only at run time: the value and whether it is an obj. */
+typedef struct { int64_t v; int64_t obj; } GDyn;
+
+static void g_fail(Ctx *c) __attribute__((noreturn));
+static void g_fail(Ctx *c) { longjmp(*c->jump, 1); }
+
+static inline void g_bad(Ctx *c) { c->S[S_ERR] = 1; }
+
+/* Recursion deeper than the C stack holds safely (a --max-depth in the tens of thousands)
+ * stops the game instead of the process: the Python backend, whose stack is the heap, replays
+ * it. Checked where the IR checks the depth. */
+#define G_STACK_BYTES ((uintptr_t)1 << 20)
+static inline void g_stack(Ctx *c) {
+    char here;
+    if (c->stack_top - (uintptr_t)&here > G_STACK_BYTES) g_fail(c);
+}
+
+/* ------------------------------------------------------------ local arrays */
+
+/* Local arrays live in one arena per thread, released as each search, judgement or end()
+ * returns to the kernel. Its size is bounded by the step budget (an array's elements count
+ * as steps): one that outgrows it stops the game (g_fail), which the Python backend replays. */
+static _Thread_local char *g_arena;
+static _Thread_local size_t g_arena_top;
+#define G_ARENA_BYTES ((size_t)(2 * MAXSTEPS + 2 * MAX_ARRAY_ELEMENTS + 64) * 8)
+
+/* The arena's top, kept and put back by the kernels; nothing in games without local arrays
+ * (ARRAYS 0), where the thread-local access would cost a call per candidate judged. */
+#define G_MARK() (ARRAYS ? g_arena_top : 0)
+#define G_RELEASE(top) \
+    do {                \
+        if (ARRAYS) g_arena_top = (top); \
+    } while (0)
+
+static __attribute__((unused)) void *g_alloc(Ctx *c, int64_t count) {
+    size_t bytes = ((size_t)count * 8 + 15) & ~(size_t)15;
+    if (g_arena == NULL) {
+        g_arena = malloc(G_ARENA_BYTES);
+        if (g_arena == NULL) g_fail(c);
+    }
+    if (g_arena_top + bytes > G_ARENA_BYTES) g_fail(c);
+    void *p = g_arena + g_arena_top;
+    g_arena_top += bytes;
+    return p;
+}
+
+/* ------------------------------------------------------------ values */
+
+static inline int64_t g_add(Ctx *c, int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) g_bad(c);
+    return r;
+}
+
+static inline int64_t g_sub(Ctx *c, int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) g_bad(c);
+    return r;
+}
+
+static inline int64_t g_mul(Ctx *c, int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) g_bad(c);
+    return r;
+}
+
+static inline int64_t g_neg(Ctx *c, int64_t a) {
+    if (a == G_INT_MIN) {
+        g_bad(c);
+        return a;
+    }
+    return -a;
+}
+
+/* C division truncates toward zero, as the language does. */
+static inline int64_t g_idiv(Ctx *c, int64_t a, int64_t b) {
+    if (b == 0) {
+        g_bad(c);
+        return 0;
+    }
+    if (b == -1) return g_neg(c, a);
+    return a / b;
+}
+
+/* C remainder: the sign of the dividend. */
+static inline int64_t g_imod(Ctx *c, int64_t a, int64_t b) {
+    if (b == 0) {
+        g_bad(c);
+        return 0;
+    }
+    if (b == -1) return 0;
+    return a % b;
+}
+
+static inline double g_fdiv(Ctx *c, double a, double b) {
+    if (b == 0) {
+        g_bad(c);
+        return a * 0.0;
+    }
+    return a / b;
+}
+
+static inline double g_fmod(Ctx *c, double a, double b) {
+    if (b == 0) {
+        g_bad(c);
+        return a * 0.0;
+    }
+    if (isinf(a) || isnan(a) || isnan(b)) return NAN;
+    return fmod(a, b);
+}
+
+/* The index of square (x, y); off the board is an error. */
+static inline int64_t g_sq(Ctx *c, int64_t x, int64_t y) {
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        g_bad(c);
+        return 0;
+    }
+    return x * H + y;
+}
+
+/* An array index tested against its size. */
+static inline int64_t g_ix(Ctx *c, int64_t i, int64_t n) {
+    if (i < 0 || i >= n) {
+        g_bad(c);
+        return 0;
+    }
+    return i;
+}
+
+/* ------------------------------------------------------------ steps */
+
+/* One step (a call of a function that calls nothing): checked at the next loop pass, call or
+ * return to the kernel. */
+static inline void g_limit(Ctx *c) { c->S[S_ST] -= 1; }
+
+/* One step of a loop pass or of a call of a function that calls others; true when the budget
+ * is spent (the loop is left, the function returns: the error is flagged). */
+static inline int g_spent(Ctx *c) {
+    if (--c->S[S_ST] < 0) {
+        c->S[S_ERR] = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static inline void g_steps(Ctx *c, int64_t n) {
+    c->S[S_ST] -= n;
+    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;
+}
+
+/* ------------------------------------------------------------ the move and the state */
+
+/* NextPosition[x][y]: while isMoveLegal() runs, the board after the move. */
+static inline int64_t g_nread(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        int64_t a = c->S[S_OP0];
+        for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
+            if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
+    }
+    return c->B[k];
+}
+
+static inline int64_t g_opf(Ctx *c, int64_t i, int64_t j) {
+    if (i < 0 || i >= c->S[S_NOPS]) {
+        g_bad(c);
+        return 0;
+    }
+    return c->OPS[c->S[S_OP0] + i][j];
+}
+
+static inline GDyn g_opdyn(Ctx *c, int64_t i, int64_t j) {
+    GDyn d = {0, 0};
+    if (i < 0 || i >= c->S[S_NOPS] || j < 0 || j > 2) {
+        g_bad(c);
+        return d;
+    }
+    d.v = c->OPS[c->S[S_OP0] + i][j];
+    d.obj = j == 2;
+    return d;
+}
+
+static inline int64_t g_dyn_int(Ctx *c, GDyn t) {
+    if (t.obj) g_bad(c);
+    return t.v;
+}
+
+static inline int64_t g_dyn_obj(Ctx *c, GDyn t) {
+    if (!t.obj) g_bad(c);
+    return t.v;
+}
+
+static inline int g_dyn_bool(Ctx *c, GDyn t) {
+    (void)t;
+    g_bad(c); /* an int or an obj is never a bool */
+    return 0;
+}
+
+static inline int g_dyn_eq(Ctx *c, GDyn t, GDyn u) {
+    if (t.obj != u.obj) g_bad(c);
+    return t.v == u.v;
+}
+
+/* Whether p is a player (else the error is flagged). */
+static inline int g_player(Ctx *c, int64_t p) {
+    if (p < 0 || p >= P) {
+        g_bad(c);
+        return 0;
+    }
+    return 1;
+}
+
+static inline void g_set_winner(Ctx *c, int64_t p) {
+    if (g_player(c, p) && c->S[S_CTX] == CTX_END) c->S[S_WIN] = p;
+}
+
+static inline void g_set_next(Ctx *c, int64_t p) {
+    if (c->S[S_CTX] != CTX_END && c->S[S_CTX] != CTX_SETUP)
+        g_bad(c);
+    else if (g_player(c, p))
+        c->S[S_NXT] = p;
+}
+
+static inline void g_set_score(Ctx *c, int64_t p, double v) {
+    if (c->S[S_CTX] != CTX_END && c->S[S_CTX] != CTX_SETUP)
+        g_bad(c);
+    else if (g_player(c, p))
+        c->SC[p] = v;
+}
+
+/* Whether game variables may be assigned here (else the error is flagged). */
+static inline int g_writable(Ctx *c) {
+    if (c->S[S_RO] != 0) {
+        g_bad(c);
+        return 0;
+    }
+    return 1;
+}
+
+/* addPlace / addClear in moves(): one operation of the candidate being built. */
+static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    int64_t *S = c->S;
+    if (S[S_CTX] != CTX_MOVES) {
+        g_bad(c);
+        return;
+    }
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        S[S_BAD] = 1; /* a candidate naming a square off the board is dropped */
+    } else {
+        int64_t n = S[S_NC];
+        if (n >= c->co_rows) {
+            g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
+            return;
+        }
+        c->CO[n][0] = x;
+        c->CO[n][1] = y;
+        c->CO[n][2] = o;
+        c->CO[n][3] = place;
+        S[S_NC] = n + 1;
+    }
+    S[S_ST] -= OPERATION_STEPS;
+}
+
+static inline void g_add_move(Ctx *c) {
+    int64_t *S = c->S;
+    if (S[S_CTX] != CTX_MOVES) {
+        g_bad(c);
+        return;
+    }
+    int64_t m = S[S_NM];
+    if (S[S_BAD] != 0) {
+        S[S_NC] = c->CS[m];
+    } else {
+        if (m + 2 >= CAP_MOVES) {
+            g_bad(c);
+            return;
+        }
+        c->CS[m + 1] = S[S_NC];
+        S[S_NM] = m + 1;
+    }
+    S[S_BAD] = 0;
+}
+
+static inline int g_is_generated(Ctx *c) {
+    /* OWN: judged as a candidate (a game without moves() does not compile) */
+    if (c->S[S_CTX] != CTX_IS_MOVE_LEGAL || c->S[S_OWN] == 0) {
+        g_bad(c);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ the history
+ * HS (int64) holds, from the offsets the generated constants give: slots (HS_N the entries,
+ * HS_N0 those of the start state or -1 when they do not fit, HS_X set when a key cannot be
+ * compared natively), the board before the move (H_PREV, for PreviousPosition), a scratch key
+ * (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
+ * hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
+ * (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
+ * board, the player to move, the game variables not declared `counter`, floats as their bits).
+ * Entries come and go last in, first out, so dropping the newest only empties its slots. */
+
+/* PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition. */
+static inline int64_t g_pread(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_END) return c->HS[H_PREV + k];
+    return c->B[k];
+}
+
+/* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,
+ * is left to the Python backend. */
+static inline int64_t g_fbits(Ctx *c, double x) {
+    if (x != x) {
+        c->HS[HS_X] = 1;
+        g_fail(c);
+    }
+    x += 0.0;
+    int64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
+static inline uint64_t g_z(int64_t k, int64_t o) {
+    if (o == 0) return 0;
+    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
+    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t g_board_hash(const int64_t *HS, int64_t at) {
+    uint64_t h = 0;
+    for (int64_t k = 0; k < NB; k++) h ^= g_z(k, HS[at + k]);
+    return h;
+}
+
+static inline uint64_t g_hash(const int64_t *HS, int64_t at, int64_t n, uint64_t h) {
+    for (int64_t k = at; k < at + n; k++) h = (h ^ (uint64_t)HS[k]) * UINT64_C(1099511628211);
+    return h;
+}
+
+static inline int64_t g_fin(uint64_t h) {
+    h = (h ^ (h >> 33)) * UINT64_C(0xFF51AFD7ED558CCD);
+    return (int64_t)((h ^ (h >> 33)) >> 1); /* non-negative: -1 marks an empty slot */
+}
+
+static inline int g_same_key(const int64_t *HS, int64_t a, int64_t b, int64_t n) {
+    for (int64_t k = 0; k < n; k++)
+        if (HS[a + k] != HS[b + k]) return 0;
+    return 1;
+}
+
+static inline void g_tinsert(int64_t *HS, int64_t table, int64_t h, int64_t i) {
+    int64_t s = h & TMASK;
+    while (HS[table + s] >= 0) s = (s + 1) & TMASK;
+    HS[table + s] = i;
+}
+
+static inline void g_tremove(int64_t *HS, int64_t table, int64_t h, int64_t i) {
+    int64_t s = h & TMASK;
+    while (HS[table + s] != i) s = (s + 1) & TMASK;
+    HS[table + s] = -1;
+}
+
+/* Defined by the generated module: a position's key into HS from `at`. */
+static void g_key_row(Ctx *c, const int64_t *B, int64_t p, const int64_t *V, const double *VF, int64_t at);
+/* Defined in kernel.c, called by generated code. */
+static int g_has_legal_move(Ctx *c);
+static int g_has_legal_move_seen(Ctx *c);
+static int64_t g_repetitions(Ctx *c);
+static int g_board_seen(Ctx *c);
+
+#endif

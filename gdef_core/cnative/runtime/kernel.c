@@ -1,0 +1,809 @@
+/* The kernels of every generated C module, after the game's functions: the position history,
+ * the search for legal moves (candidates, duplicates, judging), playing a move, random
+ * playouts, perft and judging given moves; the functions native/backend.py calls (gdef_*) at
+ * the end. The C twin of gdef_core/native/kernels/{history,kernel,judge}.py: the same buffers,
+ * the same random numbers (splitmix64), so a seed plays the same game on both routes.
+ *
+ * Needs the generated g_candidates(), g_key_row(), e_isMoveLegal() and e_end() (and the
+ * constants) defined before it is included. */
+#ifndef GDEF_KERNEL_C
+#define GDEF_KERNEL_C
+
+#if defined(_WIN32)
+#define G_EXPORT __declspec(dllexport)
+#else
+#define G_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------ the history */
+
+/* The key written at entry HS_N becomes the newest entry (full: a position; else only its
+ * board, as seen). */
+static void g_hist_add(int64_t *HS, int64_t full) {
+    int64_t n = HS[HS_N];
+    int64_t row = H_ROWS + n * KEYLEN;
+    uint64_t hb = g_board_hash(HS, row);
+    HS[H_EH + n] = g_fin(g_hash(HS, row + NB, KEYLEN - NB, hb));
+    HS[H_EB + n] = (int64_t)hb;
+    HS[H_EK + n] = full;
+    g_tinsert(HS, H_BT, HS[H_EB + n], n);
+    if (full) g_tinsert(HS, H_PT, HS[H_EH + n], n);
+    HS[HS_N] = n + 1;
+}
+
+/* Drop the newest entries down to n. */
+static void g_hist_truncate(int64_t *HS, int64_t n) {
+    int64_t m = HS[HS_N];
+    while (m > n) {
+        m -= 1;
+        g_tremove(HS, H_BT, HS[H_EB + m], m);
+        if (HS[H_EK + m] != 0) g_tremove(HS, H_PT, HS[H_EH + m], m);
+    }
+    HS[HS_N] = m;
+}
+
+/* The start state's positions (H0, oldest first, its own last); HS_N0 = -1 when they leave
+ * no room to play (every game then goes the failure path). */
+static void g_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) {
+    for (int64_t k = H_PT; k < H_PT + 2 * TSIZE; k++) HS[k] = -1;
+    HS[HS_N] = 0;
+    HS[HS_X] = 0;
+    if (rows > HCAP / 2) {
+        HS[HS_N0] = -1;
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
+        memcpy(HS + row, H0 + r * KEYLEN, KEYLEN * sizeof(int64_t));
+        g_hist_add(HS, 1);
+    }
+    HS[HS_N0] = HS[HS_N];
+}
+
+/* Back to the start state's positions, for the next game. */
+static void g_hist_restart(Ctx *c) {
+    if (c->HS[HS_N0] < 0) g_fail(c);
+    g_hist_truncate(c->HS, c->HS[HS_N0]);
+}
+
+/* The position reached by a move (the board, p to move) becomes the newest entry. */
+static void g_hist_play(Ctx *c, int64_t p) {
+    int64_t *HS = c->HS;
+    if (HS[HS_N] >= HCAP) g_fail(c); /* a game longer than the buffer: the Python backend finishes it */
+    g_key_row(c, c->B, p, c->V, c->VF, H_ROWS + HS[HS_N] * KEYLEN);
+    g_hist_add(HS, 1);
+}
+
+/* repetitions(): the earlier positions equal to the one end() has reached. */
+static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
+    int64_t *S = c->S, *HS = c->HS;
+    if (S[S_CTX] != CTX_END) {
+        g_bad(c);
+        return 0;
+    }
+    int64_t p = S[S_NXT] >= 0 ? S[S_NXT] : (S[S_T] + 1) % P;
+    g_key_row(c, c->B, p, c->V, c->VF, H_KEY);
+    int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_hash(HS, H_KEY)));
+    int64_t count = 0;
+    int64_t s = h & TMASK;
+    while (HS[H_PT + s] >= 0) {
+        int64_t i = HS[H_PT + s];
+        if (HS[H_EH + i] == h && g_same_key(HS, H_ROWS + i * KEYLEN, H_KEY, KEYLEN)) count += 1;
+        s = (s + 1) & TMASK;
+    }
+    return count;
+}
+
+/* nextBoardSeen(): whether the board after the move judged is an earlier one's. The newest
+ * entry is always the board judged from, so the next board's hash is its hash changed by the
+ * operations. */
+static __attribute__((unused)) int g_board_seen(Ctx *c) {
+    int64_t *S = c->S, *HS = c->HS;
+    if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
+        g_bad(c);
+        return 0;
+    }
+    uint64_t h = (uint64_t)HS[H_EB + HS[HS_N] - 1];
+    int64_t a = S[S_OP0], n = S[S_NOPS];
+    for (int64_t i = a; i < a + n; i++) {
+        int64_t k = c->OPS[i][0] * H + c->OPS[i][1];
+        int64_t old = c->B[k];
+        for (int64_t j = i - 1; j >= a; j--) /* an earlier operation on the same square */
+            if (c->OPS[j][0] * H + c->OPS[j][1] == k) {
+                old = c->OPS[j][2];
+                break;
+            }
+        h ^= g_z(k, old) ^ g_z(k, c->OPS[i][2]);
+    }
+    int64_t s = (int64_t)h & TMASK;
+    int built = 0;
+    while (HS[H_BT + s] >= 0) {
+        int64_t e = HS[H_BT + s];
+        if (HS[H_EB + e] == (int64_t)h) {
+            if (!built) {
+                memcpy(HS + H_KEY, c->B, NB * sizeof(int64_t));
+                for (int64_t i = a; i < a + n; i++) HS[H_KEY + c->OPS[i][0] * H + c->OPS[i][1]] = c->OPS[i][2];
+                built = 1;
+            }
+            if (g_same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB)) return 1;
+        }
+        s = (s + 1) & TMASK;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ candidates */
+
+static inline int g_same(Op *CO, int64_t a, int64_t b, int64_t c, int64_t d) {
+    if (d - c != b - a) return 0;
+    for (int64_t k = 0; k < b - a; k++)
+        for (int f = 0; f < 4; f++)
+            if (CO[a + k][f] != CO[c + k][f]) return 0;
+    return 1;
+}
+
+/* Whether every candidate is one operation with a stamp slot; if so, the duplicates are
+ * dropped by stamping (CS from CAP_MOVES: the search number, then one stamp per single
+ * operation) and *kept says how many are left. */
+static inline int g_single_unique(Op *CO, int64_t *CS, int64_t m, int64_t *kept_out) {
+    if (KEYS == 0 || CS[m] - CS[0] != m) return 0;
+    for (int64_t i = 0; i < m; i++)
+        if (CS[i + 1] - CS[i] != 1) return 0;
+    int64_t search = CS[CAP_MOVES] + 1;
+    CS[CAP_MOVES] = search;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t a = CS[i];
+        int64_t key = CO[a][0] * H + CO[a][1];
+        key = key * (NOBJ + 2) + (CO[a][3] != 0 ? CO[a][2] : NOBJ + 1);
+        if (CS[CAP_MOVES + 1 + key] == search) continue;
+        CS[CAP_MOVES + 1 + key] = search;
+        if (kept != i)
+            for (int f = 0; f < 4; f++) CO[kept][f] = CO[a][f];
+        kept += 1;
+        CS[kept] = kept;
+    }
+    *kept_out = kept;
+    return 1;
+}
+
+/* Candidate a..b becomes the kept-th: its operations moved down to follow the one before. */
+static inline void g_keep(Op *CO, int64_t *CS, int64_t kept, int64_t a, int64_t b) {
+    int64_t start = CS[kept];
+    if (start != a)
+        for (int64_t k = 0; k < b - a; k++)
+            for (int f = 0; f < 4; f++) CO[start + k][f] = CO[a + k][f];
+    CS[kept + 1] = start + b - a;
+}
+
+static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
+    int64_t kept = 0;
+    if (m <= 16) {
+        for (int64_t i = 0; i < m; i++) {
+            int64_t a = CS[i], b = CS[i + 1];
+            int duplicate = 0;
+            for (int64_t j = 0; j < kept; j++)
+                if (g_same(CO, a, b, CS[j], CS[j + 1])) {
+                    duplicate = 1;
+                    break;
+                }
+            if (duplicate) continue;
+            g_keep(CO, CS, kept, a, b);
+            kept += 1;
+        }
+        return kept;
+    }
+    int64_t size = 16;
+    while (size < 2 * m) size *= 2;
+    int64_t *table = CS + TABLE;
+    for (int64_t k = 0; k < size; k++) table[k] = -1;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t a = CS[i], b = CS[i + 1];
+        uint64_t h = (uint64_t)(b - a);
+        for (int64_t k = a; k < b; k++)
+            for (int f = 0; f < 4; f++) h = (h ^ (uint64_t)(CO[k][f] + 7)) * UINT64_C(0x100000001B3);
+        int64_t slot = (int64_t)(h >> 20) & (size - 1);
+        int duplicate = 0;
+        while (table[slot] >= 0) {
+            int64_t j = table[slot];
+            if (g_same(CO, a, b, CS[j], CS[j + 1])) {
+                duplicate = 1;
+                break;
+            }
+            slot = (slot + 1) & (size - 1);
+        }
+        if (duplicate) continue;
+        g_keep(CO, CS, kept, a, b);
+        table[slot] = kept;
+        kept += 1;
+    }
+    return kept;
+}
+
+/* Drop candidates equal to an earlier one (the Python backend's dict.fromkeys). */
+static inline int64_t g_dedupe(Op *CO, int64_t *CS, int64_t m) {
+    int64_t kept;
+    if (g_single_unique(CO, CS, m, &kept)) return kept;
+    return g_dedupe_any(CO, CS, m);
+}
+
+/* A game without moves(): every place, the clear of every occupied square, the pass. */
+static inline int64_t g_automatic(Ctx *c) {
+    int64_t n = 0, m = 0;
+    int64_t need = W * H * (NOBJ + 1);
+    if (need > c->co_rows || need + 2 > CAP_MOVES) {
+        c->S[S_ERR] = 1; /* the buffers are too small: the Python backend plays this game */
+        return 0;
+    }
+    for (int64_t x = 0; x < W; x++)
+        for (int64_t y = 0; y < H; y++)
+            for (int64_t o = 1; o <= NOBJ; o++) {
+                c->CO[n][0] = x;
+                c->CO[n][1] = y;
+                c->CO[n][2] = o;
+                c->CO[n][3] = 1;
+                n += 1;
+                m += 1;
+                c->CS[m] = n;
+            }
+    for (int64_t k = 0; k < W * H; k++)
+        if (c->B[k] != 0) {
+            c->CO[n][0] = k / H;
+            c->CO[n][1] = k % H;
+            c->CO[n][2] = 0;
+            c->CO[n][3] = 0;
+            n += 1;
+            m += 1;
+            c->CS[m] = n;
+        }
+    m += 1;
+    c->CS[m] = n;
+    return m;
+}
+
+/* The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+ * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
+static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    S[S_T] = player;
+    S[S_MN] = mn;
+    S[S_CTX] = CTX_MOVES;
+    S[S_RO] = 1;
+    S[S_NOPS] = 0;
+    S[S_OP0] = 0;
+    S[S_ST] = MAXSTEPS;
+    S[S_NC] = 0;
+    S[S_NM] = 0;
+    S[S_BAD] = 0;
+    S[S_ERR] = 0;
+    c->CS[0] = 0;
+    size_t top = G_MARK();
+    int64_t m = g_candidates(c);
+    G_RELEASE(top);
+    return m;
+}
+
+/* The slots of S for isMoveLegal() judging the move in rows a .. b - 1 (own: one of the
+ * kernel's candidates, for isGenerated()). */
+static inline void g_enter_judge(int64_t *S, int64_t player, int64_t mn, int64_t own, int64_t a, int64_t b) {
+    S[S_T] = player;
+    S[S_MN] = mn;
+    S[S_CTX] = CTX_IS_MOVE_LEGAL;
+    S[S_RO] = 1;
+    S[S_OWN] = own;
+    S[S_NOPS] = b - a;
+    S[S_OP0] = a;
+    S[S_ST] = MAXSTEPS;
+    S[S_ERR] = 0;
+}
+
+/* isMoveLegal() of the move in OPS with its own step budget; a failure (g_bad, the steps
+ * spent) makes it illegal. */
+static inline int g_judge_ops(Ctx *c, Op *ops) {
+    Op *saved = c->OPS;
+    size_t top = G_MARK();
+    c->OPS = ops;
+    int r = e_isMoveLegal(c);
+    c->OPS = saved;
+    G_RELEASE(top);
+    return r && c->S[S_ERR] == 0 && c->S[S_ST] >= 0;
+}
+
+/* Whether candidate k is legal. The steps of one search are bounded by the pool: the caller
+ * tests S[S_POOL] < 0 (an error). */
+static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
+    g_enter_judge(c->S, player, mn, OWN_CANDIDATES, c->CS[k], c->CS[k + 1]);
+    int r = g_judge_ops(c, c->CO);
+    c->S[S_POOL] -= MAXSTEPS - c->S[S_ST];
+    return r;
+}
+
+/* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
+ * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
+static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
+    int64_t *S = c->S;
+    if (S[S_CTX] != CTX_END) {
+        g_bad(c);
+        return 0;
+    }
+    int64_t saved[NSLOTS];
+    memcpy(saved, S, sizeof saved);
+    int64_t p = S[S_NXT] >= 0 ? S[S_NXT] : (S[S_T] + 1) % P;
+    int64_t mn = S[S_MN];
+    int64_t m = g_gen(c, p, mn);
+    int failed = S[S_ERR] != 0;
+    int found = 0;
+    S[S_POOL] = POOL;
+    for (int64_t k = 0; k < m; k++) {
+        int legal = g_judge(c, k, p, mn);
+        if (S[S_POOL] < 0) {
+            failed = 1;
+            break;
+        }
+        if (legal) {
+            found = 1;
+            break;
+        }
+    }
+    memcpy(S, saved, sizeof saved); /* end()'s own flag included: an error before stays */
+    if (failed) S[S_ERR] = 1;
+    return found;
+}
+
+/* hasLegalMove() in a game with a history: the position end() has reached counts as seen
+ * while the candidates are judged (spec 15.4). */
+static __attribute__((unused)) int g_has_legal_move_seen(Ctx *c) {
+    int64_t *HS = c->HS;
+    if (HS[HS_N] >= HCAP) {
+        g_bad(c); /* a game longer than the buffer: the Python backend finishes it */
+        return 0;
+    }
+    int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
+    memcpy(HS + row, c->B, NB * sizeof(int64_t));
+    g_hist_add(HS, 0);
+    int found = g_has_legal_move(c);
+    g_hist_truncate(HS, HS[HS_N] - 1);
+    return found;
+}
+
+/* ------------------------------------------------------------ playing */
+
+/* Apply the move in rows a .. a + n - 1 of MV and run end(); -> whether the game is over,
+ * with *winner (or -1) and *next (the next player). */
+static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t *winner,
+                  int64_t *next) {
+    int64_t *S = c->S;
+    if (USES_PREVIOUS) /* the board before the move, for PreviousPosition */
+        memcpy(c->HS + H_PREV, c->B, NB * sizeof(int64_t));
+    for (int64_t i = a; i < a + n; i++) c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+    S[S_T] = player;
+    S[S_MN] = mn + 1;
+    S[S_CTX] = CTX_END;
+    S[S_RO] = 0;
+    S[S_WIN] = -1;
+    S[S_NXT] = -1;
+    S[S_NOPS] = n;
+    S[S_OP0] = a;
+    S[S_ST] = MAXSTEPS;
+    S[S_ERR] = 0;
+    Op *saved = c->OPS;
+    size_t top = G_MARK();
+    c->OPS = MV;
+    int r = e_end(c);
+    c->OPS = saved;
+    G_RELEASE(top);
+    if (S[S_ST] < 0 || S[S_ERR] != 0) g_fail(c);
+    if (r) {
+        *winner = S[S_WIN];
+        *next = player;
+        return 1;
+    }
+    *winner = -1;
+    *next = S[S_NXT] >= 0 ? S[S_NXT] : (player + 1) % P;
+    return 0;
+}
+
+/* splitmix64: a float in [0, 1) (the numba kernels' numbers). */
+static inline double g_rand(uint64_t *R) {
+    uint64_t z = *R + UINT64_C(0x9E3779B97F4A7C15);
+    *R = z;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    z = z ^ (z >> 31);
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct {
+    int64_t *order;
+    Op *MV;
+    uint64_t R;
+    int64_t length, recorded, winner;
+    int record;
+    Op *rec_ops;
+    int64_t rec_rows;
+    int64_t *rec_starts;
+    int64_t rec_len;
+} Game;
+
+/* One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length, the
+ * moves recorded and the winner as it goes, so they are known when it fails. */
+static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_moves) {
+    int64_t *S = c->S;
+    for (;;) {
+        if (max_moves >= 0 && G->length >= max_moves) return 1;
+        int64_t m = g_gen(c, player, mn);
+        if (S[S_ERR] != 0) g_fail(c);
+        S[S_POOL] = POOL;
+        for (int64_t i = 0; i < m; i++) G->order[i] = i;
+        int64_t chosen = -1, left = m;
+        while (left > 0) {
+            int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
+            left -= 1;
+            int64_t k = G->order[i];
+            G->order[i] = G->order[left];
+            int legal = g_judge(c, k, player, mn);
+            if (S[S_POOL] < 0) g_fail(c);
+            if (legal) {
+                chosen = k;
+                break;
+            }
+        }
+        if (chosen < 0) return 2;
+        int64_t a = c->CS[chosen], n = c->CS[chosen + 1] - a;
+        memcpy(G->MV, c->CO + a, n * sizeof(Op));
+        if (G->record) {
+            int64_t nrec = G->recorded;
+            if (nrec + 1 >= G->rec_len || G->rec_starts[nrec] + n > G->rec_rows) g_fail(c);
+            memcpy(G->rec_ops + G->rec_starts[nrec], G->MV, n * sizeof(Op));
+            G->rec_starts[nrec + 1] = G->rec_starts[nrec] + n;
+            G->recorded = nrec + 1;
+        }
+        int64_t winner, next;
+        int over = g_play(c, G->MV, 0, n, player, mn, &winner, &next);
+        player = next;
+        if (USES_HISTORY && !over) g_hist_play(c, player); /* the position reached */
+        mn += 1;
+        G->length += 1;
+        if (over) {
+            G->winner = winner;
+            return 0;
+        }
+    }
+}
+
+/* One game under its own jump target: -> its status, 3 when it failed. */
+static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_moves) {
+    jmp_buf here;
+    jmp_buf *outer = c->jump;
+    c->jump = &here;
+    int64_t status;
+    if (setjmp(here) == 0) {
+        if (USES_HISTORY) g_hist_restart(c);
+        status = g_game(c, G, player, mn, max_moves);
+    } else {
+        status = 3;
+        G_RELEASE(0);
+    }
+    c->jump = outer;
+    return status;
+}
+
+/* splitmix64's finaliser: a bijection of 64-bit words that scatters every input bit. */
+static inline uint64_t g_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The 64-bit seed of game `index` (player `player`) of a run seeded `seed`, counter-based:
+ * the numba kernels' _game_seed, whose Python twin is gdef_core.play.games.kernel_seed. */
+static inline uint64_t g_game_seed(uint64_t seed, int64_t index, int64_t player) {
+    const uint64_t g = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t z = g_mix(seed + g);
+    z = g_mix(z + (uint64_t)(index + 1) * g);
+    return g_mix(z + (uint64_t)(player + 1) * g);
+}
+
+/* The totals T of gdef_simulate (the numba kernels' slots): games the kernel finished (ended
+ * or capped), draws, capped, the sum and the maximum of their lengths, how many games it left
+ * to Python (their indexes in `odd`), then each player's wins from T[T_WINS]; TS each player's
+ * summed scores. */
+enum { T_GAMES, T_DRAWS, T_CAPPED, T_LEN, T_MAX, T_ODD, T_WINS };
+
+/* Games first .. stop - 1 from one position: game g drawn from seeds[g] (seeds not NULL),
+ * else from g_game_seed(seed, g, 0); each game's row in winners .. scores (when not NULL) and
+ * its share of T and TS (when not NULL). -> the moves recorded. */
+static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int64_t first, int64_t stop,
+                     const int64_t *board, int64_t player0, int64_t mn0, const int64_t *V0, const double *VF0,
+                     const double *SC0, int64_t max_moves, int64_t *winners, int64_t *lengths, int64_t *status,
+                     double *scores, int64_t *T, double *TS, int64_t *odd) {
+    G_RELEASE(0);
+    for (int64_t g = first; g < stop; g++) {
+        memcpy(c->B, board, NB * sizeof(int64_t));
+        memcpy(c->V, V0, NV * sizeof(int64_t));
+        memcpy(c->VF, VF0, NVF * sizeof(double));
+        memcpy(c->SC, SC0, P * sizeof(double));
+        G->R = seeds != NULL ? seeds[g] : g_game_seed(seed, g, 0);
+        G->length = 0;
+        G->recorded = 0;
+        G->winner = -1;
+        int64_t state = g_game_caught(c, G, player0, mn0, max_moves);
+        if (winners != NULL) {
+            status[g] = state;
+            winners[g] = G->winner;
+            lengths[g] = G->length;
+            for (int64_t p = 0; p < P; p++) scores[g * P + p] = c->SC[p];
+        }
+        if (T == NULL) continue;
+        if (state > 1) { /* no legal move, a run-time error or a limit: the Python backend's */
+            odd[T[T_ODD]++] = g;
+            continue;
+        }
+        T[T_GAMES] += 1;
+        if (state == 1)
+            T[T_CAPPED] += 1;
+        else if (G->winner >= 0)
+            T[T_WINS + G->winner] += 1;
+        else
+            T[T_DRAWS] += 1;
+        T[T_LEN] += G->length;
+        if (G->length > T[T_MAX]) T[T_MAX] = G->length;
+        for (int64_t p = 0; p < P; p++) TS[p] += c->SC[p];
+    }
+    return G->recorded;
+}
+
+/* Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
+ * move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
+ * (single) game are written to rec_ops / rec_starts. CO, CS, order, MV: working buffers made
+ * once by the caller. -> the moves recorded. */
+G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int64_t *board, int64_t player0,
+                               int64_t mn0, const int64_t *V0, const double *VF0, const double *SC0,
+                               int64_t max_moves, int64_t *winners, int64_t *lengths, int64_t *status,
+                               double *scores, int64_t record, int64_t *rec_ops, int64_t rec_rows,
+                               int64_t *rec_starts, int64_t rec_len, int64_t *CO, int64_t co_rows,
+                               int64_t *CS, int64_t *order, int64_t *MV, const int64_t *H0, int64_t h0_rows,
+                               int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    int64_t B[NB > 0 ? NB : 1];
+    int64_t V[NV > 0 ? NV : 1];
+    double VF[NVF > 0 ? NVF : 1];
+    double SC[P];
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
+    Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
+    if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
+    return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
+                 status, scores, NULL, NULL, NULL);
+}
+
+/* gdef-sim's random games first .. stop - 1 of a run seeded `seed`, each seeded by
+ * g_game_seed(seed, g, 0), added up into T and TS (zeroed by the caller) without a row per
+ * game; the indexes of the games left to Python in `odd` (stop - first long). */
+G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const int64_t *board, int64_t player0,
+                               int64_t mn0, const int64_t *V0, const double *VF0, const double *SC0,
+                               int64_t max_moves, int64_t *T, double *TS, int64_t *odd, int64_t *CO,
+                               int64_t co_rows, int64_t *CS, int64_t *order, int64_t *MV, const int64_t *H0,
+                               int64_t h0_rows, int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    int64_t B[NB > 0 ? NB : 1];
+    int64_t V[NV > 0 ? NV : 1];
+    double VF[NVF > 0 ? NVF : 1];
+    double SC[P];
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
+    Game G = {order, (Op *)MV, 0, 0, 0, -1, 0, NULL, 0, NULL, 0};
+    if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
+    return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, NULL, NULL,
+                 NULL, NULL, T, TS, odd);
+}
+
+/* The legal moves of a position, copied into LO / LS; -> how many. */
+static int64_t g_legal_into(Ctx *c, int64_t player, int64_t mn, Op *LO, int64_t lo_rows, int64_t *LS,
+                            int64_t ls_len) {
+    int64_t *S = c->S;
+    int64_t m = g_gen(c, player, mn);
+    if (S[S_ERR] != 0) g_fail(c);
+    S[S_POOL] = POOL;
+    int64_t n = 0;
+    LS[0] = 0;
+    for (int64_t k = 0; k < m; k++) {
+        int legal = g_judge(c, k, player, mn);
+        if (S[S_POOL] < 0) g_fail(c);
+        if (legal) {
+            int64_t a = c->CS[k], b = c->CS[k + 1];
+            if (n + 2 >= ls_len || LS[n] + b - a > lo_rows) g_fail(c);
+            memcpy(LO + LS[n], c->CO + a, (b - a) * sizeof(Op));
+            LS[n + 1] = LS[n] + b - a;
+            n += 1;
+        }
+    }
+    return n;
+}
+
+/* The legal moves of a position (NativeRules.legal_moves); -> how many, -1 when the native
+ * run stopped (a run-time error or limit: the Python backend lists them). */
+G_EXPORT int64_t gdef_legal_into(int64_t *B, int64_t *V, double *VF, double *SC, int64_t *CO, int64_t co_rows,
+                                 int64_t *CS, int64_t player, int64_t mn, int64_t *LO, int64_t lo_rows,
+                                 int64_t *LS, int64_t ls_len, int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    jmp_buf here;
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
+             (uintptr_t)__builtin_frame_address(0)};
+    G_RELEASE(0);
+    if (setjmp(here) != 0) {
+        G_RELEASE(0);
+        return -1;
+    }
+    return g_legal_into(&c, player, mn, (Op *)LO, lo_rows, LS, ls_len);
+}
+
+G_EXPORT void gdef_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) { g_hist_load(HS, H0, rows); }
+
+/* isMoveLegal() of one move with a jump target: 1 legal, 0 rejected, -1 stopped. */
+static int64_t g_verdict(Ctx *c, Op *ops, int64_t player, int64_t mn, int64_t a, int64_t b) {
+    jmp_buf here;
+    c->jump = &here;
+    if (setjmp(here) != 0) {
+        G_RELEASE(0);
+        return -1;
+    }
+    g_enter_judge(c->S, player, mn, 0, a, b);
+    int legal = g_judge_ops(c, ops);
+    return c->S[S_ERR] != 0 || c->S[S_ST] < 0 ? -1 : (legal ? 1 : 0);
+}
+
+/* isMoveLegal() of move k (ops[starts[k]:starts[k + 1]]) with its own step budget:
+ * verdicts[k] 1 legal, 0 rejected, -1 stopped (a run-time error or limit, or isGenerated(),
+ * which the kernels judge only for their own candidates). */
+G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V, double *VF, double *SC,
+                         int64_t *ops, const int64_t *starts, int64_t *verdicts, int64_t n, const int64_t *H0,
+                         int64_t h0_rows, int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    Op CO[1];
+    int64_t CS[2] = {0, 0};
+    Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL,
+             (uintptr_t)__builtin_frame_address(0)};
+    G_RELEASE(0);
+    if (USES_HISTORY) { /* the state's positions, for nextBoardSeen() */
+        g_hist_load(HS, H0, h0_rows);
+        if (HS[HS_N0] < 0) { /* more than the kernel holds: the Python backend judges */
+            for (int64_t k = 0; k < n; k++) verdicts[k] = -1;
+            return;
+        }
+    }
+    for (int64_t k = 0; k < n; k++) verdicts[k] = g_verdict(&c, (Op *)ops, player, mn, starts[k], starts[k + 1]);
+}
+
+/* g_play() under a jump target: -> 1 over, 0 not, -1 end() failed. */
+static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t *winner,
+                         int64_t *next) {
+    jmp_buf here;
+    jmp_buf *outer = c->jump;
+    c->jump = &here;
+    int r;
+    if (setjmp(here) == 0) {
+        r = g_play(c, MV, a, n, player, mn, winner, next);
+    } else {
+        r = -1;
+        G_RELEASE(0);
+    }
+    c->jump = outer;
+    return r;
+}
+
+typedef struct {
+    Op *LO;
+    int64_t *LS, *Bs, *Vs, *hn, *players, *numbers, *sizes, *next_move;
+    double *VFs, *SCs;
+    int64_t *CS;
+    Op *CO;
+} Perft;
+
+static int64_t g_perft(Ctx *c, Perft *w, int64_t player, int64_t mn, int64_t depth, int64_t *counts) {
+    int64_t *HS = c->HS;
+#define G_LEVEL(l) (c->B = w->Bs + (l) * NB, c->V = w->Vs + (l) * NV, c->VF = w->VFs + (l) * NVF, \
+                    c->SC = w->SCs + (l) * P)
+    w->players[0] = player;
+    w->numbers[0] = mn;
+    if (USES_HISTORY) {
+        if (HS[HS_N0] < 0 || HS[HS_N0] + depth + 2 > HCAP) g_fail(c);
+        w->hn[0] = HS[HS_N0];
+    }
+    G_LEVEL(0);
+    w->sizes[0] = g_legal_into(c, player, mn, w->LO, PERFT_OPS, w->LS, PERFT_MOVES);
+    int64_t level = 0;
+    while (level >= 0) {
+        int64_t i = w->next_move[level];
+        if (i >= w->sizes[level]) {
+            level -= 1;
+            continue;
+        }
+        w->next_move[level] = i + 1;
+        int64_t up = level + 1;
+        memcpy(w->Bs + up * NB, w->Bs + level * NB, NB * sizeof(int64_t));
+        memcpy(w->Vs + up * NV, w->Vs + level * NV, NV * sizeof(int64_t));
+        memcpy(w->VFs + up * NVF, w->VFs + level * NVF, NVF * sizeof(double));
+        memcpy(w->SCs + up * P, w->SCs + level * P, P * sizeof(double));
+        if (USES_HISTORY) g_hist_truncate(HS, w->hn[level]);
+        int64_t *LS = w->LS + level * PERFT_MOVES;
+        int64_t a = LS[i], winner, next;
+        G_LEVEL(up);
+        int over = g_play_caught(c, w->LO + level * PERFT_OPS, a, LS[i + 1] - a, w->players[level],
+                                 w->numbers[level], &winner, &next);
+        if (over < 0) {
+            if (USES_HISTORY && HS[HS_X] != 0) g_fail(c); /* a key the kernel cannot compare */
+            continue; /* end() failed: not a legal move */
+        }
+        counts[level] += 1;
+        if (up < depth && !over) {
+            w->players[up] = next;
+            w->numbers[up] = w->numbers[level] + 1;
+            if (USES_HISTORY) {
+                g_hist_play(c, next);
+                w->hn[up] = HS[HS_N];
+            }
+            w->sizes[up] = g_legal_into(c, next, w->numbers[up], w->LO + up * PERFT_OPS, PERFT_OPS,
+                                        w->LS + up * PERFT_MOVES, PERFT_MOVES);
+            w->next_move[up] = 0;
+            level = up;
+        }
+    }
+#undef G_LEVEL
+    return 0;
+}
+
+/* counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py), walked depth
+ * first with one frame per level; -> 0, or -1 when the native run stopped (the Python backend
+ * counts). */
+G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, const int64_t *V, const double *VF,
+                            const double *SC, int64_t depth, int64_t *counts, const int64_t *H0, int64_t h0_rows,
+                            int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    Perft w;
+    w.CO = malloc(CAP_OPS * sizeof(Op));
+    w.CS = calloc(TABLE + 2 * CAP_MOVES, sizeof(int64_t));
+    w.LO = malloc(depth * PERFT_OPS * sizeof(Op));
+    w.LS = malloc(depth * PERFT_MOVES * sizeof(int64_t));
+    w.Bs = malloc((depth + 1) * (NB + 1) * sizeof(int64_t));
+    w.Vs = malloc((depth + 1) * (NV + 1) * sizeof(int64_t));
+    w.VFs = malloc((depth + 1) * (NVF + 1) * sizeof(double));
+    w.SCs = malloc((depth + 1) * P * sizeof(double));
+    w.hn = calloc(depth + 1, sizeof(int64_t));
+    w.players = calloc(depth + 1, sizeof(int64_t));
+    w.numbers = calloc(depth + 1, sizeof(int64_t));
+    w.sizes = calloc(depth + 1, sizeof(int64_t));
+    w.next_move = calloc(depth + 1, sizeof(int64_t));
+    volatile int64_t result = -1;
+    if (w.CO && w.CS && w.LO && w.LS && w.Bs && w.Vs && w.VFs && w.SCs && w.hn && w.players && w.numbers &&
+        w.sizes && w.next_move) {
+        memcpy(w.Bs, board, NB * sizeof(int64_t));
+        memcpy(w.Vs, V, NV * sizeof(int64_t));
+        memcpy(w.VFs, VF, NVF * sizeof(double));
+        memcpy(w.SCs, SC, P * sizeof(double));
+        jmp_buf here;
+        Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here,
+             (uintptr_t)__builtin_frame_address(0)};
+        G_RELEASE(0);
+        if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
+        if (setjmp(here) == 0)
+            result = g_perft(&c, &w, player, mn, depth, counts);
+        G_RELEASE(0);
+    }
+    free(w.CO);
+    free(w.CS);
+    free(w.LO);
+    free(w.LS);
+    free(w.Bs);
+    free(w.Vs);
+    free(w.VFs);
+    free(w.SCs);
+    free(w.hn);
+    free(w.players);
+    free(w.numbers);
+    free(w.sizes);
+    free(w.next_move);
+    return result;
+}
+
+#endif

@@ -1,0 +1,181 @@
+"""The native backend's C route (gdef_core/cnative) itself: the C it emits for every example is
+clean C (compiled with every warning an error), compiled libraries are cached on disk (a warm
+start compiles nothing, another source is another library), and where no C compiler can build
+the rules the route says so in one line. Its behaviour against the Python backend (perft,
+replayed games, random rules, limits) is tested with numba's in tests/test_native*.py.
+"""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from support import EXAMPLES, need_module
+
+need_module("numpy", "pip install -e '.[fast]'")
+
+import numpy as np  # noqa: E402
+
+from gdef_core.cnative import compiler  # noqa: E402
+from gdef_core.cnative.emit import c_source, runtime_dir  # noqa: E402
+from gdef_core.cnative.library import c_compiler_available  # noqa: E402
+from gdef_core.native import NativeRules  # noqa: E402
+from gdef_core.runtime import load_game  # noqa: E402
+
+from native_support import use_route  # noqa: E402
+
+EVERY_EXAMPLE = ["tictactoe", "tictactoe-split/tictactoe", "connect4", "breakthrough", "gomoku", "checkers",
+                 "reversi", "go/go9", "go/go19", "chess/chess"]
+
+
+@pytest.fixture(autouse=True)
+def c_route(tmp_path, monkeypatch):
+    """The C route, with a cache folder of each test's own (compiling C takes a second; the
+    session's shared cache is test_native.py's, whose tests expect to compile first)."""
+    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
+    with use_route("c"):
+        yield tmp_path / "cache"
+
+
+@pytest.mark.parametrize("name", EVERY_EXAMPLE)
+def test_emitted_c_has_no_warnings(tmp_path, name):
+    game = load_game(str(EXAMPLES / f"{name}.gdef"))
+    path = tmp_path / "rules.c"
+    path.write_text(c_source(game.program, game.max_steps, game.max_depth).text, encoding="utf-8")
+    cc, _ = compiler.find_compiler()
+    done = subprocess.run([cc, "-O1", "-c", "-std=gnu11", "-Wall", "-Wextra", "-Werror", f"-I{runtime_dir()}",
+                           "-o", str(tmp_path / "rules.o"), str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_a_warm_start_loads_the_cached_library(c_route):
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    said: list[str] = []
+    first = NativeRules.load(game, said.append)
+    assert first is not None and first.route == "c"
+    assert first.module.path.is_relative_to(c_route / "cnative")
+    second = NativeRules.load(game, said.append)
+    assert second.route == "c" and not second.compiled and second.module.path == first.module.path
+    assert said == ["gdef: compiling rules (once) for tictactoe ..."]   # the first load only
+    # another step budget is another source, so another library
+    other = load_game(str(EXAMPLES / "tictactoe.gdef"), max_steps=1000)
+    assert NativeRules.load(other, said.append).module.path != first.module.path
+
+
+def test_without_a_c_compiler_the_route_says_so(monkeypatch):
+    monkeypatch.setattr("gdef_core.cnative.library.find_compiler", lambda: None)
+    assert not c_compiler_available()
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    said: list[str] = []
+    assert NativeRules.load(game, said.append) is None
+    assert said == ["gdef: no C compiler found (cc, gcc or clang; or set CC): using the Python backend"]
+
+
+def test_a_compiler_that_fails_is_reported_in_one_line(c_route, tmp_path, monkeypatch):
+    failing = tmp_path / "failing-cc"
+    failing.write_text("#!/bin/sh\necho 'rules.c:1: no' >&2\nexit 1\n")
+    failing.chmod(0o755)
+    monkeypatch.setattr("gdef_core.cnative.library.find_compiler", lambda: (str(failing), "failing 1.0"))
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    said: list[str] = []
+    assert NativeRules.load(game, said.append) is None
+    assert said == ["gdef: compiling rules (once) for tictactoe ...",
+                    "gdef: the C compiler failed on tictactoe (rules.c:1: no); using the Python backend"]
+    assert not list((c_route / "cnative").rglob("*.so"))   # nothing half-made is kept
+
+
+# Each level keeps 24 values read from a game variable across its recursive call (the call may
+# change them), so the frames are big.
+DEEP = """
+name: deep
+players: 2
+size: 3 x 1
+obj X
+int w[24] = 1;
+
+define deeper(int n) -> int {
+  int a0 = w[0]; int a1 = w[1]; int a2 = w[2]; int a3 = w[3]; int a4 = w[4]; int a5 = w[5]; int a6 = w[6]; int a7 = w[7]; int a8 = w[8]; int a9 = w[9]; int a10 = w[10]; int a11 = w[11]; int a12 = w[12]; int a13 = w[13]; int a14 = w[14]; int a15 = w[15]; int a16 = w[16]; int a17 = w[17]; int a18 = w[18]; int a19 = w[19]; int a20 = w[20]; int a21 = w[21]; int a22 = w[22]; int a23 = w[23];
+  return deeper(n + 1) + a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23;
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty;
+}
+
+define end() -> bool {
+  return deeper(0) == 0;
+}
+"""
+
+
+def test_recursion_deeper_than_the_c_stack_is_left_to_the_python_backend(tmp_path):
+    """With --max-depth 100000, the C stack would overflow before the depth limit: the kernel
+    stops the game (runtime/gdef.h: g_stack) and the Python backend replays it to its G608."""
+    from gdef_core.play.native_sim import native_games
+
+    path = tmp_path / "deep.gdef"
+    path.write_text(DEEP, encoding="utf-8")
+    game = load_game(str(path), max_depth=100_000)
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.playouts(np.zeros(1, np.uint64), game.new_state(), None).status[0] == 3   # FAILED
+    outcome, = native_games(native, range(1), 0, None)
+    assert f"{path}:10:10: error[G608]: recursion too deep: more than 100000 nested" in str(outcome)
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+    return z ^ (z >> 31)
+
+
+def _kernel_seed(seed: int, index: int) -> int:
+    """Game `index`'s seed in a run seeded `seed`, as the kernels derive it (splitmix64's
+    finaliser over the run seed, the game's number and player 0)."""
+    golden = 0x9E3779B97F4A7C15
+    z = _mix((seed + golden) % 2**64)
+    z = _mix((z + (index + 1) * golden) % 2**64)
+    return _mix((z + golden) % 2**64)
+
+
+@pytest.mark.parametrize("name, first, stop", [("connect4", 0, 300), ("go/go9", 5, 25),
+                                               ("../tests/data/play/stuck", 0, 4)])
+def test_simulate_adds_up_the_games_of_the_derived_seeds(name, first, stop):
+    """gdef-sim's kernel (simulate: seeds derived in the kernel, games added up, no row per
+    game) gives the totals of the same games played one row each (playouts)."""
+    game = load_game(str(EXAMPLES / f"{name}.gdef"))
+    native = NativeRules.load(game, None)
+    m, players, start = native.module, game.players, game.new_state()
+    T = np.zeros(m._TWINS + players, np.int64)
+    TS = np.zeros(players, np.float64)
+    odd = np.empty(stop - first, np.int64)
+    board, V, VF, SC = native.arrays(start)
+    m.simulate(np.uint64(77), first, stop, board, start.player, start.move_number, V, VF, SC, 60, T, TS, odd,
+               *native.workspace(), native.history_rows(start), native._hs)
+    seeds = np.array([0] * first + [_kernel_seed(77, g) for g in range(first, stop)], np.uint64)
+    rows = native.playouts(seeds, start, 60)
+    kept = [g for g in range(first, stop) if rows.status[g] <= 1]
+    assert T[m._TGAMES] == len(kept) and list(odd[:T[m._TODD]]) == [g for g in range(first, stop) if g not in kept]
+    assert T[m._TCAPPED] == sum(rows.status[g] == 1 for g in kept)
+    assert [T[m._TWINS + p] for p in range(players)] == [sum(rows.status[g] == 0 and rows.winners[g] == p
+                                                             for g in kept) for p in range(players)]
+    assert T[m._TDRAWS] == sum(rows.status[g] == 0 and rows.winners[g] < 0 for g in kept)
+    assert T[m._TLEN] == sum(rows.lengths[g] for g in kept) and T[m._TMAX] == max([0, *(rows.lengths[g] for g in kept)])
+    assert list(TS) == [sum(rows.scores[g][p] for g in kept) for p in range(players)]
+    if name.endswith("stuck"):
+        assert T[m._TODD] == stop - first > 0   # no legal move: every game left to Python
+
+
+def test_auto_playouts_compile_in_the_background_thread(c_route):
+    """mcts's `auto` playouts: on the C route the background work compiles in its own thread
+    (seconds; no child process, no building folder) and the agent then plays natively."""
+    from gdef_core.play import background_compile
+    from gdef_core.play.mcts import MctsAgent
+
+    game = load_game(str(EXAMPLES / "tictactoe.gdef"))
+    rules = background_compile.rules_when_ready(game, wait=True)
+    assert rules is not None and rules.route == "c" and background_compile.state(game) == "ready"
+    agent = MctsAgent(0, iterations=30, playouts="auto")
+    state = game.new_state()
+    assert agent.choose(state) in state.legal_moves() and agent.last_engine == "native"
+    assert [p.name for p in c_route.iterdir()] == ["cnative"]   # nothing but the library
