@@ -9,10 +9,9 @@ followed to the end of the turn, since our checkers makes the whole capture one 
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from openspiel_support import play_against
 from support import EXAMPLES, need_module
 
 pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
@@ -77,90 +76,9 @@ CASES = {
 }
 
 
-def spiel_key(state, position) -> tuple:
-    """(position, over, winner, player on turn) of an OpenSpiel state."""
-    if state.is_terminal():
-        returns = state.returns()
-        best = max(returns)
-        winner = returns.index(best) if best > 0 else None
-        return position(str(state)), True, winner, None
-    return position(str(state)), False, None, state.current_player()
-
-
-def our_key(state) -> tuple:
-    position = frozenset(state.board.occupied())
-    if state.is_over:
-        return position, True, state.winner, None
-    return position, False, None, state.current_player
-
-
-def spiel_turns(state, position) -> dict:
-    """key of each position the player on turn can reach in one turn -> the actions to it."""
-    mover = state.current_player()
-    reached: dict[tuple, list[int]] = {}
-
-    def expand(current, actions):
-        for action in current.legal_actions():
-            after = current.clone()
-            after.apply_action(action)
-            if not after.is_terminal() and after.current_player() == mover:
-                expand(after, [*actions, action])       # a capture that goes on
-            else:
-                reached.setdefault(spiel_key(after, position), [*actions, action])
-
-    expand(state, [])
-    return reached
-
-
-def our_turns(state) -> dict:
-    """key of each position reached by a legal move -> the move."""
-    reached = {}
-    for move in state.legal_moves():
-        after = state.clone()
-        after.apply(move)
-        key = our_key(after)
-        assert key not in reached, f"moves {reached[key]} and {move} have the same effect"
-        reached[key] = move
-    return reached
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_same_moves_end_and_winner_as_openspiel(name):
     example, position, games, seed = CASES[name]
     game = load_game([str(EXAMPLES / example)])
     spiel_game = pyspiel.load_game(name)
-    rng = random.Random(seed)
-    for number in range(games):
-        ours, theirs = game.new_state(), spiel_game.new_initial_state()
-        assert our_key(ours) == spiel_key(theirs, position)
-        step = 0
-        while not ours.is_over:
-            our_moves = our_turns(ours)
-            their_moves = spiel_turns(theirs, position)
-            where = f"{name} game {number} step {step}"
-            assert set(our_moves) == set(their_moves), (
-                f"{where}: only ours: {[str(our_moves[k]) for k in set(our_moves) - set(their_moves)]}, "
-                f"only OpenSpiel's: {[their_moves[k] for k in set(their_moves) - set(our_moves)]}")
-            key = rng.choice(sorted(our_moves, key=lambda k: str(our_moves[k])))
-            ours.apply(our_moves[key])
-            for action in their_moves[key]:
-                theirs.apply_action(action)
-            assert our_key(ours) == spiel_key(theirs, position) == key, where
-            step += 1
-        assert theirs.is_terminal()
-
-
-def test_parsers_read_openspiel_start_positions():
-    """The mappings themselves, on positions whose squares the examples' headers name."""
-    assert len(checkers_position(str(pyspiel.load_game("checkers").new_initial_state()))) == 24
-    assert (0, 0, "W") in checkers_position(str(pyspiel.load_game("checkers").new_initial_state()))
-    assert othello_position(str(pyspiel.load_game("othello").new_initial_state())) == {
-        (3, 3, "W"), (4, 3, "B"), (3, 4, "B"), (4, 4, "W")}
-    start = breakthrough_position(str(pyspiel.load_game("breakthrough").new_initial_state()))
-    assert (0, 7, "B") in start and (0, 0, "W") in start and len(start) == 32
-    state = pyspiel.load_game("connect_four").new_initial_state()
-    state.apply_action(2)
-    assert connect_four_position(str(state)) == {(2, 0, "X")}
-    state = pyspiel.load_game("tic_tac_toe").new_initial_state()
-    state.apply_action(5)
-    assert tictactoe_position(str(state)) == {(2, 1, "X")}
+    play_against(game, spiel_game, position, games=games, seed=seed, label=name)

@@ -1,0 +1,118 @@
+"""Comparing a gdef game with OpenSpiel's implementation of it, turn by turn.
+
+A turn's outcome is compared as a key: (position, over, winner, player on turn), where a
+position is whatever the two sides' parsers make of a state (OpenSpiel's text, our board and
+game variables). OpenSpiel games that split one turn into several actions of the same player
+(checkers' multiple captures, amazons' from / to / shot) are followed to the end of the turn.
+"""
+from __future__ import annotations
+
+import random
+
+
+def spiel_key(state, position) -> tuple:
+    """(position, over, winner, player on turn) of an OpenSpiel state."""
+    if state.is_terminal():
+        returns = state.returns()
+        best = max(returns)
+        winner = returns.index(best) if best > 0 else None
+        return position(str(state)), True, winner, None
+    return position(str(state)), False, None, state.current_player()
+
+
+def board_position(state) -> frozenset:
+    return frozenset(state.board.occupied())
+
+
+def our_key(state, position=board_position) -> tuple:
+    if state.is_over:
+        return position(state), True, state.winner, None
+    return position(state), False, None, state.current_player
+
+
+def spiel_turns(state, position, *, follow: bool = True) -> dict:
+    """key of each position the player on turn can reach in one turn -> the actions to it.
+    With `follow`, actions after which the same player is on turn are one turn with the next
+    (checkers' jumps); without, each action is a turn (dots and boxes' extra moves)."""
+    mover = state.current_player()
+    reached: dict[tuple, list[int]] = {}
+
+    def expand(current, actions):
+        for action in current.legal_actions():
+            after = current.clone()
+            after.apply_action(action)
+            if follow and not after.is_terminal() and after.current_player() == mover:
+                expand(after, [*actions, action])       # the turn goes on
+            else:
+                reached.setdefault(spiel_key(after, position), [*actions, action])
+
+    expand(state, [])
+    return reached
+
+
+def board_after(state, move) -> frozenset:
+    """The board a move leaves, from its operations alone (end() not run)."""
+    squares = {(x, y): obj for x, y, obj in state.board.occupied()}
+    for op in move.ops:
+        if op.obj is None or op.obj == "empty":
+            squares.pop((op.x, op.y), None)
+        else:
+            squares[op.x, op.y] = op.obj
+    return frozenset((x, y, obj) for (x, y), obj in squares.items())
+
+
+def our_turns(state, position=board_position, *, distinct: bool = True,
+              boards_only: bool = False) -> dict:
+    """key of each position reached by a legal move -> the move. With `distinct`, two legal
+    moves with the same effect are an error (games whose rules list one move per effect).
+    With `boards_only` the key is the board the move leaves, end() not run (for games whose
+    end() is too slow to run for every move in a test)."""
+    reached = {}
+    for move in state.legal_moves():
+        if boards_only:
+            key = board_after(state, move)
+        else:
+            after = state.clone()
+            after.apply(move)
+            key = our_key(after, position)
+        assert not (distinct and key in reached), f"moves {reached[key]} and {move} have the same effect"
+        reached.setdefault(key, move)
+    return reached
+
+
+def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, label: str,
+                 our_position=board_position, distinct: bool = True,
+                 boards_only: bool = False, follow: bool = True, pick=None) -> int:
+    """Seeded random games along which both sides must offer the same set of outcomes at every
+    turn (`follow`: see spiel_turns; with `boards_only`, the same set of boards, whether each
+    ends the game compared only for the move played), end at the same moment and name the same
+    winner; returns the turns compared. `pick(rng, moves)` chooses the move played among the
+    legal ones (default: uniformly), to steer games towards rules random play seldom reaches."""
+    rng = random.Random(seed)
+    turns = 0
+    for number in range(games):
+        ours, theirs = game.new_state(), spiel_game.new_initial_state()
+        assert our_key(ours, our_position) == spiel_key(theirs, spiel_position)
+        step = 0
+        while not ours.is_over:
+            our_moves = our_turns(ours, our_position, distinct=distinct, boards_only=boards_only)
+            their_moves = spiel_turns(theirs, spiel_position, follow=follow)
+            if boards_only:
+                their_moves = {key[0]: actions for key, actions in their_moves.items()}
+            where = f"{label} game {number} step {step}"
+            assert set(our_moves) == set(their_moves), (
+                f"{where}: only ours: {[str(our_moves[k]) for k in set(our_moves) - set(their_moves)]}, "
+                f"only OpenSpiel's: {[their_moves[k] for k in set(their_moves) - set(our_moves)]}")
+            ordered = sorted(our_moves.values(), key=str)
+            chosen = pick(rng, ordered) if pick else rng.choice(ordered)
+            key = next(k for k, move in our_moves.items() if move is chosen)
+            ours.apply(our_moves[key])
+            for action in their_moves[key]:
+                theirs.apply_action(action)
+            now = our_key(ours, our_position)
+            assert now == spiel_key(theirs, spiel_position), where
+            assert (now[0] if boards_only else now) == key, where
+            step += 1
+            turns += 1
+        assert theirs.is_terminal()
+    return turns
