@@ -136,8 +136,8 @@ define end() -> bool {
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory):
-    """(game, native rules) of WALKERS, compiled into a temporary cache (a cold start)."""
+def compiled(route, tmp_path_factory):
+    """(game, native rules) of WALKERS, compiled on `route` into a temporary cache (a cold start)."""
     path = tmp_path_factory.mktemp("gdef-native-state")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_CACHE_DIR", str(path / "cache"))
