@@ -18,10 +18,8 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
-def loads(text: str | bytes, **options):
+def loads(text: str, **options):
     """json.loads(text, **options), refusing nesting deeper than MAX_NESTING (RecursionError)."""
-    if isinstance(text, (bytes, bytearray)):
-        text = text.decode("utf-8")
     if too_deep(text):
         raise RecursionError(f"nested more than {MAX_NESTING} levels deep")
     return json.loads(text, **options)
