@@ -24,10 +24,11 @@ class Context(str, Enum):
     END = "end"
     MOVES = "moves"
     SETUP = "setup"
+    CHANCE = "chance"  # an entry point only in a game that calls chanceNext()
 
     @property
     def number(self) -> int:
-        """1, 2, 3, 4 in the order above (0: none running)."""
+        """1, 2, 3, 4, 5 in the order above (0: none running)."""
         return _CONTEXT_NUMBERS[self]
 
     @property
@@ -86,7 +87,7 @@ def _b(name, kind, params, result, doc, contexts=ALL_CONTEXTS, extension=False) 
 
 
 _I, _X = Context.IS_MOVE_LEGAL, Context.END
-_M, _S = Context.MOVES, Context.SETUP
+_M, _S, _C = Context.MOVES, Context.SETUP, Context.CHANCE
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("empty", Kind.VALUE, (), "obj",
@@ -132,10 +133,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        extension=True),
     _b("addPlace", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("o", "obj")), None,
        "In `moves()`: appends `place(x, y, o)` to the candidate move being built. In `setup()`: "
-       "puts o on square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "puts o on square (x, y) of the start position at once. In `chance()`: appends it to "
+       "the outcome being built.", (_M, _S, _C), extension=True),
     _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
        "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
-       "empties square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "empties square (x, y) of the start position at once. In `chance()`: appends it to the "
+       "outcome being built.", (_M, _S, _C), extension=True),
     _b("addMove", Kind.FUNCTION, (), None,
        "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
        "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
@@ -169,6 +172,19 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and `setup()`: the player to move next, instead of the next one in the "
        "cycle (the last call wins; no effect when `end()` returns true). Out of range is a "
        "run-time error.", (_X, _S), extension=True),
+    _b("chanceNext", Kind.FUNCTION, (), None,
+       "In `end()` and `setup()`: the next move is chance's (a die roll, a draw): the engine "
+       "calls `chance()` for the outcomes and plays one; the player the cycle (or "
+       "`setNextPlayer`) names moves after it. No effect when `end()` returns true.",
+       (_X, _S), extension=True),
+    _b("addOutcome", Kind.FUNCTION, (("w", "int"),), None,
+       "In `chance()`: finishes the outcome being built (the operations of `addPlace` and "
+       "`addClear` since the last `addOutcome`) with weight w (1 <= w <= 2^31; its probability "
+       "is w divided by the sum of the weights) and starts a new one. Identical outcomes are "
+       "merged, their weights added.", (_C,), extension=True),
+    _b("isChanceMove", Kind.FUNCTION, (), "bool",
+       "In `end()`: whether the move just applied was a chance outcome (from `chance()`), not "
+       "a player's move.", (_X,), extension=True),
 ]}
 
 # What `OperationList[i][j]` gives for each j (completion offers these after `OperationList[i][`).
@@ -181,8 +197,12 @@ OPERATION_FIELDS: tuple[tuple[str, str], ...] = (
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}
 
-# The functions a game defines itself: name -> (result type, required in a game).
+# The functions a game defines itself: name -> (result type, required in a game). `chance`
+# is one only in a game that calls the built-in chanceNext() (CHANCE_ENTRY_BUILTIN).
 ENTRY_POINTS: dict[str, tuple[str | None, bool]] = {c.value: (c.result, c.required) for c in Context}
+
+# The built-in whose use makes `chance()` an entry point.
+CHANCE_ENTRY_BUILTIN = "chanceNext"
 
 GAME_PARAMETERS: dict[str, str] = {
     "name": "The game's name, one word (defaults to the first file's name without `.gdef`).",

@@ -252,7 +252,8 @@ _code("G405", E, "missing required function",
       "Define the missing function: `define isMoveLegal() -> bool { ... }`.")
 _code("G406", E, "entry point has the wrong shape",
       "`isMoveLegal()` and `end()` take no parameters and return bool; `moves()` and `setup()` "
-      "take no parameters and return nothing. The runtime calls them that way.",
+      "take no parameters and return nothing, and so does `chance()` in a game that calls "
+      "`chanceNext()`. The runtime calls them that way.",
       "define end(int p) -> int { return p; }",
       "Declare it exactly as `define end() -> bool { ... }` (`define moves() { ... }`).")
 _code("G407", E, "second start",
@@ -319,6 +320,23 @@ _code("G416", E, "parameter assigned",
       "param float komi = 7.5 in 0 to 10;\ndefine end() -> bool {\n  komi = 0.5;\n  return false;\n}",
       "Declare a game variable for a value that changes (`float bonus = 0.0;`) and initialise or "
       "set it from the parameter in `setup()`.")
+
+_code("G418", E, "chanceNext() in a game without chance()",
+      "`chanceNext()` makes the next move chance's: the engine calls the game's `chance()` for the "
+      "outcomes (a die's faces, the cards of a draw). A game that calls it must define "
+      "`define chance() { ... }`. (A library checked alone is not reported: the game that uses it "
+      "may define `chance()`.)",
+      "define setup() { chanceNext(); }   // and no define chance() anywhere",
+      "Define `chance()`, building each outcome with `addPlace`/`addClear` and finishing it with "
+      "`addOutcome(weight)`.")
+_code("G419", E, "built-in on the wrong side of chance()",
+      "`addOutcome` finishes an outcome of a chance event and works only in `chance()` (and the "
+      "functions it calls); `chance()` proposes outcomes and may not use the built-ins of "
+      "players' moves and of `end()` (`addMove`, `hasLegalMove`, `setScore`, `isChanceMove`, ...). "
+      "The message names the call path from the entry point that reaches the call.",
+      "define moves() {\n  addPlace(0, 0, X);\n  addOutcome(1);\n}",
+      "Build a player's candidates with `addMove()` in `moves()`, and chance's outcomes with "
+      "`addOutcome(w)` in `chance()`.")
 
 _code("G421", W, "a definition hides a built-in",
       "The built-ins gdef adds to the original language (`repetitions`, `setScore`, "
@@ -462,6 +480,18 @@ _code("G614", E, "array index out of range",
       "define end() -> bool {\n  int a[8] = 0;\n  return a[8] == 0;\n}",
       "Check the index first (`i >= 0 && i < sizeOf(a, 0)`), or loop with `i < sizeOf(a, 0)`.")
 
+_code("G615", E, "chance event without outcomes",
+      "The game called `chanceNext()`, but `chance()` finished no outcome (no `addOutcome` ran): "
+      "chance has nothing to play. The game stops with this error, as when `setup()` fails.",
+      "define chance() {\n  if (moveNumber() > 100) { addPlace(0, 0, D1); addOutcome(1); }\n}",
+      "Make `chance()` finish at least one outcome in every position where `chanceNext()` is "
+      "called, or call `chanceNext()` only where it does.")
+_code("G616", E, "outcome weight out of range",
+      "`addOutcome(w)` takes a weight from 1 to 2^31 (2147483648): an outcome's probability is "
+      "its weight divided by the sum of the weights, so a weight must be positive; an outcome "
+      "that cannot happen is left out.",
+      "define chance() {\n  addPlace(0, 0, D1);\n  addOutcome(0);\n}",
+      "Give a weight of at least 1, or do not propose the outcome.")
 
 
 # ------------------------------------------------------------------ G7xx: found in play (gdef-check --play)

@@ -120,6 +120,8 @@ class CEmitter:
         for needed in ("isMoveLegal", "end"):
             if needed not in functions:
                 raise CUnsupported(f"a game without {needed}()")
+        if self.graph.reach[Context.CHANCE]:
+            raise CUnsupported("chance nodes (chanceNext())")
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise CUnsupported("isGenerated() in a game without moves()")

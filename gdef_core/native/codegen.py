@@ -118,6 +118,8 @@ class NativeCompiler:
         for needed in ("isMoveLegal", "end"):
             if needed not in functions:
                 raise NativeUnsupported(f"a game without {needed}()")
+        if self.graph.reach[Context.CHANCE]:
+            raise NativeUnsupported("chance nodes (chanceNext())")
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")

@@ -127,6 +127,9 @@ IMPLEMENTATIONS["addPlace"] = _candidate_operation(place=True)
 IMPLEMENTATIONS["addClear"] = _candidate_operation(place=False)
 IMPLEMENTATIONS["addMove"] = _add_move
 IMPLEMENTATIONS["hasLegalMove"] = _runtime_call("_has_legal_move", "bool")
+IMPLEMENTATIONS["chanceNext"] = _runtime_call("_chance_next", None)
+IMPLEMENTATIONS["addOutcome"] = _runtime_call("_add_outcome", None)
+IMPLEMENTATIONS["isChanceMove"] = _runtime_call("_is_chance_move", "bool")
 
 
 @implements("PreviousPosition")

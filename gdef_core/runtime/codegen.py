@@ -145,7 +145,8 @@ class Compiler:
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
-        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{c.value}" for c in Context if c.value in functions)]
+        exported = ["_init_vars", "_set_hook", "_position_key",
+                    *(f"_e_{c.value}" for c in Context if module.graph.reach[c])]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
         exported += [f"u_{name}" for name in self.export]
@@ -218,15 +219,22 @@ class Compiler:
         entry("isMoveLegal", "b, ops, t, mn, v, his=None",
               f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; "
               "HIS = his; PB = b; GEN = None; OWN = False", "_r")
-        entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
+        # chm: the move applied is a chance outcome (isChanceMove()); CHN: chanceNext() was called.
+        entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None, chm=False",
               f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; "
-              "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
+              "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb; CHM = chm; CHN = False",
+              "_r, WIN, NXT, CHN")
         entry("moves", "b, t, mn, v",
               f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; "
               "CAND = []; CUR = []; PB = b", "CAND")
         entry("setup", "b, v, sc=None",
               f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; NXT = None; "
-              "SC = sc; PB = b", "NXT")
+              "SC = sc; PB = b; CHN = False", "NXT, CHN")
+        if self.module.graph.reach[Context.CHANCE]:  # a game that calls chanceNext(): the outcomes, [(ops, weight)]
+            entry("chance", "b, t, mn, v",
+                  f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.CHANCE.number}; RO = True; "
+                  "CAND = []; CUR = []; PB = b",
+                  f"CAND or _no_outcomes({self.loc(functions['chance'].span)})")
         if "isMoveLegal" in functions:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",

@@ -59,6 +59,7 @@ class Rules:
         self.raw_end = entries.get("_e_end")
         self.raw_moves = entries.get("_e_moves")
         self.raw_setup = entries.get("_e_setup")
+        self.raw_chance = entries.get("_e_chance")  # None unless the game calls chanceNext()
         self.raw_filter = entries.get("_e_filter")
         self.raw_default_filter = entries.get("_e_default")
         self.position_key = entries["_position_key"]
@@ -79,18 +80,30 @@ class Rules:
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
-    def end(self, board, ops, player, move_number, variables, scores=None, history=None, previous=None):
-        """-> (over, winner or None, next player or None). `scores` is changed in place;
-        `history`: the positions before this move; `previous`: the board before it."""
+    def end(self, board, ops, player, move_number, variables, scores=None, history=None, previous=None,
+            chance_move=False):
+        """-> (over, winner or None, next player or None, whether chanceNext() was called).
+        `scores` is changed in place; `history`: the positions before this move; `previous`:
+        the board before it; `chance_move`: the move is a chance outcome (isChanceMove())."""
         try:
-            return self.raw_end(board, ops, player, move_number, variables, scores, history, previous)
+            return self.raw_end(board, ops, player, move_number, variables, scores, history, previous,
+                                chance_move)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
     def setup(self, board, variables, scores=None):
-        """Runs setup() on the board (changed in place); -> the first player or None."""
+        """Runs setup() on the board (changed in place); -> (the first player or None, whether
+        chanceNext() was called)."""
         try:
             return self.raw_setup(board, variables, scores)
+        except (Fail, RecursionError) as error:
+            raise self.error(error) from None
+
+    def chance(self, board, player, move_number, variables) -> list:
+        """The outcomes chance() proposes, [(operations, weight)] in the order proposed (not
+        merged); GdefRuntimeError when it fails or proposes none (G615)."""
+        try:
+            return self.raw_chance(board, player, move_number, variables)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 

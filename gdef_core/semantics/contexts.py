@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 
 from gdef_core.builtins import ENTRY_POINTS, Context
 from gdef_core.diagnostics import Tag
+from gdef_core.semantics.chance import is_entry_point, uses_chance
 from gdef_core.semantics.program import Program, SymbolKind
 from gdef_core.semantics.report import Report
 from gdef_core.syntax import ast
 
-# Entry points that judge or propose a move and must not change the game.
-_READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES)
+# Entry points that judge or propose a move (or chance's outcomes) and must not change the game.
+_READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES, Context.CHANCE)
 
 
 @dataclass(eq=False)
@@ -44,8 +45,9 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                        "is a parameter, a constant for the whole game; it cannot be assigned (use a "
                        "game variable initialised from it)")
     reported: set[int] = set()
+    chance = uses_chance(program)
     for context in Context:
-        if context.value not in program.functions:
+        if context.value not in program.functions or (context is Context.CHANCE and not chance):
             continue
         paths = _reachable(context.value, sites)
         program.reach[context] = frozenset(paths)
@@ -55,7 +57,9 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                 if context not in builtin.contexts and id(call) not in reported:
                     reported.add(id(call))
                     allowed = " and ".join(f"{c.value}()" for c in Context if c in builtin.contexts)
-                    report.add("G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
+                    # G419: a chance() built-in outside chance(), or chance() calling one it may not
+                    chance_side = context is Context.CHANCE or builtin.contexts == {Context.CHANCE}
+                    report.add("G419" if chance_side else "G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
                                f"(and functions called from there), but {context.value}() reaches "
                                f"it: {_path(path, builtin.name)}")
             if context in _READ_ONLY:
@@ -102,7 +106,7 @@ def check_unused_functions(program: Program, report: Report, called: set[str] | 
         called = called_in(program, program.modules)
     maybe_called = report.recovery.near_errors  # a call may be in broken text
     for name, function in program.functions.items():
-        if name not in called and name not in ENTRY_POINTS and name not in maybe_called:
+        if name not in called and not is_entry_point(program, name, ENTRY_POINTS) and name not in maybe_called:
             report.add("G502", function.name.span, f"function '{name}' is never called",
                        tags=frozenset({Tag.UNNECESSARY}))
 
