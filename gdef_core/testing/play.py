@@ -103,9 +103,12 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
                                                     "legal move here, but `end()` said the game goes on",
                                                     moves))
             return
-        if generator:
-            _judge_generator(game, state, legal, rng, moves, findings)
-        move = rng.choice(legal)
+        if state.is_chance_node:  # chance's outcomes, drawn by weight
+            move = state.sample_chance(rng)
+        else:
+            if generator:
+                _judge_generator(game, state, legal, rng, moves, findings)
+            move = rng.choice(legal)
         before = state.clone()
         try:
             state.apply(move)
