@@ -120,7 +120,7 @@ class CEmitter:
         for needed in ("isMoveLegal", "end"):
             if needed not in functions:
                 raise CUnsupported(f"a game without {needed}()")
-        if self.graph.reach[Context.CHANCE]:
+        if self.module.graph.reach[Context.CHANCE]:
             raise CUnsupported("chance nodes (chanceNext())")
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
