@@ -176,6 +176,9 @@ def test_seed_repeats_the_rolls_and_resume_needs_no_seed(tmp_path):
         (0, "place(0,0,D1)", True), (0, "place(1,0,X)", False), (1, "place(0,0,D1)", True)]
     session = Session.from_record(load_game(DIE), [DIE], data)  # no seed: the record holds the rolls
     assert [m["move"] for m in session.moves] == [m["move"] for m in data["moves"]]
+    code, out, _ = gdef("--resume", str(record), stdin="place(2,0,X)\nquit\n")   # gdef-run, no seed
+    assert code == 3 and "rolled" not in out and "Chance moves before player 0" in out
+    assert [m["move"] for m in json.loads(record.read_text(encoding="utf-8"))["moves"]][3:] == ["place(2,0,X)"]
     data["moves"][0].pop("chance")
     with pytest.raises(RecordError, match="move 1 .* recorded as a player's move, but the next move here is chance's"):
         Session.from_record(load_game(DIE), [DIE], data)
