@@ -185,7 +185,8 @@ def test_seed_repeats_the_rolls_and_resume_needs_no_seed(tmp_path):
 
 
 def test_interactive_enter_rolls_and_undo_takes_back_the_roll_with_the_move():
-    code, out, _ = gdef(DIE, "--seed", "3", stdin="D2\nplace(1,0,X)\n\nundo\nquit\n")
+    code, out, _ = gdef(DIE, "--seed", "3", stdin="hint\nD2\nplace(1,0,X)\n\nundo\nquit\n")
+    assert "Chance moves next: no move to suggest (press Enter to roll)." in out
     assert code == 3
     assert "Chance moves before player 0: press Enter to roll" in out and "roll> D2" in out
     assert "3. rolled: " in out
