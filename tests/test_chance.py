@@ -151,7 +151,7 @@ def gdef(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 
 def test_a_script_names_the_outcomes_and_the_record_keeps_them(tmp_path):
     moves, record = tmp_path / "m.moves", tmp_path / "r.json"
-    moves.write_text("D1\nplace(1,0,X)\n? chance\nplace(2,0,X)   # refused: chance moves next\nD3\n"
+    moves.write_text("place(0,0,D3); place(0,0,D1)\nplace(1,0,X)\n? chance\nplace(2,0,X)   # refused: chance moves next\nD3\n"
                      "place(2,0,X)\n", encoding="utf-8")
     code, out, err = gdef(DIE, "--moves", str(moves), "--record", str(record))
     assert "m.moves:4: rejected 'place(2,0,X)' (player 1): the next move is chance's" in err
