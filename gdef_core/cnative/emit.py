@@ -23,7 +23,7 @@ from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
-    CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
+    CAP_MOVES, CAP_OPS, COUNTS_UNSUPPORTED, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
 )
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.semantics.program import Program
@@ -123,6 +123,8 @@ class CEmitter:
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise CUnsupported("isGenerated() in a game without moves()")
+        if self.module.counting:
+            raise CUnsupported(COUNTS_UNSUPPORTED)
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         bodies = [_FunctionEmitter(self, f).emit() for f in functions.values()]
         constants = self.constants("PreviousPosition" in used)

@@ -17,7 +17,7 @@ from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.calls import cycles
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
-    CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
+    CAP_MOVES, CAP_OPS, COUNTS_UNSUPPORTED, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
 )
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.semantics.program import Program
@@ -121,6 +121,8 @@ class NativeCompiler:
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
+        if self.module.counting:
+            raise NativeUnsupported(COUNTS_UNSUPPORTED)
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.recursive = self.graph.recursive & set(functions)
         self.recursion_inlined, self.cacheable = _recursion_inlined(self.graph.restricted(functions))
