@@ -62,3 +62,32 @@ def test_kalah_plays_as_openspiel_mancala(seed):
         assert ours.is_over, f"seed {seed} game {number}"
         assert kalah_pits(ours) == spiel_pits(theirs)
         assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
+
+
+def test_kalah_through_the_gdef_adapter_plays_as_mancala():
+    """The same through `pyspiel.load_game("gdef", ...)`: our actions, mapped by the move each
+    stands for to OpenSpiel's pits, and the observation's count plane holding the seeds."""
+    import numpy as np
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    ours_game, theirs_game = pyspiel.load_game("gdef", {"path": KALAH}), pyspiel.load_game("mancala")
+    shape = ours_game.observation_tensor_shape()
+    assert shape == [3, 8, 2]   # no objects, two players' planes, the counts
+    rng = random.Random(3)
+    for number in range(10):
+        ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
+        while not theirs.is_terminal():
+            player = theirs.current_player()
+            assert ours.current_player() == player
+            counts = np.array(ours.observation_tensor()).reshape(shape)[2]
+            assert [int(counts[x, y]) for x, y in KALAH_PITS] == spiel_pits(theirs)
+            mine = {}
+            for action in ours.legal_actions():
+                first = ours.action_to_string(player, action).split(";")[0]
+                x, y = (int(v) for v in first[len("count("):].split(",")[:2])
+                mine[KALAH_PITS.index((x, y))] = action
+            assert sorted(mine) == theirs.legal_actions()
+            action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            ours.apply_action(mine[action])
+        assert ours.is_terminal() and ours.returns() == theirs.returns(), f"game {number}"
