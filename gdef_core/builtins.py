@@ -64,6 +64,13 @@ class Builtin:
     extension: bool = False  # not in the original language
 
     @property
+    def soft(self) -> bool:
+        """An extension's name was free in the original language, so a game's own function,
+        object or game variable of that name keeps its meaning (warning G421) and a local may
+        take it: no valid game changes meaning when a built-in is added."""
+        return self.extension
+
+    @property
     def signature(self) -> str:
         if self.kind is Kind.BOARD:
             return f"{self.name}[{self.params[0].name}][{self.params[1].name}] -> {self.result}"

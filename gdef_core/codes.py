@@ -321,6 +321,16 @@ _code("G416", E, "parameter assigned",
       "Declare a game variable for a value that changes (`float bonus = 0.0;`) and initialise or "
       "set it from the parameter in `setup()`.")
 
+_code("G421", W, "a definition hides a built-in",
+      "The built-ins gdef adds to the original language (`repetitions`, `setScore`, "
+      "`NextPosition`, ...: those marked as extensions) are soft: a game that defines a function, "
+      "object or game variable with the same name keeps its own definition, so no valid game "
+      "changes meaning. The built-in is then unavailable in that game. A local or parameter may "
+      "also take such a name; it hides the built-in in its function, without a warning.",
+      "define repetitions() -> int { return 0; }",
+      "Rename your definition (the rename action changes every use) to use the built-in; keep it "
+      "if the game does not need the built-in.")
+
 # ------------------------------------------------------------------ G5xx: warnings
 _code("G501", W, "unused local",
       "A local is declared but its value is never read.",

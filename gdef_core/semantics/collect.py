@@ -53,11 +53,17 @@ def _declare(program: Program, report: Report, name: ast.Name, kind: SymbolKind,
         return
     symbol = Symbol(kind, name.text, type_name, decl)
     program.references[name] = symbol
-    if lookup(name.text) is not None:
+    builtin = lookup(name.text)
+    if builtin is not None and not builtin.soft:
         report.add("G204", name.span, f"'{name.text}' is a {describe_builtin(name.text)} and "
                    f"cannot be defined as {_article(KIND_WORDS[kind])}; choose another name")
         return
     existing = program.symbols.get(name.text)
+    if existing is not None and existing.kind is SymbolKind.BUILTIN:  # soft: the game's name wins
+        report.add("G421", name.span, f"'{name.text}' is also a {describe_builtin(name.text)}; this "
+                   f"game's {KIND_WORDS[kind]} is used and the built-in is unavailable here (rename "
+                   "yours to use the built-in)")
+        existing = None
     if existing is not None:
         other = existing.name_span
         report.add("G203", name.span, f"'{name.text}' is already defined as "

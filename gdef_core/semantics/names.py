@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gdef_core.builtins import ALIASES, BUILTINS, Kind
+from gdef_core.builtins import ALIASES, BUILTINS, Kind, lookup
 from gdef_core.diagnostics import Edit, Related, Suggestion, Tag
 from gdef_core.semantics.collect import describe_builtin
 from gdef_core.semantics.program import Program, Symbol, SymbolKind
@@ -121,11 +121,12 @@ class Resolver:
     def clash_with_global(self, name: ast.Name, kind: SymbolKind) -> None:
         word = "local" if kind is SymbolKind.LOCAL else "parameter"
         related: tuple[Related, ...] = ()
-        if name.text in BUILTINS or name.text in ALIASES:
+        builtin = lookup(name.text)
+        if builtin is not None and not builtin.soft:
             what = f"the {describe_builtin(name.text)}"
-        else:
+        else:  # a soft built-in's name may be a local's: the local hides it in its function
             symbol = self.program.symbols.get(name.text)
-            if symbol is None:
+            if symbol is None or symbol.kind is SymbolKind.BUILTIN:
                 return
             what = f"the {symbol.kind.value} defined at {where(symbol.name_span, name.span)}"
             related = (Related(symbol.name_span, f"the {symbol.kind.value} '{name.text}'"),)
