@@ -203,3 +203,18 @@ def test_both_native_routes_refuse_counts_with_a_notice(route):
         assert NativeRules.load(load_game(KALAH), said.append) is None
     assert said == ["gdef: the native backend cannot compile kalah: squares that count (CurrentCount, addCount ...), "
                     "which the native routes do not run yet; using the Python backend"]
+
+
+def test_a_game_of_its_own_currentcount_keeps_it_and_keeps_no_counts(tmp_path):
+    """The count built-ins are soft: a game variable called CurrentCount is the game's (G421
+    warns), and the game keeps no counts."""
+    path = game_file(tmp_path, """players: 1
+size: 2 x 1
+int CurrentCount = 3;
+define isMoveLegal() -> bool { return CurrentCount == 3; }
+define end() -> bool { return true; }
+""", "own.gdef")
+    result = parse(open(path, encoding="utf-8").read(), path)
+    assert [(d.code, d.span.line + 1) for d in check([result.module], result.diagnostics).diagnostics] == [("G421", 3)]
+    game = load_game(path)
+    assert not game.counting and game.new_state().check("pass")
