@@ -5,6 +5,7 @@ position history, records, undo, JSON states and the console board."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -218,3 +219,23 @@ define end() -> bool { return true; }
     assert [(d.code, d.span.line + 1) for d in check([result.module], result.diagnostics).diagnostics] == [("G421", 3)]
     game = load_game(path)
     assert not game.counting and game.new_state().check("pass")
+
+
+def test_gdef_check_play_changes_counts_to_find_legal_moves_moves_misses(tmp_path, capsys):
+    """gdef-check --play changes a generated count by one: a count of two more, legal but never
+    proposed, is reported at moves() (G704)."""
+    from gdef_core.cli.check import main as gdef_check
+
+    path = game_file(tmp_path, """players: 1
+size: 1 x 1
+define moves() { addCount(0, 0, CurrentCount[0][0] + 1); addMove(); }
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isCountOperation(0)
+      && (NextCount[0][0] == CurrentCount[0][0] + 1 || NextCount[0][0] == CurrentCount[0][0] + 2);
+}
+define end() -> bool { return CurrentCount[0][0] > 6; }
+""", "misses.gdef")
+    code = gdef_check([path, "--play", "5", "--play-out", str(tmp_path / "out"), "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert code == 0 and [(d["code"], d["line"]) for d in found] == [("G704", 3)]
+    assert re.match(r"the legal move count\(0,0,\d+\) is never proposed by moves\(\)", found[0]["message"])
