@@ -139,3 +139,21 @@ def test_oware_plays_as_openspiel_oware(seed):
         assert ours.is_over, f"seed {seed} game {number}"
         assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
         assert ours.scores == spiel_oware(theirs)[1], f"seed {seed} game {number}"
+
+
+@pytest.mark.parametrize("path, name, depth", [(KALAH, "mancala", 5), (OWARE, "oware", 4)])
+def test_perft_counts_as_openspiel(path, name, depth):
+    from gdef_core.runtime.perft import perft
+
+    def spiel_perft(state, d: int) -> int:
+        if d == 0 or state.is_terminal():
+            return 1 if d == 0 else 0
+        total = 0
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            total += spiel_perft(after, d - 1)
+        return total
+
+    start = pyspiel.load_game(name).new_initial_state()
+    assert perft(load_game(path).new_state(), depth) == [spiel_perft(start, d) for d in range(1, depth + 1)]
