@@ -190,22 +190,6 @@ def test_a_record_of_counts_resumes(tmp_path, capsys):
     assert [entry["name"] for entry in json.loads(record.read_text(encoding="utf-8"))["moves"]] == ["d1", "g1", "b2"]
 
 
-@pytest.mark.parametrize("route", ["c", "numba"])
-def test_both_native_routes_refuse_counts_with_a_notice(route):
-    """Kalah runs on the Python backend: each native route says why, nothing is compiled."""
-    from support import need_module
-
-    need_module("numpy", "pip install -e '.[fast]'")
-    from native_support import use_route
-    from gdef_core.native import NativeRules
-
-    said: list[str] = []
-    with use_route(route):
-        assert NativeRules.load(load_game(KALAH), said.append) is None
-    assert said == ["gdef: the native backend cannot compile kalah: squares that count (CurrentCount, addCount ...), "
-                    "which the native routes do not run yet; using the Python backend"]
-
-
 def test_a_game_of_its_own_currentcount_keeps_it_and_keeps_no_counts(tmp_path):
     """The count built-ins are soft: a game variable called CurrentCount is the game's (G421
     warns), and the game keeps no counts."""

@@ -22,9 +22,6 @@ PERFT_MOVES = 1 << 11
 # this goes the failure path (replayed in Python).
 HISTORY_CAP = 4096
 MAX_STAMP_KEYS = 1 << 16
-# Why both routes refuse a game whose squares count (ir.Module.counting): their states hold a
-# board of objects only; such a game runs on the Python backend.
-COUNTS_UNSUPPORTED = "squares that count (CurrentCount, addCount ...), which the native routes do not run yet"
 
 
 class VarSlot(NamedTuple):
