@@ -140,7 +140,8 @@ _code("G208", E, "not a function",
       "define end() -> bool {\n  int n = 0;\n  return n() == 0;\n}",
       "Remove the parentheses, or index a board with `[x][y]` instead of calling it.")
 _code("G209", E, "not a board",
-      "Only `CurrentPosition`, `NextPosition` and `OperationList` can be indexed with `[i][j]`.",
+      "Only the boards (`CurrentPosition`, `NextPosition`, `PreviousPosition`, their counts "
+      "`CurrentCount`, `NextCount`, `PreviousCount`, and `OperationList`) can be indexed with `[i][j]`.",
       "define end() -> bool {\n  int n = 0;\n  return n[0][0] == 0;\n}",
       "Index one of the boards, or use the name without brackets.")
 _code("G210", E, "not a value",
@@ -408,8 +409,8 @@ _code("G602", E, "integer overflow",
       "define end() -> bool {\n  int n = 2;\n  while (true) { n = n * n; }\n  return false;\n}",
       "Keep the numbers small, or use a float where large magnitudes are expected.")
 _code("G603", E, "square off the board",
-      "`CurrentPosition[x][y]` or `NextPosition[x][y]` read a square outside the board, or "
-      "`addPlace`/`addClear` in `setup()` named one. (In `moves()` a candidate naming a square "
+      "`CurrentPosition[x][y]`, `NextPosition[x][y]` or another board (`CurrentCount` ...) read a "
+      "square outside the board, or `addPlace`/`addClear`/`addCount` in `setup()` named one. (In `moves()` a candidate naming a square "
       "off the board is silently dropped instead.)",
       "define end() -> bool {\n  return CurrentPosition[boardWidth()][0] == empty;\n}",
       "Check `0 <= x && x < boardWidth() && 0 <= y && y < boardHeight()` first.")

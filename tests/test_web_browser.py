@@ -220,6 +220,22 @@ def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
                                                      "name": "d4b6"}
 
 
+def test_kalah_shows_its_seeds_and_a_click_on_a_pit_sows_it(open_board) -> None:
+    """Squares that count: each count drawn on its cell (an empty pit shows none), and one
+    click on a pit plays the sowing it starts."""
+    page, run = open_board("examples/kalah.gdef")
+    expect(square(page, 3, 0).locator(".count")).to_have_text("4")
+    expect(page.locator(".sq .count")).to_have_count(12)
+    expect(square(page, 3, 0)).to_have_attribute("title", "d1: empty, count 4")
+    square(page, 3, 0).click()   # four seeds into e1, f1, g1 and the store h1: South again
+    expect(square(page, 7, 0).locator(".count")).to_have_text("1")
+    expect(square(page, 4, 0).locator(".count")).to_have_text("5")
+    expect(square(page, 3, 0).locator(".count")).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("South to move")
+    assert run.get("/api/state")[1]["moves"] == [
+        {"player": 0, "move": "count(3,0,0); count(4,0,5); count(5,0,5); count(6,0,5); count(7,0,1)", "name": "d1"}]
+
+
 def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
     (tmp_path / "big.gdef").write_text("name: big\nplayers: 2\nsize: 100 x 100\nobj S\n\n"
                                        "define isMoveLegal() -> bool {\n"

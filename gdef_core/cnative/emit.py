@@ -127,7 +127,7 @@ class CEmitter:
             raise CUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         bodies = [_FunctionEmitter(self, f).emit() for f in functions.values()]
-        constants = self.constants("PreviousPosition" in used)
+        constants = self.constants(bool(used & {"PreviousPosition", "PreviousCount"}))
         defines = "".join(f"#define {name} {value}\n" for name, value in constants.items())
         prototypes = "".join(_FunctionEmitter(self, f).signature() + ";\n" for f in functions.values())
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ return u_{context.value}(c, 1); }}\n"
@@ -148,7 +148,7 @@ class CEmitter:
 
     def constants(self, uses_previous: bool) -> dict[str, int]:
         game = self.module
-        nb = game.width * game.height
+        nb = game.width * game.height * (2 if game.counting else 1)  # squares that count: the counts too
         ints = sum(slot.count for slot in self.layout.values() if not slot.floats)
         floats = sum(slot.count for slot in self.layout.values() if slot.floats)
         keylen = nb + 1 + sum(slot.count for slot in self.layout.values() if not slot.counter)
@@ -156,9 +156,10 @@ class CEmitter:
         tsize = 16
         while tsize < 2 * cap:
             tsize *= 2
-        keys = stamp_keys(game.width, game.height, len(self.objects))
+        # a count operation's count stands in the object's field: no stamps
+        keys = 0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))
         out = {"W": game.width, "H": game.height, "P": game.players, "NOBJ": len(self.objects),
-               "NB": nb, "NV": ints, "NVF": floats, "MAXSTEPS": self.max_steps, "MAXDEPTH": self.max_depth,
+               "NB": nb, "NBO": game.width * game.height, "COUNTING": int(game.counting), "NV": ints, "NVF": floats, "MAXSTEPS": self.max_steps, "MAXDEPTH": self.max_depth,
                "POOL": SEARCH_POOL_FACTOR * self.max_steps, "OPERATION_STEPS": OPERATION_STEPS,
                "MAX_ARRAY_ELEMENTS": MAX_ARRAY_ELEMENTS, "CAP_OPS": CAP_OPS, "CAP_MOVES": CAP_MOVES,
                "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys, "PERFT_OPS": PERFT_OPS, "PERFT_MOVES": PERFT_MOVES,
@@ -510,13 +511,26 @@ class _FunctionEmitter:
         a_node, b_node = expr.indexes
         if name == "CurrentPosition":
             return self.sequenced([a_node, b_node], lambda t: f"c->B[g_sq(c, {t[0]}, {t[1]})]")
+        counting = self.c.module.counting
         if name == "NextPosition":
-            return self.sequenced([a_node, b_node], lambda t: f"g_nread(c, {t[0]}, {t[1]})")
+            nread = "g_nread_counted" if counting else "g_nread"
+            return self.sequenced([a_node, b_node], lambda t: f"{nread}(c, {t[0]}, {t[1]})")
         if name == "PreviousPosition":
             return self.sequenced([a_node, b_node], lambda t: f"g_pread(c, {t[0]}, {t[1]})")
+        if name == "CurrentCount":
+            return self.sequenced([a_node, b_node], lambda t: f"c->B[NBO + g_sq(c, {t[0]}, {t[1]})]")
+        if name == "NextCount":
+            return self.sequenced([a_node, b_node], lambda t: f"g_ncount(c, {t[0]}, {t[1]})")
+        if name == "PreviousCount":
+            return self.sequenced([a_node, b_node], lambda t: f"g_pcount(c, {t[0]}, {t[1]})")
         if name == "OperationList":
-            if not (isinstance(b_node, ir.Const) and b_node.value in (0, 1, 2)):
-                return self.sequenced([a_node, b_node], lambda t: f"g_opdyn(c, {t[0]}, {t[1]})")
+            if not (isinstance(b_node, ir.Const) and b_node.value in (0, 1, 2, 3)):
+                dyn = "g_opdyn_counted" if counting else "g_opdyn"
+                return self.sequenced([a_node, b_node], lambda t: f"{dyn}(c, {t[0]}, {t[1]})")
+            if b_node.value == 3:
+                return f"g_opcount(c, {self.expr(a_node)})"
+            if b_node.value == 2 and counting:
+                return f"g_opobj(c, {self.expr(a_node)})"
             return f"g_opf(c, {self.expr(a_node)}, {b_node.value})"
         raise CUnsupported(f"'{name}' indexed", expr.span)
 
@@ -539,6 +553,8 @@ class _FunctionEmitter:
                 self.c.int_scores = False
             return self.sequenced([call.args[0], value],
                                   lambda t: f"g_set_score(c, {t[0]}, (double)({t[1]}))")
+        if name == "nextBoardSeen" and self.c.module.counting:
+            return "g_board_seen_counted(c)"
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -546,7 +562,11 @@ class _FunctionEmitter:
             return text
         texts_of = lambda build: self.sequenced(list(call.args), build)  # noqa: E731
         if name == "isPlaceOperation":
-            return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) != 0)")
+            return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})")
+        if name == "isCountOperation":
+            return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) == 2)")
+        if name == "addCount":
+            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, {t[2]}, 2)")
         if name == "setWinner":
             return texts_of(lambda t: f"g_set_winner(c, {t[0]})")
         if name == "setNextPlayer":

@@ -52,8 +52,10 @@ def local_values(python_locals: dict) -> dict:
 
 def positions(scope: Scope) -> dict:
     """The positions valid here: CurrentPosition, and NextPosition while a move is judged,
-    PreviousPosition in end()."""
+    PreviousPosition in end(); in a game whose squares count, their counts too (CurrentCount
+    ..., kept after the objects in the same board: runtime/counts.py)."""
     game, cells = scope.game, scope.cells
+    size = game.width * game.height
     found = {}
     for name, cell in (("CurrentPosition", "B"), ("NextPosition", "N"), ("PreviousPosition", "PB")):
         squares = cells.get(cell)
@@ -62,7 +64,9 @@ def positions(scope: Scope) -> dict:
         context = cells.get("CTX")
         if name == "NextPosition" and context != 1 or name == "PreviousPosition" and context != 2:
             continue
-        found[name] = Board(list(squares), game.width, game.height)
+        found[name] = Board(list(squares[:size]), game.width, game.height)
+        if game.counting:
+            found[name.replace("Position", "Count")] = Board(list(squares[size:]), game.width, game.height)
     return found
 
 
@@ -117,7 +121,7 @@ def lookup(name: str, scope: Scope):
     if name in boards:
         return boards[name]
     if name == "OperationList":
-        return [list(op[:3]) for op in scope.cells.get("OPS") or ()]
-    if name in ("CurrentPosition", "NextPosition", "PreviousPosition"):
+        return [[*op[:3], op[4] if len(op) > 4 else 0] for op in scope.cells.get("OPS") or ()]
+    if name in ("CurrentPosition", "NextPosition", "PreviousPosition", "CurrentCount", "NextCount", "PreviousCount"):
         raise EvaluationError(f"{name} is not valid here")
     raise EvaluationError(f"'{name}' is not a name visible here")

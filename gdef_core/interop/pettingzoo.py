@@ -66,8 +66,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.metadata = {**self.metadata, "name": f"gdef_{self.game.name}_v0"}
         self.possible_agents = [f"player_{p}" for p in range(self.game.players)]
         shape = plane_shape(self.game)
+        kind, low, high = np.int8, 0, 1
+        if self.game.counting:   # the last plane holds the squares' counts: any int
+            kind = np.int64
+            low, high = np.zeros(shape, kind), np.ones(shape, kind)
+            low[-1], high[-1] = np.iinfo(kind).min, np.iinfo(kind).max
         space = spaces.Dict({
-            "observation": spaces.Box(low=0, high=1, shape=shape, dtype=np.int8),
+            "observation": spaces.Box(low=low, high=high, shape=shape, dtype=kind),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.actions.size,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
@@ -75,7 +80,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.state = None
         self._legal: dict | None = None
         self._chance = random.Random()
-        self._planes = np.zeros(shape, np.int8)
+        self._planes = np.zeros(shape, kind)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -224,8 +224,7 @@ class NativeRules:
 
     def arrays(self, state) -> tuple:
         """(board, V, VF, SC) of a state as the kernels read them."""
-        codes = self.codes
-        board = np.array([codes[obj] for obj in state._board], dtype=np.int64)
+        board = np.array(self._board_row(state._board), dtype=np.int64)
         ints: list = []
         floats: list = []
         for slot, value in zip(self.layout.values(), state._vars):
@@ -291,7 +290,7 @@ class NativeRules:
     def _key_of(self, key: tuple):
         """One position (board, player, compared variables) as a kernel key."""
         board, player, values = key
-        row = [self.codes[obj] for obj in board]
+        row = self._board_row(board)
         row.append(player)
         compared = [slot for slot in self.layout.values() if not slot.counter]
         for slot, value in zip(compared, values):
@@ -301,9 +300,19 @@ class NativeRules:
             row.extend(flat)
         return np.array(row, dtype=np.int64)
 
+    def _board_row(self, board) -> list:
+        """A board as the kernels hold it: each object's code, then (a game whose squares
+        count, runtime/counts.py) the counts as they are."""
+        size = self.game.width * self.game.height
+        codes = self.codes
+        return [codes[obj] for obj in board[:size]] + [int(n) for n in board[size:]]
+
     def ops_of(self, rows) -> tuple:
-        """Kernel operations (x, y, code, place) as the Python backend's resolved operations."""
-        return tuple((int(x), int(y), self.by_code[int(o)], bool(p)) for x, y, o, p in rows)
+        """Kernel operations (x, y, code, place) as the Python backend's resolved operations;
+        place 2 is count(x, y, n), its n in the code's place."""
+        empty = self.game.empty
+        return tuple((int(x), int(y), empty, False, int(o)) if p == 2 else (int(x), int(y), self.by_code[int(o)], bool(p))
+                     for x, y, o, p in rows)
 
     # ------------------------------------------------------------ playouts
 
@@ -418,7 +427,8 @@ class NativeRules:
             verdict = self.game.resolve(Move.parse(move) if isinstance(move, str) else move)
             if not verdict:
                 raise ValueError(verdict.reason)
-            rows.extend((x, y, self.codes[obj], int(place)) for x, y, obj, place in verdict.ops)
+            rows.extend((op[0], op[1], op[4], 2) if len(op) > 4 else (op[0], op[1], self.codes[op[2]], int(op[3]))
+                        for op in verdict.ops)
             starts.append(len(rows))
         if state.is_over:
             return [False] * (len(starts) - 1)

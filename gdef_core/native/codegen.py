@@ -128,7 +128,7 @@ class NativeCompiler:
         self.recursion_inlined, self.cacheable = _recursion_inlined(self.graph.restricted(functions))
         # The state beyond the board (kernels/history.py) is kept with slices and views, which
         # need numba's reference counting: then every function keeps it.
-        self.allocating = (set(functions) if self.uses_history or "PreviousPosition" in used
+        self.allocating = (set(functions) if self.uses_history or used & {"PreviousPosition", "PreviousCount"}
                            else _allocating(functions, self.graph))
         arrays = self.state_arrays()
         blocks = {name: _FunctionCompiler(self, f, arrays).compile() for name, f in functions.items()}
@@ -138,7 +138,9 @@ class NativeCompiler:
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
                      f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
                      f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
-                     f"KEYS = {stamp_keys(game.width, game.height, len(self.objects))}\n"
+                     # a count operation's count stands in the object's field: no stamps
+                     f"KEYS = {0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))}\n"
+                     f"COUNTING = {game.counting}\nNBO = {game.width * game.height}\n"
                      "TABLE = CAP_MOVES + 1 + KEYS\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
@@ -148,7 +150,7 @@ class NativeCompiler:
                      # (_recursion_inlined: when numba's disk cache can hold the recursion)
                      f"CACHE = {self.cacheable}\n"
                      + "".join(f"CTX_{context.name} = {context.number}\n" for context in Context)
-                     + self.history_constants("PreviousPosition" in used))
+                     + self.history_constants(bool(used & {"PreviousPosition", "PreviousCount"})))
         if "moves" in functions:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
@@ -184,7 +186,7 @@ class NativeCompiler:
     def history_constants(self, uses_previous: bool) -> str:
         """The offsets of HS (kernels/history.py) for this game; a game without a history
         keeps only the board before the move, when it reads PreviousPosition."""
-        nb = self.module.width * self.module.height
+        nb = self.module.width * self.module.height * (2 if self.module.counting else 1)  # the counts too
         keylen = nb + 1 + self.key_fields()
         cap = HISTORY_CAP if self.uses_history else 0
         tsize = 16
@@ -584,13 +586,25 @@ class _FunctionCompiler:
         a, b = (self.expr(i) for i in expr.indexes)
         if name == "CurrentPosition":
             return Code(f"{self.store('B')}[_sq(S, {a.text}, {b.text})]", "obj")
+        counting = self.c.module.counting
         if name == "NextPosition":
-            return Code(f"_nread({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "obj")
+            return Code(f"_nread{'_counted' if counting else ''}({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "obj")
         if name == "PreviousPosition":
             return Code(f"_pread({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "obj")
+        if name == "CurrentCount":
+            return Code(f"{self.store('B')}[NBO + _sq(S, {a.text}, {b.text})]", "int")
+        if name == "NextCount":
+            return Code(f"_ncount({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "int")
+        if name == "PreviousCount":
+            return Code(f"_pcount({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "int")
         if name == "OperationList":
-            if b.value not in (0, 1, 2):  # an int or an obj, known only at run time
-                return Code(f"_opdyn({self.state('OPS', 'S')}, {a.text}, {b.text})", "dyn")
+            if b.value not in (0, 1, 2, 3):  # an int or an obj, known only at run time
+                dyn = "_opdyn_counted" if counting else "_opdyn"
+                return Code(f"{dyn}({self.state('OPS', 'S')}, {a.text}, {b.text})", "dyn")
+            if b.value == 3:
+                return Code(f"_opcount({self.state('OPS', 'S')}, {a.text})", "int")
+            if b.value == 2 and counting:
+                return Code(f"_opobj({self.state('OPS', 'S')}, {a.text})", "obj")
             return Code(f"_opf({self.state('OPS', 'S')}, {a.text}, {b.value})", expr.type)
         raise NativeUnsupported(f"'{name}' indexed", expr.span)
 
@@ -623,13 +637,19 @@ class _FunctionCompiler:
             return Code(f"_set_score({self.state('S', 'SC')}, {self.expr(call.args[0]).text}, "
                         f"float({self.expr(value).text}))", None)
         texts = [self.expr(arg).text for arg in call.args]
+        if name == "nextBoardSeen" and self.c.module.counting:
+            return Code(f"_board_seen_counted({self.state('B', 'OPS', 'S', 'HS')})", "bool")
         if name in _STATE_READS:
             text, arrays, result = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
                 text = "_has_legal_move_seen({})"
             return Code(text.format(self.state(*arrays)), result)
         if name == "isPlaceOperation":
-            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) != 0)", "bool")
+            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})", "bool")
+        if name == "isCountOperation":
+            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) == 2)", "bool")
+        if name == "addCount":
+            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 2)", None)
         if name == "setWinner":
             return Code(f"_set_winner(S, {texts[0]})", None)
         if name == "setNextPlayer":

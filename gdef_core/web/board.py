@@ -128,7 +128,8 @@ class Board:
             count += 1
             if len(found) < limit:
                 found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
-                              "ops": [[op.x, op.y, op.obj] for op in move.ops]})
+                              "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))]
+                                      for op in move.ops]})
         return {"moves": found, "count": count}
 
     def check(self, text: str) -> dict:

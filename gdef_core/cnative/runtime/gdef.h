@@ -240,6 +240,62 @@ static inline GDyn g_opdyn(Ctx *c, int64_t i, int64_t j) {
     return d;
 }
 
+/* Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts; a count
+ * operation is (x, y, n, 2). Operation i applied to the board B: a place or a clear sets the
+ * object (and resets the count), a count the count alone. */
+static inline void g_apply(int64_t *B, const Op *OPS, int64_t i) {
+    int64_t k = OPS[i][0] * H + OPS[i][1];
+    if (OPS[i][3] == 2) {
+        B[NBO + k] = OPS[i][2];
+        return;
+    }
+    B[k] = OPS[i][2];
+    if (COUNTING) B[NBO + k] = 0;
+}
+
+/* NextPosition[x][y] in a game whose squares count: count operations change no object. */
+static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        int64_t a = c->S[S_OP0];
+        for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
+            if (c->OPS[i][3] != 2 && c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
+    }
+    return c->B[k];
+}
+
+/* NextCount[x][y]: while isMoveLegal() runs, the count after the move; else CurrentCount. */
+static inline int64_t g_ncount(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        int64_t a = c->S[S_OP0];
+        for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
+            if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][3] == 2 ? c->OPS[i][2] : 0;
+    }
+    return c->B[NBO + k];
+}
+
+/* OperationList[i][2] in a game whose squares count (empty for a count), and [i][3]. */
+static inline int64_t g_opobj(Ctx *c, int64_t i) {
+    int64_t v = g_opf(c, i, 2);
+    return i >= 0 && i < c->S[S_NOPS] && c->OPS[c->S[S_OP0] + i][3] == 2 ? 0 : v;
+}
+
+static inline int64_t g_opcount(Ctx *c, int64_t i) {
+    int64_t v = g_opf(c, i, 2);
+    return i >= 0 && i < c->S[S_NOPS] && c->OPS[c->S[S_OP0] + i][3] == 2 ? v : 0;
+}
+
+static inline GDyn g_opdyn_counted(Ctx *c, int64_t i, int64_t j) {
+    GDyn d = {0, 0};
+    if (j == 2 || j == 3) {
+        d.v = j == 2 ? g_opobj(c, i) : g_opcount(c, i);
+        d.obj = j == 2;
+        return d;
+    }
+    return g_opdyn(c, i, j);
+}
+
 static inline int64_t g_dyn_int(Ctx *c, GDyn t) {
     if (t.obj) g_bad(c);
     return t.v;
@@ -367,6 +423,13 @@ static inline int64_t g_pread(Ctx *c, int64_t x, int64_t y) {
     return c->B[k];
 }
 
+/* PreviousCount[x][y]: in end(), the count before the move; else CurrentCount. */
+static inline int64_t g_pcount(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = NBO + g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_END) return c->HS[H_PREV + k];
+    return c->B[k];
+}
+
 /* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,
  * is left to the Python backend. */
 static inline int64_t g_fbits(Ctx *c, double x) {
@@ -429,5 +492,6 @@ static int g_has_legal_move(Ctx *c);
 static int g_has_legal_move_seen(Ctx *c);
 static int64_t g_repetitions(Ctx *c);
 static int g_board_seen(Ctx *c);
+static int g_board_seen_counted(Ctx *c);
 
 #endif

@@ -132,6 +132,26 @@ static __attribute__((unused)) int g_board_seen(Ctx *c) {
     return 0;
 }
 
+/* nextBoardSeen() in a game whose squares count: the next board (objects and counts) built
+ * and hashed whole, then looked up as g_board_seen does. */
+static __attribute__((unused)) int g_board_seen_counted(Ctx *c) {
+    int64_t *S = c->S, *HS = c->HS;
+    if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
+        g_bad(c);
+        return 0;
+    }
+    memcpy(HS + H_KEY, c->B, NB * sizeof(int64_t));
+    for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++) g_apply(HS + H_KEY, c->OPS, i);
+    uint64_t h = g_board_hash(HS, H_KEY);
+    int64_t s = (int64_t)h & TMASK;
+    while (HS[H_BT + s] >= 0) {
+        int64_t e = HS[H_BT + s];
+        if (HS[H_EB + e] == (int64_t)h && g_same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB)) return 1;
+        s = (s + 1) & TMASK;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ candidates */
 
 static inline int g_same(Op *CO, int64_t a, int64_t b, int64_t c, int64_t d) {
@@ -375,7 +395,12 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     int64_t *S = c->S;
     if (USES_PREVIOUS) /* the board before the move, for PreviousPosition */
         memcpy(c->HS + H_PREV, c->B, NB * sizeof(int64_t));
-    for (int64_t i = a; i < a + n; i++) c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+    for (int64_t i = a; i < a + n; i++) {
+        if (COUNTING) /* squares that count: a count operation, and places resetting counts */
+            g_apply(c->B, MV, i);
+        else
+            c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+    }
     S[S_T] = player;
     S[S_MN] = mn + 1;
     S[S_CTX] = CTX_END;

@@ -16,6 +16,9 @@ W = H = P = NOBJ = 1
 MAXSTEPS = MAXDEPTH = POOL = OPERATION_STEPS = 1
 CAP_OPS = CAP_MOVES = KEYS = TABLE = PERFT_OPS = PERFT_MOVES = 1
 OWN_CANDIDATES = 0
+# Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts.
+COUNTING = False
+NBO = 1
 NRT = CACHE = False
 # The history array HS (codegen.NativeCompiler.history_constants).
 USES_HISTORY = USES_PREVIOUS = False

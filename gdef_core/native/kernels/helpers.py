@@ -10,7 +10,7 @@ from gdef_core.lower.arithmetic import (
     INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
 )
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, OPERATION_STEPS, P, W,
+    CACHE, CAP_MOVES, COUNTING, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, NBO, OPERATION_STEPS, P, W,
 )
 
 
@@ -203,6 +203,63 @@ def _nread(B, OPS, S, x, y):
             if OPS[i, 0] * H + OPS[i, 1] == k:
                 return OPS[i, 2]
     return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _apply(B, OPS, i, at):
+    """Operation i applied to the board held from B[at]: a place or a clear sets the square's
+    object (and, in a game whose squares count, resets its count); a count (place flag 2,
+    its count in the object's field) sets the count alone (runtime/counts.py)."""
+    k = at + OPS[i, 0] * H + OPS[i, 1]
+    if OPS[i, 3] == 2:
+        B[NBO + k] = OPS[i, 2]
+    else:
+        B[k] = OPS[i, 2]
+        if COUNTING:
+            B[NBO + k] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _nread_counted(B, OPS, S, x, y):
+    """NextPosition[x][y] in a game whose squares count: count operations change no object."""
+    k = _sq(S, x, y)
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
+        a = S[_OP0]
+        for i in range(a + S[_NOPS] - 1, a - 1, -1):
+            if OPS[i, 3] != 2 and OPS[i, 0] * H + OPS[i, 1] == k:
+                return OPS[i, 2]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _ncount(B, OPS, S, x, y):
+    """NextCount[x][y]: while isMoveLegal() runs, the count after the move (a place or a
+    clear resets it); else CurrentCount."""
+    k = _sq(S, x, y)
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
+        a = S[_OP0]
+        for i in range(a + S[_NOPS] - 1, a - 1, -1):
+            if OPS[i, 0] * H + OPS[i, 1] == k:
+                return OPS[i, 2] if OPS[i, 3] == 2 else 0
+    return B[NBO + k]
+
+
+@njit(cache=CACHE, inline='always')
+def _opobj(OPS, S, i):
+    """OperationList[i][2] in a game whose squares count: empty (0) for a count."""
+    if i < 0 or i >= S[_NOPS]:
+        _bad(S)
+        return 0
+    return 0 if OPS[S[_OP0] + i, 3] == 2 else OPS[S[_OP0] + i, 2]
+
+
+@njit(cache=CACHE, inline='always')
+def _opcount(OPS, S, i):
+    """OperationList[i][3]: the count of a count operation, else 0."""
+    if i < 0 or i >= S[_NOPS]:
+        _bad(S)
+        return 0
+    return OPS[S[_OP0] + i, 2] if OPS[S[_OP0] + i, 3] == 2 else 0
 
 
 @njit(cache=CACHE, inline='always')

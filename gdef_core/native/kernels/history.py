@@ -8,9 +8,11 @@ import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
     CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
-    KEYLEN, NB, P, TMASK, TSIZE, _key_row,
+    KEYLEN, NB, NBO, P, TMASK, TSIZE, _key_row,
 )
-from gdef_core.native.kernels.helpers import _CTX, _NOPS, _NXT, _OP0, _T, _bad, _fail, _sq
+from gdef_core.native.kernels.helpers import (
+    _CTX, _NOPS, _NXT, _OP0, _T, _apply, _bad, _fail, _opcount, _opobj, _sq,
+)
 
 
 # MODULE_TEXT (copied into each generated module from here on)
@@ -32,6 +34,15 @@ _HN, _HN0, _HX, _HF = 0, 1, 2, 3
 def _pread(B, S, HS, x, y):
     """PreviousPosition[x][y]: in end(), the square before the move; else CurrentPosition."""
     k = _sq(S, x, y)
+    if S[_CTX] == CTX_END:
+        return HS[H_PREV + k]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _pcount(B, S, HS, x, y):
+    """PreviousCount[x][y]: in end(), the count before the move; else CurrentCount."""
+    k = NBO + _sq(S, x, y)
     if S[_CTX] == CTX_END:
         return HS[H_PREV + k]
     return B[k]
@@ -219,6 +230,40 @@ def _board_seen(B, OPS, S, HS):
                 return True
         s = (s + 1) & TMASK
     return False
+
+
+@njit(cache=CACHE)
+def _board_seen_counted(B, OPS, S, HS):
+    """nextBoardSeen() in a game whose squares count: the next board (objects and counts)
+    built and hashed whole, then looked up as _board_seen does."""
+    if S[_CTX] != CTX_IS_MOVE_LEGAL:
+        _bad(S)
+        return False
+    HS[H_KEY:H_KEY + NB] = B
+    a = S[_OP0]
+    for i in range(a, a + S[_NOPS]):
+        _apply(HS, OPS, i, H_KEY)
+    h = _board_hash(HS, H_KEY)
+    s = h & TMASK
+    while HS[H_BT + s] >= 0:
+        e = HS[H_BT + s]
+        if HS[H_EB + e] == h and _same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB):
+            return True
+        s = (s + 1) & TMASK
+    return False
+
+
+@njit(cache=CACHE, inline='always')
+def _opdyn_counted(OPS, S, i, j):
+    """_opdyn in a game whose squares count: j = 2 is empty for a count, j = 3 the count."""
+    if i < 0 or i >= S[_NOPS] or j < 0 or j > 3:
+        _bad(S)
+        return (0, False)
+    if j == 2:
+        return (_opobj(OPS, S, i), True)
+    if j == 3:
+        return (_opcount(OPS, S, i), False)
+    return (OPS[S[_OP0] + i, j], False)
 
 
 @njit(cache=CACHE, inline='always')

@@ -7,14 +7,14 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, CAP_OPS, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_PREV, H_ROWS, KEYLEN,
+    CACHE, CAP_MOVES, CAP_OPS, COUNTING, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_PREV, H_ROWS, KEYLEN,
     KEYS, MAXSTEPS, NB, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL, TABLE,
     USES_HISTORY, USES_PREVIOUS, W,
     _candidates, e_end, e_isMoveLegal,
 )
 from gdef_core.native.kernels.helpers import (
     NSLOTS, _BAD, _CTX, _ERR, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
-    _WIN, _bad, _fail,
+    _WIN, _apply, _bad, _fail,
 )
 from gdef_core.native.kernels.history import (
     _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate,
@@ -270,7 +270,10 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
         for k in range(NB):
             HS[H_PREV + k] = B[k]
     for i in range(a, a + n):
-        B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
+        if COUNTING:  # squares that count: a count operation, and places resetting counts
+            _apply(B, MV, i, 0)
+        else:
+            B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
     S[_T] = player
     S[_MN] = mn + 1
     S[_CTX] = CTX_END

@@ -19,6 +19,7 @@ const page = {
   candidates: null, // legal moves touching every selected square
   cells: new Map(), // "x,y" -> the square's element
   shown: new Map(), // "x,y" -> the object drawn there
+  shownCounts: new Map(), // "x,y" -> the count drawn there (squares that count)
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
@@ -243,6 +244,7 @@ function buildBoard() {
   axis(height - 0.5);
   board.replaceChildren(fragment);
   page.shown = new Map(); // every piece is drawn again
+  page.shownCounts = new Map();
 }
 
 // A square as players name it: `e4` with the game's labels, (x, y) with plain numbers.
@@ -264,6 +266,16 @@ function render() {
     if (page.shown.get(key) !== name) setSquare(key, name);
   }
   page.shown = now;
+  // counts (squares that count: seeds, stack heights), unless the game's `show` hides them
+  const counts = new Map(page.look.counts === "hidden" ? []
+    : ((debugged || state).counts || []).map(([x, y, n]) => [`${x},${y}`, n]));
+  for (const key of page.shownCounts.keys()) {
+    if (!counts.has(key)) setCount(key, undefined);
+  }
+  for (const [key, n] of counts) {
+    if (page.shownCounts.get(key) !== n) setCount(key, n);
+  }
+  page.shownCounts = counts;
   $("board").classList.toggle("debugged", Boolean(debugged));
   renderHighlights();
   renderLegal();
@@ -288,6 +300,30 @@ function setSquare(key, name) {
   square.setAttribute("aria-label", square.title);
   if (name !== undefined) square.dataset.object = name;
   else delete square.dataset.object;
+}
+
+function setCount(key, n) {
+  const square = page.cells.get(key);
+  square.querySelector(".count")?.remove();
+  if (n !== undefined) {
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = String(n);
+    square.append(count);
+  }
+  const [x, y] = key.split(",").map(Number);
+  const name = square.dataset.object;
+  square.title = `${squareName(x, y)}: ${name === undefined ? "empty" : name}${n === undefined ? "" : `, count ${n}`}`;
+  square.setAttribute("aria-label", square.title);
+}
+
+// The legal move of counts only (sowing) whose first square is (x, y): one click plays it.
+function sownFrom(x, y) {
+  const legal = page.legal;
+  if (!legal || legal.error) return null;
+  const found = legal.moves.filter((move) => move.ops.length > 0 && move.ops.every((op) => op.length > 3)
+                                    && move.ops[0][0] === x && move.ops[0][1] === y);
+  return found.length === 1 ? found[0] : null;
 }
 
 function agentOf(player) {
@@ -342,7 +378,7 @@ function captures() {
 
 function squaresOf(text) {
   const squares = [];
-  for (const match of text.matchAll(/(?:place|clear)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)/g)) {
+  for (const match of text.matchAll(/(?:place|clear|count)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)/g)) {
     squares.push([Number(match[1]), Number(match[2])]);
   }
   return squares;
@@ -660,6 +696,11 @@ async function clickSquare(x, y) {
   }
   if (page.state.computerToMove) {
     say(`${playerName(page.state.player)} is played by the computer (${agentOf(page.state.player)}).`);
+    return;
+  }
+  const sown = page.selection.length === 0 ? sownFrom(x, y) : null;
+  if (sown) {
+    await playMove(sown.text, sown.name);
     return;
   }
   const at = page.selection.findIndex(([sx, sy]) => sx === x && sy === y);
