@@ -6,6 +6,7 @@ const AGENTS = ["human", "random", "greedy", "mcts"];
 const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
 const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
+const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -21,6 +22,7 @@ const page = {
   shown: new Map(), // "x,y" -> the object drawn there
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
+  thinking: false,  // a computer player is choosing its move (POST /api/computer unanswered)
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
   bannerClosed: false, // the result's banner was closed to look at the final position
   droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
@@ -785,10 +787,13 @@ function resetSelection() {
   }
 }
 
+// Undo while the computer thinks is not queued behind its move: the server stops the search,
+// plays nothing and takes back the move it was answering (as chess programs do).
 async function undo() {
   try {
     const result = await api("/api/undo", {});
-    say(result.undone ? "Took back the last move." : "There is no move to take back.");
+    const stopped = result.stoppedThinking ? "Stopped the computer's search. " : "";
+    say(result.undone ? `${stopped}Took back the last move.` : "There is no move to take back.");
     page.computerStopped = false;
     await refresh();
   } catch (error) {
@@ -829,19 +834,48 @@ function scheduleComputer() {
 
 async function computerMove() {
   if (!page.state.computerToMove || page.computerStopped) return;
+  setThinking(true);
   try {
     const result = await api("/api/computer", {});
     if (result.accepted) {
       say(`${playerName(result.player)} (${result.agent}) played ${result.name || result.move}.`, "ok");
-    } else {
+    } else if (result.kind !== "abandoned") { // abandoned: an undo stopped it, and says so
       page.computerStopped = true;
       explain(`The computer cannot move: `, result);
     }
   } catch (error) {
     page.computerStopped = true;
     failed(error);
+  } finally {
+    setThinking(false);
   }
   await refresh().catch(failed);
+}
+
+// "Move now" shows while the computer thinks: its search stops and it plays the best move found.
+function setThinking(thinking) {
+  page.thinking = thinking;
+  $("move-now").hidden = !thinking;
+  $("move-now").disabled = false;
+}
+
+// The button shows as the page asks for the computer's move; pressed before the server has
+// started the search, it asks again until the search has begun (or the move has come).
+async function moveNow() {
+  if (!page.thinking) return;
+  $("move-now").disabled = true;
+  try {
+    while (page.thinking) {
+      const result = await api("/api/move-now", {});
+      if (result.stopped) {
+        say(`Asked ${result.thinking} to play the best move it has found so far.`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, MOVE_NOW_RETRY_MS));
+    }
+  } catch (error) {
+    failed(error);
+  }
 }
 
 // ------------------------------------------------------------------ scripts and records
@@ -1119,7 +1153,8 @@ async function start() {
   $("move-text").addEventListener("input", () => renderHighlights());
   $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
-  $("undo").addEventListener("click", () => enqueue(undo));
+  $("undo").addEventListener("click", () => (page.thinking ? undo() : enqueue(undo)));
+  $("move-now").addEventListener("click", moveNow);
   $("new-game").addEventListener("click", () => enqueue(newGame));
   $("save").addEventListener("click", () => enqueue(saveRecord));
   $("script-file").addEventListener("change", (event) => {
@@ -1139,6 +1174,7 @@ async function start() {
     else if (event.key === "Home") step(-Infinity);
     else if (event.key === "End") step(Infinity);
     else if (event.key === "Escape") resetSelection();
+    else if (event.key === "m" && !event.ctrlKey && !event.metaKey && !event.altKey) moveNow();
     else if (event.key === "f" && !event.ctrlKey && !event.metaKey && !event.altKey) flip();
   });
   await refresh().catch(failed);
