@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from support import missing, need_module
-from web_support import BOOM, TICTACTOE, WebRun, chromium_path
+from web_support import BOOM, ROOT, TICTACTOE, WebRun, chromium_path
 
 playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
 CHROMIUM = chromium_path()
@@ -427,8 +427,6 @@ def test_a_refused_move_offers_debug_this_move(open_board) -> None:
 
 
 def test_a_new_game_with_another_parameter_value(open_board) -> None:
-    from web_support import ROOT
-
     page, _ = open_board(str(ROOT / "examples" / "hex.gdef"))
     expect(page.locator(".sq")).to_have_count(121)
     size = page.locator('#params input[data-param="board_size"]')
@@ -492,3 +490,20 @@ def test_undo_while_the_computer_thinks_stops_it_and_takes_back(open_board) -> N
     page.locator("#move-now").click()
     expect(page.locator("#moves li")).to_have_count(2, timeout=30_000)
     assert run.get("/api/state")[1]["moves"][0]["move"] == "place(2,2,X)"
+
+
+@pytest.mark.parametrize("viewport", [(1100, 820), (1200, 800), (800, 700)])  # (1100, 820): the gallery's
+def test_the_whole_hex_rhombus_fits_the_board_area(open_board, viewport) -> None:
+    """Each row of a hex board stands half a cell further right than the one below: the cell
+    size leaves room for that slant, so no hexagon of the 11 x 11 rhombus is cut off."""
+    page, _ = open_board(str(ROOT / "examples" / "hex.gdef"))
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    page.reload()
+    expect(page.locator(".sq")).to_have_count(121)
+    wrap, boxes = page.evaluate("""() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return [box(document.getElementById("board-wrap")), [...document.querySelectorAll(".sq")].map(box)];
+    }""")
+    outside = [b for b in boxes if b[0] < wrap[0] - 0.5 or b[2] > wrap[2] + 0.5 or b[1] < wrap[1] - 0.5
+               or b[3] > wrap[3] + 0.5]
+    assert outside == [], f"{len(outside)} cells stand outside the board area {wrap}"

@@ -6,6 +6,7 @@ const AGENTS = ["human", "random", "greedy", "mcts"];
 const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
 const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
+const HEX_WIDTH = 0.866; // a pointy-top hexagon's width over its height (style.css's --hex-width)
 const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
 
 const $ = (id) => document.getElementById(id);
@@ -166,10 +167,16 @@ function starPoints(width, height) {
   return points;
 }
 
-function cellSize(width, height) {
+// The side of a square (a hexagon's height) that fits the board in the play area. A hex board
+// is a rhombus: a cell is HEX_WIDTH of that wide, each row half a cell further right, and the
+// rows nest a quarter of a cell into each other (style.css, "Hexagonal cells").
+function cellSize(width, height, style) {
+  const hex = style === "hex";
   const across = Math.max(200, $("play-area").clientWidth - 60);
   const down = Math.max(200, window.innerHeight - 230);
-  const size = Math.floor(Math.min(across / width, down / height));
+  const wide = hex ? (width + (height - 1) / 2) * HEX_WIDTH : width;
+  const tall = hex ? height * 0.75 + 0.25 : height;
+  const size = Math.floor(Math.min(across / wide, down / tall));
   return Math.max(10, Math.min(56, size));
 }
 
@@ -191,7 +198,7 @@ function buildBoard() {
   const { width, height } = page.game;
   const { style, columns: columnLabels, rows: rowLabels } = page.look;
   const board = $("board");
-  const cell = cellSize(width, height);
+  const cell = cellSize(width, height, style);
   board.style.setProperty("--cell", `${cell}px`);
   board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${width}, var(--hex-width)) auto`
     : `auto repeat(${width}, var(--cell)) auto`;
