@@ -361,3 +361,15 @@ def test_a_broken_function_header_is_one_error_and_its_body_is_read(header, erro
     assert [(d.code, d.span.start, d.message) for d in result.diagnostics] == [("G101", error, message)]
     f, b = result.module.functions()
     assert [type(s).__name__ for s in f.body.stmts] == ["VarDecl", "Return"] and b.name.text == "b"
+
+
+def test_a_header_completed_up_to_a_semicolon_closes_its_invented_body():
+    """`for (...; i++) s = s + 1;`: panic mode completes the header and invents its `{`; that
+    body ends after one statement, so the function's own `}` still closes the function."""
+    text = ("define a() -> int {\n  int s = 0;\n  for (int i = 0; i < 3; i++) s = s + 1;\n  return s;\n}\n"
+            "define b() -> int { return 2; }\n")
+    result = parse(text, "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("G101", 2, 27)]
+    a, b = result.module.functions()
+    assert [type(stmt).__name__ for stmt in a.body.stmts] == ["VarDecl", "For"]
+    assert b.name.text == "b" and isinstance(b.body.stmts[0], ast.Return)

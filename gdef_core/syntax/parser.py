@@ -495,10 +495,15 @@ class _Parse:
         self.track_depth(token)
 
     def feed_placeholder(self, token_type: str) -> None:
-        """Feed an invented token, empty and placed where the error is."""
+        """Feed an invented token, empty and placed where the error is. An invented `{` of an
+        `if`, `while`, `for` or `else` (a header completed up to a `;`) gets its `}` after one
+        statement, as a body written without braces does."""
         at = self.anchor
         value = "0" if token_type == "INT" else ""
+        opens_body = token_type == "LBRACE" and body_owner(self.value_stack) not in (None, "DEFINE")
         self.feed(Token(token_type, value, at.start_pos, at.line, at.column, at.line, at.column, at.start_pos))
+        if opens_body:
+            self.open_bodies.append((self.depth, None))
 
     def feed_placeholder_at(self, token_type: str, span: Span) -> None:
         """Feed an invented, empty token at `span`'s start."""
