@@ -5,12 +5,12 @@ it reduces (builder.py). When a token does not fit, the recovery here reports on
 user's terms and repairs the parse, trying in order:
 
 1. insert one missing token (`;`, `)`, `]`, `}`, `,`, `->`) if the next token then fits;
-   in a function's header, complete it up to a `->` or `{` that does not fit (one error per
-   header), so the body is read and checked as written;
-2. delete the unexpected token if the one after it fits;
-3. a body written without its `{ }` (`for (...) x = x + 1;`): say so, and read the one
-   statement as the body, closing it with an invented `}`;
-4. panic mode: skip to the next `;`, `}` or top-level keyword (in the header of a function,
+2. a body written without its `{ }` (`for (...) x = x + 1;`): say so, and read the one
+   statement as the body, closing it with an invented `}` (the braces are offered as a fix);
+3. in a function's header, complete it up to a `->` or `{` that does not fit, so that the
+   body is read (and checked) as written; a header gets one error at most;
+4. delete the unexpected token if the one after it fits;
+5. panic mode: skip to the next `;`, `}` or top-level keyword (in the header of a function,
    `if`, `while` or `for`, also to its `{`), then complete the construct being read with the
    shortest run of placeholder tokens (names with empty text, marked `recovered`) so the
    parser can go on from there.
@@ -334,7 +334,8 @@ class _Parse:
         token = self.tokens[i]
         reported = len(self.errors)
         span = self.missing_span(i)
-        self.report(span, f"expected '{{' before {describe_token(token.type, token.value)}: {describe_body(owner)} goes in {{ }}")
+        self.report(span, f"expected '{{' before {describe_token(token.type, token.value)}: "
+                          f"{describe_body(owner)} goes in {{ }}")
         self.feed_placeholder_at("LBRACE", span)
         if owner != "DEFINE":
             self.open_bodies.append((self.depth, reported if len(self.errors) > reported else None))
