@@ -43,7 +43,10 @@ _code("G100", E, "file is not valid UTF-8",
 _code("G101", E, "syntax error",
       "The parser met a token that cannot continue the construct it was reading. The message "
       "says what was expected; the parser skips to the next statement or definition and goes on, "
-      "so every syntax error of the file is reported at once.",
+      "so every syntax error of the file is reported at once. Where the repair is plain it is made "
+      "instead: a missing `;` or `)` is assumed, a body written without its braces is read as one "
+      "statement in braces (offered as a fix), a broken function header is completed and its body "
+      "still checked.",
       "define end() -> bool {\n  int moves = 0\n  return moves == 9;\n}",
       "Add or remove what the message names (here the `;` after `int moves = 0`).")
 _code("G102", E, "unterminated comment",

@@ -7,7 +7,9 @@ session, computer players and record saving), so `--record`, `--resume`, `--play
 mean the same in the browser as in the terminal. One lock makes requests take turns: a session
 is not thread-safe, and the page never needs two answers at once. While a computer player thinks
 (holding the lock), `thinking` names it and `thinking_state` is the position it thinks about;
-`stopping` stops its search when the server stops.
+`stopping` stops its search when the server stops. Two requests reach a thinking player without
+the lock, as in chess programs: *Move now* (`move_now`) makes it play the best move found so
+far, and *Undo* (`abandon_thinking`, then `undo` once it has stopped) stops it without playing.
 """
 from __future__ import annotations
 
@@ -64,6 +66,8 @@ class Board:
         self.thinking: str | None = None  # "player 1 (mcts)" while it chooses a move
         self.thinking_state: dict | None = None
         self.stopping = threading.Event()
+        self.hurry = threading.Event()  # "Move now": play the best move found so far
+        self.abandoned = threading.Event()  # undone while thinking: the move chosen is not played
 
     @property
     def session(self):
@@ -167,10 +171,16 @@ class Board:
                            else "the game is over")
         self._leave_script()
         label = computers.label(player)
+        self.hurry.clear()
+        self.abandoned.clear()
         self.thinking_state = self.state()
         self.thinking = f"player {player} ({label})"
+
+        def stop() -> bool:
+            return self.stopping.is_set() or self.hurry.is_set() or self.abandoned.is_set()
+
         try:
-            move = computers.choose(state, stop=self.stopping.is_set)
+            move = computers.choose(state, stop=stop)
         except AgentError as error:
             return {"accepted": False, "player": player, "kind": "agent error",
                     "reason": f"player {player} ({label}): {error}"}
@@ -182,12 +192,34 @@ class Board:
             self.thinking = self.thinking_state = None
         if self.stopping.is_set():
             raise ApiError(503, f"the server is stopping: the move of player {player} ({label}) was not played")
+        if self.abandoned.is_set():
+            return {"accepted": False, "player": player, "agent": label, "kind": "abandoned",
+                    "reason": f"player {player} ({label}) stopped thinking: the move before was taken back"}
         played = session.play(str(move))
         if played.accepted:
             self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
+
+    def move_now(self) -> dict:
+        """*Move now*: the computer player thinking stops its search and plays the best move it
+        has found (a search with nothing found yet plays its first legal move). Answered
+        without the lock, which the thinking request holds; nothing to stop is no error (the
+        move may have just been played)."""
+        thinking = self.thinking
+        if thinking is None:
+            return {"stopped": False, "reason": "no computer player is thinking"}
+        self.hurry.set()
+        return {"stopped": True, "thinking": thinking}
+
+    def abandon_thinking(self) -> bool:
+        """An undo while a computer player thinks: its search stops and its move is not
+        played (the caller then waits for the lock and undoes). False if none was thinking."""
+        if self.thinking is None:
+            return False
+        self.abandoned.set()
+        return True
 
     def undo(self) -> dict:
         """Take back the last move, and the computer's before it, as `undo` in the terminal."""

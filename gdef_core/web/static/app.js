@@ -6,6 +6,8 @@ const AGENTS = ["human", "random", "greedy", "mcts"];
 const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
 const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
+const HEX_WIDTH = 0.866; // a pointy-top hexagon's width over its height (style.css's --hex-width)
+const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -22,6 +24,7 @@ const page = {
   shownCounts: new Map(), // "x,y" -> the count drawn there (squares that count)
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
+  thinking: false,  // a computer player is choosing its move (POST /api/computer unanswered)
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
   bannerClosed: false, // the result's banner was closed to look at the final position
   droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
@@ -165,10 +168,16 @@ function starPoints(width, height) {
   return points;
 }
 
-function cellSize(width, height) {
+// The side of a square (a hexagon's height) that fits the board in the play area. A hex board
+// is a rhombus: a cell is HEX_WIDTH of that wide, each row half a cell further right, and the
+// rows nest a quarter of a cell into each other (style.css, "Hexagonal cells").
+function cellSize(width, height, style) {
+  const hex = style === "hex";
   const across = Math.max(200, $("play-area").clientWidth - 60);
   const down = Math.max(200, window.innerHeight - 230);
-  const size = Math.floor(Math.min(across / width, down / height));
+  const wide = hex ? (width + (height - 1) / 2) * HEX_WIDTH : width;
+  const tall = hex ? height * 0.75 + 0.25 : height;
+  const size = Math.floor(Math.min(across / wide, down / tall));
   return Math.max(10, Math.min(56, size));
 }
 
@@ -190,7 +199,7 @@ function buildBoard() {
   const { width, height } = page.game;
   const { style, columns: columnLabels, rows: rowLabels } = page.look;
   const board = $("board");
-  const cell = cellSize(width, height);
+  const cell = cellSize(width, height, style);
   board.style.setProperty("--cell", `${cell}px`);
   board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${width}, var(--hex-width)) auto`
     : `auto repeat(${width}, var(--cell)) auto`;
@@ -826,10 +835,13 @@ function resetSelection() {
   }
 }
 
+// Undo while the computer thinks is not queued behind its move: the server stops the search,
+// plays nothing and takes back the move it was answering (as chess programs do).
 async function undo() {
   try {
     const result = await api("/api/undo", {});
-    say(result.undone ? "Took back the last move." : "There is no move to take back.");
+    const stopped = result.stoppedThinking ? "Stopped the computer's search. " : "";
+    say(result.undone ? `${stopped}Took back the last move.` : "There is no move to take back.");
     page.computerStopped = false;
     await refresh();
   } catch (error) {
@@ -870,19 +882,48 @@ function scheduleComputer() {
 
 async function computerMove() {
   if (!page.state.computerToMove || page.computerStopped) return;
+  setThinking(true);
   try {
     const result = await api("/api/computer", {});
     if (result.accepted) {
       say(`${playerName(result.player)} (${result.agent}) played ${result.name || result.move}.`, "ok");
-    } else {
+    } else if (result.kind !== "abandoned") { // abandoned: an undo stopped it, and says so
       page.computerStopped = true;
       explain(`The computer cannot move: `, result);
     }
   } catch (error) {
     page.computerStopped = true;
     failed(error);
+  } finally {
+    setThinking(false);
   }
   await refresh().catch(failed);
+}
+
+// "Move now" shows while the computer thinks: its search stops and it plays the best move found.
+function setThinking(thinking) {
+  page.thinking = thinking;
+  $("move-now").hidden = !thinking;
+  $("move-now").disabled = false;
+}
+
+// The button shows as the page asks for the computer's move; pressed before the server has
+// started the search, it asks again until the search has begun (or the move has come).
+async function moveNow() {
+  if (!page.thinking) return;
+  $("move-now").disabled = true;
+  try {
+    while (page.thinking) {
+      const result = await api("/api/move-now", {});
+      if (result.stopped) {
+        say(`Asked ${result.thinking} to play the best move it has found so far.`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, MOVE_NOW_RETRY_MS));
+    }
+  } catch (error) {
+    failed(error);
+  }
 }
 
 // ------------------------------------------------------------------ scripts and records
@@ -1160,7 +1201,8 @@ async function start() {
   $("move-text").addEventListener("input", () => renderHighlights());
   $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
-  $("undo").addEventListener("click", () => enqueue(undo));
+  $("undo").addEventListener("click", () => (page.thinking ? undo() : enqueue(undo)));
+  $("move-now").addEventListener("click", moveNow);
   $("new-game").addEventListener("click", () => enqueue(newGame));
   $("save").addEventListener("click", () => enqueue(saveRecord));
   $("script-file").addEventListener("change", (event) => {
@@ -1180,6 +1222,7 @@ async function start() {
     else if (event.key === "Home") step(-Infinity);
     else if (event.key === "End") step(Infinity);
     else if (event.key === "Escape") resetSelection();
+    else if (event.key === "m" && !event.ctrlKey && !event.metaKey && !event.altKey) moveNow();
     else if (event.key === "f" && !event.ctrlKey && !event.metaKey && !event.altKey) flip();
   });
   await refresh().catch(failed);
