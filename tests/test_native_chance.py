@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from support import need_module
+from support import ROOT, need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
@@ -38,69 +38,7 @@ def route(request):
 # outcome, an empty die square (counted as 3), which reads a game variable and onTurn() in
 # chance(). A D1 early in the game is rolled again at once (chanceNext() after a chance
 # outcome: two chance nodes in a row). A player moves the runner by the die or by one.
-DICE_RACE = """
-name: dicerace
-players: 2
-size: 8 x 3
-
-obj D1
-obj D2
-obj D3
-obj R
-obj B
-
-int rolls = 0;
-
-start { (0,0: R), (0,1: B) }
-
-define setup() { chanceNext(); }
-
-define chance() {
-  addPlace(7, 2, D1); addOutcome(1);
-  addPlace(7, 2, D2); addOutcome(2);
-  addPlace(7, 2, D3); addOutcome(1);
-  addPlace(7, 2, D3); addOutcome(2);
-  if (onTurn() == 1 && rolls % 3 == 0) { addClear(7, 2); addOutcome(5); }
-}
-
-define dieValue() -> int {
-  if (CurrentPosition[7][2] == D1) { return 1; }
-  if (CurrentPosition[7][2] == D2) { return 2; }
-  return 3;
-}
-
-define runner(int p) -> obj {
-  if (p == 0) { return R; }
-  return B;
-}
-
-define moves() {
-  int p = onTurn();
-  for (int x = 0; x < 6; x = x + 1) {
-    if (CurrentPosition[x][p] == runner(p)) {
-      int to = x + dieValue();
-      if (to > 6) { to = 6; }
-      addClear(x, p); addPlace(to, p, runner(p)); addMove();
-      addClear(x, p); addPlace(x + 1, p, runner(p)); addMove();
-    }
-  }
-}
-
-define isMoveLegal() -> bool { return isGenerated(); }
-
-define end() -> bool {
-  if (isChanceMove()) {
-    rolls = rolls + 1;
-    if (CurrentPosition[7][2] == D1 && moveNumber() < 8) { chanceNext(); }
-    return false;
-  }
-  int p = onTurn();
-  setScore(p, moveNumber());
-  if (CurrentPosition[6][p] == runner(p)) { setWinner(p); return true; }
-  chanceNext();
-  return false;
-}
-"""
+DICE_RACE = (ROOT / "tests" / "data" / "play" / "dice_race.gdef").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

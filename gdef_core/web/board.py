@@ -19,6 +19,7 @@ from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
+from gdef_core.runtime.param_info import params_json
 from gdef_core.runtime.session import record_problem
 from gdef_core import json_input
 
@@ -89,7 +90,7 @@ class Board:
             "presentation": game.presentation.to_json(),
         }
         if game.params:  # a game with parameters: the page's new-game form lists them
-            info["params"] = param_json(game)
+            info["params"] = params_json(game)
         return info
 
     def state(self) -> dict:
@@ -368,20 +369,6 @@ class Board:
         if path is None:
             return {"saved": False, "reason": "nothing to save yet: no move has been played"}
         return {"saved": True, "path": path}
-
-
-def param_json(game) -> list[dict]:
-    """The game's parameters for the new-game form: name, type, value in use, default and the
-    allowed values (a range or a list; none for a bool)."""
-    program = game.program
-    found = []
-    for name, value in game.params.items():
-        decl = program.params[name]
-        is_range, bounds = program.param_domains.get(name, (False, ()))
-        found.append({"name": name, "type": decl.type.name, "value": json_value(value),
-                      "range": [json_value(b) for b in bounds] if is_range else None,
-                      "values": None if is_range or decl.type.name == "bool" else [json_value(b) for b in bounds]})
-    return found
 
 
 def verdict_json(verdict, game) -> dict:
