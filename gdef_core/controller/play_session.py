@@ -26,7 +26,6 @@ from typing import Protocol
 from gdef_core.controller import records
 from gdef_core.files import is_own
 from gdef_core.runtime.errors import GdefRuntimeError
-from gdef_core.runtime.game import Verdict
 from gdef_core.runtime.session import Played, RecordError, Session, load_record, record_files
 
 EXIT_OVER, EXIT_DEFINITION, EXIT_USAGE, EXIT_UNFINISHED, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -404,8 +403,9 @@ class PlaySession:
 
     def run_script(self, lines: Iterable[str], name: str) -> int:
         """Play a move script (one move a line, `#` comments, `?` assertions checked), the
-        computer moving for its players; the exit code. At a chance node a line that names an
-        outcome plays it; otherwise the engine draws one first (`rolled: ...`)."""
+        computer moving for its players; the exit code. At a chance node the line names the
+        outcome (as gdef-test reads scripts): every roll of a script is written, so a script
+        plays the same game every time."""
         from gdef_core.testing.assertions import is_assertion
 
         session = self.session
@@ -419,9 +419,6 @@ class PlaySession:
             if is_assertion(text):
                 failed += not self.check_assertion(text, name, number)
                 continue
-            while self.session.state.is_chance_node and not self.names_outcome(text):
-                if not (self.roll(number) and self.computer_turns(chance=False)):
-                    return self.stop("chance or the computer player could not move")
             if self.session.state.is_over:
                 self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
                 break
@@ -438,12 +435,6 @@ class PlaySession:
             self.complain(f"{failed} assertion{'s' if failed > 1 else ''} of {name} failed.")
             return EXIT_ASSERTION
         return code
-
-    def names_outcome(self, text: str) -> bool:
-        """Whether `text` names one of the outcomes at this chance node."""
-        state = self.session.state
-        move = state.read_move(text)
-        return not isinstance(move, Verdict) and state.check(move).legal
 
     def check_assertion(self, text: str, name: str, number: int) -> bool:
         """A `?` line of a script (gdef_core.testing.assertions): checked, never played."""

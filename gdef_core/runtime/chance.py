@@ -17,6 +17,13 @@ def merged(outcomes: list) -> list[tuple[tuple, int]]:
     return list(weights.items())
 
 
+def effect(ops: tuple) -> frozenset:
+    """What operations leave on the squares they name: ((x, y), object) for each, the last
+    operation on a square deciding (so the same changes written in another order are the same
+    outcome)."""
+    return frozenset({(x, y): obj for x, y, obj, _ in ops}.items())
+
+
 def draw(weights: list[int], rng) -> int:
     """The index of an outcome drawn with probability weight / total from `rng` (a
     random.Random); one call of `rng.randrange`, so a seeded generator repeats its draws."""

@@ -460,13 +460,18 @@ class State:
 
     def _check_outcome(self, verdict: Verdict) -> Verdict:
         """At a chance node: legal when the move is one of the outcomes (isMoveLegal() does not
-        judge chance), else refused with the outcomes listed."""
+        judge chance), its operations or the same changes in another order; else refused with
+        the outcomes listed. A legal verdict holds the outcome's own operations."""
         try:
             outcomes = self._chance_ops()
         except GdefRuntimeError as error:
             return Verdict(VerdictKind.RUNTIME_ERROR, f"chance() failed: {error.headline()}", error)
         if any(ops == verdict.ops for ops, _ in outcomes):
             return verdict
+        effect = chance.effect(verdict.ops)
+        same = next((ops for ops, _ in outcomes if chance.effect(ops) == effect), None)
+        if same is not None:
+            return Verdict(VerdictKind.LEGAL, ops=same)
         moves = [move for move, _ in self.chance_outcomes()]
         return Verdict(VerdictKind.REJECTED, chance.refusal(self.move_names(moves)),
                        candidates=tuple(self.move_names(moves)))
