@@ -422,6 +422,14 @@ class NativeRules:
         proposes nothing), the Python backend answers or raises the located error."""
         if state.is_over or not _chance(state):
             return []
+        found = self._outcome_rows(state)
+        if found is None:   # the native run stopped: the Python backend answers or raises the located error
+            return state.chance_outcomes()
+        return [(self.game.to_move(self.ops_of(ops)), weight) for ops, weight in found]
+
+    def _outcome_rows(self, state) -> list | None:
+        """The kernel's outcomes at chance node `state`: (operations as kernel rows, weight)
+        each; None where the native run stopped."""
         board, V, VF, SC = self.arrays(state)
         CO, CS, order, MV = self.workspace()
         weights = np.empty(CAP_MOVES, np.int64)
@@ -429,8 +437,8 @@ class NativeRules:
             n = self.module._outcomes_into(board, np.zeros(self.module.NSLOTS, np.int64), V, VF, SC, CO, CS,
                                            state.player, state.move_number, MV, order, weights, self._hs)
         except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit
-            return state.chance_outcomes()
-        return [(self.game.to_move(self.ops_of(MV[order[k]:order[k + 1]])), int(weights[k])) for k in range(n)]
+            return None
+        return [(MV[order[k]:order[k + 1]].copy(), int(weights[k])) for k in range(n)]
 
     def judge(self, state, moves) -> list:
         """Whether each of `moves` (Moves or their text) is legal in `state`, by isMoveLegal()
@@ -449,9 +457,14 @@ class NativeRules:
             starts.append(len(rows))
         if state.is_over:
             return [False] * (len(starts) - 1)
-        if _chance(state):   # a chance node: its outcomes are its legal moves (isMoveLegal() does not judge)
-            outcomes = set(self.legal_moves(state))
-            return [self.game.to_move(self.ops_of(rows[a:b])) in outcomes for a, b in zip(starts, starts[1:])]
+        if _chance(state):   # a chance node: its outcomes are its legal moves (isMoveLegal() does not judge),
+            from gdef_core.runtime.chance import effect   # in any order of their operations
+
+            found = self._outcome_rows(state)
+            if found is None:   # the native run stopped: State.check gives the verdict
+                return [None] * (len(starts) - 1)
+            outcomes = {effect(self.ops_of(ops)) for ops, _ in found}
+            return [effect(self.ops_of(rows[a:b])) in outcomes for a, b in zip(starts, starts[1:])]
         board, V, VF, SC = self.arrays(state)
         verdicts = np.empty(len(starts) - 1, np.int64)
         self.module.judge(board, state.player, state.move_number, V, VF, SC,
