@@ -228,3 +228,40 @@ def test_both_routes_draw_the_same_outcomes(compiled, route):
     assert list(ours.lengths) == list(theirs.lengths) and list(ours.winners) == list(theirs.winners)
     assert native.recorded_moves(int(seeds[3]), game.new_state(), None) == \
         c_rules.recorded_moves(int(seeds[3]), game.new_state(), None)
+
+
+@pytest.fixture(scope="module")
+def einstein(route, tmp_path_factory):
+    """(game, native rules) of examples/einstein.gdef, whose two opening chance nodes have 720
+    outcomes each (the merge's hash table)."""
+    from gdef_core.native import NativeRules
+    from gdef_core.runtime import load_game
+
+    path = tmp_path_factory.mktemp("gdef-native-einstein")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDEF_CACHE_DIR", str(path / "cache"))
+        game = load_game(str(ROOT / "examples" / "einstein.gdef"))
+        said: list[str] = []
+        native = NativeRules.load(game, said.append)
+        assert native is not None, said
+        yield game, native
+
+
+def test_einstein_agrees_with_the_python_backend(einstein):
+    game, native = einstein
+    start = game.new_state()
+    assert len(native.chance_outcomes(start)) == 720 and native.chance_outcomes(start) == start.chance_outcomes()
+    sizes = set()
+    for state in python_positions(game, 3, seed=2):
+        if state.is_chance_node:
+            sizes.add(len(state.chance_outcomes()))
+            assert native.chance_outcomes(state) == state.chance_outcomes()
+        else:
+            assert native.legal_moves(state) == state.legal_moves()
+    assert {720, 6} <= sizes   # the placements, then the die
+    rng = random.Random(7)
+    state = start.clone()
+    for _ in range(3):   # both placements and the first roll
+        state.apply(state.random_move(rng))
+    assert kernel_perft(native, state, 4) == perft(state, 4)
+    replay_native_games(game, native, start, 10)
