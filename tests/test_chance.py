@@ -226,3 +226,18 @@ def test_g419_names_the_call_path():
     assert found[("G419", 11)].endswith("but moves() reaches it: moves() -> face() -> addOutcome()")
     assert found[("G419", 17)].endswith("but chance() reaches it: chance() -> addMove()")
     assert found[("G412", 15)].startswith("game variable 'rolls' is assigned while chance() runs")
+
+
+def test_chance_outcomes_do_not_widen_the_players_action_numbering(tmp_path):
+    """moves() proposes one operation a move; chance()'s outcomes of two operations are numbered
+    apart (OpenSpiel's chance actions), so the players keep the small numbering."""
+    from gdef_core.interop.actions import ActionMap
+
+    path = tmp_path / "g.gdef"
+    path.write_text("name: g\nplayers: 2\nsize: 3 x 1\nobj D1\nobj X\ndefine setup() { chanceNext(); }\n"
+                    "define chance() {\n  addPlace(0, 0, D1);\n  addClear(1, 0);\n  addOutcome(1);\n}\n"
+                    "define moves() {\n  addPlace(2, 0, X);\n  addMove();\n}\n"
+                    "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n",
+                    encoding="utf-8")
+    actions = ActionMap(load_game(str(path)))
+    assert not actions.multi and actions.size == 3 * 3 + 1

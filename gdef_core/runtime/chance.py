@@ -18,10 +18,19 @@ def merged(outcomes: list) -> list[tuple[tuple, int]]:
 
 
 def effect(ops: tuple) -> frozenset:
-    """What operations leave on the squares they name: ((x, y), object) for each, the last
-    operation on a square deciding (so the same changes written in another order are the same
-    outcome)."""
-    return frozenset({(x, y): obj for x, y, obj, _ in ops}.items())
+    """What operations leave on the squares they name, the last operation on a square deciding
+    (so the same changes written in another order are the same outcome): the object and the
+    count of each (a place or clear sets the count to 0, a count keeps the object;
+    runtime/counts.py)."""
+    after: dict[tuple, object] = {}
+    for op in ops:
+        square = (op[0], op[1])
+        if len(op) > 4:
+            after[square + ("count",)] = op[4]
+        else:
+            after[square + ("object",)] = op[2]
+            after[square + ("count",)] = 0
+    return frozenset(after.items())
 
 
 def draw(weights: list[int], rng) -> int:

@@ -317,7 +317,6 @@ def einstein_script(seed: int, reason: str) -> str:
             body.append("; ".join(f"place({x},{y},{after[(x, y)]})"
                                   for (x, y) in sorted(after.keys() - before.keys(), key=lambda s: (-s[1], s[0]))))
             continue
-        player = state.current_player()
         state.apply_action(rng.choice(state.legal_actions()))
         after = einstein_board(state)
         (frm,), (to,) = before.keys() - after.keys(), [s for s in after if before.get(s) != after[s]]
