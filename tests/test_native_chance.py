@@ -110,6 +110,30 @@ def test_native_games_replay_in_python_with_the_same_end(compiled):
     assert {0, 1} <= {o.winner for o in outcomes}
 
 
+def test_mcts_native_playouts_from_a_chance_node(compiled):
+    """mcts's native playouts start at a chance node as gdef-sim's games do, and a native mcts
+    plays legal moves through the rolls."""
+    from gdef_core.play import mcts
+    from gdef_core.play.mcts import MctsAgent
+    from gdef_core.play.native_sim import native_playout
+
+    game, native = compiled
+    start = game.new_state()
+    winners = [o.winner for o in native_games(native, range(8), 9, None, start)]
+    assert [native_playout(native, start, kernel_seed(9, k, 0), None) for k in range(8)] == winners
+    mcts._native_rules[game] = native   # the rules compiled here, not a second compile
+    agent = MctsAgent(2, iterations=60, playouts="native")
+    rng = random.Random(2)
+    state = start.clone()
+    while not state.is_over:
+        if state.is_chance_node:
+            state.apply(state.sample_chance(rng))
+        else:
+            move = agent.choose(state)
+            assert move in state.legal_moves()
+            state.apply(move)
+
+
 def _splitmix_draw(seed: int) -> float:
     """The first number of the kernels' splitmix64 stream seeded `seed` (kernel.py: _rand)."""
     mask = 2**64 - 1
