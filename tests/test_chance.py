@@ -151,7 +151,7 @@ def gdef(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 
 def test_a_script_names_the_outcomes_and_the_record_keeps_them(tmp_path):
     moves, record = tmp_path / "m.moves", tmp_path / "r.json"
-    moves.write_text("D1\nplace(1,0,X)\n? chance\nplace(2,0,X)   # refused: chance moves next\nD3\n"
+    moves.write_text("place(0,0,D3); place(0,0,D1)\nplace(1,0,X)\n? chance\nplace(2,0,X)   # refused: chance moves next\nD3\n"
                      "place(2,0,X)\n", encoding="utf-8")
     code, out, err = gdef(DIE, "--moves", str(moves), "--record", str(record))
     assert "m.moves:4: rejected 'place(2,0,X)' (player 1): the next move is chance's" in err
@@ -176,13 +176,17 @@ def test_seed_repeats_the_rolls_and_resume_needs_no_seed(tmp_path):
         (0, "place(0,0,D1)", True), (0, "place(1,0,X)", False), (1, "place(0,0,D1)", True)]
     session = Session.from_record(load_game(DIE), [DIE], data)  # no seed: the record holds the rolls
     assert [m["move"] for m in session.moves] == [m["move"] for m in data["moves"]]
+    code, out, _ = gdef("--resume", str(record), stdin="place(2,0,X)\nquit\n")   # gdef-run, no seed
+    assert code == 3 and "rolled" not in out and "Chance moves before player 0" in out
+    assert [m["move"] for m in json.loads(record.read_text(encoding="utf-8"))["moves"]][3:] == ["place(2,0,X)"]
     data["moves"][0].pop("chance")
     with pytest.raises(RecordError, match="move 1 .* recorded as a player's move, but the next move here is chance's"):
         Session.from_record(load_game(DIE), [DIE], data)
 
 
 def test_interactive_enter_rolls_and_undo_takes_back_the_roll_with_the_move():
-    code, out, _ = gdef(DIE, "--seed", "3", stdin="D2\nplace(1,0,X)\n\nundo\nquit\n")
+    code, out, _ = gdef(DIE, "--seed", "3", stdin="hint\nD2\nplace(1,0,X)\n\nundo\nquit\n")
+    assert "Chance moves next: no move to suggest (press Enter to roll)." in out
     assert code == 3
     assert "Chance moves before player 0: press Enter to roll" in out and "roll> D2" in out
     assert "3. rolled: " in out

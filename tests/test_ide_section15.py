@@ -326,6 +326,16 @@ def test_fix_adds_the_moves_that_is_generated_needs(tmp_path):
     assert codes_of(tmp_path, after) == []
 
 
+def test_fix_adds_the_chance_that_chance_next_needs(tmp_path):
+    text = HEADER + "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { chanceNext(); return false; }\n"
+    assert codes_of(tmp_path, text) == ["G418"]
+    [(title, after, preferred)] = fixed(tmp_path, text, "G418")
+    assert title == "Add 'chance()'" and preferred
+    assert after.endswith("\ndefine chance() {\n  // TODO: for each outcome: addPlace(x, y, o) / addClear(x, y) ..., "
+                          "then addOutcome(weight);\n}\n")
+    assert codes_of(tmp_path, after) == []
+
+
 @pytest.mark.parametrize("code, body", [
     ("G312", "int a[3] = 0;\n  return a + 1;"),
     ("G412", None),

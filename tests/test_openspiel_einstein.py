@@ -98,6 +98,7 @@ def test_the_chance_actions_are_openspiel_s():
     state.apply_action(1)   # Black: 1 2 3 4 6 5
     state.apply_action(0)   # White: 1 2 3 4 5 6
     assert state.is_chance_node() and [a for a, _ in state.chance_outcomes()] == list(range(6))
+    assert str(state).endswith("\nChance moves, then White.")
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "place(5,2,D4)"
     theirs = pyspiel.load_game("einstein_wurfelt_nicht").new_initial_state()
     for action in (1, 0, 3):

@@ -405,6 +405,9 @@ class Runner:
             self.say(seconds.capitalize())
             return
         seconds = seconds or self.play.computers.think
+        if self.play.session.state.is_chance_node:
+            self.say("Chance moves next: no move to suggest (press Enter to roll).")
+            return
         legal = self.play.legal_moves()
         if legal is None:
             return

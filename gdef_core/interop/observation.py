@@ -36,7 +36,8 @@ def planes(state, dtype=np.float32) -> np.ndarray:
 def board_text(state, stopped_after: int | None = None) -> str:
     """The position as gdef-run draws it in the terminal (the game's `show`: labels, glyphs,
     row 0 at the bottom, scores beside the board once any is set; no colours), then a line: who
-    is to move, who won, a draw, or (`stopped_after`) that the game was cut after that many moves."""
+    is to move (chance first, at a chance node), who won, a draw, or (`stopped_after`) that the
+    game was cut after that many moves."""
     game = state.game
     shown = game.presentation
     board = render_board(state.board, list(game.objects), scores=list(state.scores), presentation=shown)
@@ -44,6 +45,8 @@ def board_text(state, stopped_after: int | None = None) -> str:
         status = "Draw." if state.winner is None else f"{shown.who(state.winner, True)} wins."
     elif stopped_after is not None:
         status = f"Stopped after {stopped_after} moves (max_game_length)."
+    elif state.is_chance_node:
+        status = f"Chance moves, then {shown.who(state.current_player)}."
     else:
         status = f"{shown.who(state.current_player, True)} to move."
     return f"{board}\n{status}"

@@ -79,6 +79,8 @@ class Session:
         move = state.read_move(text)
         if isinstance(move, Verdict):
             return self._reject(move, player, text, line)
+        if chance and (verdict := state.check(move)):   # recorded as chance() wrote it
+            move = state.game.to_move(verdict.ops)
         name = state.move_name(move)
         before = state.undo_point(move)
         try:
