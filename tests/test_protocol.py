@@ -61,7 +61,7 @@ def test_hello_names_the_protocol_and_the_game(engine):
     assert engine.hello["protocol"] == "gdef"
     assert engine.hello["version"] == 1
     assert engine.hello["game"] == {"name": "tictactoe", "players": 2, "width": 3, "height": 3,
-                                    "objects": ["X", "O"], "variables": [], "params": []}
+                                    "objects": ["X", "O"], "variables": [], "params": [], "chance": False}
     assert set(engine.hello["commands"]) == {"new", "state", "info", "set", "legal", "play", "roll", "undo",
                                              "go", "result", "help", "quit"}
     assert engine.ask(cmd="info") == {"ok": True, "game": engine.hello["game"]}

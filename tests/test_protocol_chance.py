@@ -22,6 +22,7 @@ def started(*argv: str) -> Engine:
 
 def test_a_chance_node_lists_its_outcomes_and_a_client_names_one():
     engine = started("--seed", "4")
+    assert engine.hello["game"]["chance"] is True   # the game has chance nodes
     start = engine.ask(cmd="state")["state"]
     assert start["chance"] is True and start["player"] == 0   # player 0 moves after the roll
     assert start["outcomes"] == FACES

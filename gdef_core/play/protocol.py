@@ -58,7 +58,7 @@ def game_info(game) -> dict:
 
     return {"name": game.name, "players": game.players, "width": game.width,
             "height": game.height, "objects": list(game.objects), "variables": game.variable_names,
-            "params": params_json(game)}
+            "params": params_json(game), "chance": game.rules.raw_chance is not None}
 
 
 def state_json(state) -> dict:
