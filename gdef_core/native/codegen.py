@@ -32,7 +32,7 @@ from gdef_core.native.kernels import PARTS, module_text
 _CONTEXT = ("B", "OPS", "S", "V", "VF", "SC", "CO", "CS", "HS")
 _CTX_ARGS = ", ".join(_CONTEXT)
 # The entry points the kernels run (setup() runs in the Python backend, which makes states).
-_ENTRIES = tuple(context.value for context in (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES))
+_ENTRIES = tuple(context.value for context in (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES, Context.CHANCE))
 
 
 class NativeUnsupported(Exception):
@@ -118,12 +118,13 @@ class NativeCompiler:
         for needed in ("isMoveLegal", "end"):
             if needed not in functions:
                 raise NativeUnsupported(f"a game without {needed}()")
-        if self.graph.reach[Context.CHANCE]:
-            raise NativeUnsupported("chance nodes (chanceNext())")
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        chance = bool(self.graph.reach[Context.CHANCE])   # chance() is an entry point
+        if chance and self.uses_history:
+            raise NativeUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
         self.recursive = self.graph.recursive & set(functions)
         self.recursion_inlined, self.cacheable = _recursion_inlined(self.graph.restricted(functions))
         # The state beyond the board (kernels/history.py) is kept with slices and views, which
@@ -141,7 +142,8 @@ class NativeCompiler:
                      # a count operation's count stands in the object's field: no stamps
                      f"KEYS = {0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))}\n"
                      f"COUNTING = {game.counting}\nNBO = {game.width * game.height}\n"
-                     "TABLE = CAP_MOVES + 1 + KEYS\n"
+                     "TABLE = CAP_MOVES + 1 + KEYS\nWEIGHTS = TABLE + 2 * CAP_MOVES\n"
+                     f"CHANCE = {chance}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
                      f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
@@ -160,7 +162,19 @@ class NativeCompiler:
         else:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    return _automatic(B, S, CO, CS)\n")
-        entries = "".join(_entry(name, arrays[name]) for name in _ENTRIES if name in functions)
+        if chance:   # the outcomes of a chance node (kernels/kernel.py: _outcomes)
+            candidates += ("@njit(cache=CACHE, inline='always')\n"
+                           "def _chance_outcomes(B, S, V, VF, SC, CO, CS, HS):\n"
+                           "    e_chance(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
+                           "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
+                           "    if S[_ERR] != 0:\n        return 0\n"
+                           "    return _merge(CO, CS, S[_NM])\n")
+        else:
+            candidates += ("@njit(cache=CACHE, inline='always')\n"
+                           "def _chance_outcomes(B, S, V, VF, SC, CO, CS, HS):\n"
+                           "    S[_ERR] = 1\n    return 0\n")
+        entries = "".join(_entry(name, arrays[name]) for name in _ENTRIES
+                          if name in functions and (name != "chance" or chance))
         # no game name in the text: games with the same rules (chess from other start
         # positions) share one compiled module
         arithmetic, helpers, history, kernel, judge = (module_text(part) for part in PARTS)
@@ -658,6 +672,8 @@ class _FunctionCompiler:
             return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 1)", None)
         if name == "addClear":
             return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, 0, 0)", None)
+        if name == "addOutcome":
+            return Code(f"_add_outcome({self.state('S', 'CS')}, {texts[0]})", None)
         raise NativeUnsupported(f"the built-in {name}()", call.span)
 
     def size_of(self, call: ir.CallBuiltin) -> Code:
@@ -703,6 +719,7 @@ _STATE_READS = {
     "repetitions": ("_repetitions({})", ("B", "S", "V", "VF", "HS"), "int"),
     "nextBoardSeen": ("_board_seen({})", ("B", "OPS", "S", "HS"), "bool"),
     "isGenerated": ("_is_generated({})", ("S",), "bool"),
+    "chanceNext": ("_chance_next({})", ("S",), None), "isChanceMove": ("({}[16] != 0)", ("S",), "bool"),
 }
 _DTYPES = {"int": "np.int64", "obj": "np.int64", "float": "np.float64", "bool": "np.bool_"}
 

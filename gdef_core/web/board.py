@@ -1,6 +1,11 @@
 """What the board page's JSON API does, without HTTP: read the position, list and check moves,
-play them (a person's or the computer's), undo, choose computer players, step through a move
-script or a record, save the record.
+play them (a person's or the computer's), roll at a chance node, undo, choose computer
+players, step through a move script or a record, save the record.
+
+At a chance node (docs/language.md, "Chance") the state lists the outcomes with their weights;
+the page rolls (`roll`: an outcome drawn from the run's generator, as gdef-run rolls) when the
+player waiting for the roll is a computer, and shows a Roll button when it is a person, who may
+also pick an outcome from the list (a rule test, a physical die).
 
 It drives the same game controller as the terminal (gdef_core.controller PlaySession: its
 session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
@@ -21,6 +26,7 @@ from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
+from gdef_core.runtime.param_info import params_json
 from gdef_core.runtime.session import record_problem
 from gdef_core import json_input
 
@@ -93,7 +99,7 @@ class Board:
             "presentation": game.presentation.to_json(),
         }
         if game.params:  # a game with parameters: the page's new-game form lists them
-            info["params"] = param_json(game)
+            info["params"] = params_json(game)
         return info
 
     def state(self) -> dict:
@@ -101,7 +107,7 @@ class Board:
         state = session.state
         return {
             "player": state.current_player, "over": state.is_over, "winner": state.winner,
-            "moveNumber": state.move_number,
+            "moveNumber": state.move_number, **self._chance_json(state),
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
             **({"counts": [list(entry) for entry in state.board.counts()]} if self.game.counting else {}),
             "scores": [json_value(score) for score in state.scores],
@@ -113,6 +119,20 @@ class Board:
             "script": self._script_json(),
             "endedBy": _rule_json(session.ended_by()),
         }
+
+    def _chance_json(self, state) -> dict:
+        """`chance`: whether the next move is chance's; then its `outcomes` (text, name,
+        weight) or, when chance() fails, `chanceError`."""
+        if not state.is_chance_node:
+            return {"chance": False}
+        try:
+            outcomes = state.chance_outcomes()
+        except GdefRuntimeError as error:
+            return {"chance": True, "chanceError": error_json(error, self.game),
+                    "reason": f"chance() failed: {error.headline()}"}
+        names = state.move_names([move for move, _ in outcomes])
+        return {"chance": True, "outcomes": [{"text": str(move), "name": name, "weight": weight}
+                                             for (move, weight), name in zip(outcomes, names)]}
 
     def legal(self, touching: list[tuple[int, int]] | None = None, limit: int = LEGAL_LIMIT) -> dict:
         """The legal moves (those touching every square of `touching`), each with its squares."""
@@ -166,6 +186,8 @@ class Board:
         session, computers = self.session, self.play.computers
         state = session.state
         player = state.current_player
+        if state.is_chance_node and computers.plays(player):   # the computer rolls for itself
+            return self.roll()
         if state.is_over or not computers.plays(player):
             raise ApiError(409, f"player {player} is not a computer player" if not state.is_over
                            else "the game is over")
@@ -220,6 +242,30 @@ class Board:
             return False
         self.abandoned.set()
         return True
+
+    def roll(self) -> dict:
+        """Chance's move at a chance node: an outcome drawn by weight from the run's generator
+        (PlaySession.roll: `--seed` repeats the rolls), played."""
+        session = self.session
+        state = session.state
+        if state.is_over or not state.is_chance_node:
+            raise ApiError(409, "the game is over" if state.is_over
+                           else f"nothing to roll: player {state.current_player} is to move")
+        self._leave_script()
+        player = state.current_player
+        try:
+            state.chance_outcomes()
+        except GdefRuntimeError as error:
+            return {"accepted": False, "player": player, "kind": "runtime error",
+                    "reason": f"chance() failed: {error.headline()}", "error": error_json(error, self.game)}
+        before = len(session.moves)
+        self.play.roll()   # says `N. rolled: D3`, writes the record
+        if len(session.moves) == before:   # end() failed after the outcome
+            rejected = session.rejected[-1]
+            return {"accepted": False, "player": player, "kind": "runtime error", "move": rejected["move"],
+                    "reason": f"chance's outcome {rejected['move']} was rejected: {rejected['reason']}"}
+        entry = session.moves[-1]
+        return {"accepted": True, "chance": True, "move": entry["move"], "name": entry["name"], "player": player}
 
     def undo(self) -> dict:
         """Take back the last move, and the computer's before it, as `undo` in the terminal."""
@@ -402,20 +448,6 @@ class Board:
         if path is None:
             return {"saved": False, "reason": "nothing to save yet: no move has been played"}
         return {"saved": True, "path": path}
-
-
-def param_json(game) -> list[dict]:
-    """The game's parameters for the new-game form: name, type, value in use, default and the
-    allowed values (a range or a list; none for a bool)."""
-    program = game.program
-    found = []
-    for name, value in game.params.items():
-        decl = program.params[name]
-        is_range, bounds = program.param_domains.get(name, (False, ()))
-        found.append({"name": name, "type": decl.type.name, "value": json_value(value),
-                      "range": [json_value(b) for b in bounds] if is_range else None,
-                      "values": None if is_range or decl.type.name == "bool" else [json_value(b) for b in bounds]})
-    return found
 
 
 def verdict_json(verdict, game) -> dict:

@@ -189,6 +189,7 @@ class Handler(BaseHTTPRequestHandler):
         routes = {
             "/api/move": lambda: board.move(_text(body, "move")),
             "/api/computer": board.computer,
+            "/api/roll": board.roll,
             "/api/undo": board.undo,
             "/api/new": lambda: board.new_game(body.get("params")),
             "/api/agent": lambda: board.set_agent(body.get("player"), _text(body, "agent")),

@@ -12,7 +12,8 @@
  *   object, is-place;
  * - S holds the scalars of the call in progress (slots below), V the int, bool and obj game
  *   variables, VF the float ones, SC the scores;
- * - moves() appends candidate operations to CO and their start offsets to CS;
+ * - moves() appends candidate operations to CO and their start offsets to CS; chance() its
+ *   outcomes likewise, their weights to CS from WEIGHTS;
  * - HS holds the board before the move and the positions of the game.
  *
  * Generated code never jumps out: a failed check is flagged in S[S_ERR] (g_bad) and the code
@@ -33,7 +34,7 @@
 
 /* Slots of S (the same as the numba kernels'). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
-       S_OP0, NSLOTS };
+       S_OP0, S_CHN, S_ICM, NSLOTS };
 /* Slots of HS. */
 enum { HS_N, HS_N0, HS_X, HS_F };
 
@@ -353,14 +354,19 @@ static inline int g_writable(Ctx *c) {
     return 1;
 }
 
-/* addPlace / addClear in moves(): one operation of the candidate being built. */
+/* addPlace / addClear in moves() (or chance()): one operation of the candidate (or outcome)
+ * being built. */
 static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S;
-    if (S[S_CTX] != CTX_MOVES) {
+    if (S[S_CTX] != CTX_MOVES && S[S_CTX] != CTX_CHANCE) {
         g_bad(c);
         return;
     }
     if (x < 0 || x >= W || y < 0 || y >= H) {
+        if (S[S_CTX] == CTX_CHANCE) {
+            g_bad(c); /* an outcome is exact: a square off the board is an error */
+            return;
+        }
         S[S_BAD] = 1; /* a candidate naming a square off the board is dropped */
     } else {
         int64_t n = S[S_NC];
@@ -395,6 +401,32 @@ static inline void g_add_move(Ctx *c) {
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+/* addOutcome(w) in chance(): the outcome being built is finished with weight w (1 .. 2^31,
+ * else G616: flagged, the Python backend replays the game for the located error). */
+static inline void g_add_outcome(Ctx *c, int64_t w) {
+    int64_t *S = c->S;
+    if (S[S_CTX] != CTX_CHANCE || w < 1 || w > (INT64_C(1) << 31)) {
+        g_bad(c);
+        return;
+    }
+    int64_t m = S[S_NM];
+    if (m + 2 >= CAP_MOVES) {
+        g_bad(c); /* more outcomes than the buffer holds: the Python backend plays this game */
+        return;
+    }
+    c->CS[m + 1] = S[S_NC];
+    c->CS[WEIGHTS + m] = w;
+    S[S_NM] = m + 1;
+}
+
+/* chanceNext() in end(): the next move is chance's (when end() does not end the game). */
+static inline void g_chance_next(Ctx *c) {
+    if (c->S[S_CTX] != CTX_END)
+        g_bad(c);
+    else
+        c->S[S_CHN] = 1;
 }
 
 static inline int g_is_generated(Ctx *c) {

@@ -10,7 +10,8 @@ from gdef_core.lower.arithmetic import (
     INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
 )
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, COUNTING, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, NBO, OPERATION_STEPS, P, W,
+    CACHE, CAP_MOVES, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, NBO, OPERATION_STEPS,
+    P, WEIGHTS, W,
 )
 
 
@@ -25,9 +26,9 @@ from numba import njit
 negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan = (
     njit(cache=CACHE, inline='always')(operation)
     for operation in (negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan))
-# Slots of S.
-_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0 = range(15)
-NSLOTS = 15
+# Slots of S (_CHN: end() called chanceNext(); _ICM: the move end() follows is a chance outcome).
+_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0, _CHN, _ICM = range(17)
+NSLOTS = 17
 
 
 @njit(cache=CACHE)
@@ -312,11 +313,15 @@ def _writable(S):
 
 @njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
-    """addPlace / addClear in moves(): one operation of the candidate being built."""
-    if S[_CTX] != CTX_MOVES:
+    """addPlace / addClear in moves() (or chance()): one operation of the candidate (or
+    outcome) being built."""
+    if S[_CTX] != CTX_MOVES and S[_CTX] != CTX_CHANCE:
         _bad(S)
         return
     if x < 0 or x >= W or y < 0 or y >= H:
+        if S[_CTX] == CTX_CHANCE:
+            _bad(S)  # an outcome is exact: a square off the board is an error
+            return
         S[_BAD] = 1  # a candidate naming a square off the board is dropped
     else:
         n = S[_NC]
@@ -346,6 +351,43 @@ def _add_move(S, CS):
         CS[m + 1] = S[_NC]
         S[_NM] = m + 1
     S[_BAD] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _add_outcome(S, CS, w):
+    """addOutcome(w) in chance(): the outcome being built is finished with weight w (1 ..
+    2^31, else G616: flagged, and the Python backend replays the game for the located error),
+    kept in CS from WEIGHTS."""
+    if S[_CTX] != CTX_CHANCE or w < 1 or w > 2147483648:
+        _bad(S)
+        return
+    m = S[_NM]
+    if m + 2 >= CAP_MOVES:
+        _bad(S)  # more outcomes than the buffer holds: the Python backend plays this game
+        return
+    CS[m + 1] = S[_NC]
+    CS[WEIGHTS + m] = w
+    S[_NM] = m + 1
+
+
+@njit(cache=CACHE, inline='always')
+def _chance_next(S):
+    """chanceNext() in end(): the next move is chance's (when end() does not end the game)."""
+    if S[_CTX] != CTX_END:
+        _bad(S)
+    else:
+        S[_CHN] = 1
+
+
+@njit(cache=CACHE, inline='always')
+def _next_player(S):
+    """In end(): the player who moves next unless end() ends the game (after a chance
+    outcome, the player who was waiting for it)."""
+    if S[_NXT] >= 0:
+        return S[_NXT]
+    if S[_ICM] != 0:
+        return S[_T]
+    return (S[_T] + 1) % P
 
 
 @njit(cache=CACHE, inline='always')

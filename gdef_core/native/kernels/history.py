@@ -8,10 +8,10 @@ import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
     CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
-    KEYLEN, NB, NBO, P, TMASK, TSIZE, _key_row,
+    KEYLEN, NB, NBO, TMASK, TSIZE, _key_row,
 )
 from gdef_core.native.kernels.helpers import (
-    _CTX, _NOPS, _NXT, _OP0, _T, _apply, _bad, _fail, _opcount, _opobj, _sq,
+    _CTX, _NOPS, _OP0, _apply, _bad, _fail, _next_player, _opcount, _opobj, _sq,
 )
 
 
@@ -184,7 +184,7 @@ def _repetitions(B, S, V, VF, HS):
     if S[_CTX] != CTX_END:
         _bad(S)
         return 0
-    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    p = _next_player(S)
     _key_row(B, p, V, VF, HS, H_KEY)
     h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_hash(HS, H_KEY)))
     count = 0

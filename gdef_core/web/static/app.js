@@ -295,7 +295,10 @@ function render() {
   $("undo").disabled = state.moves.length === 0;
   $("move-text").disabled = state.over;
   $("play").disabled = state.over;
-  $("pass").disabled = state.over;
+  $("pass").disabled = state.over || state.chance;
+  // a chance node: a person rolls (the computer rolls for its own players)
+  $("roll").hidden = state.over || !state.chance;
+  $("roll").disabled = state.over || !state.chance || state.computerToMove || Boolean(debugged);
   document.title = `${game.name} — gdef`;
 }
 
@@ -362,10 +365,15 @@ function renderStatus() {
     status.textContent = `Debugging: ${debugged.title} (${playerName(debugged.player)} on turn)`;
   } else if (state.over) {
     status.textContent = resultText();
+  } else if (state.chance && state.chanceError) {
+    status.textContent = state.reason;
+  } else if (state.chance) {
+    status.textContent = state.computerToMove ? `Rolling for ${playerName(state.player)}…`
+      : `${playerName(state.player)} to roll`;
   } else if (state.computerToMove) {
-    status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…`;
+    status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…${lastRoll()}`;
   } else {
-    status.textContent = `${playerName(state.player)} to move`;
+    status.textContent = `${playerName(state.player)} to move${lastRoll()}`;
   }
   const banner = $("banner");
   const ended = state.over && !page.bannerClosed && !debugged;
@@ -374,6 +382,12 @@ function renderStatus() {
     $("banner-result").textContent = resultText();
     $("banner-scores").textContent = scoresText();
   }
+}
+
+// " · rolled D3" when the move before this one was chance's.
+function lastRoll() {
+  const last = page.state.moves[page.state.moves.length - 1];
+  return last && last.chance ? ` · rolled ${last.name || last.move}` : "";
 }
 
 // Stones each player has taken, on a board of intersections (Go): the stones their moves cleared.
@@ -444,9 +458,13 @@ function renderLegal() {
     return;
   }
   const shown = legal.moves.slice(0, 500);
+  // at a chance node the moves are chance's outcomes: each with its chance, weight / total
+  const weights = new Map((page.state.outcomes || []).map((outcome) => [outcome.text, outcome.weight]));
+  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   for (const move of shown) {
     const item = document.createElement("li");
     item.textContent = move.name || move.text;
+    if (page.state.chance && weights.has(move.text)) item.textContent += ` (${weights.get(move.text)}/${total})`;
     item.title = move.text;
     item.addEventListener("mouseenter", () => renderHighlights(move.squares));
     item.addEventListener("mouseleave", () => renderHighlights());
@@ -469,7 +487,8 @@ function renderMoves() {
   list.replaceChildren();
   for (const entry of page.state.moves) {
     const item = document.createElement("li");
-    item.textContent = `${playerName(entry.player)}: ${entry.name || entry.move}`;
+    item.textContent = entry.chance ? `rolled: ${entry.name || entry.move}` : `${playerName(entry.player)}: ${entry.name || entry.move}`;
+    item.classList.toggle("chance", Boolean(entry.chance));
     item.title = entry.move;
     list.append(item);
   }
@@ -880,12 +899,31 @@ function scheduleComputer() {
   setTimeout(() => enqueue(computerMove), COMPUTER_PAUSE_MS);
 }
 
+// Chance's move at a chance node: the server draws an outcome by weight and plays it.
+async function roll() {
+  if (page.debugged || !page.state.chance || page.state.over) return;
+  try {
+    const result = await api("/api/roll", {});
+    if (result.accepted) {
+      say(`Rolled ${result.name || result.move}.`, "ok");
+    } else {
+      explain("The roll failed: ", result);
+    }
+    page.computerStopped = false;
+    await refresh();
+  } catch (error) {
+    failed(error);
+  }
+}
+
 async function computerMove() {
   if (!page.state.computerToMove || page.computerStopped) return;
   setThinking(true);
   try {
     const result = await api("/api/computer", {});
-    if (result.accepted) {
+    if (result.accepted && result.chance) {
+      say(`Rolled ${result.name || result.move} for ${playerName(result.player)}.`, "ok");
+    } else if (result.accepted) {
       say(`${playerName(result.player)} (${result.agent}) played ${result.name || result.move}.`, "ok");
     } else if (result.kind !== "abandoned") { // abandoned: an undo stopped it, and says so
       page.computerStopped = true;
@@ -1200,6 +1238,7 @@ async function start() {
   });
   $("move-text").addEventListener("input", () => renderHighlights());
   $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
+  $("roll").addEventListener("click", () => enqueue(roll));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
   $("undo").addEventListener("click", () => (page.thinking ? undo() : enqueue(undo)));
   $("move-now").addEventListener("click", moveNow);
