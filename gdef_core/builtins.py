@@ -104,6 +104,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and the functions it calls: square (x, y) as it was before the move just "
        "applied, which tells a capture from a quiet move (`PreviousPosition[tx][ty] != empty`). "
        "Everywhere else it equals `CurrentPosition`.", extension=True),
+    _b("ResultPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "The position with the consequences of the move made so far. In `isMoveLegal()`: "
+       "`NextPosition` changed by the `addPlace`/`addClear` calls of this judgement (a scratch "
+       "copy, dropped when it returns), so a rule can judge the move after its captures. In "
+       "`end()`: `CurrentPosition` (which the consequences change at once). Elsewhere it equals "
+       "`CurrentPosition`.", extension=True),
     _b("OperationList", Kind.BOARD, (("i", "int"), ("j", "int")), "int|obj",
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
        "j = 2 its object (obj; `empty` for a clear). While `end()` runs it describes the move "
@@ -132,10 +138,16 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        extension=True),
     _b("addPlace", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("o", "obj")), None,
        "In `moves()`: appends `place(x, y, o)` to the candidate move being built. In `setup()`: "
-       "puts o on square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "puts o on square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture, a promotion): puts o on (x, y) of the position at once. In "
+       "`isMoveLegal()`: puts o on (x, y) of the scratch copy `ResultPosition` only.",
+       (_M, _S, _X, _I), extension=True),
     _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
        "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
-       "empties square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "empties square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture): empties (x, y) of the position at once. In "
+       "`isMoveLegal()`: empties (x, y) of the scratch copy `ResultPosition` only.",
+       (_M, _S, _X, _I), extension=True),
     _b("addMove", Kind.FUNCTION, (), None,
        "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
        "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
@@ -158,7 +170,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "game variables except `counter` ones, player to move). 0 for a new position; threefold "
        "repetition is `repetitions() >= 2`.", (_X,), extension=True),
     _b("nextBoardSeen", Kind.FUNCTION, (), "bool",
-       "In `isMoveLegal()`: whether the board `NextPosition` equals the board of any earlier "
+       "In `isMoveLegal()`: whether the board `ResultPosition` (`NextPosition` with the "
+       "consequences made so far) equals the board of any earlier "
        "position of this game, the current one included (positional superko). A pass always "
        "sees its board.", (_I,), extension=True),
     _b("setScore", Kind.FUNCTION, (("p", "int"), ("v", "float")), None,

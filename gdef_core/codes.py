@@ -278,7 +278,8 @@ _code("G410", E, "game variable initialiser is not constant",
       "Write the value as a constant, or assign it in `setup()`.")
 _code("G411", E, "built-in not allowed here",
       "Some built-ins work only in some entry points (and the functions they call): "
-      "`addPlace`/`addClear` in `moves()` and `setup()`, `addMove` in `moves()`, `hasLegalMove` "
+      "`addPlace`/`addClear` in `moves()`, `setup()`, `end()` and `isMoveLegal()`, `addMove` in "
+      "`moves()`, `hasLegalMove` "
       "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
       "from the entry point that reaches the call.",
       "define isMoveLegal() -> bool {\n  addMove();\n  return true;\n}",
@@ -320,6 +321,17 @@ _code("G416", E, "parameter assigned",
       "Declare a game variable for a value that changes (`float bonus = 0.0;`) and initialise or "
       "set it from the parameter in `setup()`.")
 
+_code("G420", E, "consequence reached from moves() and isMoveLegal()",
+      "`addPlace`/`addClear` mean two different things in `moves()` and in `isMoveLegal()`: in "
+      "`moves()` they build a candidate move, in `isMoveLegal()` they change the scratch copy "
+      "`ResultPosition` (a consequence of the move being judged, such as a capture). A function "
+      "that calls them and is reached from both entry points would do one thing or the other "
+      "depending on who called it. The message names both call paths.",
+      "define capture(int x, int y) { addClear(x, y); }\n"
+      "define moves() { capture(0, 0); addMove(); }\n"
+      "define isMoveLegal() -> bool { capture(0, 0); return true; }",
+      "Write two functions: one that builds candidates for `moves()`, one that makes the "
+      "consequences for `isMoveLegal()` and `end()`.")
 _code("G421", W, "a definition hides a built-in",
       "The built-ins gdef adds to the original language (`repetitions`, `setScore`, "
       "`NextPosition`, ...: those marked as extensions) are soft: a game that defines a function, "
@@ -391,7 +403,8 @@ _code("G602", E, "integer overflow",
       "Keep the numbers small, or use a float where large magnitudes are expected.")
 _code("G603", E, "square off the board",
       "`CurrentPosition[x][y]` or `NextPosition[x][y]` read a square outside the board, or "
-      "`addPlace`/`addClear` in `setup()` named one. (In `moves()` a candidate naming a square "
+      "`addPlace`/`addClear` in `setup()`, `end()` or `isMoveLegal()` named one. (In `moves()` a "
+      "candidate naming a square "
       "off the board is silently dropped instead.)",
       "define end() -> bool {\n  return CurrentPosition[boardWidth()][0] == empty;\n}",
       "Check `0 <= x && x < boardWidth() && 0 <= y && y < boardHeight()` first.")
@@ -415,7 +428,8 @@ _code("G607", E, "step limit exceeded",
       "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
       "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
       "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
-      "time (at most 1,250,000 operations by default).",
+      "time (at most 1,250,000 operations by default); in `end()` and `isMoveLegal()` each "
+      "consequence (`addPlace`/`addClear`) counts one step.",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",
@@ -438,7 +452,7 @@ _code("G610", E, "value of the wrong type",
 _code("G611", E, "not allowed while running here",
       "A built-in or an assignment ran in an entry point that does not allow it: a game "
       "variable assigned, or `setNextPlayer` called, while `isMoveLegal()` or `moves()` ran; "
-      "`addPlace`/`addClear` outside `moves()` and `setup()`; `addMove` outside `moves()`; "
+      "`addMove` outside `moves()`; "
       "`hasLegalMove` outside `end()`. (The checker reports these with G411/G412 when it can "
       "see the call path.)",
       "define isMoveLegal() -> bool {\n  helper();\n  return true;\n}",

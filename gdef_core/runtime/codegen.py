@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from gdef_core.builtins import Context
 from gdef_core.lower import facts, ir
 from gdef_core.lower.build import LoweringError, lowered
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.limits import SEARCH_POOL_FACTOR
 from gdef_core.runtime import prelude
 from gdef_core.runtime.function_compiler import (
@@ -76,6 +77,10 @@ class Compiler:
         # the budget (no loop, no call left): (expression, objects it names).
         self.legal_local: tuple[str, list[str]] | None = None
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
+        # isMoveLegal() makes consequences on the scratch copy R (ResultPosition): then every
+        # move is judged by the general isMoveLegal(), none by the single-operation variant.
+        self.judged_consequences = False
+        self.variants = optimize
         self.blocks: list[Lines] = []
         self.helper_count = 0
         self.current: ir.Function | None = None  # the function being compiled
@@ -131,10 +136,13 @@ class Compiler:
         if self.optimize:
             self.predicates = facts.predicates(functions, self.arms)
         judging = module.graph.reach[Context.IS_MOVE_LEGAL]
+        if makes_consequences(module, Context.IS_MOVE_LEGAL):
+            self.judged_consequences = self.uses_next = True
+            self.variants = False
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
-            if function.name in judging and self.optimize:
+            if function.name in judging and self.variants:
                 compiler = FunctionCompiler(self, function, variant=True)
                 self.blocks.append(compiler.compile())
                 if function.name == "isMoveLegal":
@@ -189,9 +197,11 @@ class Compiler:
 
         def judge(indent: int, ops: str) -> None:
             """Set the cells for judging `ops` and call the right isMoveLegal(): `_r`."""
-            if not self.optimize:
+            if not self.variants:
                 if self.uses_next:
                     lines(indent, f"N = _next_board(B, {ops})")
+                if self.judged_consequences:
+                    lines(indent, "R = N")
                 lines(indent, "_r = u_isMoveLegal(1)")
                 return
             lines(indent, "if NOPS == 1:")
@@ -219,13 +229,13 @@ class Compiler:
               f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; "
               "HIS = his; PB = b; GEN = None; OWN = False", "_r")
         entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
-              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; "
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; R = b; "
               "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
         entry("moves", "b, t, mn, v",
-              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; R = b; "
               "CAND = []; CUR = []; PB = b", "CAND")
         entry("setup", "b, v, sc=None",
-              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; NXT = None; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; R = b; NXT = None; "
               "SC = sc; PB = b", "NXT")
         if "isMoveLegal" in functions:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
@@ -301,7 +311,7 @@ class Compiler:
         -> (the legal candidates' operations, their moves)."""
         h = self.height
         lines(1, "def _e_default(b, places, clears, t, mn, v, first, his=None):")
-        if not self.optimize:
+        if not self.variants:
             lines(2, "candidates = [p[3:] for p in places] + [clears[k] for k, o in enumerate(b) if o is not EMPTY]",
                   "candidates.append(clears[-1])",
                   "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first, his)",

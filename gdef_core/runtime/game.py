@@ -361,8 +361,11 @@ class State:
     def undo_point(self, move: Move) -> "UndoPoint":
         """What applying `move` here changes, for restore() to take it back (sessions' undo)."""
         height, board = self.game.height, self._board
-        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
-                         if 0 <= op.x < self.game.width and 0 <= op.y < height}.items())
+        if self.game.rules.end_consequences:  # end() may change any square
+            squares = tuple(enumerate(board))
+        else:
+            squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
+                             if 0 <= op.x < self.game.width and 0 <= op.y < height}.items())
         return UndoPoint(squares, self.player, self.move_number, _copy_vars(self._vars), self.over, self.winner,
                          self._scores, self._history)
 
@@ -463,7 +466,8 @@ class State:
         board = self._board
         previous = board.copy() if rules.uses_previous else None
         height = game.height
-        undo = []
+        # end()'s consequences change squares the move does not name: keep them all
+        undo = list(enumerate(board)) if rules.end_consequences else []
         for x, y, obj, _ in ops:
             index = x * height + y
             undo.append((index, board[index]))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import sys
 
+from gdef_core.builtins import Context
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
@@ -67,6 +69,9 @@ class Rules:
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
         self.uses_previous = "PreviousPosition" in used
+        # end() changes squares the move did not name (docs/language.md, "Consequences of a
+        # move"): undoing a move or a failed end() restores the whole board.
+        self.end_consequences = makes_consequences(compiler.module, Context.END)
         needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)
