@@ -21,7 +21,8 @@ from support import ROOT, need_module
 
 pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
 
-from gdef_core import GameLoadError, load_game  # noqa: E402
+import gdef_core.interop.openspiel  # noqa: E402,F401  (registers "gdef")
+from gdef_core import GameLoadError, Move, load_game  # noqa: E402
 
 GO = ROOT / "examples" / "go"
 SIZE = 9
@@ -147,6 +148,34 @@ def test_parameters_agree_with_openspiel(size, komi, seed):
     theirs = pyspiel.load_game("go", {"board_size": size, "komi": komi})
     where = f"size {size}, komi {komi}, seed {seed}"
     random_game(ours.new_state(), theirs.new_initial_state(), seed, where)
+
+
+@pytest.mark.parametrize("size, komi, seed", [(5, 0.5, 11), (9, 7.5, 12), (13, 6.5, 13)])
+def test_the_openspiel_adapter_takes_the_parameters(size, komi, seed):
+    """Our OpenSpiel adapter, loaded as OpenSpiel users load go (`board_size`, `komi`): the
+    same legal actions (less the superko repeats) and the same returns as OpenSpiel's go."""
+    ours_game = pyspiel.load_game("gdef", {"path": str(GO / "go9.gdef"), "board_size": size, "komi": komi})
+    assert (ours_game.get_parameters()["board_size"], ours_game.get_parameters()["komi"]) == (size, komi)
+    assert ours_game.num_distinct_actions() == size * size * 3 + 1   # one stone or a pass: the small range
+    theirs_game = pyspiel.load_game("go", {"board_size": size, "komi": komi})
+    rng = random.Random(seed)
+    ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
+    while not theirs.is_terminal():
+        player = theirs.current_player()
+        assert not ours.is_terminal() and ours.current_player() == player
+        mine = {}
+        for action in ours.legal_actions():
+            text = ours.action_to_string(player, action)
+            p = None if text == "pass" else placed(Move.parse(text))
+            mine[size * size if p is None else p[0] + size * p[1]] = action
+        assert set(mine) <= set(theirs.legal_actions())
+        for extra in set(theirs.legal_actions()) - set(mine):
+            assert repeats_a_board(theirs, extra), f"size {size}, ply {theirs.move_number()}: {extra}"
+        placements = sorted(a for a in mine if a != size * size)
+        chosen = rng.choice(placements) if placements and rng.random() > 0.05 else size * size
+        theirs.apply_action(chosen)
+        ours.apply_action(mine[chosen])
+    assert ours.is_terminal() and ours.returns() == theirs.returns()
 
 
 def test_the_parameters_are_checked():

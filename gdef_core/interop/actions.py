@@ -104,13 +104,15 @@ _ADD_OPERATION = frozenset({"addPlace", "addClear"})
 
 
 def _one_operation_generator(program) -> bool:
-    """Whether every addPlace/addClear call in the program is a statement followed at once by
-    `addMove();` (then no candidate has two operations)."""
+    """Whether every addPlace/addClear call that moves() reaches is a statement followed at
+    once by `addMove();` (then no candidate has two operations; the calls end() and
+    isMoveLegal() reach make consequences, not candidates)."""
+    from gdef_core.builtins import Context
     from gdef_core.syntax import ast
 
     calls = finished = 0
-    for module in program.modules:
-        for node in ast.walk(module):
+    for name in program.reach.get(Context.MOVES, ()):
+        for node in ast.walk(program.functions[name].body):
             if isinstance(node, ast.Call) and node.callee.text in _ADD_OPERATION:
                 calls += 1
             elif isinstance(node, ast.Block):
