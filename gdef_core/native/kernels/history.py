@@ -7,7 +7,7 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
+    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_RES, H_ROWS,
     KEYLEN, NB, P, TMASK, TSIZE, _key_row,
 )
 from gdef_core.native.kernels.helpers import _CTX, _NOPS, _NXT, _OP0, _T, _bad, _fail, _sq
@@ -194,6 +194,8 @@ def _board_seen(B, OPS, S, HS):
     if S[_CTX] != CTX_IS_MOVE_LEGAL:
         _bad(S)
         return False
+    if HS[H_RES] != 0:   # consequences made: ResultPosition, the scratch copy
+        return _board_known(HS, H_RES + 1)
     h = HS[H_EB + HS[_HN] - 1]
     a = S[_OP0]
     n = S[_NOPS]
@@ -217,6 +219,19 @@ def _board_seen(B, OPS, S, HS):
                 built = True
             if _same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB):
                 return True
+        s = (s + 1) & TMASK
+    return False
+
+
+@njit(cache=CACHE)
+def _board_known(HS, at):
+    """Whether the board in HS from `at` is the board of an entry of the history."""
+    h = _board_hash(HS, at)
+    s = h & TMASK
+    while HS[H_BT + s] >= 0:
+        e = HS[H_BT + s]
+        if HS[H_EB + e] == h and _same_key(HS, H_ROWS + e * KEYLEN, at, NB):
+            return True
         s = (s + 1) & TMASK
     return False
 
