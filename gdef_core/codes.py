@@ -528,7 +528,8 @@ _code("G803", E, "wrong number of labels",
       "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
       "one name per player): the list has another length. A single string of exactly as many "
       "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
-      "them from N.",
+      "them from N. When a parameter gives the side (`size: n x n`), more labels are allowed "
+      "and the first ones are used.",
       "size: 8 x 8\nshow {\n  columns: \"abcdefg\";\n}",
       "Give exactly one label per column (row, player).")
 _code("G804", E, "invalid presentation value",
