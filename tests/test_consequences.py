@@ -4,12 +4,15 @@ checker's G420; the step budget; undo, records and --resume recompute them (Go's
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
 
 import pytest
 
 from support import ROOT, console_script
 from gdef_core import IllegalMoveError, load_game, parse
+from gdef_core.debug.engine import DebugSession, LaunchOptions
+from gdef_core.debug.values import scopes
 from gdef_core.semantics.checker import check
 
 GDEF_RUN = console_script("gdef-run")
@@ -171,3 +174,52 @@ def test_the_record_holds_the_stone_and_resume_recomputes_the_capture(tmp_path):
     out = run("--resume", str(record), typed="quit\n")
     board = out.split("White>", 1)[0]
     assert AFTER in board and BEFORE not in board
+
+
+def test_the_debugger_shows_result_position_while_the_capture_is_judged(tmp_path):
+    """Stopped in isMoveLegal() after Go's capture() on the scratch copy: ResultPosition is a
+    board without the white stone on A1, NextPosition and CurrentPosition still hold it."""
+    script = tmp_path / "capture.moves"
+    script.write_text("A2\nA1\n", encoding="utf-8")
+    rules = str(ROOT / "examples" / "go" / "rules.gdef")
+    line = next(i for i, text in enumerate(open(rules, encoding="utf-8").read().split("\n"))
+                if "if (suicide(x, y, me))" in text)
+    listener = Listener()
+    session = DebugSession(LaunchOptions([GO9], str(script), debug_move="B1", params={"board_size": "5"}),
+                           listener)
+    session.start()
+    try:
+        kind, stop = listener.next()
+        assert kind == "stopped"
+        session.set_breakpoints(rules, [{"line": line}])
+        session.resume("continue")
+        kind, stop = listener.next()
+        assert (kind, stop.reason) == ("stopped", "breakpoint")
+        boards = {node.name: node for group in scopes(session._scope(stop, 0), True) if group.name == "Positions"
+                  for node in group.nodes}
+        assert list(boards) == ["CurrentPosition", "NextPosition", "ResultPosition"]
+        corner = {name: board.children()[-1].children()[0].value for name, board in boards.items()}
+        assert corner == {"CurrentPosition": "W", "NextPosition": "W", "ResultPosition": "empty"}
+        assert boards["ResultPosition"].children()[-1].children()[1].value == "B"   # the stone played
+    finally:
+        session.quit()
+
+
+class Listener:
+    def __init__(self) -> None:
+        self.events: queue.Queue = queue.Queue()
+
+    def stopped(self, stop) -> None:
+        self.events.put(("stopped", stop))
+
+    def output(self, category: str, text: str) -> None:
+        pass
+
+    def waiting(self) -> None:
+        self.events.put(("waiting", None))
+
+    def finished(self, code: int) -> None:
+        self.events.put(("finished", code))
+
+    def next(self):
+        return self.events.get(timeout=60)

@@ -52,15 +52,17 @@ def local_values(python_locals: dict) -> dict:
 
 def positions(scope: Scope) -> dict:
     """The positions valid here: CurrentPosition, and NextPosition while a move is judged,
-    PreviousPosition in end()."""
+    PreviousPosition in end(), ResultPosition (with the consequences made so far) in both."""
     game, cells = scope.game, scope.cells
     found = {}
-    for name, cell in (("CurrentPosition", "B"), ("NextPosition", "N"), ("PreviousPosition", "PB")):
+    context = cells.get("CTX")
+    for name, cell in (("CurrentPosition", "B"), ("NextPosition", "N"), ("PreviousPosition", "PB"),
+                       ("ResultPosition", "R")):
         squares = cells.get(cell)
         if squares is None:
             continue
-        context = cells.get("CTX")
-        if name == "NextPosition" and context != 1 or name == "PreviousPosition" and context != 2:
+        if (name == "NextPosition" and context != 1 or name == "PreviousPosition" and context != 2
+                or name == "ResultPosition" and context not in (1, 2)):
             continue
         found[name] = Board(list(squares), game.width, game.height)
     return found
@@ -118,6 +120,6 @@ def lookup(name: str, scope: Scope):
         return boards[name]
     if name == "OperationList":
         return [list(op[:3]) for op in scope.cells.get("OPS") or ()]
-    if name in ("CurrentPosition", "NextPosition", "PreviousPosition"):
+    if name in ("CurrentPosition", "NextPosition", "PreviousPosition", "ResultPosition"):
         raise EvaluationError(f"{name} is not valid here")
     raise EvaluationError(f"'{name}' is not a name visible here")

@@ -200,8 +200,7 @@ class Compiler:
             if not self.variants:
                 if self.uses_next:
                     lines(indent, f"N = _next_board(B, {ops})")
-                if self.judged_consequences:
-                    lines(indent, "R = N")
+                lines(indent, "R = N")   # ResultPosition (the debugger shows it too)
                 lines(indent, "_r = u_isMoveLegal(1)")
                 return
             lines(indent, "if NOPS == 1:")
