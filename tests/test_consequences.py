@@ -223,3 +223,25 @@ class Listener:
 
     def next(self):
         return self.events.get(timeout=60)
+
+
+# end() clears the square its move took: repetitions() and hasLegalMove() see the position with
+# that consequence (the start position again, with a legal move).
+SEEN_GAME = """players: 1
+size: 1 x 1
+obj X
+define isMoveLegal() -> bool { return CurrentPosition[0][0] == empty && !nextBoardSeen(); }
+define end() -> bool {
+  addClear(0, 0);
+  if (repetitions() == 1 && hasLegalMove()) { setWinner(0); }   // without it: 0, and no move
+  return true;
+}
+"""
+
+
+def test_repetitions_and_has_legal_move_see_the_consequences(tmp_path):
+    path = tmp_path / "seen.gdef"
+    path.write_text(SEEN_GAME)
+    state = load_game(str(path)).new_state()
+    state.apply("place(0,0,X)")
+    assert str(state.board[0, 0]) == "empty" and state.is_over and state.winner == 0

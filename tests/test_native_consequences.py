@@ -106,3 +106,13 @@ def test_a_small_game_of_consequences_equals_the_python_backend(tmp_path, cache_
     game, native = compile_rules(tmp_path, "turning", TURNING)
     assert native.perft(game.new_state(), 5) == perft(game.new_state(), 5)
     replay_native_games(game, native, game.new_state(), 12, seed=2)
+
+
+def test_the_native_history_sees_the_consequences(tmp_path, cache_dir):
+    """tests/test_consequences.py's game whose end() undoes its move: repetitions() and
+    hasLegalMove() in the kernel see the cleared square, as in Python (player 0 wins)."""
+    from test_consequences import SEEN_GAME  # noqa: PLC0415 (the one text of that game)
+
+    game, native = compile_rules(tmp_path, "seen", SEEN_GAME)
+    outcomes = replay_native_games(game, native, game.new_state(), 3, seed=1)
+    assert [outcome.winner for outcome in outcomes] == [0, 0, 0]
