@@ -116,3 +116,31 @@ def test_the_native_history_sees_the_consequences(tmp_path, cache_dir):
     game, native = compile_rules(tmp_path, "seen", SEEN_GAME)
     outcomes = replay_native_games(game, native, game.new_state(), 3, seed=1)
     assert [outcome.winner for outcome in outcomes] == [0, 0, 0]
+
+
+# One function reached from moves() (a candidate's operation) and from end() (a consequence):
+# the entry point running decides (kernels' _add_any / g_add_any).
+SHARED = """players: 2
+size: 4 x 1
+obj X
+obj O
+define mine() -> obj { if (onTurn() == 0) { return X; } return O; }
+define put(int x) { addPlace(x, 0, mine()); }
+define moves() {
+  for (int x = 0; x < 4; x = x + 1) { if (CurrentPosition[x][0] == empty) { put(x); addMove(); } }
+}
+define isMoveLegal() -> bool { return isGenerated(); }
+define end() -> bool {
+  int x = OperationList[0][0];
+  if (x + 1 < 4 && CurrentPosition[x + 1][0] == empty) { put(x + 1); }   // the neighbour too
+  for (int k = 0; k < 4; k = k + 1) { if (CurrentPosition[k][0] == empty) { return false; } }
+  if (CurrentPosition[3][0] == X) { setWinner(0); } else { setWinner(1); }
+  return true;
+}
+"""
+
+
+def test_a_function_reached_from_moves_and_end_follows_the_entry_point(tmp_path, cache_dir):
+    game, native = compile_rules(tmp_path, "shared", SHARED)
+    assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
+    replay_native_games(game, native, game.new_state(), 8, seed=3)
