@@ -150,9 +150,10 @@ _code("G210", E, "not a value",
 _code("G211", E, "cannot assign",
       "Only locals, parameters and game variables can be assigned. Objects, functions, `empty`, "
       "the boards (`CurrentPosition[x][y] = X;`) and other expressions cannot; a move changes "
-      "the board through its operations, `setup()` through `addPlace`/`addClear`.",
+      "the board through its operations, `setup()` and `end()` (a consequence of the move) "
+      "through `addPlace`/`addClear`.",
       "define end() -> bool {\n  CurrentPosition[0][0] = X;\n  return false;\n}",
-      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()`.")
+      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()` or `end()`.")
 
 # ------------------------------------------------------------------ G3xx: types
 _code("G301", E, "operand types do not match",
