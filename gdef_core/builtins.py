@@ -105,6 +105,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and the functions it calls: square (x, y) as it was before the move just "
        "applied, which tells a capture from a quiet move (`PreviousPosition[tx][ty] != empty`). "
        "Everywhere else it equals `CurrentPosition`.", extension=True),
+    _b("ResultPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "The position with the consequences of the move made so far. In `isMoveLegal()`: "
+       "`NextPosition` changed by the `addPlace`/`addClear` calls of this judgement (a scratch "
+       "copy, dropped when it returns), so a rule can judge the move after its captures. In "
+       "`end()`: `CurrentPosition` (which the consequences change at once). Elsewhere it equals "
+       "`CurrentPosition`.", extension=True),
     _b("CurrentCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
        "The count on square (x, y) of the current position (an int beside its object, 0 "
        "unless a move changed it: the seeds of a pit, a stack's height). Read as "
@@ -148,12 +154,16 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        extension=True),
     _b("addPlace", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("o", "obj")), None,
        "In `moves()`: appends `place(x, y, o)` to the candidate move being built. In `setup()`: "
-       "puts o on square (x, y) of the start position at once. In `chance()`: appends it to "
-       "the outcome being built.", (_M, _S, _C), extension=True),
+       "puts o on square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture, a promotion): puts o on (x, y) of the position at once. In "
+       "`isMoveLegal()`: puts o on (x, y) of the scratch copy `ResultPosition` only. In `chance()`: appends it to the outcome being built.",
+       (_M, _S, _X, _I, _C), extension=True),
     _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
        "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
-       "empties square (x, y) of the start position at once. In `chance()`: appends it to the "
-       "outcome being built.", (_M, _S, _C), extension=True),
+       "empties square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture): empties (x, y) of the position at once. In "
+       "`isMoveLegal()`: empties (x, y) of the scratch copy `ResultPosition` only. In `chance()`: appends it to the outcome being built.",
+       (_M, _S, _X, _I, _C), extension=True),
     _b("addCount", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("n", "int")), None,
        "In `moves()`: appends `count(x, y, n)` to the candidate move being built (square (x, y) "
        "will hold the count n; its object stays). In `setup()`: sets the count of (x, y) of the "
@@ -181,7 +191,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "game variables except `counter` ones, player to move). 0 for a new position; threefold "
        "repetition is `repetitions() >= 2`.", (_X,), extension=True),
     _b("nextBoardSeen", Kind.FUNCTION, (), "bool",
-       "In `isMoveLegal()`: whether the board `NextPosition` equals the board of any earlier "
+       "In `isMoveLegal()`: whether the board `ResultPosition` (`NextPosition` with the "
+       "consequences made so far) equals the board of any earlier "
        "position of this game, the current one included (positional superko). A pass always "
        "sees its board.", (_I,), extension=True),
     _b("setScore", Kind.FUNCTION, (("p", "int"), ("v", "float")), None,

@@ -154,9 +154,10 @@ _code("G210", E, "not a value",
 _code("G211", E, "cannot assign",
       "Only locals, parameters and game variables can be assigned. Objects, functions, `empty`, "
       "the boards (`CurrentPosition[x][y] = X;`) and other expressions cannot; a move changes "
-      "the board through its operations, `setup()` through `addPlace`/`addClear`.",
+      "the board through its operations, `setup()` and `end()` (a consequence of the move) "
+      "through `addPlace`/`addClear`.",
       "define end() -> bool {\n  CurrentPosition[0][0] = X;\n  return false;\n}",
-      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()`.")
+      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()` or `end()`.")
 
 # ------------------------------------------------------------------ G3xx: types
 _code("G301", E, "operand types do not match",
@@ -283,7 +284,8 @@ _code("G410", E, "game variable initialiser is not constant",
       "Write the value as a constant, or assign it in `setup()`.")
 _code("G411", E, "built-in not allowed here",
       "Some built-ins work only in some entry points (and the functions they call): "
-      "`addPlace`/`addClear` in `moves()` and `setup()`, `addMove` in `moves()`, `hasLegalMove` "
+      "`addPlace`/`addClear` in `moves()`, `setup()`, `end()` and `isMoveLegal()`, `addMove` in "
+      "`moves()`, `hasLegalMove` "
       "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
       "from the entry point that reaches the call.",
       "define isMoveLegal() -> bool {\n  addMove();\n  return true;\n}",
@@ -342,6 +344,17 @@ _code("G419", E, "built-in on the wrong side of chance()",
       "Build a player's candidates with `addMove()` in `moves()`, and chance's outcomes with "
       "`addOutcome(w)` in `chance()`.")
 
+_code("G420", E, "consequence reached from moves() and isMoveLegal()",
+      "`addPlace`/`addClear` mean two different things in `moves()` and in `isMoveLegal()`: in "
+      "`moves()` they build a candidate move, in `isMoveLegal()` they change the scratch copy "
+      "`ResultPosition` (a consequence of the move being judged, such as a capture). A function "
+      "that calls them and is reached from both entry points would do one thing or the other "
+      "depending on who called it. The message names both call paths.",
+      "define capture(int x, int y) { addClear(x, y); }\n"
+      "define moves() { capture(0, 0); addMove(); }\n"
+      "define isMoveLegal() -> bool { capture(0, 0); return true; }",
+      "Write two functions: one that builds candidates for `moves()`, one that makes the "
+      "consequences for `isMoveLegal()` and `end()`.")
 _code("G421", W, "a definition hides a built-in",
       "The built-ins gdef adds to the original language (`repetitions`, `setScore`, "
       "`NextPosition`, ...: those marked as extensions) are soft: a game that defines a function, "
@@ -413,7 +426,8 @@ _code("G602", E, "integer overflow",
       "Keep the numbers small, or use a float where large magnitudes are expected.")
 _code("G603", E, "square off the board",
       "`CurrentPosition[x][y]`, `NextPosition[x][y]` or another board (`CurrentCount` ...) read a "
-      "square outside the board, or `addPlace`/`addClear`/`addCount` in `setup()` named one. (In `moves()` a candidate naming a square "
+      "square outside the board, or `addPlace`/`addClear`/`addCount` in `setup()`, `end()` or "
+      "`isMoveLegal()` named one. (In `moves()` a candidate naming a square "
       "off the board is silently dropped instead.)",
       "define end() -> bool {\n  return CurrentPosition[boardWidth()][0] == empty;\n}",
       "Check `0 <= x && x < boardWidth() && 0 <= y && y < boardHeight()` first.")
@@ -437,7 +451,8 @@ _code("G607", E, "step limit exceeded",
       "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
       "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
       "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
-      "time (at most 1,250,000 operations by default).",
+      "time (at most 1,250,000 operations by default); in `end()` and `isMoveLegal()` each "
+      "consequence (`addPlace`/`addClear`) counts one step.",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",
@@ -460,7 +475,7 @@ _code("G610", E, "value of the wrong type",
 _code("G611", E, "not allowed while running here",
       "A built-in or an assignment ran in an entry point that does not allow it: a game "
       "variable assigned, or `setNextPlayer` called, while `isMoveLegal()` or `moves()` ran; "
-      "`addPlace`/`addClear` outside `moves()` and `setup()`; `addMove` outside `moves()`; "
+      "`addMove` outside `moves()`; "
       "`hasLegalMove` outside `end()`. (The checker reports these with G411/G412 when it can "
       "see the call path.)",
       "define isMoveLegal() -> bool {\n  helper();\n  return true;\n}",
@@ -548,7 +563,8 @@ _code("G803", E, "wrong number of labels",
       "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
       "one name per player): the list has another length. A single string of exactly as many "
       "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
-      "them from N.",
+      "them from N. When a parameter gives the side (`size: n x n`), more labels are allowed "
+      "and the first ones are used.",
       "size: 8 x 8\nshow {\n  columns: \"abcdefg\";\n}",
       "Give exactly one label per column (row, player).")
 _code("G804", E, "invalid presentation value",

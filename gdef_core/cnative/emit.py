@@ -21,6 +21,7 @@ from importlib import resources
 from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
@@ -31,6 +32,8 @@ from gdef_core.span import Span
 
 # The entry points the kernels run (setup() runs in the Python backend, which makes states).
 ENTRIES = (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES, Context.CHANCE)
+# Where addPlace/addClear make a consequence instead of a candidate's operation.
+_CONSEQUENCE_CONTEXTS = frozenset({Context.IS_MOVE_LEGAL, Context.END})
 # The runtime's files, in the order the generated module includes them.
 RUNTIME = ("gdef.h", "kernel.c")
 _C_TYPES = {"int": "int64_t", "obj": "int64_t", "bool": "int", "float": "double", "dyn": "GDyn"}
@@ -131,7 +134,11 @@ class CEmitter:
         constants = self.constants(bool(used & {"PreviousPosition", "PreviousCount"}), chance)
         defines = "".join(f"#define {name} {value}\n" for name, value in constants.items())
         prototypes = "".join(_FunctionEmitter(self, f).signature() + ";\n" for f in functions.values())
-        entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ return u_{context.value}(c, 1); }}\n"
+        # a judgement that makes consequences starts without a scratch copy (gdef.h, g_consequence)
+        scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
+        entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
+                          f"{'c->HS[H_RES] = 0; ' if scratch and context == Context.IS_MOVE_LEGAL else ''}"
+                          f"return u_{context.value}(c, 1); }}\n"
                           for context in ENTRIES
                           if context.value in functions and context not in (Context.MOVES, Context.CHANCE))
         if "moves" in functions:
@@ -182,8 +189,8 @@ class CEmitter:
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
         at = 8
-        for name, size in (("H_PREV", nb), ("H_KEY", keylen), ("H_PT", tsize), ("H_BT", tsize),
-                           ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_KEY", keylen), ("H_PT", tsize),
+                           ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
             out[name] = at
             at += size
         out["HSIZE"] = at
@@ -535,6 +542,8 @@ class _FunctionEmitter:
             return self.sequenced([a_node, b_node], lambda t: f"g_ncount(c, {t[0]}, {t[1]})")
         if name == "PreviousCount":
             return self.sequenced([a_node, b_node], lambda t: f"g_pcount(c, {t[0]}, {t[1]})")
+        if name == "ResultPosition":
+            return self.sequenced([a_node, b_node], lambda t: f"g_rread(c, {t[0]}, {t[1]})")
         if name == "OperationList":
             if not (isinstance(b_node, ir.Const) and b_node.value in (0, 1, 2, 3)):
                 dyn = "g_opdyn_counted" if counting else "g_opdyn"
@@ -583,10 +592,14 @@ class _FunctionEmitter:
             return texts_of(lambda t: f"g_set_winner(c, {t[0]})")
         if name == "setNextPlayer":
             return texts_of(lambda t: f"g_set_next(c, {t[0]})")
-        if name == "addPlace":
-            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, {t[2]}, 1)")
-        if name == "addClear":
-            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, 0, 0)")
+        if name in ("addPlace", "addClear"):
+            # a candidate's (outcome's) operation in moves() (chance()), a consequence in end() and isMoveLegal()
+            contexts = self.function.contexts
+            helper = ("g_add_any" if contexts & {Context.MOVES, Context.CHANCE} and contexts & _CONSEQUENCE_CONTEXTS
+                      else "g_consequence" if contexts & _CONSEQUENCE_CONTEXTS else "g_add_op")
+            if name == "addPlace":
+                return texts_of(lambda t: f"{helper}(c, {t[0]}, {t[1]}, {t[2]}, 1)")
+            return texts_of(lambda t: f"{helper}(c, {t[0]}, {t[1]}, 0, 0)")
         if name == "addOutcome":
             return texts_of(lambda t: f"g_add_outcome(c, {t[0]})")
         raise CUnsupported(f"the built-in {name}()", call.span)

@@ -114,18 +114,16 @@ _ADD_OPERATION = frozenset({"addPlace", "addClear"})
 
 
 def _one_operation_generator(program) -> bool:
-    """Whether every addPlace/addClear call in the program is a statement followed at once by
-    `addMove();` (then no candidate has two operations). Functions only `chance()` reaches
-    build chance's outcomes, which are numbered apart (interop/openspiel.py): not counted."""
+    """Whether every addPlace/addClear call that moves() reaches is a statement followed at
+    once by `addMove();` (then no candidate has two operations; the calls end() and
+    isMoveLegal() reach make consequences, and those only `chance()` reaches build chance's
+    outcomes, numbered apart in interop/openspiel.py: neither is a candidate)."""
     from gdef_core.builtins import Context
     from gdef_core.syntax import ast
 
-    chance_only = program.reach.get(Context.CHANCE, frozenset()) - program.reach.get(Context.MOVES, frozenset())
     calls = finished = 0
-    for module in program.modules:
-        items = [item for item in module.items
-                 if not (isinstance(item, ast.FunctionDef) and item.name.text in chance_only)]
-        for node in (found for item in items for found in ast.walk(item)):
+    for name in program.reach.get(Context.MOVES, ()):
+        for node in ast.walk(program.functions[name].body):
             if isinstance(node, ast.Call) and node.callee.text in _ADD_OPERATION:
                 calls += 1
             elif isinstance(node, ast.Block):

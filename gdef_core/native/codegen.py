@@ -15,6 +15,7 @@ from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.calls import cycles
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
@@ -173,7 +174,8 @@ class NativeCompiler:
             candidates += ("@njit(cache=CACHE, inline='always')\n"
                            "def _chance_outcomes(B, S, V, VF, SC, CO, CS, HS):\n"
                            "    S[_ERR] = 1\n    return 0\n")
-        entries = "".join(_entry(name, arrays[name]) for name in _ENTRIES
+        judged = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
+        entries = "".join(_entry(name, arrays[name], judged and name == "isMoveLegal") for name in _ENTRIES
                           if name in functions and (name != "chance" or chance))
         # no game name in the text: games with the same rules (chess from other start
         # positions) share one compiled module
@@ -208,8 +210,8 @@ class NativeCompiler:
             tsize *= 2
         at = 8
         offsets = {}
-        for name, size in (("H_PREV", nb), ("H_KEY", keylen), ("H_PT", tsize), ("H_BT", tsize),
-                           ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_KEY", keylen), ("H_PT", tsize),
+                           ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
             offsets[name] = at
             at += size
         lines = [f"USES_HISTORY = {self.uses_history}", f"USES_PREVIOUS = {uses_previous}", f"NB = {nb}",
@@ -236,11 +238,13 @@ class NativeCompiler:
         return "\n".join(lines) + "\n"
 
 
-def _entry(name: str, arrays: tuple[str, ...]) -> str:
+def _entry(name: str, arrays: tuple[str, ...], scratch: bool = False) -> str:
     """e_NAME(every context array): what the kernels call; inlined, so the arrays u_NAME does
-    not take cost nothing."""
+    not take cost nothing. `scratch`: isMoveLegal() makes consequences, and each judgement
+    starts without a scratch copy (kernels/helpers.py, _consequence)."""
+    reset = "    HS[H_RES] = 0\n" if scratch else ""
     return (f"@njit(cache=CACHE, inline='always')\ndef e_{name}({_CTX_ARGS}):\n"
-            f"    return u_{name}({', '.join(arrays)}, 1)\n\n")
+            f"{reset}    return u_{name}({', '.join(arrays)}, 1)\n\n")
 
 
 def _allocating(functions: dict, graph) -> set[str]:
@@ -611,6 +615,8 @@ class _FunctionCompiler:
             return Code(f"_ncount({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "int")
         if name == "PreviousCount":
             return Code(f"_pcount({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "int")
+        if name == "ResultPosition":
+            return Code(f"_rread({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "obj")
         if name == "OperationList":
             if b.value not in (0, 1, 2, 3):  # an int or an obj, known only at run time
                 dyn = "_opdyn_counted" if counting else "_opdyn"
@@ -668,13 +674,25 @@ class _FunctionCompiler:
             return Code(f"_set_winner(S, {texts[0]})", None)
         if name == "setNextPlayer":
             return Code(f"_set_next(S, {texts[0]})", None)
-        if name == "addPlace":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 1)", None)
-        if name == "addClear":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, 0, 0)", None)
+        if name in ("addPlace", "addClear"):
+            return self.add_operation(call, texts)
         if name == "addOutcome":
             return Code(f"_add_outcome({self.state('S', 'CS')}, {texts[0]})", None)
         raise NativeUnsupported(f"the built-in {name}()", call.span)
+
+    def add_operation(self, call: ir.CallBuiltin, texts: list[str]) -> Code:
+        """addPlace/addClear: a candidate's operation in moves(), a consequence in end() and
+        isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
+        reach the function."""
+        obj, place = (texts[2], 1) if call.builtin.name == "addPlace" else ("0", 0)
+        proposing = bool(self.function.contexts & {Context.MOVES, Context.CHANCE})  # chance(): an outcome's
+        consequence = bool(self.function.contexts & {Context.END, Context.IS_MOVE_LEGAL})
+        if proposing and consequence:
+            return Code(f"_add_any({self.state('B', 'OPS', 'S', 'CO', 'HS')}, {texts[0]}, {texts[1]}, "
+                        f"{obj}, {place})", None)
+        if consequence:
+            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj})", None)
+        return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
 
     def size_of(self, call: ir.CallBuiltin) -> Code:
         """sizeOf(): of a game-variable array, its sizes are constants (spec 15.1)."""

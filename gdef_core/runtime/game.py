@@ -427,9 +427,12 @@ class State:
     def undo_point(self, move: Move) -> "UndoPoint":
         """What applying `move` here changes, for restore() to take it back (sessions' undo)."""
         height, board = self.game.height, self._board
-        size = self.game.width * height if self.game.counting else 0  # a count's index: size + square
-        squares = tuple({index: board[index] for op in move.ops if 0 <= op.x < self.game.width and 0 <= op.y < height
-                         for index in (op.x * height + op.y, *((size + op.x * height + op.y,) if size else ()))}.items())
+        if self.game.rules.end_consequences:  # end() may change any square
+            squares = tuple(enumerate(board))
+        else:
+            size = self.game.width * height if self.game.counting else 0  # a count's index: size + square
+            squares = tuple({index: board[index] for op in move.ops if 0 <= op.x < self.game.width and 0 <= op.y < height
+                             for index in (op.x * height + op.y, *((size + op.x * height + op.y,) if size else ()))}.items())
         return UndoPoint(squares, self.player, self.move_number, _copy_vars(self._vars), self.over, self.winner,
                          self._scores, self._history, self.chance)
 
@@ -553,7 +556,8 @@ class State:
         board = self._board
         previous = board.copy() if rules.uses_previous else None
         height = game.height
-        undo = []
+        # end()'s consequences change squares the move does not name: keep them all
+        undo = list(enumerate(board)) if rules.end_consequences else []
         if game.counting:
             apply_operations(board, ops, game.width, height, undo)
         else:

@@ -40,7 +40,7 @@ _NAMES = ("Fail", "CALL_SITE", "IN_FRAME", "OPERATION_STEPS", "MAX_ARRAY_ELEMENT
 
 # The cells a function that saves and restores the state names (spelled out in `factory`'s
 # nonlocal lines, which tests/test_runtime_prelude.py compares with this).
-CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM"
+CELLS = "B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM"
 
 # The line of `factory` after which codegen writes the generated functions.
 GENERATED = "# GENERATED: the game's functions follow here (runtime/codegen.py)"
@@ -54,9 +54,10 @@ def namespace() -> dict:
 
 def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure by design)
     """The cells and the built-ins that need them. CTX: the entry point running (CTX_END and
-    the like above)."""
+    the like above). R: ResultPosition, the board with the consequences made so far (in
+    isMoveLegal() a scratch copy of N, copied at its first consequence; elsewhere B)."""
     EMPTY = OBJECTS[0]
-    B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
+    B = N = R = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
     OWN = CHN = CHM = False  # CHN: chanceNext() called; CHM: end() runs after a chance outcome
     OPS = ()
     NOPS = T = MN = ST = CTX = 0
@@ -141,38 +142,43 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         if CTX == CTX_MOVES:  # a candidate with a square off the board is marked with None, then dropped
             CUR.append((x, y, o, True) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS  # an operation held costs steps: memory bounded like time
-        elif CTX == CTX_SETUP:
-            if not (0 <= x < W and 0 <= y < H):
-                _off_board(x, y, loc)
-            B[x * H + y] = o
-            if len(B) > W * H:  # a game whose squares count: a place resets the count
-                B[W * H + x * H + y] = 0
         elif CTX == CTX_CHANCE:  # an outcome is exact: a square off the board is an error
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             CUR.append((x, y, o, True))
             ST -= OPERATION_STEPS
         else:
-            _not_here("addPlace()", "moves(), setup() and chance()", loc)
+            _change(x, y, o, loc)
 
     def _add_clear(x, y, loc):
         nonlocal ST
         if CTX == CTX_MOVES:
             CUR.append((x, y, EMPTY, False) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS
-        elif CTX == CTX_SETUP:
-            if not (0 <= x < W and 0 <= y < H):
-                _off_board(x, y, loc)
-            B[x * H + y] = EMPTY
-            if len(B) > W * H:
-                B[W * H + x * H + y] = 0
         elif CTX == CTX_CHANCE:
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             CUR.append((x, y, EMPTY, False))
             ST -= OPERATION_STEPS
         else:
-            _not_here("addClear()", "moves(), setup() and chance()", loc)
+            _change(x, y, EMPTY, loc)
+
+    def _change(x, y, o, loc):
+        """addPlace/addClear outside moves(): the start position in setup(), a consequence of
+        the move in end() (the board at once) and isMoveLegal() (the scratch copy R)."""
+        nonlocal ST, R
+        if not (0 <= x < W and 0 <= y < H):
+            _off_board(x, y, loc)
+        board = B
+        if CTX != CTX_SETUP:
+            ST -= 1  # a consequence is a step
+            if CTX == CTX_IS_MOVE_LEGAL:
+                if R is N or R is B:  # the first consequence of this judgement: a copy of its own
+                    R = R.copy()
+                board = R
+        board[x * H + y] = o
+        if len(board) > W * H:  # a game whose squares count: a place or a clear resets the count
+            board[W * H + x * H + y] = 0
 
     def _add_count(x, y, n, loc):
         nonlocal ST
@@ -230,13 +236,13 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
                            "(no addOutcome() ran)", loc)
 
     def _has_legal_move(loc):
-        nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
+        nonlocal B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
         if CTX != CTX_END:
             _not_here("hasLegalMove()", "end()", loc)
-        saved = (B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
+        saved = (B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
         his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
         result = HOOK(B, _next_player(), MN, V, his)
-        B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
+        B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
         return result
 
     def _repetitions(loc):
@@ -283,15 +289,15 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         return frozenset([(k, o) for k, o in after.items() if b[k] != o])
 
     def _is_generated(loc):
-        nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
+        nonlocal B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
         if CTX != CTX_IS_MOVE_LEGAL:
             _not_here("isGenerated()", "isMoveLegal()", loc)
         if OWN:  # a search for legal moves is judging the candidates moves() proposed here
             return True
         if GEN is None:  # one move judged alone: run moves() once for this call
-            saved = (B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
+            saved = (B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
             candidates = () if _e_moves is None else _e_moves(B, T, MN, V)
-            B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
+            B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
             GEN = {_effect(B, c) for c in candidates}
         return _effect(B, OPS) in GEN
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import sys
 
+from gdef_core.builtins import Context
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
@@ -68,6 +70,9 @@ class Rules:
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
         self.uses_previous = bool(used & {"PreviousPosition", "PreviousCount"})
+        # end() changes squares the move did not name (docs/language.md, "Consequences of a
+        # move"): undoing a move or a failed end() restores the whole board.
+        self.end_consequences = makes_consequences(compiler.module, Context.END)
         # Squares hold counts beside objects (docs/language.md, "Squares that count"): the
         # board list holds the W*H counts after the W*H objects.
         self.counting = compiler.module.counting

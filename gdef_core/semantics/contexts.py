@@ -21,6 +21,10 @@ from gdef_core.syntax import ast
 # Entry points that judge or propose a move (or chance's outcomes) and must not change the game.
 _READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES, Context.CHANCE)
 
+# The built-ins that build a candidate in moves() but make a consequence in isMoveLegal()
+# (docs/language.md, "Consequences of a move"): one function may not serve both (G420).
+_CONSEQUENCES = frozenset({"addPlace", "addClear"})
+
 
 @dataclass(eq=False)
 class Sites:
@@ -46,10 +50,11 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                        "game variable initialised from it)")
     reported: set[int] = set()
     chance = uses_chance(program)
+    reached: dict[Context, dict[str, _CallPath]] = {}
     for context in Context:
         if context.value not in program.functions or (context is Context.CHANCE and not chance):
             continue
-        paths = _reachable(context.value, sites)
+        paths = reached[context] = _reachable(context.value, sites)
         program.reach[context] = frozenset(paths)
         for function, path in paths.items():
             for call in sites[function].builtin_calls:
@@ -78,6 +83,23 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                         report.add("G412", passed.span, f"game variable array '{passed.name.text}' is "
                                    f"passed to a function while {context.value}() runs ({_path(path)}); "
                                    "the callee could change it: only end() and setup() may pass it")
+    _check_double_meaning(program, report, sites, reached, reported)
+
+
+def _check_double_meaning(program: Program, report: Report, sites: dict[str, Sites],
+                          reached: dict, reported: set[int]) -> None:
+    """G420: addPlace/addClear in a function reached from both moves() (a candidate) and
+    isMoveLegal() (a consequence on the scratch copy), with both call paths."""
+    proposing, judging = reached.get(Context.MOVES, {}), reached.get(Context.IS_MOVE_LEGAL, {})
+    for function in proposing.keys() & judging.keys():
+        for call in sites[function].builtin_calls:
+            name = program.references[call.callee].builtin.name
+            if name in _CONSEQUENCES and id(call) not in reported:
+                reported.add(id(call))
+                report.add("G420", call.callee.span, f"'{name}()' builds a candidate move when moves() "
+                           f"reaches it ({_path(proposing[function], name)}) but changes ResultPosition "
+                           f"when isMoveLegal() does ({_path(judging[function], name)}): write one "
+                           "function for each")
 
 
 def _target_name(assign: ast.Assign) -> ast.Name:

@@ -77,7 +77,7 @@ def play_findings(game, options: PlayOptions) -> tuple[list[Diagnostic], Played]
             _play_one(game, rng, moves, options, findings, deadline)
         except GdefRuntimeError as error:
             findings.add(("runtime", error.code, str(error.span)),
-                         lambda: _runtime(error, game, moves, number))
+                         lambda error=error: _runtime(error, game, moves, number))
         played += 1
         total_moves += len(moves)
     summary = Played(game.name, played, options.games, total_moves, time.monotonic() - started)

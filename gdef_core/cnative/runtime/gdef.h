@@ -383,6 +383,43 @@ static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pla
     S[S_ST] -= OPERATION_STEPS;
 }
 
+/* addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
+ * ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
+ * first consequence (HS[H_RES] = 1; the entry point resets it). One step each. */
+static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    int64_t *S = c->S, *HS = c->HS;
+    (void)place;
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        g_bad(c);
+        return;
+    }
+    S[S_ST] -= 1;
+    int64_t k = x * H + y;
+    if (S[S_CTX] == CTX_END) {
+        c->B[k] = o;
+        if (COUNTING) c->B[NBO + k] = 0; /* a place or a clear resets the count */
+    } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        if (HS[H_RES] == 0) {
+            memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
+            for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++)
+                g_apply(HS + H_RES + 1, c->OPS, i);
+            HS[H_RES] = 1;
+        }
+        HS[H_RES + 1 + k] = o;
+        if (COUNTING) HS[H_RES + 1 + NBO + k] = 0;
+    } else {
+        g_bad(c);
+    }
+}
+
+/* addPlace / addClear in a function that moves() (or chance()) and end() both reach. */
+static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
+        g_add_op(c, x, y, o, place);
+    else
+        g_consequence(c, x, y, o, place);
+}
+
 static inline void g_add_move(Ctx *c) {
     int64_t *S = c->S;
     if (S[S_CTX] != CTX_MOVES) {
@@ -460,6 +497,13 @@ static inline int64_t g_pcount(Ctx *c, int64_t x, int64_t y) {
     int64_t k = NBO + g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_END) return c->HS[H_PREV + k];
     return c->B[k];
+}
+
+/* ResultPosition[x][y]: in isMoveLegal() the scratch copy once a consequence made it, else
+ * NextPosition (which is the board, consequences of end() included, elsewhere). */
+static inline int64_t g_rread(Ctx *c, int64_t x, int64_t y) {
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL && c->HS[H_RES] != 0) return c->HS[H_RES + 1 + g_sq(c, x, y)];
+    return COUNTING ? g_nread_counted(c, x, y) : g_nread(c, x, y);
 }
 
 /* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,

@@ -100,15 +100,28 @@ static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     return count;
 }
 
+/* Whether the board in HS from `at` is the board of an entry of the history. */
+static int g_board_known(const int64_t *HS, int64_t at) {
+    int64_t h = (int64_t)g_board_hash(HS, at);
+    int64_t s = h & TMASK;
+    while (HS[H_BT + s] >= 0) {
+        int64_t e = HS[H_BT + s];
+        if (HS[H_EB + e] == h && g_same_key(HS, H_ROWS + e * KEYLEN, at, NB)) return 1;
+        s = (s + 1) & TMASK;
+    }
+    return 0;
+}
+
 /* nextBoardSeen(): whether the board after the move judged is an earlier one's. The newest
  * entry is always the board judged from, so the next board's hash is its hash changed by the
- * operations. */
+ * operations; after consequences, ResultPosition (the scratch copy) is looked up whole. */
 static __attribute__((unused)) int g_board_seen(Ctx *c) {
     int64_t *S = c->S, *HS = c->HS;
     if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
         g_bad(c);
         return 0;
     }
+    if (HS[H_RES] != 0) return g_board_known(HS, H_RES + 1);
     uint64_t h = (uint64_t)HS[H_EB + HS[HS_N] - 1];
     int64_t a = S[S_OP0], n = S[S_NOPS];
     for (int64_t i = a; i < a + n; i++) {
@@ -146,16 +159,10 @@ static __attribute__((unused)) int g_board_seen_counted(Ctx *c) {
         g_bad(c);
         return 0;
     }
+    if (HS[H_RES] != 0) return g_board_known(HS, H_RES + 1); /* after consequences: ResultPosition */
     memcpy(HS + H_KEY, c->B, NB * sizeof(int64_t));
     for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++) g_apply(HS + H_KEY, c->OPS, i);
-    uint64_t h = g_board_hash(HS, H_KEY);
-    int64_t s = (int64_t)h & TMASK;
-    while (HS[H_BT + s] >= 0) {
-        int64_t e = HS[H_BT + s];
-        if (HS[H_EB + e] == (int64_t)h && g_same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB)) return 1;
-        s = (s + 1) & TMASK;
-    }
-    return 0;
+    return g_board_known(HS, H_KEY);
 }
 
 /* ------------------------------------------------------------ candidates */

@@ -24,7 +24,7 @@ NRT = CACHE = False
 # The history array HS (codegen.NativeCompiler.history_constants).
 USES_HISTORY = USES_PREVIOUS = False
 NB = KEYLEN = HCAP = TSIZE = TMASK = HSIZE = 1
-H_PREV = H_KEY = H_PT = H_BT = H_EH = H_EB = H_EK = H_ROWS = 0
+H_PREV = H_RES = H_KEY = H_PT = H_BT = H_EH = H_EB = H_EK = H_ROWS = 0
 
 
 def e_isMoveLegal(B, OPS, S, V, VF, SC, CO, CS, HS):

@@ -7,7 +7,7 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
+    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_RES, H_ROWS,
     KEYLEN, NB, NBO, TMASK, TSIZE, _key_row,
 )
 from gdef_core.native.kernels.helpers import (
@@ -205,6 +205,8 @@ def _board_seen(B, OPS, S, HS):
     if S[_CTX] != CTX_IS_MOVE_LEGAL:
         _bad(S)
         return False
+    if HS[H_RES] != 0:   # consequences made: ResultPosition, the scratch copy
+        return _board_known(HS, H_RES + 1)
     h = HS[H_EB + HS[_HN] - 1]
     a = S[_OP0]
     n = S[_NOPS]
@@ -233,21 +235,13 @@ def _board_seen(B, OPS, S, HS):
 
 
 @njit(cache=CACHE)
-def _board_seen_counted(B, OPS, S, HS):
-    """nextBoardSeen() in a game whose squares count: the next board (objects and counts)
-    built and hashed whole, then looked up as _board_seen does."""
-    if S[_CTX] != CTX_IS_MOVE_LEGAL:
-        _bad(S)
-        return False
-    HS[H_KEY:H_KEY + NB] = B
-    a = S[_OP0]
-    for i in range(a, a + S[_NOPS]):
-        _apply(HS, OPS, i, H_KEY)
-    h = _board_hash(HS, H_KEY)
+def _board_known(HS, at):
+    """Whether the board in HS from `at` is the board of an entry of the history."""
+    h = _board_hash(HS, at)
     s = h & TMASK
     while HS[H_BT + s] >= 0:
         e = HS[H_BT + s]
-        if HS[H_EB + e] == h and _same_key(HS, H_ROWS + e * KEYLEN, H_KEY, NB):
+        if HS[H_EB + e] == h and _same_key(HS, H_ROWS + e * KEYLEN, at, NB):
             return True
         s = (s + 1) & TMASK
     return False
@@ -264,6 +258,22 @@ def _opdyn_counted(OPS, S, i, j):
     if j == 3:
         return (_opcount(OPS, S, i), False)
     return (OPS[S[_OP0] + i, j], False)
+
+
+@njit(cache=CACHE)
+def _board_seen_counted(B, OPS, S, HS):
+    """nextBoardSeen() in a game whose squares count: ResultPosition after consequences, else
+    the next board (objects and counts) built and hashed whole, then looked up."""
+    if S[_CTX] != CTX_IS_MOVE_LEGAL:
+        _bad(S)
+        return False
+    if HS[H_RES] != 0:
+        return _board_known(HS, H_RES + 1)
+    HS[H_KEY:H_KEY + NB] = B
+    a = S[_OP0]
+    for i in range(a, a + S[_NOPS]):
+        _apply(HS, OPS, i, H_KEY)
+    return _board_known(HS, H_KEY)
 
 
 @njit(cache=CACHE, inline='always')

@@ -390,13 +390,24 @@ function lastRoll() {
   return last && last.chance ? ` · rolled ${last.name || last.move}` : "";
 }
 
-// Stones each player has taken, on a board of intersections (Go): the stones their moves cleared.
+// Stones each player has taken, on a board of intersections (Go): with two players, the
+// opponent's stones placed and no longer on the board (a capture is a consequence of the move,
+// made by the rules, not written in it); else the stones their moves cleared.
 function captures() {
-  const taken = page.game ? Array(page.game.players).fill(0) : [];
+  const players = page.game ? page.game.players : 0;
+  const placed = Array(players).fill(0);
+  const cleared = Array(players).fill(0);
   for (const entry of page.state.moves) {
-    taken[entry.player] += [...entry.move.matchAll(/clear\s*\(/g)].length;
+    placed[entry.player] += [...entry.move.matchAll(/place\s*\(/g)].length;
+    cleared[entry.player] += [...entry.move.matchAll(/clear\s*\(/g)].length;
   }
-  return taken;
+  if (players !== 2) return cleared;
+  const standing = [0, 0];
+  for (const [, , name] of page.state.board) {
+    const side = (page.look.pieces[name] || {}).side;
+    if (side === 0 || side === 1) standing[side] += 1;
+  }
+  return [placed[1] - standing[1], placed[0] - standing[0]];
 }
 
 function squaresOf(text) {
