@@ -68,7 +68,7 @@ def positions(scope: Scope) -> dict:
                 or name == "ResultPosition" and context not in (1, 2)):
             continue
         found[name] = Board(list(squares[:size]), game.width, game.height)
-        if game.counting:
+        if game.counting and name != "ResultPosition":  # ResultCount: designed, not a built-in yet
             found[name.replace("Position", "Count")] = Board(list(squares[size:]), game.width, game.height)
     return found
 
