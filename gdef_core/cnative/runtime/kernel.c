@@ -294,13 +294,13 @@ static inline int64_t g_automatic(Ctx *c) {
     return m;
 }
 
-/* The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
- * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
-static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
+/* The state moves() and chance() start from: `player` proposing at move `mn`, read-only, a
+ * full step budget, no candidate or outcome yet. */
+static inline void g_propose_frame(Ctx *c, int64_t player, int64_t mn, int64_t context) {
     int64_t *S = c->S;
     S[S_T] = player;
     S[S_MN] = mn;
-    S[S_CTX] = CTX_MOVES;
+    S[S_CTX] = context;
     S[S_RO] = 1;
     S[S_NOPS] = 0;
     S[S_OP0] = 0;
@@ -310,6 +310,12 @@ static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
     S[S_BAD] = 0;
     S[S_ERR] = 0;
     c->CS[0] = 0;
+}
+
+/* The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+ * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
+static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
     size_t top = G_MARK();
     int64_t m = g_candidates(c);
     G_RELEASE(top);
@@ -361,18 +367,7 @@ static __attribute__((unused)) int64_t g_merge(Op *CO, int64_t *CS, int64_t m) {
  * G615, which the Python backend reports located). */
 static inline int64_t g_outcomes(Ctx *c, int64_t player, int64_t mn) {
     int64_t *S = c->S;
-    S[S_T] = player;
-    S[S_MN] = mn;
-    S[S_CTX] = CTX_CHANCE;
-    S[S_RO] = 1;
-    S[S_NOPS] = 0;
-    S[S_OP0] = 0;
-    S[S_ST] = MAXSTEPS;
-    S[S_NC] = 0;
-    S[S_NM] = 0;
-    S[S_BAD] = 0;
-    S[S_ERR] = 0;
-    c->CS[0] = 0;
+    g_propose_frame(c, player, mn, CTX_CHANCE);
     size_t top = G_MARK();
     int64_t m = g_chance_outcomes(c);
     G_RELEASE(top);
