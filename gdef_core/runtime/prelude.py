@@ -250,7 +250,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             _not_here("repetitions()", "end()", loc)
         if HIS is None:
             return 0
-        return HIS.repetitions(_position_key(B, _next_player(), V))
+        return HIS.repetitions(_position_key(B, _next_player(), V, CHN))  # a chance node as chosen so far
 
     def _board_seen(b, loc):
         if CTX != CTX_IS_MOVE_LEGAL:
