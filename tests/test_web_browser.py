@@ -487,6 +487,33 @@ def wait_until_thinking(run) -> None:
     raise AssertionError("the computer never started thinking")
 
 
+def test_a_page_opened_while_the_computer_thinks_shows_move_now(open_board, browser) -> None:
+    """A second tab (or a reload) opened during the computer's search shows the position it
+    thinks about with *Move now*; pressed there, the computer plays, and both pages show it."""
+    first, run = open_board(TICTACTOE, "--player", "1=mcts:time=600", "--seed", "3")
+    square(first, 1, 1).click()
+    wait_until_thinking(run)
+    second = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    second.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        second.goto(run.url)
+        expect(second.locator("#move-now")).to_be_visible(timeout=10_000)
+        expect(second.locator("#status")).to_have_text(re.compile(r"^Player 1 \(mcts:time=600(\.0)?\) to move…$"))
+        expect(square(second, 1, 1)).to_have_attribute("data-object", "X")
+        assert re.fullmatch(r"player 1 \(mcts:time=600(\.0)?\)", run.get("/api/state")[1]["thinking"])
+        second.locator("#move-now").click()
+        for page in (second, first):
+            expect(page.locator("#moves li")).to_have_count(2, timeout=30_000)
+            expect(page.locator("#move-now")).to_be_hidden()
+            expect(page.locator("#status")).to_have_text("Player 0 to move")
+        expect(second.locator("#legal li")).to_have_count(7)   # the legal moves came after the move
+        assert run.get("/api/state")[1]["thinking"] is None
+    finally:
+        second.close()
+    assert errors == [], f"the second page raised: {errors}"
+
+
 def test_undo_while_the_computer_thinks_stops_it_and_takes_back(open_board) -> None:
     """Undo during the computer's search stops it without playing and takes back the move it
     was answering, as chess programs do; the game goes on normally afterwards."""
