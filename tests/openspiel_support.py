@@ -4,10 +4,17 @@ A turn's outcome is compared as a key: (position, over, winner, player on turn),
 position is whatever the two sides' parsers make of a state (OpenSpiel's text, our board and
 game variables). OpenSpiel games that split one turn into several actions of the same player
 (checkers' multiple captures, amazons' from / to / shot) are followed to the end of the turn.
+
+`play_alongside` compares node by node instead, OpenSpiel's actions mapped to ours: games with
+chance nodes (the same outcomes with the same probabilities) and games whose positions are read
+from OpenSpiel's observation (counts), through our pyspiel adapter or the game API (`ApiState`).
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+
+import pytest
 
 
 def spiel_key(state, position) -> tuple:
@@ -116,3 +123,66 @@ def play_against(game, spiel_game, spiel_position, *, games: int, seed: int, lab
             turns += 1
         assert theirs.is_terminal()
     return turns
+
+
+class ApiState:
+    """A state of gdef's game API spoken to as play_alongside speaks to a pyspiel state; its
+    actions are our Moves."""
+
+    def __init__(self, state) -> None:
+        self.state = state
+
+    def current_player(self) -> int:
+        return self.state.current_player
+
+    def is_terminal(self) -> bool:
+        return self.state.is_over
+
+    def apply_action(self, move) -> None:
+        self.state.apply(move)
+
+    def returns(self) -> list[float]:
+        winner, players = self.state.winner, self.state.game.players
+        return [0.0 if winner is None else 1.0 if p == winner else -1.0 for p in range(players)]
+
+
+def play_alongside(new_ours: Callable, spiel_game, *, games: int, seed: int, label: str,
+                   same: Callable, actions: Callable, final: Callable | None = None) -> set[tuple]:
+    """Seeded games of ours (`new_ours()`: a pyspiel state, or an ApiState) and OpenSpiel's side
+    by side, OpenSpiel choosing (players uniformly, chance by its probabilities). At every node:
+    the same player on turn, `same(ours, theirs, where)` (asserting the positions agree); at a
+    chance node the same outcomes with the same probabilities (our chance action k is theirs);
+    at a player's node `actions(ours, theirs, player, where)`, OpenSpiel's action -> ours, whose
+    keys must be OpenSpiel's legal actions. At the end the same returns, then `final(ours,
+    theirs, where)`. Returns the set of returns seen."""
+    rng = random.Random(seed)
+    results = set()
+    for number in range(games):
+        ours, theirs = new_ours(), spiel_game.new_initial_state()
+        step = 0
+        while not theirs.is_terminal():
+            where = f"{label} game {number} step {step}"
+            assert not ours.is_terminal(), where
+            player = theirs.current_player()
+            assert ours.current_player() == player, where
+            same(ours, theirs, where)
+            if theirs.is_chance_node():
+                mine, expected = ours.chance_outcomes(), theirs.chance_outcomes()
+                assert [a for a, _ in mine] == [a for a, _ in expected], where
+                assert [p for _, p in mine] == pytest.approx([p for _, p in expected]), where
+                outcomes, weights = zip(*expected)
+                action = rng.choices(outcomes, weights)[0]
+                ours.apply_action(action)
+            else:
+                mine = actions(ours, theirs, player, where)
+                assert sorted(mine) == theirs.legal_actions(), where
+                action = rng.choice(theirs.legal_actions())
+                ours.apply_action(mine[action])
+            theirs.apply_action(action)
+            step += 1
+        where = f"{label} game {number}"
+        assert ours.is_terminal() and ours.returns() == theirs.returns(), where
+        if final is not None:
+            final(ours, theirs, where)
+        results.add(tuple(theirs.returns()))
+    return results

@@ -13,48 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from support import missing, need_module
-from web_support import BOOM, ROOT, TICTACTOE, WebRun, chromium_path
+from web_support import BOOM, ROOT, TICTACTOE, playwright_or_skip
 
-playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
-CHROMIUM = chromium_path()
-if CHROMIUM is None:
-    missing("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
-
+playwright_api, _ = playwright_or_skip()
 expect = playwright_api.expect
 WIN_FOR_X = [(0, 0), (1, 1), (1, 0), (2, 2), (2, 0)]  # X, O, X, O, X: X wins on the bottom row
 # Why tic-tac-toe refuses a mark on a taken square (the line of examples/tictactoe.gdef).
 TAKEN = "tictactoe.gdef:53: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_board(browser):
-    """open_board(*gdef-run arguments) -> (the page, the running server)."""
-    opened = []
-
-    def open_(*args: str, **options):
-        run = WebRun(*args, **options)
-        page = browser.new_page(viewport={"width": 1200, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        opened.append((run, page, errors))
-        page.goto(run.url)
-        expect(page.locator("#status")).not_to_have_text("Loading…")
-        return page, run
-
-    yield open_
-    for run, page, errors in opened:
-        page.close()
-        run.close()
-        assert errors == [], f"the page raised: {errors}"
 
 
 def square(page, x: int, y: int):
