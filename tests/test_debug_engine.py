@@ -2,37 +2,17 @@
 not reach."""
 from __future__ import annotations
 
-import queue
 import sys
 from pathlib import Path
 
 import pytest
 
+from debug_support import Listener
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions
 from gdef_core.debug.values import scopes
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKERS = str(ROOT / "examples" / "checkers.gdef")
-
-
-class Listener:
-    def __init__(self) -> None:
-        self.events: queue.Queue = queue.Queue()
-
-    def stopped(self, stop) -> None:
-        self.events.put(("stopped", stop))
-
-    def output(self, category: str, text: str) -> None:
-        pass
-
-    def waiting(self) -> None:
-        self.events.put(("waiting", None))
-
-    def finished(self, code: int) -> None:
-        self.events.put(("finished", code))
-
-    def next(self):
-        return self.events.get(timeout=60)
 
 
 def line_of(path: str, start: str, after: int = 0) -> int:
