@@ -24,6 +24,7 @@ from gdef_core import load_game  # noqa: E402
 
 BACKGAMMON = str(EXAMPLES / "backgammon.gdef")
 POINT_X = [12, 11, 10, 9, 8, 7, 5, 4, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
+SHORT_SEED = 6   # its games never pass the turn limit on a double (see the last test)
 _SCORES = re.compile(r"Scores, X: (\d+), O: (\d+)")
 
 
@@ -82,3 +83,15 @@ def test_gammons_and_backgammons_score_as_openspiel_s_full_scoring():
     play_against(game, spiel_game, spiel_position, games=30, seed=12, label="backgammon",
                  our_position=our_position, scores=True, results=results)
     assert {max(r) for r in results} == {1.0, 2.0, 3.0}   # single games, gammons, backgammons
+
+
+def test_the_turn_limit_is_openspiel_s_max_player_turns():
+    """After max_player_turns turns the game is a draw, on both sides. (OpenSpiel ends the game
+    after the first half of a double that passes the limit, ours after the whole turn: the seed
+    is one whose games never pass the limit on a double.)"""
+    game = load_game([BACKGAMMON], params={"max_player_turns": 20})
+    spiel_game = pyspiel.load_game("backgammon", {"max_player_turns": 20})
+    results = []
+    play_against(game, spiel_game, spiel_position, games=20, seed=SHORT_SEED, label="backgammon",
+                 our_position=our_position, results=results)
+    assert set(results) == {(0.0, 0.0)}
