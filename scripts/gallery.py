@@ -34,7 +34,7 @@ from gdef_core.loader import load_program  # noqa: E402
 
 VIEWPORT = {"width": 1100, "height": 820}
 SEED = 29
-MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12}  # per game name; else:
+MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12, "backgammon": 13}  # per game name; else:
 DEFAULT_MOVES = 8
 IMAGES = "images/gallery"
 PAGE_GAME = "chess"  # the game of the whole page's picture, docs/images/web-board.png (docs/web.md)

@@ -77,7 +77,7 @@ class ActionMap:
         for key, group in groups.items():
             if len(group) > VARIANTS:
                 raise ActionRangeError(
-                    f"{len(group)} legal moves start with {group[0].ops[0]} and end on the square "
+                    f"{self.game.name}: {len(group)} legal moves start with {group[0].ops[0]} and end on the square "
                     f"of {group[0].ops[-1]}; the action scheme tells apart at most {VARIANTS}")
             group.sort(key=_sort_key)
             base = self.codes + 1 + key * VARIANTS
