@@ -117,8 +117,8 @@ def oware_action(move, player: int) -> int:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_oware_plays_as_openspiel_oware(seed):
     """At every node the same houses, stores, legal moves and player; at the end the same
-    returns, and our final scores are OpenSpiel's after its final sweep. The sweep itself is
-    not on our board (end() cannot change the board yet), so the last board is not compared."""
+    returns and the same board after the final sweep (every house empty, the seeds left in the
+    stores: end()'s consequences), and our final scores are OpenSpiel's."""
     game, spiel_game = load_game(OWARE), pyspiel.load_game("oware")
     rng = random.Random(seed)
     for number in range(15):
@@ -137,8 +137,8 @@ def test_oware_plays_as_openspiel_oware(seed):
             ours.apply(mine[action])
             step += 1
         assert ours.is_over, f"seed {seed} game {number}"
+        assert oware_position(ours) == spiel_oware(theirs) == ([0] * 12, ours.scores), f"seed {seed} game {number}"
         assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
-        assert ours.scores == spiel_oware(theirs)[1], f"seed {seed} game {number}"
 
 
 @pytest.mark.parametrize("path, name, depth", [(KALAH, "mancala", 5), (OWARE, "oware", 4)])
