@@ -284,7 +284,8 @@ _code("G410", E, "game variable initialiser is not constant",
       "Write the value as a constant, or assign it in `setup()`.")
 _code("G411", E, "built-in not allowed here",
       "Some built-ins work only in some entry points (and the functions they call): "
-      "`addPlace`/`addClear` in `moves()`, `setup()`, `end()` and `isMoveLegal()`, `addMove` in "
+      "`addPlace`/`addClear`/`addCount` in `moves()`, `setup()`, `chance()`, `end()` and "
+      "`isMoveLegal()`, `addMove` in "
       "`moves()`, `hasLegalMove` "
       "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
       "from the entry point that reaches the call.",

@@ -1,7 +1,8 @@
 """Which entry points make consequences of a move (docs/language.md, "Consequences of a move"):
 `addPlace`/`addClear`/`addCount` reached from `end()` change the position at once, reached from
-`isMoveLegal()` they change the scratch copy `ResultPosition` (with its counts `ResultCount`). Both backends ask this once, to
-keep the board before end() and to give isMoveLegal() a scratch copy only where needed.
+`isMoveLegal()` they change the scratch copy `ResultPosition` (with its counts `ResultCount`).
+Both backends ask this once, to keep the board before end() and to give isMoveLegal() a
+scratch copy only where needed.
 """
 from __future__ import annotations
 
