@@ -337,23 +337,30 @@ def _add_op(S, CO, x, y, o, place):
 
 
 @njit(cache=CACHE, inline='always')
+def _set_square(b, at, k, o, place):
+    """One consequence on the board b from `at` (the board, or the scratch copy in HS): a count
+    (place 2, o the count) sets the count and leaves the object; a place or a clear sets the
+    object and resets the count."""
+    if place == 2:
+        b[at + NBO + k] = o
+    else:
+        b[at + k] = o
+        if COUNTING:
+            b[at + NBO + k] = 0
+
+
+@njit(cache=CACHE, inline='always')
 def _consequence(B, OPS, S, HS, x, y, o, place):
-    """addPlace / addClear / addCount (place 2, o the count) in end(): the board at once; in
-    isMoveLegal(): the scratch copy ResultPosition, HS from H_RES + 1, made from the board
-    after the move at the judgement's first consequence (HS[H_RES] = 1; the entry point resets
-    it). One step each."""
+    """addPlace / addClear / addCount in end(): the board at once; in isMoveLegal(): the
+    scratch copy ResultPosition, HS from H_RES + 1, made from the board after the move at the
+    judgement's first consequence (HS[H_RES] = 1; the entry point resets it). One step each."""
     if x < 0 or x >= W or y < 0 or y >= H:
         _bad(S)
         return
     S[_ST] -= 1
     k = x * H + y
     if S[_CTX] == CTX_END:
-        if place == 2:  # a count: the object stays
-            B[NBO + k] = o
-            return
-        B[k] = o
-        if COUNTING:  # a place or a clear resets the count
-            B[NBO + k] = 0
+        _set_square(B, 0, k, o, place)
     elif S[_CTX] == CTX_IS_MOVE_LEGAL:
         if HS[H_RES] == 0:
             for j in range(NB):
@@ -362,12 +369,7 @@ def _consequence(B, OPS, S, HS, x, y, o, place):
             for i in range(a, a + S[_NOPS]):
                 _apply(HS, OPS, i, H_RES + 1)
             HS[H_RES] = 1
-        if place == 2:
-            HS[H_RES + 1 + NBO + k] = o
-            return
-        HS[H_RES + 1 + k] = o
-        if COUNTING:
-            HS[H_RES + 1 + NBO + k] = 0
+        _set_square(HS, H_RES + 1, k, o, place)
     else:
         _bad(S)
 
