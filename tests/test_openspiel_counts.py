@@ -117,8 +117,8 @@ def oware_action(move, player: int) -> int:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_oware_plays_as_openspiel_oware(seed):
     """At every node the same houses, stores, legal moves and player; at the end the same
-    returns, and our final scores are OpenSpiel's after its final sweep. The sweep itself is
-    not on our board (end() cannot change the board yet), so the last board is not compared."""
+    returns and the same board after the final sweep (every house empty, the seeds left in the
+    stores: end()'s consequences), and our final scores are OpenSpiel's."""
     game, spiel_game = load_game(OWARE), pyspiel.load_game("oware")
     rng = random.Random(seed)
     for number in range(15):
@@ -137,8 +137,40 @@ def test_oware_plays_as_openspiel_oware(seed):
             ours.apply(mine[action])
             step += 1
         assert ours.is_over, f"seed {seed} game {number}"
+        assert oware_position(ours) == spiel_oware(theirs) == ([0] * 12, ours.scores), f"seed {seed} game {number}"
         assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
-        assert ours.scores == spiel_oware(theirs)[1], f"seed {seed} game {number}"
+
+
+def test_oware_through_the_gdef_adapter_ends_on_the_swept_board():
+    """Through `pyspiel.load_game("gdef", ...)`: the observation's count plane holds OpenSpiel's
+    houses and scores at every node, the terminal one too (after the final sweep, which
+    end() makes on the board)."""
+    import numpy as np
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    ours_game, theirs_game = pyspiel.load_game("gdef", {"path": OWARE}), pyspiel.load_game("oware")
+    shape = ours_game.observation_tensor_shape()
+    rng = random.Random(4)
+    for number in range(5):
+        ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
+        while True:
+            counts = np.array(ours.observation_tensor(0)).reshape(shape)[-1]
+            assert ([int(counts[x, y]) for x, y in OWARE_HOUSES], [int(counts[x, y]) for x, y in OWARE_STORES]) \
+                == spiel_oware(theirs), f"game {number}"
+            if theirs.is_terminal():
+                break
+            player = theirs.current_player()
+            mine = {}
+            for action in ours.legal_actions():
+                first = ours.action_to_string(player, action).split(";")[0]
+                x, y = (int(v) for v in first[len("count("):].split(",")[:2])
+                mine[OWARE_HOUSES.index((x, y)) - 6 * player] = action
+            assert sorted(mine) == theirs.legal_actions()
+            action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            ours.apply_action(mine[action])
+        assert ours.is_terminal() and ours.returns() == theirs.returns(), f"game {number}"
+        assert spiel_oware(theirs)[0] == [0] * 12
 
 
 @pytest.mark.parametrize("path, name, depth", [(KALAH, "mancala", 5), (OWARE, "oware", 4)])
