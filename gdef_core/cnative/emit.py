@@ -160,6 +160,8 @@ class CEmitter:
                "POOL": SEARCH_POOL_FACTOR * self.max_steps, "OPERATION_STEPS": OPERATION_STEPS,
                "MAX_ARRAY_ELEMENTS": MAX_ARRAY_ELEMENTS, "CAP_OPS": CAP_OPS, "CAP_MOVES": CAP_MOVES,
                "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys, "PERFT_OPS": PERFT_OPS, "PERFT_MOVES": PERFT_MOVES,
+               # hasLegalMove()'s candidates kept for the next turn (kernel.c, g_memo_keep)
+               "MEMO": CAP_MOVES + 1 + keys + 2 * CAP_MOVES, "MEMO_LEN": 5 + nb + ints + floats,
                "OWN_CANDIDATES": int("moves" in self.functions),
                "ARRAYS": int(any(isinstance(node, ir.DeclareArray)
                                  for f in self.functions.values() for node in ir.walk(f.body))),

@@ -70,8 +70,9 @@ class CModule:
         self.USES_HISTORY = bool(constants["USES_HISTORY"])
 
     def _starts(self):
-        """CS: the candidates' starts, the search stamps and the duplicate table (kernel.c)."""
-        return np.zeros(self.constants["TABLE"] + 2 * self.constants["CAP_MOVES"], np.int64)
+        """CS: the candidates' starts, the search stamps, the duplicate table and the memo of
+        hasLegalMove()'s candidates (kernel.c)."""
+        return np.zeros(self.constants["MEMO"] + self.constants["MEMO_LEN"], np.int64)
 
     def playouts(self, seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
                  record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS) -> int:

@@ -176,6 +176,18 @@ static inline void g_keep(Op *CO, int64_t *CS, int64_t kept, int64_t a, int64_t 
     CS[kept + 1] = start + b - a;
 }
 
+/* A hash of the operations a .. b - 1 for the duplicate table: each operation's four fields
+ * packed into one word, one multiplication per operation (equal hashes are compared whole, so
+ * collisions cost time only). */
+static inline uint64_t g_ops_hash(Op *CO, int64_t a, int64_t b) {
+    uint64_t h = (uint64_t)(b - a);
+    for (int64_t k = a; k < b; k++) {
+        uint64_t w = ((((uint64_t)CO[k][0] << 16) ^ (uint64_t)CO[k][1]) << 16 ^ (uint64_t)CO[k][2]) << 1;
+        h = (h + (w ^ (uint64_t)CO[k][3])) * UINT64_C(0x9E3779B97F4A7C15);
+    }
+    return h ^ (h >> 29);
+}
+
 static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
     int64_t kept = 0;
     if (m <= 16) {
@@ -199,10 +211,8 @@ static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
     for (int64_t k = 0; k < size; k++) table[k] = -1;
     for (int64_t i = 0; i < m; i++) {
         int64_t a = CS[i], b = CS[i + 1];
-        uint64_t h = (uint64_t)(b - a);
-        for (int64_t k = a; k < b; k++)
-            for (int f = 0; f < 4; f++) h = (h ^ (uint64_t)(CO[k][f] + 7)) * UINT64_C(0x100000001B3);
-        int64_t slot = (int64_t)(h >> 20) & (size - 1);
+        uint64_t h = g_ops_hash(CO, a, b);
+        int64_t slot = (int64_t)(h >> 40) & (size - 1);
         int duplicate = 0;
         while (table[slot] >= 0) {
             int64_t j = table[slot];
@@ -318,6 +328,52 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
     return r;
 }
 
+/* The candidates hasLegalMove() generated in end(), kept for the next turn of a random game
+ * (which generates the same player's moves from the same position otherwise). CS from MEMO:
+ * 0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
+ * move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
+ * before it are illegal), from the board and game variables from MEMO + 5 (floats as their
+ * bits). The next turn takes them only if all of these are unchanged (end() may go on to
+ * change the variables or the next player after asking), and then judges again only the
+ * candidates after the first legal one: isMoveLegal() sees the same position, move number,
+ * variables and boards seen (spec 15.4: the position counts as seen in both). */
+static inline void g_memo_row(Ctx *c, int64_t *row) {
+    memcpy(row, c->B, NB * sizeof(int64_t));
+    memcpy(row + NB, c->V, NV * sizeof(int64_t));
+    memcpy(row + NB + NV, c->VF, NVF * sizeof(double));
+}
+
+static inline void g_memo_keep(Ctx *c, int64_t player, int64_t mn, int64_t m, int64_t first) {
+    int64_t *M = c->CS + MEMO;
+    if (M[0] == 0) return;
+    M[0] = 2;
+    M[1] = player;
+    M[2] = mn;
+    M[3] = m;
+    M[4] = first;
+    g_memo_row(c, M + 5);
+}
+
+/* The candidates of `player` at move mn: those kept by hasLegalMove() when still valid (and
+ * *first, the first legal one), else generated (g_gen; *first -1: none judged); the memo is
+ * emptied either way. */
+static inline int64_t g_gen_memo(Ctx *c, int64_t player, int64_t mn, int64_t *first) {
+    int64_t *M = c->CS + MEMO;
+    *first = -1;
+    if (M[0] == 2 && M[1] == player && M[2] == mn) {
+        int64_t row[MEMO_LEN - 5 > 0 ? MEMO_LEN - 5 : 1];
+        g_memo_row(c, row);
+        M[0] = 1;
+        if (memcmp(row, M + 5, (MEMO_LEN - 5) * sizeof(int64_t)) == 0) {
+            c->S[S_ERR] = 0;
+            *first = M[4];
+            return M[3];
+        }
+    }
+    if (M[0] != 0) M[0] = 1;
+    return g_gen(c, player, mn);
+}
+
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
  * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
 static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
@@ -333,8 +389,9 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     int64_t m = g_gen(c, p, mn);
     int failed = S[S_ERR] != 0;
     int found = 0;
+    int64_t k = 0;
     S[S_POOL] = POOL;
-    for (int64_t k = 0; k < m; k++) {
+    for (; k < m; k++) {
         int legal = g_judge(c, k, p, mn);
         if (S[S_POOL] < 0) {
             failed = 1;
@@ -345,6 +402,7 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
             break;
         }
     }
+    if (!failed) g_memo_keep(c, p, mn, m, k);
     memcpy(S, saved, sizeof saved); /* end()'s own flag included: an error before stays */
     if (failed) S[S_ERR] = 1;
     return found;
@@ -431,7 +489,8 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_m
     int64_t *S = c->S;
     for (;;) {
         if (max_moves >= 0 && G->length >= max_moves) return 1;
-        int64_t m = g_gen(c, player, mn);
+        int64_t first;
+        int64_t m = g_gen_memo(c, player, mn, &first);
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
         for (int64_t i = 0; i < m; i++) G->order[i] = i;
@@ -441,7 +500,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_m
             left -= 1;
             int64_t k = G->order[i];
             G->order[i] = G->order[left];
-            int legal = g_judge(c, k, player, mn);
+            int legal = k < first ? 0 : k == first ? 1 : g_judge(c, k, player, mn);
             if (S[S_POOL] < 0) g_fail(c);
             if (legal) {
                 chosen = k;
@@ -479,6 +538,7 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
     int64_t status;
     if (setjmp(here) == 0) {
         if (USES_HISTORY) g_hist_restart(c);
+        c->CS[MEMO] = 1; /* hasLegalMove() keeps its candidates for the next turn */
         status = g_game(c, G, player, mn, max_moves);
     } else {
         status = 3;
@@ -762,7 +822,7 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
     int64_t S[NSLOTS] = {0};
     Perft w;
     w.CO = malloc(CAP_OPS * sizeof(Op));
-    w.CS = calloc(TABLE + 2 * CAP_MOVES, sizeof(int64_t));
+    w.CS = calloc(MEMO + MEMO_LEN, sizeof(int64_t));
     w.LO = malloc(depth * PERFT_OPS * sizeof(Op));
     w.LS = malloc(depth * PERFT_MOVES * sizeof(int64_t));
     w.Bs = malloc((depth + 1) * (NB + 1) * sizeof(int64_t));
