@@ -138,6 +138,9 @@ class NativeCompiler:
                      f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
                      f"KEYS = {stamp_keys(game.width, game.height, len(self.objects))}\n"
                      "TABLE = CAP_MOVES + 1 + KEYS\n"
+                     # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep)
+                     "MEMO = TABLE + 2 * CAP_MOVES\n"
+                     f"MEMO_LEN = {5 + game.width * game.height + self.int_variables()}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
                      f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
@@ -178,6 +181,10 @@ class NativeCompiler:
     def key_fields(self) -> int:
         """How many values a position's key holds after the board and the player."""
         return sum(slot.count for slot in self.layout.values() if not slot.counter)
+
+    def int_variables(self) -> int:
+        """How many int, bool and obj values the game variables hold (V's length)."""
+        return sum(slot.count for slot in self.layout.values() if not slot.floats)
 
     def history_constants(self, uses_previous: bool) -> str:
         """The offsets of HS (kernels/history.py) for this game; a game without a history

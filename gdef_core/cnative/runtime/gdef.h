@@ -34,8 +34,9 @@
 /* Slots of S (the same as the numba kernels'). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
        S_OP0, NSLOTS };
-/* Slots of HS. */
-enum { HS_N, HS_N0, HS_X, HS_F };
+/* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play while HS_BV is 1;
+ * code that writes c->B anywhere else must set HS_BV to 0). */
+enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };
 
 typedef int64_t Op[4];
 

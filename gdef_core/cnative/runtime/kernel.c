@@ -19,16 +19,25 @@
 
 /* The key written at entry HS_N becomes the newest entry (full: a position; else only its
  * board, as seen). */
-static void g_hist_add(int64_t *HS, int64_t full) {
+static void g_hist_add_hashed(int64_t *HS, int64_t full, uint64_t hb) {
     int64_t n = HS[HS_N];
     int64_t row = H_ROWS + n * KEYLEN;
-    uint64_t hb = g_board_hash(HS, row);
     HS[H_EH + n] = g_fin(g_hash(HS, row + NB, KEYLEN - NB, hb));
     HS[H_EB + n] = (int64_t)hb;
     HS[H_EK + n] = full;
     g_tinsert(HS, H_BT, HS[H_EB + n], n);
     if (full) g_tinsert(HS, H_PT, HS[H_EH + n], n);
     HS[HS_N] = n + 1;
+}
+
+static void g_hist_add(int64_t *HS, int64_t full) {
+    g_hist_add_hashed(HS, full, g_board_hash(HS, H_ROWS + HS[HS_N] * KEYLEN));
+}
+
+/* The hash of the board B, which is the board of the row at `at` (g_key_row): the one g_play
+ * kept (the newest entry's, changed by the move's operations), else computed. */
+static inline uint64_t g_board_now(const int64_t *HS, int64_t at) {
+    return HS[HS_BV] ? (uint64_t)HS[HS_BH] : g_board_hash(HS, at);
 }
 
 /* Drop the newest entries down to n. */
@@ -48,6 +57,7 @@ static void g_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) {
     for (int64_t k = H_PT; k < H_PT + 2 * TSIZE; k++) HS[k] = -1;
     HS[HS_N] = 0;
     HS[HS_X] = 0;
+    HS[HS_BV] = 0;
     if (rows > HCAP / 2) {
         HS[HS_N0] = -1;
         return;
@@ -64,14 +74,17 @@ static void g_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) {
 static void g_hist_restart(Ctx *c) {
     if (c->HS[HS_N0] < 0) g_fail(c);
     g_hist_truncate(c->HS, c->HS[HS_N0]);
+    c->HS[HS_BV] = 0;
 }
 
 /* The position reached by a move (the board, p to move) becomes the newest entry. */
 static void g_hist_play(Ctx *c, int64_t p) {
     int64_t *HS = c->HS;
     if (HS[HS_N] >= HCAP) g_fail(c); /* a game longer than the buffer: the Python backend finishes it */
-    g_key_row(c, c->B, p, c->V, c->VF, H_ROWS + HS[HS_N] * KEYLEN);
-    g_hist_add(HS, 1);
+    int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
+    g_key_row(c, c->B, p, c->V, c->VF, row);
+    g_hist_add_hashed(HS, 1, g_board_now(HS, row));
+    HS[HS_BV] = 0;
 }
 
 /* repetitions(): the earlier positions equal to the one end() has reached. */
@@ -83,7 +96,7 @@ static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     }
     int64_t p = S[S_NXT] >= 0 ? S[S_NXT] : (S[S_T] + 1) % P;
     g_key_row(c, c->B, p, c->V, c->VF, H_KEY);
-    int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_hash(HS, H_KEY)));
+    int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_now(HS, H_KEY)));
     int64_t count = 0;
     int64_t s = h & TMASK;
     while (HS[H_PT + s] >= 0) {
@@ -418,7 +431,7 @@ static __attribute__((unused)) int g_has_legal_move_seen(Ctx *c) {
     }
     int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
     memcpy(HS + row, c->B, NB * sizeof(int64_t));
-    g_hist_add(HS, 0);
+    g_hist_add_hashed(HS, 0, g_board_now(HS, row));
     int found = g_has_legal_move(c);
     g_hist_truncate(HS, HS[HS_N] - 1);
     return found;
@@ -433,7 +446,18 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     int64_t *S = c->S;
     if (USES_PREVIOUS) /* the board before the move, for PreviousPosition */
         memcpy(c->HS + H_PREV, c->B, NB * sizeof(int64_t));
-    for (int64_t i = a; i < a + n; i++) c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+    if (USES_HISTORY && c->HS[HS_N] > 0) { /* the newest entry is the board before the move */
+        int64_t *HS = c->HS;
+        uint64_t hb = (uint64_t)HS[H_EB + HS[HS_N] - 1];
+        for (int64_t i = a; i < a + n; i++) {
+            int64_t k = MV[i][0] * H + MV[i][1];
+            hb ^= g_z(k, c->B[k]) ^ g_z(k, MV[i][2]);
+            c->B[k] = MV[i][2];
+        }
+        HS[HS_BH] = (int64_t)hb;
+        HS[HS_BV] = 1;
+    } else
+        for (int64_t i = a; i < a + n; i++) c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
     S[S_T] = player;
     S[S_MN] = mn + 1;
     S[S_CTX] = CTX_END;

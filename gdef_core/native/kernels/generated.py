@@ -14,7 +14,7 @@ CTX_MOVES, CTX_SETUP = Context.MOVES.number, Context.SETUP.number
 # The board, players, objects, limits (codegen.NativeCompiler.compile).
 W = H = P = NOBJ = 1
 MAXSTEPS = MAXDEPTH = POOL = OPERATION_STEPS = 1
-CAP_OPS = CAP_MOVES = KEYS = TABLE = PERFT_OPS = PERFT_MOVES = 1
+CAP_OPS = CAP_MOVES = KEYS = TABLE = PERFT_OPS = PERFT_MOVES = MEMO = MEMO_LEN = 1
 OWN_CANDIDATES = 0
 NRT = CACHE = False
 # The history array HS (codegen.NativeCompiler.history_constants).

@@ -26,6 +26,9 @@ from gdef_core.native.kernels.helpers import _CTX, _NOPS, _NXT, _OP0, _T, _bad, 
 # Entries come and go last in, first out (a playout; perft's walk), so dropping the newest
 # only empties its table slots.
 _HN, _HN0, _HX, _HF = 0, 1, 2, 3
+# _HBH: the hash of the board after the move, kept by kernel._play while _HBV is 1 (code that
+# writes the board anywhere else must set _HBV to 0).
+_HBH, _HBV = 4, 5
 
 
 @njit(cache=CACHE, inline='always')
@@ -105,13 +108,22 @@ def _tremove(HS, table, h, i):
     HS[table + s] = -1
 
 
+@njit(cache=CACHE, inline='always')
+def _board_now(HS, at):
+    """The hash of the board B, which is the board of the key at `at`: the one _play kept (the
+    newest entry's, changed by the move's operations), else computed."""
+    if HS[_HBV] != 0:
+        return HS[_HBH]
+    return _board_hash(HS, at)
+
+
 @njit(cache=CACHE)
 def _hist_add(HS, full):
     """The key written at entry _HN becomes the newest entry (full: a position; else only its
     board, as seen)."""
     n = HS[_HN]
     row = H_ROWS + n * KEYLEN
-    hb = _board_hash(HS, row)
+    hb = _board_now(HS, row)
     HS[H_EH + n] = _fin(_hash(HS, row + NB, KEYLEN - NB, hb))
     HS[H_EB + n] = hb
     HS[H_EK + n] = full
@@ -140,6 +152,7 @@ def _hist_load(HS, H0):
     HS[H_PT:H_PT + 2 * TSIZE] = -1
     HS[_HN] = 0
     HS[_HX] = 0
+    HS[_HBV] = 0
     if H0.shape[0] > HCAP // 2:
         HS[_HN0] = -1
         return
@@ -156,6 +169,7 @@ def _hist_restart(HS):
     if HS[_HN0] < 0:
         _fail()
     _hist_truncate(HS, HS[_HN0])
+    HS[_HBV] = 0
 
 
 @njit(cache=CACHE)
@@ -165,6 +179,7 @@ def _hist_play(B, p, V, VF, HS):
         _fail()  # a game longer than the buffer: the Python backend finishes it
     _key_row(B, p, V, VF, HS, H_ROWS + HS[_HN] * KEYLEN)
     _hist_add(HS, 1)
+    HS[_HBV] = 0
 
 
 @njit(cache=CACHE)
@@ -175,7 +190,7 @@ def _repetitions(B, S, V, VF, HS):
         return 0
     p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
     _key_row(B, p, V, VF, HS, H_KEY)
-    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_hash(HS, H_KEY)))
+    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_now(HS, H_KEY)))
     count = 0
     s = h & TMASK
     while HS[H_PT + s] >= 0:
