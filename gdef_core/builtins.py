@@ -104,9 +104,21 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and the functions it calls: square (x, y) as it was before the move just "
        "applied, which tells a capture from a quiet move (`PreviousPosition[tx][ty] != empty`). "
        "Everywhere else it equals `CurrentPosition`.", extension=True),
+    _b("CurrentCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
+       "The count on square (x, y) of the current position (an int beside its object, 0 "
+       "unless a move changed it: the seeds of a pit, a stack's height). Read as "
+       "`CurrentPosition` is: before the proposed move in `isMoveLegal()`, after it in `end()`.",
+       extension=True),
+    _b("NextCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
+       "Inside `isMoveLegal()`: the count on square (x, y) after the proposed operations. "
+       "Elsewhere it equals `CurrentCount`.", extension=True),
+    _b("PreviousCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
+       "In `end()` and the functions it calls: the count on square (x, y) before the move just "
+       "applied. Everywhere else it equals `CurrentCount`.", extension=True),
     _b("OperationList", Kind.BOARD, (("i", "int"), ("j", "int")), "int|obj",
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
-       "j = 2 its object (obj; `empty` for a clear). While `end()` runs it describes the move "
+       "j = 2 its object (obj; `empty` for a clear or a count), j = 3 its count (int; 0 for a "
+       "place or a clear). While `end()` runs it describes the move "
        "just applied. Indexes out of range are a run-time error."),
     _b("operationsNum", Kind.FUNCTION, (), "int",
        "How many operations the proposed move has (0 for a pass). While `end()` runs: the move "
@@ -114,6 +126,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("isPlaceOperation", Kind.FUNCTION, (("i", "int"),), "bool",
        "Whether operation i of the proposed move is a `place` (false: a `clear`). An index out "
        "of range is a run-time error."),
+    _b("isCountOperation", Kind.FUNCTION, (("i", "int"),), "bool",
+       "Whether operation i of the proposed move is a `count` (then `isPlaceOperation(i)` is "
+       "false). An index out of range is a run-time error.", extension=True),
     _b("onTurn", Kind.FUNCTION, (), "int",
        "The player on turn, from 0. In `end()` it is still the player who just moved; in "
        "`setup()` it is 0."),
@@ -136,6 +151,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
        "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
        "empties square (x, y) of the start position at once.", (_M, _S), extension=True),
+    _b("addCount", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("n", "int")), None,
+       "In `moves()`: appends `count(x, y, n)` to the candidate move being built (square (x, y) "
+       "will hold the count n; its object stays). In `setup()`: sets the count of (x, y) of the "
+       "start position at once.", (_M, _S), extension=True),
     _b("addMove", Kind.FUNCTION, (), None,
        "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
        "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
@@ -175,8 +194,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
 OPERATION_FIELDS: tuple[tuple[str, str], ...] = (
     ("int", "x: the column of the square operation i changes"),
     ("int", "y: the row of the square operation i changes"),
-    ("obj", "the object operation i places (`empty` for a clear)"),
+    ("obj", "the object operation i places (`empty` for a clear or a count)"),
+    ("int", "the count operation i sets (0 for a place or a clear)"),
 )
+
+# The built-ins that read or write squares' counts: a game using none of them keeps no counts
+# (its states hold only objects, and `count(...)` is not a move of it).
+COUNT_BUILTINS = frozenset({"CurrentCount", "NextCount", "PreviousCount", "addCount", "isCountOperation"})
 
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}

@@ -1,4 +1,4 @@
-"""Moves as people and tools write them: `place(1,1,X); clear(0,0)`, or `pass`.
+"""Moves as people and tools write them: `place(1,1,X); clear(0,0); count(2,0,4)`, or `pass`.
 
 A Move is only text made structured: it knows nothing about a game, so whether its squares are
 on the board and its objects declared is decided by `State.check`.
@@ -20,17 +20,25 @@ class MoveSyntaxError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Op:
-    """One operation: `place(x, y, obj)` (obj is the object's name) or `clear(x, y)` (obj None)."""
+    """One operation: `place(x, y, obj)` (obj is the object's name), `clear(x, y)` (obj None)
+    or `count(x, y, n)` (obj None, count n: the square's count becomes n)."""
 
     x: int
     y: int
     obj: str | None = None
+    count: int | None = None
 
     @property
     def is_place(self) -> bool:
         return self.obj is not None
 
+    @property
+    def is_count(self) -> bool:
+        return self.count is not None
+
     def __str__(self) -> str:
+        if self.count is not None:
+            return f"count({self.x},{self.y},{self.count})"
         if self.obj is None:
             return f"clear({self.x},{self.y})"
         return f"place({self.x},{self.y},{self.obj})"
@@ -48,7 +56,7 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> "Move":
-        """Read `place(x,y,OBJ)` / `clear(x,y)` operations separated by `;`, or `pass`.
+        """Read `place(x,y,OBJ)` / `clear(x,y)` / `count(x,y,N)` operations separated by `;`, or `pass`.
         Raises MoveSyntaxError saying what was expected where."""
         return _Reader(text).move()
 
@@ -106,9 +114,21 @@ class _Reader:
         if kind != "int":
             raise self.fail(f"the {what} (an integer)")
         self.pos += 1
-        if len(text.lstrip("0")) > 18:  # beyond any board (and Python's int-string limit)
+        if len(text.lstrip("-").lstrip("0")) > 18:  # beyond any board (and Python's int-string limit)
             raise MoveSyntaxError(f"the {what} {text[:20]}{'...' if len(text) > 20 else ''} is far too large "
                                   "for a square of the board", column)
+        return int(text)
+
+    def count(self) -> int:
+        """The n of `count(x,y,n)`: any int of the language (-2^63 to 2^63-1)."""
+        kind, text, column = self.peek()
+        if kind != "int":
+            raise self.fail("the count (an integer)")
+        self.pos += 1
+        digits = text.lstrip("-").lstrip("0")
+        if len(digits) > 19 or not -2 ** 63 <= int(text) < 2 ** 63:
+            raise MoveSyntaxError(f"the count {text[:24]}{'...' if len(text) > 24 else ''} is not an int "
+                                  "(-9223372036854775808 to 9223372036854775807)", column)
         return int(text)
 
     def move(self) -> Move:
@@ -132,14 +152,19 @@ class _Reader:
 
     def operation(self) -> Op:
         kind, text, _ = self.peek()
-        if kind != "name" or text not in ("place", "clear"):
-            raise self.fail("'place(x,y,OBJ)', 'clear(x,y)' or 'pass'")
+        if kind != "name" or text not in ("place", "clear", "count"):
+            raise self.fail("'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass'")
         self.pos += 1
         self.take("(", f"'(' after '{text}'")
         x = self.integer("x coordinate")
         self.take(",", "',' after the x coordinate")
         y = self.integer("y coordinate")
         obj = None
+        if text == "count":
+            self.take(",", "',' after the y coordinate")
+            n = self.count()
+            self.take(")", "')'")
+            return Op(x, y, None, n)
         if text == "place":
             self.take(",", "',' after the y coordinate")
             kind, name, _ = self.peek()

@@ -23,6 +23,8 @@ SHOW_KEYS: dict[str, str] = {
     "visible": "The game variables players see. Default: all but the tables (those no function assigns).",
     "notation": "How moves are named: `auto` (from-to for a piece moved, the square for one placed), "
                 "`square`, `column` or `fromto`.",
+    "counts": "Whether the squares' counts (`CurrentCount`) are drawn: `shown` (the default: a non-zero "
+              "count as a number in its cell) or `hidden` (the counts stay game state).",
 }
 STYLE_WORDS: dict[str, str] = {
     "checkered": "Squares in two alternating colours (chess, checkers).",
@@ -36,6 +38,12 @@ NOTATION_WORDS: dict[str, str] = {
     "column": "Every move is named by the column where a piece arrives (`d`, connect four).",
     "fromto": "As `auto`: from-to for a piece moved, the square for one placed.",
 }
+COUNT_WORDS: dict[str, str] = {
+    "shown": "A non-zero count is drawn in its cell, after the object's glyph or alone (seeds, stack heights).",
+    "hidden": "Counts are not drawn (they stay game state, read by the rules).",
+}
+# The words each key that takes one word allows (the checker, completion and hover read it).
+KEY_WORDS: dict[str, dict[str, str]] = {"style": STYLE_WORDS, "notation": NOTATION_WORDS, "counts": COUNT_WORDS}
 PIECE_WORDS: dict[str, str] = {
     "image": "`image \"file.svg\"`: a small image (PNG, SVG, GIF, JPEG, WebP, at most 64 KB) instead of a glyph, "
              "relative to this file.",
@@ -44,6 +52,7 @@ PIECE_WORDS: dict[str, str] = {
 }
 STYLES = tuple(STYLE_WORDS)
 NOTATIONS = tuple(NOTATION_WORDS)
+COUNT_DISPLAYS = tuple(COUNT_WORDS)
 DEFAULT_STYLE = "checkered"
 DEFAULT_NOTATION = "auto"
 IMAGE_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".gif": "image/gif",
@@ -76,6 +85,7 @@ class Presentation:
     visible: tuple[str, ...]  # the game variables players see, in declaration order
     notation: str = DEFAULT_NOTATION
     pieces: dict[str, Piece] = field(default_factory=dict)  # every object, declared or not
+    counts: str = "shown"  # whether boards draw the squares' counts: "shown" or "hidden"
 
     def piece(self, obj: str) -> Piece:
         return self.pieces.get(obj) or Piece()
@@ -107,7 +117,8 @@ class Presentation:
         """The `presentation` of the web board's game payload (docs/web.md)."""
         return {"style": self.style, "columns": list(self.columns), "rows": list(self.rows),
                 "pieces": {name: piece.to_json() for name, piece in self.pieces.items()},
-                "players": list(self.players), "visible": list(self.visible), "notation": self.notation}
+                "players": list(self.players), "visible": list(self.visible), "notation": self.notation,
+                "counts": self.counts}
 
 
 def number_labels(count: int, first: int = 0) -> tuple[str, ...]:

@@ -57,6 +57,7 @@ EXAMPLES = {
     "go9": "examples/go/go9.gdef",
     "go19": "examples/go/go19.gdef",
     "hex": "examples/hex.gdef",
+    "kalah": "examples/kalah.gdef",
 }
 # Games that cannot end in a draw (breakthrough: every move advances a pawn; someone arrives;
 # Go: the komi is half a point; hex: a full board always joins one pair of edges).

@@ -69,9 +69,9 @@ def test_types_after_arrow_and_in_parameter_lists(tmp_path):
     assert labels(tmp_path, HEADER + "define f(int a, ‸") == {"int", "float", "bool", "obj"}
 
 
-def test_operation_list_second_index_lists_its_three_meanings(tmp_path):
+def test_operation_list_second_index_lists_its_four_meanings(tmp_path):
     found = candidates(tmp_path, HEADER + "define isMoveLegal() -> bool {\n  int n = OperationList[0][‸")
-    assert [(c.label, c.detail) for c in found] == [("0", "int"), ("1", "int"), ("2", "obj")]
+    assert [(c.label, c.detail) for c in found] == [("0", "int"), ("1", "int"), ("2", "obj"), ("3", "int")]
     assert "empty" in found[2].documentation
     # The first index is an ordinary expression.
     assert "onTurn" in labels(tmp_path, HEADER + "define f() -> int { return OperationList[‸")

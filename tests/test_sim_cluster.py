@@ -142,3 +142,37 @@ def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far(tmp_path):
     assert 0 < finished < 5_000_000
     assert f"tictactoe: {finished} games, seed 0, cluster local:1" in out
     assert "Traceback" not in err and "WARNING" not in err
+
+
+def test_a_cluster_that_goes_away_mid_run_is_a_clear_error(tmp_path):
+    port = _free_port()
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    scheduler = subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
+    worker = subprocess.Popen([str(bin_dir / "dask"), "worker", f"tcp://127.0.0.1:{port}",
+                               "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:   # the scheduler answers and has its worker
+            probe = subprocess.run([str(bin_dir / "gdef-sim"), TICTACTOE, "--games", "4", "--no-progress",
+                                    "--cluster", f"dask://127.0.0.1:{port}"], capture_output=True, env=env)
+            if probe.returncode == 0:
+                break
+            time.sleep(1)
+        process = subprocess.Popen([str(bin_dir / "gdef-sim"), TICTACTOE, "--games", "5000000",
+                                    "--cluster", f"dask://127.0.0.1:{port}"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        first = process.stderr.readline()
+        assert "games" in first, first
+        scheduler.kill()
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 2
+        assert f"the Dask cluster at dask://127.0.0.1:{port} stopped before the run ended" in err
+        assert "internal error" not in err and "Traceback" not in err
+    finally:
+        for child in (worker, scheduler):
+            child.kill()
+            child.wait(timeout=30)

@@ -44,7 +44,7 @@ define end() -> bool { return moveNumber() == 4; }
 PRESENTATION = {  # as examples/tictactoe.gdef's `show` declares it, with the default labels and names
     "style": "plain", "columns": ["0", "1", "2"], "rows": ["0", "1", "2"],
     "pieces": {"X": {"glyph": "X", "image": None, "side": 0}, "O": {"glyph": "O", "image": None, "side": 1}},
-    "players": ["Player 0", "Player 1"], "visible": [], "notation": "auto"}
+    "players": ["Player 0", "Player 1"], "visible": [], "notation": "auto", "counts": "shown"}
 
 
 def test_game_state_and_legal_moves_at_the_start(web) -> None:

@@ -307,7 +307,7 @@ class Runner:
         X and O), those the player has used, else all of them; nothing in a game of many (chess:
         its twelve pieces would be a wall of names before every move; `objects` lists them)."""
         objects = self.play.game.objects
-        if len(objects) > FEW_OBJECTS:
+        if len(objects) > FEW_OBJECTS or not objects:  # none: a game of counts only (kalah)
             return ""
         used = self.play.session.objects_used(player)
         return f" (has played {', '.join(used)})" if used else \

@@ -88,7 +88,7 @@ def position_view(scope: Scope, title: str) -> dict | None:
     cells = scope.cells
     squares = [[x, y, str.__str__(square)] for x in range(board.width) for y in range(board.height)
                if (square := board.squares[x * board.height + y]) is not None and str.__str__(square) != "empty"]
-    move = [[x, y, str.__str__(obj) if is_place else None] for x, y, obj, is_place in cells.get("OPS") or ()]
+    move = [[op[0], op[1], str.__str__(op[2]) if op[3] else None] for op in cells.get("OPS") or ()]
     return {"title": title, "board": squares, "player": cells.get("T"), "moveNumber": cells.get("MN"), "move": move}
 
 

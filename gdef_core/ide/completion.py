@@ -19,7 +19,7 @@ from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.describe import (builtin_markdown, declared_type, function_signature, game_parameter_markdown,
                                     symbol_markdown)
 from gdef_core.ide.lexing import before_cursor
-from gdef_core.presentation import NOTATION_WORDS, PIECE_WORDS, SHOW_KEYS, STYLE_WORDS
+from gdef_core.presentation import KEY_WORDS, PIECE_WORDS, SHOW_KEYS
 from gdef_core.semantics.program import Symbol, SymbolKind
 from gdef_core.span import Span
 from gdef_core.syntax import ast
@@ -263,7 +263,7 @@ def _show_entry(analyses: list[Analysis], inside: list[Token]) -> list[Candidate
     if len(entry) < 2 or entry[0].type != "NAME" or entry[1].type != "COLON":
         return []
     key, last = entry[0].value, entry[-1].type
-    words = {"style": STYLE_WORDS, "notation": NOTATION_WORDS}.get(key)
+    words = KEY_WORDS.get(key)
     if words is not None:
         return [_word(word, doc) for word, doc in words.items()] if last == "COLON" else []
     if key == "visible":

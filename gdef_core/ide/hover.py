@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from gdef_core.builtins import GAME_PARAMETERS
 from gdef_core.ide.analysis import Analysis
 from gdef_core.ide.describe import game_parameter_markdown, span_text, symbol_markdown
-from gdef_core.presentation import NOTATION_WORDS, PIECE_WORDS, SHOW_KEYS, STYLE_WORDS
+from gdef_core.presentation import KEY_WORDS, PIECE_WORDS, SHOW_KEYS
 from gdef_core.span import Span
 from gdef_core.syntax import ast
 
@@ -45,7 +45,7 @@ def _show_word(analyses: list[Analysis], path: str, line: int, column: int) -> H
             key = entry.key.text
             if key in SHOW_KEYS and entry.key.span.contains(line, column):
                 return HoverInfo(f"```gdef\n{key}:\n```\n\nPresentation. {SHOW_KEYS[key]}", entry.key.span)
-            words = {"style": STYLE_WORDS, "notation": NOTATION_WORDS}.get(key) or (
+            words = KEY_WORDS.get(key) or (
                 {"from": "`from N`: the labels are numbers from N."} if key in ("columns", "rows") else
                 PIECE_WORDS if key not in SHOW_KEYS else {})
             for value in entry.values:

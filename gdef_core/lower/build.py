@@ -307,9 +307,9 @@ class _Scope:
         if builtin.name == "OperationList":
             field_ = positions[1]
             kind = ("obj" if field_.value == 2 else "int") \
-                if isinstance(field_, ir.Const) and field_.value in (0, 1, 2) else "dyn"
+                if isinstance(field_, ir.Const) and field_.value in (0, 1, 2, 3) else "dyn"
             return ir.Board(builtin, positions, kind, (Check.OPERATION,), expr.span)
-        return ir.Board(builtin, positions, "obj", (Check.SQUARE,), expr.span)
+        return ir.Board(builtin, positions, builtin.result, (Check.SQUARE,), expr.span)
 
     def binary(self, expr: ast.Binary) -> ir.Expr:
         op = expr.op

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Union
 
-from gdef_core.builtins import Builtin, Context
+from gdef_core.builtins import COUNT_BUILTINS, Builtin, Context
 from gdef_core.lower.calls import CallGraph
 from gdef_core.span import Span
 
@@ -103,8 +103,8 @@ class Element:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """A board built-in indexed (CurrentPosition[x][y], NextPosition, PreviousPosition,
-    OperationList[i][j]); SQUARE or OPERATION checks the indexes."""
+    """A board built-in indexed (CurrentPosition[x][y], NextPosition, PreviousPosition, their
+    counts CurrentCount, NextCount, PreviousCount, OperationList[i][j]); SQUARE or OPERATION checks the indexes."""
 
     builtin: Builtin
     indexes: tuple["Expr", "Expr"]
@@ -338,6 +338,12 @@ class Module:
     graph: CallGraph
     builtins_used: frozenset[str] = field(default_factory=frozenset)
     start: tuple[tuple[int, int, str], ...] = ()
+
+    @property
+    def counting(self) -> bool:
+        """Whether the game's squares hold counts beside their objects (it reads or writes
+        them: docs/language.md, "Squares that count"); a game that does not keeps none."""
+        return bool(self.builtins_used & COUNT_BUILTINS)
 
 
 # ------------------------------------------------------------------ walking

@@ -8,6 +8,7 @@ files: the task carries the files' text, and each worker compiles the rules once
 """
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import logging
@@ -77,14 +78,33 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
                tuple(specs), seed, max_moves)
         futures = [client.submit(_play_batch, job, batch.start, batch.stop, pure=False)
                    for batch in batches]
-        for future in as_completed(futures):
-            yield from future.result()
+        finished = 0
+        try:
+            for future in as_completed(futures):
+                outcomes = future.result()
+                finished += len(outcomes)
+                yield from outcomes
+        except (concurrent.futures.CancelledError, OSError, TimeoutError) as error:
+            # the scheduler or a worker went away (a lost connection cancels every future)
+            raise ClusterError(f"the Dask cluster at {address} stopped before the run ended, after "
+                               f"{finished:,} of {games:,} games ({_reason(error)}): check the "
+                               "scheduler and workers, then run again") from None
+
+
+def _reason(error: Exception) -> str:
+    """Dask's words for a lost cluster, without the task names it adds."""
+    text = str(error)
+    return text.split("cancelled for reason: ", 1)[1].rstrip(".") if "cancelled for reason: " in text \
+        else f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _quiet_dask() -> None:
     """Dask's own log lines (tracebacks of comms closed on Ctrl-C, cancelled tasks) are not for
     gdef-sim's users: errors that matter reach us as exceptions and are reported in one line."""
     logging.getLogger("distributed").setLevel(QUIET)
+    for name in list(logging.Logger.manager.loggerDict):  # dask's config gives some their own level
+        if name.startswith(("distributed.", "tornado")):
+            logging.getLogger(name).setLevel(QUIET)
 
 
 def _all_files(game) -> list[str]:

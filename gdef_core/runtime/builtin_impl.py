@@ -49,6 +49,22 @@ def _next(fc, node, args):
     return fc.board_read("N", node, args)
 
 
+@implements("CurrentCount")
+def _current_count(fc, node, args):
+    return fc.board_read("B", node, args, counts=True)
+
+
+@implements("NextCount")
+def _next_count(fc, node, args):
+    fc.compiler.uses_next = True  # no single-operation variant in a game that counts
+    return fc.board_read("N", node, args, counts=True)
+
+
+@implements("PreviousCount")
+def _previous_count(fc, node, args):
+    return fc.board_read("PB", node, args, counts=True)
+
+
 @implements("OperationList")
 def _operation_list(fc, node, args):
     return fc.operation_field(node, args)
@@ -64,6 +80,11 @@ def _operations_num(fc, node, args):
 @implements("isPlaceOperation")
 def _is_place(fc, node, args):
     return fc.operation_part(node, args[0], 3, "bool")
+
+
+@implements("isCountOperation")
+def _is_count(fc, node, args):
+    return fc.operation_part(node, args[0], "is count", "bool")
 
 
 @implements("onTurn")
@@ -126,6 +147,7 @@ def _add_move(fc, node, args):
 IMPLEMENTATIONS["addPlace"] = _candidate_operation(place=True)
 IMPLEMENTATIONS["addClear"] = _candidate_operation(place=False)
 IMPLEMENTATIONS["addMove"] = _add_move
+IMPLEMENTATIONS["addCount"] = _runtime_call("_add_count", None)
 IMPLEMENTATIONS["hasLegalMove"] = _runtime_call("_has_legal_move", "bool")
 
 

@@ -125,6 +125,9 @@ class Compiler:
         except LoweringError as error:
             raise CompileError(error.message, error.span) from None
         self.width, self.height, self.players = module.width, module.height, module.players
+        # The single-operation variant reads an operation as four cells: a game whose squares
+        # count (a count operation has five fields) is judged by the general isMoveLegal().
+        self.single = self.optimize and not module.counting
         self.var_index = {name: i for i, name in enumerate(module.game_vars)}
         functions = module.functions
         self.arms = function_arms(module, self.optimize)
@@ -134,7 +137,7 @@ class Compiler:
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
-            if function.name in judging and self.optimize:
+            if function.name in judging and self.single:
                 compiler = FunctionCompiler(self, function, variant=True)
                 self.blocks.append(compiler.compile())
                 if function.name == "isMoveLegal":
@@ -189,7 +192,7 @@ class Compiler:
 
         def judge(indent: int, ops: str) -> None:
             """Set the cells for judging `ops` and call the right isMoveLegal(): `_r`."""
-            if not self.optimize:
+            if not self.single:
                 if self.uses_next:
                     lines(indent, f"N = _next_board(B, {ops})")
                 lines(indent, "_r = u_isMoveLegal(1)")
@@ -301,8 +304,9 @@ class Compiler:
         -> (the legal candidates' operations, their moves)."""
         h = self.height
         lines(1, "def _e_default(b, places, clears, t, mn, v, first, his=None):")
-        if not self.optimize:
-            lines(2, "candidates = [p[3:] for p in places] + [clears[k] for k, o in enumerate(b) if o is not EMPTY]",
+        if not self.single:
+            squares = f"b[:{self.width * h}]" if self.module.counting else "b"  # objects, not counts
+            lines(2, f"candidates = [p[3:] for p in places] + [clears[k] for k, o in enumerate({squares}) if o is not EMPTY]",
                   "candidates.append(clears[-1])",
                   "found = _e_filter(b, [ops for ops, _ in candidates], t, mn, v, first, his)",
                   "chosen = {id(ops): move for ops, move in candidates}",
@@ -390,6 +394,8 @@ def _prelude(compiler: Compiler) -> Lines:
               f"MAX_DEPTH={compiler.max_depth}, MAX_STEPS={compiler.max_steps}):")
     objects = [f"o_{name} = OBJECTS[{number}]" for name, number in compiler.module.objects.items() if number]
     key = ["def _position_key(b, p, v):", f"    return (tuple(b), p, ({compiler.position_vars()}))"]
+    if compiler.module.counting:  # a count operation has a fifth field; the board holds the counts after the objects
+        key += ["_next_board = _next_counted", "_effect = _effect_counted"]
     return [(0, header, None), *((0, line, None) for line in _prelude_body()),
             *((1, line, None) for line in objects + key)]
 

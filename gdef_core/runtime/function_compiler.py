@@ -744,25 +744,31 @@ class FunctionCompiler:
         t = self.temp()
         return f"({t} := {code.text})", t
 
-    def board_read(self, board: str, node: ir.Board, args: list[Code]) -> Code:
+    def board_read(self, board: str, node: ir.Board, args: list[Code], counts: bool = False) -> Code:
+        """A square of a board cell; `counts`: its count (the board holds the W*H counts
+        after the W*H objects in a game whose squares count)."""
         w, h = self.compiler.width, self.compiler.height
         x, y = args
         loc = self.loc(node.span)
+        kind = "int" if counts else "obj"
         if (x.constant and not 0 <= x.value < w) or (y.constant and not 0 <= y.value < h):
-            return Code(f"_off_board({x.text}, {y.text}, {loc})", "obj")
+            return Code(f"_off_board({x.text}, {y.text}, {loc})", kind)
         if self.variant and board == "N":
             return self.next_position_one(x, y, loc)
         board = self.cell(board)
+        base = w * h if counts else 0
         if x.constant and y.constant:
-            return Code(f"{board}[{x.value * h + y.value}]", "obj")
+            return Code(f"{board}[{base + x.value * h + y.value}]", kind)
         tests: list[str] = []
         x_use = self.index_part(x, w, tests)
         y_use = self.index_part(y, h, tests)
-        index = f"{x.value * h}+{y_use}" if x.constant else f"{x_use}*{h}+{y_use}"
+        index = f"{base + x.value * h}+{y_use}" if x.constant else f"{x_use}*{h}+{y_use}"
+        if base and not x.constant:
+            index = f"{base}+{index}"
         if not tests:
-            return Code(f"{board}[{index}]", "obj")
+            return Code(f"{board}[{index}]", kind)
         self.nests(3)
-        return Code(f"({board}[{index}] if {' & '.join(tests)} else _off_board({x_use}, {y_use}, {loc}))", "obj")
+        return Code(f"({board}[{index}] if {' & '.join(tests)} else _off_board({x_use}, {y_use}, {loc}))", kind)
 
     def index_part(self, code: Code, limit: int, tests: list[str]) -> str:
         """Prepare one board index: the text that reads its value, after `tests` (run first, in
@@ -794,8 +800,11 @@ class FunctionCompiler:
             return Code(read, "obj")
         return Code(f"({read} if {' & '.join(tests)} else _off_board({x_use}, {y_use}, {loc}))", "obj")
 
-    def operation_part(self, node, i: Code, field_number: int, result: str) -> Code:
-        """Field `field_number` of operation `i` (0 x, 1 y, 2 object, 3 is-place)."""
+    def operation_part(self, node, i: Code, field_number: int | str, result: str) -> Code:
+        """Field `field_number` of operation `i` (0 x, 1 y, 2 object, 3 is-place), or "count"
+        (its count, 0 but for a count operation) or "is count"."""
+        if isinstance(field_number, str):
+            return self.operation_count(node, i, field_number, result)
         loc = self.loc(node.span)
         w, h = self.compiler.width, self.compiler.height
         ranges = {0: (0, w - 1), 1: (0, h - 1)}.get(field_number, (INT_MIN, INT_MAX))
@@ -813,8 +822,21 @@ class FunctionCompiler:
         return Code(f"({ops}[{use}][{field_number}] if 0 <= {first} < {nops} else _bad_operation({use}, {loc}))",
                     result, None, *ranges)
 
+    def operation_count(self, node, i: Code, what: str, result: str) -> Code:
+        """The count of operation `i`, or whether it is a count operation (five fields: no
+        single-operation variant runs in a game that has them)."""
+        loc = self.loc(node.span)
+        ops, nops = self.cell("OPS"), self.cell("NOPS")
+        self.nests(3)
+        first, use = self.bind(i)
+        op = f"{ops}[{use}]"
+        value = f"_count_of({op})" if what == "count" else f"(len({op}) > 4)"
+        return Code(f"({value} if 0 <= {first} < {nops} else _bad_operation({use}, {loc}))", result)
+
     def operation_field(self, node: ir.Board, args: list[Code]) -> Code:
         i, j = args
+        if j.constant and j.value == 3:
+            return self.operation_part(node, i, "count", "int")
         if j.constant and j.value in (0, 1, 2):
             return self.operation_part(node, i, j.value, "obj" if j.value == 2 else "int")
         self.root.uses.dynamic = True

@@ -24,6 +24,7 @@ from gdef_core.builtins import ALIASES
 from gdef_core.moves import Move, MoveSyntaxError, Op, looks_like_name
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, ParamError
+from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
@@ -127,6 +128,8 @@ class Game:
         self.variable_names: list[str] = list(game_vars)
         self.variable_types: dict[str, str] = {n: d.type.split("[", 1)[0] for n, d in game_vars.items()}
         self._counters = {n for n, d in game_vars.items() if d.counter}
+        # Whether squares hold counts (the board list then holds the W*H counts after the objects).
+        self.counting: bool = self.rules.counting
         self._start_board = self._start()
         self._start_vars = self.rules.init_vars()
         # How the game is shown: labels, pieces, player names, visible variables, notation.
@@ -168,6 +171,8 @@ class Game:
         board = [self.empty] * (self.width * self.height)
         for x, y, name in self.rules.module.start:
             board[x * self.height + y] = self._by_name[name]
+        if self.counting:
+            board += [0] * (self.width * self.height)
         return board
 
     def __repr__(self) -> str:
@@ -215,6 +220,13 @@ class Game:
                 return Verdict(VerdictKind.OFF_BOARD,
                                f"{_nth(number, move)}{op} names square ({op.x}, {op.y}), which is off "
                                f"the {width}x{height} board (x from 0 to {width - 1}, y from 0 to {height - 1})")
+            if op.count is not None:
+                if not self.counting:
+                    return Verdict(VerdictKind.MALFORMED,
+                                   f"{_nth(number, move)}{op}: the squares of {self.name} hold no counts "
+                                   "(its rules never read or write one)")
+                ops.append((op.x, op.y, self.empty, False, op.count))
+                continue
             if op.obj is None:
                 ops.append((op.x, op.y, self.empty, False))
                 continue
@@ -233,7 +245,8 @@ class Game:
         if move is None:
             if len(self._moves) >= _MOVE_CACHE_SIZE:
                 self._moves.clear()
-            move = self._moves[ops] = Move(tuple(Op(x, y, obj if place else None) for x, y, obj, place in ops))
+            move = self._moves[ops] = Move(tuple(Op(op[0], op[1], op[2] if op[3] else None,
+                                                     op[4] if len(op) > 4 else None) for op in ops))
             object.__setattr__(move, "_game", self)
             object.__setattr__(move, "_resolved", ops)
         return move
@@ -265,7 +278,8 @@ class Game:
 
 
 class BoardView:
-    """A read-only view of a board: `view[x, y]` is the object's name ('empty' for none)."""
+    """A read-only view of a board: `view[x, y]` is the object's name ('empty' for none),
+    `view.count(x, y)` the square's count (0 in a game whose squares do not count)."""
 
     __slots__ = ("_squares", "width", "height")
 
@@ -280,10 +294,22 @@ class BoardView:
             raise IndexError(f"square ({x}, {y}) is off the {self.width}x{self.height} board")
         return self._squares[x * self.height + y]
 
+    def count(self, x: int, y: int) -> int:
+        """The count on square (x, y)."""
+        self[x, y]  # the same IndexError off the board
+        size = self.width * self.height
+        return self._squares[size + x * self.height + y] if len(self._squares) > size else 0
+
+    def counts(self) -> list[tuple[int, int, int]]:
+        """(x, y, count) of every square whose count is not 0."""
+        height, size = self.height, self.width * self.height
+        return [(i // height, i % height, n) for i, n in enumerate(self._squares[size:]) if n]
+
     def occupied(self) -> list[tuple[int, int, str]]:
         """(x, y, name) of every square that is not empty."""
         height = self.height
-        return [(i // height, i % height, obj) for i, obj in enumerate(self._squares) if obj != "empty"]
+        return [(i // height, i % height, obj)
+                for i, obj in enumerate(self._squares[:self.width * height]) if obj != "empty"]
 
     def rows(self) -> list[list[str]]:
         """The board as rows, row y = 0 first: rows()[y][x]."""
@@ -361,8 +387,9 @@ class State:
     def undo_point(self, move: Move) -> "UndoPoint":
         """What applying `move` here changes, for restore() to take it back (sessions' undo)."""
         height, board = self.game.height, self._board
-        squares = tuple({(index := op.x * height + op.y): board[index] for op in move.ops
-                         if 0 <= op.x < self.game.width and 0 <= op.y < height}.items())
+        size = self.game.width * height if self.game.counting else 0  # a count's index: size + square
+        squares = tuple({index: board[index] for op in move.ops if 0 <= op.x < self.game.width and 0 <= op.y < height
+                         for index in (op.x * height + op.y, *((size + op.x * height + op.y,) if size else ()))}.items())
         return UndoPoint(squares, self.player, self.move_number, _copy_vars(self._vars), self.over, self.winner,
                          self._scores, self._history)
 
@@ -464,10 +491,13 @@ class State:
         previous = board.copy() if rules.uses_previous else None
         height = game.height
         undo = []
-        for x, y, obj, _ in ops:
-            index = x * height + y
-            undo.append((index, board[index]))
-            board[index] = obj
+        if game.counting:
+            apply_operations(board, ops, game.width, height, undo)
+        else:
+            for x, y, obj, _ in ops:
+                index = x * height + y
+                undo.append((index, board[index]))
+                board[index] = obj
         variables = _copy_vars(self._vars) if self._vars else self._vars
         scores = self._scores.copy() if rules.uses_scores else self._scores
         try:
@@ -571,6 +601,7 @@ class State:
             "vars": {name: json_value(value) for name, value in self.variables.items()},
             "scores": [json_value(score) for score in self.scores],
             "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
+            **({"counts": [list(entry) for entry in self.board.counts()]} if self.game.counting else {}),
             **({"history": [_position_json(self.game, key) for key in self._history.keys()]}
                if self._history is not None else {}),
         }
@@ -614,6 +645,7 @@ def _state_from_json(game: Game, data: dict) -> State:
                 or not (0 <= x < game.width and 0 <= y < game.height):
             raise ValueError(f"square [{x!r}, {y!r}, {name!r}] does not fit this game")
         board[x * game.height + y] = obj
+    _counts_from_json(game, board, data.get("counts", []), "")
     variables = [_variable(game, name, data["vars"][name]) for name in game.variable_names]
     winner = data["winner"]
     if winner is not None and (type(winner) is not int or not 0 <= winner < game.players):
@@ -646,9 +678,12 @@ def _position_json(game: Game, key: tuple) -> dict:
     board, player, values = key
     height = game.height
     names = [name for name in game.variable_names if not game.is_counter(name)]
+    size = game.width * height
     return {"player": player,
             "vars": {name: _json_value(value) for name, value in zip(names, values)},
-            "board": [[i // height, i % height, str(obj)] for i, obj in enumerate(board) if obj is not game.empty]}
+            "board": [[i // height, i % height, str(obj)] for i, obj in enumerate(board[:size]) if obj is not game.empty],
+            **({"counts": [[i // height, i % height, n] for i, n in enumerate(board[size:]) if n]}
+               if game.counting else {})}
 
 
 def _position_from_json(game: Game, data) -> tuple:
@@ -661,12 +696,33 @@ def _position_from_json(game: Game, data) -> tuple:
                 or not (0 <= x < game.width and 0 <= y < game.height):
             raise ValueError(f"history square [{x!r}, {y!r}, {name!r}] does not fit this game")
         board[x * game.height + y] = obj
+    _counts_from_json(game, board, data.get("counts", []), "history ")
     player = data["player"]
     if type(player) is not int or not 0 <= player < game.players:
         raise ValueError(f"history player {player!r} is out of range")
     variables = [_variable(game, name, data["vars"][name]) if not game.is_counter(name)
                  else game._start_vars[i] for i, name in enumerate(game.variable_names)]
     return game.rules.position_key(board, player, variables)
+
+
+def _counts_from_json(game: Game, board: list, entries, what: str) -> None:
+    """The squares' counts of a state or history position written by to_json() ([x, y, n] of
+    each square whose count is not 0), added to `board` (its objects) in a game whose squares count."""
+    size = game.width * game.height
+    if game.counting:
+        board.extend([0] * size)
+    if not entries:
+        return
+    if not game.counting:
+        raise ValueError(f"{what}counts {entries!r}: the squares of {game.name} hold no counts")
+    if not isinstance(entries, list):
+        raise ValueError(f"{what}counts {entries!r} are not a list of [x, y, n]")
+    for entry in entries:
+        if not (isinstance(entry, list) and len(entry) == 3 and all(type(v) is int for v in entry)
+                and 0 <= entry[0] < game.width and 0 <= entry[1] < game.height
+                and -2 ** 63 <= entry[2] < 2 ** 63):
+            raise ValueError(f"{what}count {entry!r} does not fit this game")
+        board[size + entry[0] * game.height + entry[1]] = entry[2]
 
 
 def _json_value(value):

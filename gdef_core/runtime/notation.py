@@ -142,8 +142,8 @@ def _effect(state, move, presentation: Presentation) -> _Effect:
     order: list[tuple[int, int]] = []
     for op in move.ops:
         square = (op.x, op.y)
-        if not (0 <= op.x < width and 0 <= op.y < height):
-            continue
+        if op.is_count or not (0 <= op.x < width and 0 <= op.y < height):
+            continue  # a count changes no object
         if square not in before:
             before[square] = str(board[op.x * height + op.y])
             order.append(square)
@@ -181,6 +181,10 @@ def _short(presentation: Presentation, effect: _Effect, move) -> str:
         return "pass"
     square = presentation.square
     style = presentation.notation
+    first = move.ops[0]
+    if all(op.is_count for op in move.ops) and first.x < len(presentation.columns) and first.y < len(presentation.rows) \
+            and first.x >= 0 and first.y >= 0:  # sowing seeds: named by the pit sown, its first square
+        return presentation.columns[first.x] if style == "column" else square(first.x, first.y)
     if effect.to is None:  # only emptied squares
         return "x" + "x".join(square(*s) for s in effect.captured) if effect.captured else str(move)
     if style == "column":

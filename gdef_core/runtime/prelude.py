@@ -76,6 +76,22 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             after[x * H + y] = o
         return after
 
+    def _next_counted(b, ops):  # _next_board of a game whose squares count (codegen rebinds it)
+        if not ops:
+            return b
+        after = b.copy()
+        for op in ops:
+            k = op[0] * H + op[1]
+            if len(op) > 4:  # count(x, y, n): (x, y, EMPTY, False, n)
+                after[W * H + k] = op[4]
+            else:  # place and clear reset the count
+                after[k] = op[2]
+                after[W * H + k] = 0
+        return after
+
+    def _count_of(op):  # OperationList[i][3]
+        return op[4] if len(op) > 4 else 0
+
     def _search_limit(pool):
         raise Fail("G607", f"the search for legal moves ran more than {pool:,} steps in all (isMoveLegal() over every candidate)", IN_FRAME)
 
@@ -95,7 +111,9 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             _bad_operation(i, loc)
         if 0 <= j <= 2:
             return OPS[i][j]
-        raise Fail("G604", f"OperationList[{i}][{j}]: the second index must be 0 (x), 1 (y) or 2 (the object)", loc)
+        if j == 3:
+            return _count_of(OPS[i])
+        raise Fail("G604", f"OperationList[{i}][{j}]: the second index must be 0 (x), 1 (y), 2 (the object) or 3 (the count)", loc)
 
     def _player(what, p, loc):
         if not 0 <= p < P:
@@ -126,6 +144,8 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             B[x * H + y] = o
+            if len(B) > W * H:  # a game whose squares count: a place resets the count
+                B[W * H + x * H + y] = 0
         else:
             _not_here("addPlace()", "moves() and setup()", loc)
 
@@ -138,8 +158,22 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             B[x * H + y] = EMPTY
+            if len(B) > W * H:
+                B[W * H + x * H + y] = 0
         else:
             _not_here("addClear()", "moves() and setup()", loc)
+
+    def _add_count(x, y, n, loc):
+        nonlocal ST
+        if CTX == CTX_MOVES:
+            CUR.append((x, y, EMPTY, False, n) if 0 <= x < W and 0 <= y < H else None)
+            ST -= OPERATION_STEPS
+        elif CTX == CTX_SETUP:
+            if not (0 <= x < W and 0 <= y < H):
+                _off_board(x, y, loc)
+            B[W * H + x * H + y] = n
+        else:
+            _not_here("addCount()", "moves() and setup()", loc)
 
     def _add_move(loc):
         if CTX != CTX_MOVES:
@@ -190,6 +224,17 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         for x, y, o, _ in ops:
             after[x * H + y] = o
         return frozenset([(k, o) for k, o in after.items() if b[k] is not o])
+
+    def _effect_counted(b, ops):  # _effect of a game whose squares count (codegen rebinds it)
+        after = {}
+        for op in ops:
+            k = op[0] * H + op[1]
+            if len(op) > 4:
+                after[W * H + k] = op[4]
+            else:
+                after[k] = op[2]
+                after[W * H + k] = 0
+        return frozenset([(k, o) for k, o in after.items() if b[k] != o])
 
     def _is_generated(loc):
         nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN

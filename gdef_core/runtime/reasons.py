@@ -17,6 +17,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from gdef_core.lower import ir
+from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.errors import Fail
 from gdef_core.runtime.rules import Rules
 from gdef_core.span import Span
@@ -74,8 +75,7 @@ def explain_end(before, move) -> LocatedRule | None:
         return None
     board = before._board.copy()
     previous = board.copy() if rules.uses_previous else None
-    for x, y, obj, _ in resolved.ops:
-        board[x * game.height + y] = obj
+    apply_operations(board, resolved.ops, game.width, game.height)
     scores = list(before._scores)
     calls = _traced(rules, lambda: rules.raw_end(board, resolved.ops, before.player, before.move_number + 1,
                                                 _copy(before._vars), scores, before._history, previous))

@@ -5,6 +5,8 @@ Row y = 0 is drawn at the bottom (as a chessboard's first rank, and as gravity g
 connect four expect); `y_down=True` draws it at the top instead. With a presentation
 (gdef_core/presentation.py) the labels, glyphs, sides and player names are the game's own;
 `ascii=True` draws object names instead of glyphs, for terminals that cannot show them.
+A square's non-zero count (seeds, a stack's height) follows its glyph, or stands alone on an
+empty square, right-aligned in the cell, unless the game's `show` hides counts.
 """
 from __future__ import annotations
 
@@ -67,8 +69,10 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
     shown = {name: (presentation.piece(name).glyph if not ascii else None) or name for name in objects}
     columns, rows = presentation.columns, presentation.rows
     empty_mark = CROSSING_MARK if presentation.style == "intersections" else EMPTY_MARK
+    counts = {} if presentation.counts == "hidden" else {(x, y): n for x, y, n in board.counts()}
     cell = max(max((len(text) for text in shown.values()), default=1), len(empty_mark),
-               max(len(label) for label in columns))
+               max(len(label) for label in columns),
+               max((len(_counted(shown, board[x, y], n)) for (x, y), n in counts.items()), default=1))
     label = max(len(label) for label in rows)
     colours = {}
     for i, name in enumerate(objects):
@@ -80,6 +84,9 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
 
     def square(x: int, y: int) -> str:
         name = board[x, y]
+        count = counts.get((x, y))
+        if count is not None:
+            return paint(_counted(shown, name, count).rjust(cell), colours.get(name))
         if name == "empty":
             return paint(empty_mark.rjust(cell), _DIM)
         return paint(shown.get(name, str(name)).rjust(cell), colours.get(name))
@@ -92,3 +99,8 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
         lines.append(f"{paint(rows[y].rjust(label), _DIM)} {squares} {paint(rows[y], _DIM)}")
     lines.append(axis)
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _counted(shown: dict, name: str, count: int) -> str:
+    """A square with a count: the object's glyph then the count, or the count alone."""
+    return ("" if name == "empty" else shown.get(name, str(name))) + str(count)

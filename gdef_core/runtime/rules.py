@@ -66,7 +66,10 @@ class Rules:
         # State the runtime keeps only for games that read it (spec 15.4, 15.5).
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
-        self.uses_previous = "PreviousPosition" in used
+        self.uses_previous = bool(used & {"PreviousPosition", "PreviousCount"})
+        # Squares hold counts beside objects (docs/language.md, "Squares that count"): the
+        # board list holds the W*H counts after the W*H objects.
+        self.counting = compiler.module.counting
         needed = _FRAMES_PER_CALL * 2 * max_depth + 1000
         if sys.getrecursionlimit() < needed:
             sys.setrecursionlimit(needed)

@@ -9,6 +9,7 @@ default. The presentation never changes what the rules mean, so nothing here tou
       sides: "White", "Black";          // the players' names, player 0 first
       visible: halfmoves, castle;       // the game variables players see (default: all but tables)
       notation: auto;                   // auto | square | column | fromto
+      counts: shown;                    // shown | hidden: the squares' counts drawn or not
       WK: "♔" side 0 letter "k";        // an object: glyph or `image "file"`, side, letter
     }
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import os
 
 from gdef_core.diagnostics import Related
-from gdef_core.presentation import (DEFAULT_NOTATION, DEFAULT_STYLE, IMAGE_TYPES, MAX_IMAGE_BYTES, NOTATIONS,
+from gdef_core.presentation import (COUNT_DISPLAYS, DEFAULT_NOTATION, DEFAULT_STYLE, IMAGE_TYPES, MAX_IMAGE_BYTES, NOTATIONS,
                                     PIECE_WORDS, SHOW_KEYS, STYLES, Piece, Presentation, default_player_names,
                                     number_labels)
 from gdef_core.semantics.program import Program, SymbolKind
@@ -40,6 +41,7 @@ def check_show(program: Program, report: Report) -> None:
     reader = _Reader(program, report)
     style = reader.word(entries.get("style"), STYLES) or DEFAULT_STYLE
     notation = reader.word(entries.get("notation"), NOTATIONS) or DEFAULT_NOTATION
+    counts = reader.word(entries.get("counts"), COUNT_DISPLAYS) or COUNT_DISPLAYS[0]
     columns = reader.labels(entries.get("columns"), program.width, "column") or number_labels(program.width)
     rows = reader.labels(entries.get("rows"), program.height, "row") or number_labels(program.height)
     players = reader.labels(entries.get("sides"), program.players, "player") or \
@@ -49,7 +51,7 @@ def check_show(program: Program, report: Report) -> None:
         changed = changed_game_vars(program)
         visible = tuple(name for name in program.game_vars if name in changed)
     pieces = {name: reader.piece(entries.get(name)) for name in program.objects}
-    program.presentation = Presentation(style, columns, rows, players, visible, notation, pieces)
+    program.presentation = Presentation(style, columns, rows, players, visible, notation, pieces, counts)
 
 
 def _entries(program: Program, report: Report) -> dict[str, ast.ShowEntry]:

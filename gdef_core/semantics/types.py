@@ -406,9 +406,10 @@ def _signature(symbol: Symbol | None) -> tuple[list[tuple[str, str]], str | None
 
 
 def _operation_field(field) -> str | None:
-    """OperationList[i][j]: j = 0 or 1 is a coordinate (int), 2 the object; else unknown."""
+    """OperationList[i][j]: j = 0 or 1 is a coordinate (int), 2 the object, 3 the count (int);
+    else unknown."""
     if isinstance(field, ast.IntLit):
-        return {0: "int", 1: "int", 2: "obj"}.get(field.value)
+        return {0: "int", 1: "int", 2: "obj", 3: "int"}.get(field.value)
     return None
 
 

@@ -17,6 +17,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "not": ("over", "the game goes on"),
     "turn": ("P", "player P is on turn"),
     "square": ("X,Y OBJ", "square (X, Y) holds OBJ (`empty` for an empty square)"),
+    "count": ("X,Y N", "square (X, Y) holds the count N (`CurrentCount`; 0 unless a move set it)"),
     "var": ("NAME VALUE", "game variable NAME has VALUE (a number, true/false, an object, or an "
                           "array's elements as {a, b} / {{a, b}, {c, d}})"),
     "score": ("P VALUE", "player P's score (setScore) is VALUE"),
@@ -119,6 +120,11 @@ def _square(rest: str):
     return int(match[1]), int(match[2]), match[3]
 
 
+def _square_count(rest: str):
+    match = re.fullmatch(r"(-?\d{1,9})\s*[, ]\s*(-?\d{1,9})\s+(-?\d{1,19})", rest)
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
 def _var(rest: str):
     name, _, text = rest.partition(" ")
     text = text.strip()
@@ -187,7 +193,7 @@ class _ObjName(str):
 
 
 _ARGUMENTS = {"legal": _move, "illegal": _move, "over": _over, "not": _not, "turn": _player,
-              "square": _square, "var": _var, "score": _score, "moves": _count}
+              "square": _square, "count": _square_count, "var": _var, "score": _score, "moves": _count}
 
 
 # ------------------------------------------------------------------ checking
@@ -248,6 +254,15 @@ def _check_square(state, x, y, obj) -> Outcome:
     return Outcome(actual == obj, f"{obj} at ({x},{y})", f"{actual} at ({x},{y})")
 
 
+def _check_count(state, x, y, count) -> Outcome:
+    game = state.game
+    if not (0 <= x < game.width and 0 <= y < game.height):
+        return Outcome(False, f"count {count} at ({x},{y})",
+                       f"({x},{y}) is off the {game.width}x{game.height} board")
+    actual = state.board.count(x, y)
+    return Outcome(actual == count, f"count {count} at ({x},{y})", f"count {actual} at ({x},{y})")
+
+
 def _check_var(state, name, value) -> Outcome:
     variables = state.variables
     if name not in variables:
@@ -296,5 +311,5 @@ def _show(value) -> str:
 
 
 _CHECKS = {"legal": _legal, "illegal": _illegal, "over": _check_over, "not": _not_over,
-           "turn": _turn, "square": _check_square, "var": _check_var, "score": _check_score,
+           "turn": _turn, "square": _check_square, "count": _check_count, "var": _check_var, "score": _check_score,
            "moves": _moves}

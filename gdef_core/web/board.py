@@ -99,6 +99,7 @@ class Board:
             "player": state.current_player, "over": state.is_over, "winner": state.winner,
             "moveNumber": state.move_number,
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
+            **({"counts": [list(entry) for entry in state.board.counts()]} if self.game.counting else {}),
             "scores": [json_value(score) for score in state.scores],
             "vars": {name: json_value(value) for name, value in state.variables.items()
                      if name in self.game.presentation.visible},
