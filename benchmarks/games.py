@@ -61,6 +61,8 @@ GAMES = {
     "go19": (EXAMPLES / "go" / "go19.gdef", "go(board_size=19,komi=7.5)"),
     "chess": (EXAMPLES / "chess" / "chess.gdef", "chess"),
     "hex": (EXAMPLES / "hex.gdef", "hex"),
+    "kalah": (EXAMPLES / "kalah.gdef", "mancala"),   # squares that count
+    "oware": (EXAMPLES / "oware.gdef", "oware"),
     "clobber": (BENCHMARK_GAMES / "clobber.gdef", "clobber"),
     "amazons": (BENCHMARK_GAMES / "amazons.gdef", "amazons(board_size=8)"),
     "pentago": (BENCHMARK_GAMES / "pentago.gdef", "pentago"),

@@ -24,10 +24,11 @@ class Context(str, Enum):
     END = "end"
     MOVES = "moves"
     SETUP = "setup"
+    CHANCE = "chance"  # an entry point only in a game that calls chanceNext()
 
     @property
     def number(self) -> int:
-        """1, 2, 3, 4 in the order above (0: none running)."""
+        """1, 2, 3, 4, 5 in the order above (0: none running)."""
         return _CONTEXT_NUMBERS[self]
 
     @property
@@ -86,7 +87,7 @@ def _b(name, kind, params, result, doc, contexts=ALL_CONTEXTS, extension=False) 
 
 
 _I, _X = Context.IS_MOVE_LEGAL, Context.END
-_M, _S = Context.MOVES, Context.SETUP
+_M, _S, _C = Context.MOVES, Context.SETUP, Context.CHANCE
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("empty", Kind.VALUE, (), "obj",
@@ -104,6 +105,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and the functions it calls: square (x, y) as it was before the move just "
        "applied, which tells a capture from a quiet move (`PreviousPosition[tx][ty] != empty`). "
        "Everywhere else it equals `CurrentPosition`.", extension=True),
+    _b("ResultPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
+       "The position with the consequences of the move made so far. In `isMoveLegal()`: "
+       "`NextPosition` changed by the `addPlace`/`addClear` calls of this judgement (a scratch "
+       "copy, dropped when it returns), so a rule can judge the move after its captures. In "
+       "`end()`: `CurrentPosition` (which the consequences change at once). Elsewhere it equals "
+       "`CurrentPosition`.", extension=True),
     _b("CurrentCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
        "The count on square (x, y) of the current position (an int beside its object, 0 "
        "unless a move changed it: the seeds of a pit, a stack's height). Read as "
@@ -147,14 +154,21 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        extension=True),
     _b("addPlace", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("o", "obj")), None,
        "In `moves()`: appends `place(x, y, o)` to the candidate move being built. In `setup()`: "
-       "puts o on square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "puts o on square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture, a promotion): puts o on (x, y) of the position at once. In "
+       "`isMoveLegal()`: puts o on (x, y) of the scratch copy `ResultPosition` only. In `chance()`: appends it to the outcome being built.",
+       (_M, _S, _X, _I, _C), extension=True),
     _b("addClear", Kind.FUNCTION, (("x", "int"), ("y", "int")), None,
        "In `moves()`: appends `clear(x, y)` to the candidate move being built. In `setup()`: "
-       "empties square (x, y) of the start position at once.", (_M, _S), extension=True),
+       "empties square (x, y) of the start position at once. In `end()`: a consequence of the "
+       "move just applied (a capture): empties (x, y) of the position at once. In "
+       "`isMoveLegal()`: empties (x, y) of the scratch copy `ResultPosition` only. In `chance()`: appends it to the outcome being built.",
+       (_M, _S, _X, _I, _C), extension=True),
     _b("addCount", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("n", "int")), None,
        "In `moves()`: appends `count(x, y, n)` to the candidate move being built (square (x, y) "
        "will hold the count n; its object stays). In `setup()`: sets the count of (x, y) of the "
-       "start position at once.", (_M, _S), extension=True),
+       "start position at once. In `chance()`: appends it to the outcome being built.",
+       (_M, _S, _C), extension=True),
     _b("addMove", Kind.FUNCTION, (), None,
        "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
        "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
@@ -177,7 +191,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "game variables except `counter` ones, player to move). 0 for a new position; threefold "
        "repetition is `repetitions() >= 2`.", (_X,), extension=True),
     _b("nextBoardSeen", Kind.FUNCTION, (), "bool",
-       "In `isMoveLegal()`: whether the board `NextPosition` equals the board of any earlier "
+       "In `isMoveLegal()`: whether the board `ResultPosition` (`NextPosition` with the "
+       "consequences made so far) equals the board of any earlier "
        "position of this game, the current one included (positional superko). A pass always "
        "sees its board.", (_I,), extension=True),
     _b("setScore", Kind.FUNCTION, (("p", "int"), ("v", "float")), None,
@@ -188,6 +203,19 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "In `end()` and `setup()`: the player to move next, instead of the next one in the "
        "cycle (the last call wins; no effect when `end()` returns true). Out of range is a "
        "run-time error.", (_X, _S), extension=True),
+    _b("chanceNext", Kind.FUNCTION, (), None,
+       "In `end()` and `setup()`: the next move is chance's (a die roll, a draw): the engine "
+       "calls `chance()` for the outcomes and plays one; the player the cycle (or "
+       "`setNextPlayer`) names moves after it. No effect when `end()` returns true.",
+       (_X, _S), extension=True),
+    _b("addOutcome", Kind.FUNCTION, (("w", "int"),), None,
+       "In `chance()`: finishes the outcome being built (the operations of `addPlace` and "
+       "`addClear` since the last `addOutcome`) with weight w (1 <= w <= 2^31; its probability "
+       "is w divided by the sum of the weights) and starts a new one. Identical outcomes are "
+       "merged, their weights added.", (_C,), extension=True),
+    _b("isChanceMove", Kind.FUNCTION, (), "bool",
+       "In `end()`: whether the move just applied was a chance outcome (from `chance()`), not "
+       "a player's move.", (_X,), extension=True),
 ]}
 
 # What `OperationList[i][j]` gives for each j (completion offers these after `OperationList[i][`).
@@ -205,8 +233,12 @@ COUNT_BUILTINS = frozenset({"CurrentCount", "NextCount", "PreviousCount", "addCo
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}
 
-# The functions a game defines itself: name -> (result type, required in a game).
+# The functions a game defines itself: name -> (result type, required in a game). `chance`
+# is one only in a game that calls the built-in chanceNext() (CHANCE_ENTRY_BUILTIN).
 ENTRY_POINTS: dict[str, tuple[str | None, bool]] = {c.value: (c.result, c.required) for c in Context}
+
+# The built-in whose use makes `chance()` an entry point.
+CHANCE_ENTRY_BUILTIN = "chanceNext"
 
 GAME_PARAMETERS: dict[str, str] = {
     "name": "The game's name, one word (defaults to the first file's name without `.gdef`).",

@@ -43,7 +43,10 @@ _code("G100", E, "file is not valid UTF-8",
 _code("G101", E, "syntax error",
       "The parser met a token that cannot continue the construct it was reading. The message "
       "says what was expected; the parser skips to the next statement or definition and goes on, "
-      "so every syntax error of the file is reported at once.",
+      "so every syntax error of the file is reported at once. Where the repair is plain it is made "
+      "instead: a missing `;` or `)` is assumed, a body written without its braces is read as one "
+      "statement in braces (offered as a fix), a broken function header is completed and its body "
+      "still checked.",
       "define end() -> bool {\n  int moves = 0\n  return moves == 9;\n}",
       "Add or remove what the message names (here the `;` after `int moves = 0`).")
 _code("G102", E, "unterminated comment",
@@ -140,7 +143,8 @@ _code("G208", E, "not a function",
       "define end() -> bool {\n  int n = 0;\n  return n() == 0;\n}",
       "Remove the parentheses, or index a board with `[x][y]` instead of calling it.")
 _code("G209", E, "not a board",
-      "Only `CurrentPosition`, `NextPosition` and `OperationList` can be indexed with `[i][j]`.",
+      "Only the boards (`CurrentPosition`, `NextPosition`, `PreviousPosition`, their counts "
+      "`CurrentCount`, `NextCount`, `PreviousCount`, and `OperationList`) can be indexed with `[i][j]`.",
       "define end() -> bool {\n  int n = 0;\n  return n[0][0] == 0;\n}",
       "Index one of the boards, or use the name without brackets.")
 _code("G210", E, "not a value",
@@ -150,9 +154,10 @@ _code("G210", E, "not a value",
 _code("G211", E, "cannot assign",
       "Only locals, parameters and game variables can be assigned. Objects, functions, `empty`, "
       "the boards (`CurrentPosition[x][y] = X;`) and other expressions cannot; a move changes "
-      "the board through its operations, `setup()` through `addPlace`/`addClear`.",
+      "the board through its operations, `setup()` and `end()` (a consequence of the move) "
+      "through `addPlace`/`addClear`.",
       "define end() -> bool {\n  CurrentPosition[0][0] = X;\n  return false;\n}",
-      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()`.")
+      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()` or `end()`.")
 
 # ------------------------------------------------------------------ G3xx: types
 _code("G301", E, "operand types do not match",
@@ -252,7 +257,8 @@ _code("G405", E, "missing required function",
       "Define the missing function: `define isMoveLegal() -> bool { ... }`.")
 _code("G406", E, "entry point has the wrong shape",
       "`isMoveLegal()` and `end()` take no parameters and return bool; `moves()` and `setup()` "
-      "take no parameters and return nothing. The runtime calls them that way.",
+      "take no parameters and return nothing, and so does `chance()` in a game that calls "
+      "`chanceNext()`. The runtime calls them that way.",
       "define end(int p) -> int { return p; }",
       "Declare it exactly as `define end() -> bool { ... }` (`define moves() { ... }`).")
 _code("G407", E, "second start",
@@ -278,7 +284,8 @@ _code("G410", E, "game variable initialiser is not constant",
       "Write the value as a constant, or assign it in `setup()`.")
 _code("G411", E, "built-in not allowed here",
       "Some built-ins work only in some entry points (and the functions they call): "
-      "`addPlace`/`addClear` in `moves()` and `setup()`, `addMove` in `moves()`, `hasLegalMove` "
+      "`addPlace`/`addClear` in `moves()`, `setup()`, `end()` and `isMoveLegal()`, `addMove` in "
+      "`moves()`, `hasLegalMove` "
       "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
       "from the entry point that reaches the call.",
       "define isMoveLegal() -> bool {\n  addMove();\n  return true;\n}",
@@ -320,6 +327,34 @@ _code("G416", E, "parameter assigned",
       "Declare a game variable for a value that changes (`float bonus = 0.0;`) and initialise or "
       "set it from the parameter in `setup()`.")
 
+_code("G418", E, "chanceNext() in a game without chance()",
+      "`chanceNext()` makes the next move chance's: the engine calls the game's `chance()` for the "
+      "outcomes (a die's faces, the cards of a draw). A game that calls it must define "
+      "`define chance() { ... }`. (A library checked alone is not reported: the game that uses it "
+      "may define `chance()`.)",
+      "define setup() { chanceNext(); }   // and no define chance() anywhere",
+      "Define `chance()`, building each outcome with `addPlace`/`addClear` and finishing it with "
+      "`addOutcome(weight)`.")
+_code("G419", E, "built-in on the wrong side of chance()",
+      "`addOutcome` finishes an outcome of a chance event and works only in `chance()` (and the "
+      "functions it calls); `chance()` proposes outcomes and may not use the built-ins of "
+      "players' moves and of `end()` (`addMove`, `hasLegalMove`, `setScore`, `isChanceMove`, ...). "
+      "The message names the call path from the entry point that reaches the call.",
+      "define moves() {\n  addPlace(0, 0, X);\n  addOutcome(1);\n}",
+      "Build a player's candidates with `addMove()` in `moves()`, and chance's outcomes with "
+      "`addOutcome(w)` in `chance()`.")
+
+_code("G420", E, "consequence reached from moves() and isMoveLegal()",
+      "`addPlace`/`addClear` mean two different things in `moves()` and in `isMoveLegal()`: in "
+      "`moves()` they build a candidate move, in `isMoveLegal()` they change the scratch copy "
+      "`ResultPosition` (a consequence of the move being judged, such as a capture). A function "
+      "that calls them and is reached from both entry points would do one thing or the other "
+      "depending on who called it. The message names both call paths.",
+      "define capture(int x, int y) { addClear(x, y); }\n"
+      "define moves() { capture(0, 0); addMove(); }\n"
+      "define isMoveLegal() -> bool { capture(0, 0); return true; }",
+      "Write two functions: one that builds candidates for `moves()`, one that makes the "
+      "consequences for `isMoveLegal()` and `end()`.")
 _code("G421", W, "a definition hides a built-in",
       "The built-ins gdef adds to the original language (`repetitions`, `setScore`, "
       "`NextPosition`, ...: those marked as extensions) are soft: a game that defines a function, "
@@ -390,8 +425,9 @@ _code("G602", E, "integer overflow",
       "define end() -> bool {\n  int n = 2;\n  while (true) { n = n * n; }\n  return false;\n}",
       "Keep the numbers small, or use a float where large magnitudes are expected.")
 _code("G603", E, "square off the board",
-      "`CurrentPosition[x][y]` or `NextPosition[x][y]` read a square outside the board, or "
-      "`addPlace`/`addClear` in `setup()` named one. (In `moves()` a candidate naming a square "
+      "`CurrentPosition[x][y]`, `NextPosition[x][y]` or another board (`CurrentCount` ...) read a "
+      "square outside the board, or `addPlace`/`addClear`/`addCount` in `setup()`, `end()` or "
+      "`isMoveLegal()` named one. (In `moves()` a candidate naming a square "
       "off the board is silently dropped instead.)",
       "define end() -> bool {\n  return CurrentPosition[boardWidth()][0] == empty;\n}",
       "Check `0 <= x && x < boardWidth() && 0 <= y && y < boardHeight()` first.")
@@ -415,7 +451,8 @@ _code("G607", E, "step limit exceeded",
       "plus function calls than the step limit allows (5,000,000 by default; `gdef-run "
       "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
       "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
-      "time (at most 1,250,000 operations by default).",
+      "time (at most 1,250,000 operations by default); in `end()` and `isMoveLegal()` each "
+      "consequence (`addPlace`/`addClear`) counts one step.",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",
@@ -438,7 +475,7 @@ _code("G610", E, "value of the wrong type",
 _code("G611", E, "not allowed while running here",
       "A built-in or an assignment ran in an entry point that does not allow it: a game "
       "variable assigned, or `setNextPlayer` called, while `isMoveLegal()` or `moves()` ran; "
-      "`addPlace`/`addClear` outside `moves()` and `setup()`; `addMove` outside `moves()`; "
+      "`addMove` outside `moves()`; "
       "`hasLegalMove` outside `end()`. (The checker reports these with G411/G412 when it can "
       "see the call path.)",
       "define isMoveLegal() -> bool {\n  helper();\n  return true;\n}",
@@ -462,6 +499,18 @@ _code("G614", E, "array index out of range",
       "define end() -> bool {\n  int a[8] = 0;\n  return a[8] == 0;\n}",
       "Check the index first (`i >= 0 && i < sizeOf(a, 0)`), or loop with `i < sizeOf(a, 0)`.")
 
+_code("G615", E, "chance event without outcomes",
+      "The game called `chanceNext()`, but `chance()` finished no outcome (no `addOutcome` ran): "
+      "chance has nothing to play. The game stops with this error, as when `setup()` fails.",
+      "define chance() {\n  if (moveNumber() > 100) { addPlace(0, 0, D1); addOutcome(1); }\n}",
+      "Make `chance()` finish at least one outcome in every position where `chanceNext()` is "
+      "called, or call `chanceNext()` only where it does.")
+_code("G616", E, "outcome weight out of range",
+      "`addOutcome(w)` takes a weight from 1 to 2^31 (2147483648): an outcome's probability is "
+      "its weight divided by the sum of the weights, so a weight must be positive; an outcome "
+      "that cannot happen is left out.",
+      "define chance() {\n  addPlace(0, 0, D1);\n  addOutcome(0);\n}",
+      "Give a weight of at least 1, or do not propose the outcome.")
 
 
 # ------------------------------------------------------------------ G7xx: found in play (gdef-check --play)
@@ -514,7 +563,8 @@ _code("G803", E, "wrong number of labels",
       "`columns` needs one label per column of the board and `rows` one per row (and `sides` "
       "one name per player): the list has another length. A single string of exactly as many "
       "characters as columns gives one label per character (`\"abcdefgh\"`); `from N` numbers "
-      "them from N.",
+      "them from N. When a parameter gives the side (`size: n x n`), more labels are allowed "
+      "and the first ones are used.",
       "size: 8 x 8\nshow {\n  columns: \"abcdefg\";\n}",
       "Give exactly one label per column (row, player).")
 _code("G804", E, "invalid presentation value",

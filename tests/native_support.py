@@ -45,6 +45,16 @@ def compile_rules(directory, name: str, text: str):
     return game, native
 
 
+def kernel_perft(native, state, depth: int) -> list[int]:
+    """native.perft() without its fallback to the Python backend (which would hide a kernel
+    that fails)."""
+    counts = np.zeros(depth, np.int64)
+    board, V, VF, SC = native.arrays(state)
+    native.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
+                        native.history_rows(state), native._hs, state.is_chance_node)
+    return [int(c) for c in counts]
+
+
 def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
     """Native random games from `start`, each ended by the kernel itself (not by the failure
     path, which would hide a difference) and replayed through the Python backend: legal at

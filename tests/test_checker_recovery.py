@@ -177,3 +177,28 @@ def test_a_broken_parameter_declaration_gives_syntax_errors_only(declaration: st
     assert syntax
     assert all("found ''" not in d.message for d in syntax)  # no complaint about an inserted word
     assert [(d.code, d.span.line) for d in program.diagnostics if not d.code.startswith("G1")] == [("G201", 5)]
+
+
+def located(program: Program) -> list[tuple[str, int, int]]:
+    return [(d.code, d.span.line, d.span.column) for d in program.diagnostics]
+
+
+@pytest.mark.parametrize("header", ["define f(int x -> bool {", "define f(int x, -> bool {",
+                                    "define f(int x) bool {", "define f(int x -> {", "define f(int x) -> {"])
+def test_the_body_under_a_repaired_header_is_checked(header: str) -> None:
+    """The header's one syntax error, then the body's own errors, located; nothing about the
+    `return`, whose expected type the broken header leaves a guess."""
+    text = HEADER + (f"{header}\n  int y = unknownName;\n  bool b = 3;\n  return x == y;\n}}\n"
+                     "define isMoveLegal() -> bool { return f(1); }\ndefine end() -> bool { return true; }\n")
+    found = located(check_text(text))
+    assert [code for code, *_ in found] == ["G101", "G201", "G304"]
+    assert found[1:] == [("G201", 4, 10), ("G304", 5, 11)]
+
+
+def test_a_body_without_braces_is_checked_and_so_is_the_rest() -> None:
+    text = HEADER + ("define isMoveLegal() -> bool {\n  int x = 0;\n"
+                     "  for (int i = 0; i < 3; i = i + 1) x = true;\n"
+                     "  while (x > 0) x = x - 1;\n"
+                     "  return undefinedName == 1;\n}\n"
+                     "define end() -> bool { return true; }\n")
+    assert located(check_text(text)) == [("G101", 5, 35), ("G304", 5, 40), ("G101", 6, 15), ("G201", 7, 9)]

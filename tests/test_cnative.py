@@ -151,7 +151,7 @@ def test_simulate_adds_up_the_games_of_the_derived_seeds(name, first, stop):
     odd = np.empty(stop - first, np.int64)
     board, V, VF, SC = native.arrays(start)
     m.simulate(np.uint64(77), first, stop, board, start.player, start.move_number, V, VF, SC, 60, T, TS, odd,
-               *native.workspace(), native.history_rows(start), native._hs)
+               *native.workspace(), native.history_rows(start), native._hs, start.is_chance_node)
     seeds = np.array([0] * first + [_kernel_seed(77, g) for g in range(first, stop)], np.uint64)
     rows = native.playouts(seeds, start, 60)
     kept = [g for g in range(first, stop) if rows.status[g] <= 1]

@@ -5,6 +5,7 @@ position history, records, undo, JSON states and the console board."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -187,3 +188,38 @@ def test_a_record_of_counts_resumes(tmp_path, capsys):
         gdef_run(["--resume", str(record), "--moves", str(script), "--no-color"])
     assert exited.value.code == 3, capsys.readouterr().err
     assert [entry["name"] for entry in json.loads(record.read_text(encoding="utf-8"))["moves"]] == ["d1", "g1", "b2"]
+
+
+def test_a_game_of_its_own_currentcount_keeps_it_and_keeps_no_counts(tmp_path):
+    """The count built-ins are soft: a game variable called CurrentCount is the game's (G421
+    warns), and the game keeps no counts."""
+    path = game_file(tmp_path, """players: 1
+size: 2 x 1
+int CurrentCount = 3;
+define isMoveLegal() -> bool { return CurrentCount == 3; }
+define end() -> bool { return true; }
+""", "own.gdef")
+    result = parse(open(path, encoding="utf-8").read(), path)
+    assert [(d.code, d.span.line + 1) for d in check([result.module], result.diagnostics).diagnostics] == [("G421", 3)]
+    game = load_game(path)
+    assert not game.counting and game.new_state().check("pass")
+
+
+def test_gdef_check_play_changes_counts_to_find_legal_moves_moves_misses(tmp_path, capsys):
+    """gdef-check --play changes a generated count by one: a count of two more, legal but never
+    proposed, is reported at moves() (G704)."""
+    from gdef_core.cli.check import main as gdef_check
+
+    path = game_file(tmp_path, """players: 1
+size: 1 x 1
+define moves() { addCount(0, 0, CurrentCount[0][0] + 1); addMove(); }
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isCountOperation(0)
+      && (NextCount[0][0] == CurrentCount[0][0] + 1 || NextCount[0][0] == CurrentCount[0][0] + 2);
+}
+define end() -> bool { return CurrentCount[0][0] > 6; }
+""", "misses.gdef")
+    code = gdef_check([path, "--play", "5", "--play-out", str(tmp_path / "out"), "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert code == 0 and [(d["code"], d["line"]) for d in found] == [("G704", 3)]
+    assert re.match(r"the legal move count\(0,0,\d+\) is never proposed by moves\(\)", found[0]["message"])

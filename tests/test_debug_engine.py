@@ -226,3 +226,31 @@ def test_a_resumed_record_replays_untraced_after_setup(tmp_path):
     assert fresh and set(fresh) == {"setup\n"}
     # the record's setup() and its move (end() after it) are replayed untraced: the same lines
     assert logged_until_waiting(str(record)) == fresh
+
+
+def test_a_stop_in_kalah_shows_its_counts_and_its_move_of_counts(tmp_path):
+    """Squares that count in the debugger: the Move scope writes count operations, Positions
+    holds the counts beside the objects, and watches read them."""
+    from gdef_core.debug.expressions import show
+
+    kalah = str(ROOT / "examples" / "kalah.gdef")
+    script = tmp_path / "one.moves"
+    script.write_text("d1\n", encoding="utf-8")
+    listener = Listener()
+    session = DebugSession(LaunchOptions([kalah], str(script)), listener)
+    session.set_breakpoints(kalah, [{"line": line_of(kalah, "define end()")}])
+    session.start()
+    try:
+        kind, stop = listener.next()
+        assert stop.reason == "breakpoint"
+        groups = {group.name: group.nodes for group in scopes(session._scope(stop, 0), True)}
+        assert [node.value for node in groups["Move"]][:2] == ["count(3,0,0)", "count(4,0,5)"]
+        assert [node.name for node in groups["Positions"]] == [
+            "CurrentPosition", "CurrentCount", "PreviousPosition", "PreviousCount", "ResultPosition"]
+        rows = groups["Positions"][1].children()
+        assert [row.value for row in rows] == ["0 4 4 4 4 4 4 0", "0 4 4 0 5 5 5 1"]
+        assert [show(session.evaluate(text, 0)) for text in
+                ("CurrentCount[7][0]", "PreviousCount[3][0]", "OperationList[0][3]", "OperationList[1][3]")] \
+            == ["1", "4", "0", "5"]
+    finally:
+        session.quit()

@@ -58,10 +58,13 @@ EXAMPLES = {
     "go19": "examples/go/go19.gdef",
     "hex": "examples/hex.gdef",
     "kalah": "examples/kalah.gdef",
+    "einstein": "examples/einstein.gdef",
+    "oware": "examples/oware.gdef",
 }
 # Games that cannot end in a draw (breakthrough: every move advances a pawn; someone arrives;
-# Go: the komi is half a point; hex: a full board always joins one pair of edges).
-NO_DRAWS = {"breakthrough", "go9", "hex"}
+# Go: the komi is half a point; hex: a full board always joins one pair of edges; einstein:
+# every move advances a cube).
+NO_DRAWS = {"breakthrough", "go9", "hex", "einstein"}
 # Other start positions of a game above (the same rules): a script of their own corner cases
 # each, not the whole set of outcomes.
 POSITIONS = {"kiwipete", "position3", "go19"}

@@ -1,5 +1,8 @@
-"""examples/go against OpenSpiel's `go` (board_size=9, komi=7.5), a reference nobody here wrote.
+"""examples/go against OpenSpiel's `go` (board_size=9, komi=7.5, and other sizes and komis
+through both games' parameters), a reference nobody here wrote.
 
+A move of ours is one stone (or a pass): the stones it captures are consequences, made by
+end() (and, to judge the move, by isMoveLegal() on ResultPosition), never part of the move.
 Along seeded random games, at every ply: our legal moves are OpenSpiel's legal actions (an
 action a is the point (a % 9, a // 9), action 81 the pass), less the moves that repeat an
 earlier board (OpenSpiel plays them and ends the game as a draw; our positional superko forbids
@@ -18,7 +21,8 @@ from support import ROOT, need_module
 
 pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
 
-from gdef_core import load_game  # noqa: E402
+import gdef_core.interop.openspiel  # noqa: E402,F401  (registers "gdef")
+from gdef_core import GameLoadError, Move, load_game  # noqa: E402
 
 GO = ROOT / "examples" / "go"
 SIZE = 9
@@ -40,6 +44,10 @@ def spiel_game():
     return pyspiel.load_game("go", {"board_size": SIZE, "komi": 7.5})
 
 
+def point_of(action: int, size: int) -> tuple[int, int] | None:
+    return None if action == size * size else (action % size, action // size)
+
+
 def point(action: int) -> tuple[int, int] | None:
     """Our point of an OpenSpiel action; None for the pass."""
     return None if action == PASS else (action % SIZE, action // SIZE)
@@ -52,14 +60,15 @@ def placed(move) -> tuple[int, int] | None:
 
 def spiel_board(theirs) -> dict[tuple[int, int], str]:
     """OpenSpiel's stones as {(x, y): "B" | "W"}, read from its observation planes."""
+    size = theirs.get_game().get_parameters()["board_size"]
     planes = theirs.observation_tensor(0)
-    cells = SIZE * SIZE
+    cells = size * size
     stones = {}
     for cell in range(cells):
         if planes[cell]:
-            stones[point(cell)] = "B"
+            stones[point_of(cell, size)] = "B"
         elif planes[cells + cell]:
-            stones[point(cell)] = "W"
+            stones[point_of(cell, size)] = "W"
     return stones
 
 
@@ -89,33 +98,90 @@ def winner_of(theirs) -> int | None:
     return None if black == white else (0 if black > white else 1)
 
 
-# A placement chosen uniformly, or (with probability 0.15 in odd seeds, and always when there
-# is no placement) a pass: even seeds reach OpenSpiel's 162-move limit, odd ones mostly end by
-# two passes in a row.
-@pytest.mark.parametrize("seed", range(10))
-def test_random_games_agree_with_openspiel_at_every_ply(game, spiel_game, seed):
+def random_game(ours, theirs, seed: int, where: str) -> int:
+    """Plays a seeded random game in both, comparing them at every ply; -> the stones captured.
+    A placement chosen uniformly, or (with probability 0.15 in odd seeds, and always when there
+    is no placement) a pass: even seeds reach OpenSpiel's move limit, odd ones mostly end by
+    two passes in a row."""
+    size = theirs.get_game().get_parameters()["board_size"]
     rng = random.Random(seed)
     pass_rate = 0.15 if seed % 2 else 0.0
-    ours, theirs = game.new_state(), spiel_game.new_initial_state()
     captures = 0
     while not theirs.is_terminal():
         assert not ours.is_over and ours.current_player == theirs.current_player()
-        moves = {placed(move): move for move in ours.legal_moves()}
-        assert len(moves) == len(ours.legal_moves())
-        assert_same_legal_moves(set(moves), theirs, f"seed {seed}")
+        legal = ours.legal_moves()
+        moves = {placed(move): move for move in legal}
+        assert len(moves) == len(legal)
+        assert all(len(move.ops) <= 1 for move in legal)   # one stone or a pass: captures follow
+        assert_same_legal_moves(set(moves), theirs, where)
         placements = sorted(p for p in moves if p is not None)
         chosen = None if not placements or rng.random() < pass_rate else rng.choice(placements)
         move = moves[chosen]
-        captures += sum(op.obj is None for op in move.ops)
-        theirs.apply_action(PASS if chosen is None else chosen[0] + SIZE * chosen[1])
+        stones = len(our_board(ours)) + (chosen is not None)
+        theirs.apply_action(size * size if chosen is None else chosen[0] + size * chosen[1])
         ours.apply(move)
-        assert our_board(ours) == spiel_board(theirs), f"seed {seed}, after {move}"
+        assert our_board(ours) == spiel_board(theirs), f"{where}, after {move}"
+        captures += stones - len(our_board(ours))
         assert ours.is_over == theirs.is_terminal()
     assert ours.winner == winner_of(theirs)
     black, white = ours.scores
-    assert (black > white) == (ours.winner == 0)
-    if pass_rate == 0.0:   # these games run to OpenSpiel's move limit, and capture
-        assert ours.move_number == spiel_game.max_game_length() == 162 and captures > 0
+    assert (black > white) == (ours.winner == 0) and (black == white) == (ours.winner is None)
+    if pass_rate == 0.0:   # these games run to OpenSpiel's move limit
+        assert ours.move_number == theirs.get_game().max_game_length() == 2 * size * size
+    return captures
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_games_agree_with_openspiel_at_every_ply(game, spiel_game, seed):
+    captures = random_game(game.new_state(), spiel_game.new_initial_state(), seed, f"seed {seed}")
+    if seed % 2 == 0:   # the games that run to the move limit capture
+        assert captures > 0
+
+
+# The same game at other sizes and komis, through both games' parameters (an integer komi
+# allows a draw; OpenSpiel's go takes sizes 2 to 19).
+@pytest.mark.parametrize("size, komi, seed", [(5, 0.5, 1), (5, 0.0, 2), (7, 6.5, 3), (7, 0.0, 4),
+                                              (13, 6.5, 5), (13, -3.5, 6), (2, 1.0, 7)])
+def test_parameters_agree_with_openspiel(size, komi, seed):
+    ours = load_game([str(GO / "go9.gdef")], params={"board_size": size, "komi": komi})
+    assert (ours.width, ours.height) == (size, size)
+    theirs = pyspiel.load_game("go", {"board_size": size, "komi": komi})
+    where = f"size {size}, komi {komi}, seed {seed}"
+    random_game(ours.new_state(), theirs.new_initial_state(), seed, where)
+
+
+@pytest.mark.parametrize("size, komi, seed", [(5, 0.5, 11), (9, 7.5, 12), (13, 6.5, 13)])
+def test_the_openspiel_adapter_takes_the_parameters(size, komi, seed):
+    """Our OpenSpiel adapter, loaded as OpenSpiel users load go (`board_size`, `komi`): the
+    same legal actions (less the superko repeats) and the same returns as OpenSpiel's go."""
+    ours_game = pyspiel.load_game("gdef", {"path": str(GO / "go9.gdef"), "board_size": size, "komi": komi})
+    assert (ours_game.get_parameters()["board_size"], ours_game.get_parameters()["komi"]) == (size, komi)
+    assert ours_game.num_distinct_actions() == size * size * 3 + 1   # one stone or a pass: the small range
+    theirs_game = pyspiel.load_game("go", {"board_size": size, "komi": komi})
+    rng = random.Random(seed)
+    ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
+    while not theirs.is_terminal():
+        player = theirs.current_player()
+        assert not ours.is_terminal() and ours.current_player() == player
+        mine = {}
+        for action in ours.legal_actions():
+            text = ours.action_to_string(player, action)
+            p = None if text == "pass" else placed(Move.parse(text))
+            mine[size * size if p is None else p[0] + size * p[1]] = action
+        assert set(mine) <= set(theirs.legal_actions())
+        for extra in set(theirs.legal_actions()) - set(mine):
+            assert repeats_a_board(theirs, extra), f"size {size}, ply {theirs.move_number()}: {extra}"
+        placements = sorted(a for a in mine if a != size * size)
+        chosen = rng.choice(placements) if placements and rng.random() > 0.05 else size * size
+        theirs.apply_action(chosen)
+        ours.apply_action(mine[chosen])
+    assert ours.is_terminal() and ours.returns() == theirs.returns()
+
+
+def test_the_parameters_are_checked():
+    for wrong in ({"board_size": 20}, {"board_size": 1}, {"komi": 2000.0}):
+        with pytest.raises(GameLoadError):
+            load_game([str(GO / "go9.gdef")], params=wrong)
 
 
 def play(game, spiel_game, points):
@@ -132,10 +198,12 @@ def play(game, spiel_game, points):
 def test_a_capture_removes_the_group(game, spiel_game):
     # White's two stones on (0,0) and (1,0); Black takes their last liberty on (2,0).
     ours, theirs = play(game, spiel_game, [(0, 1), (0, 0), (1, 1), (1, 0)])
-    assert ours.check("place(2,0,B); clear(0,0); clear(1,0)")
-    assert not ours.check("place(2,0,B)")            # the captures must be written
+    assert ours.check("place(2,0,B)")
+    assert not ours.check("place(2,0,B); clear(0,0); clear(1,0)")   # captures are not typed
     assert not ours.check("place(2,0,B); clear(0,0)")
-    ours.apply("place(2,0,B); clear(1,0); clear(0,0)")   # in any order
+    move = ours.read_move("C1")   # the stone's name: the captured stones follow
+    assert [str(op) for op in move.ops] == ["place(2,0,B)"]
+    ours.apply(move)
     assert our_board(ours) == {(0, 1): "B", (1, 1): "B", (2, 0): "B"}
     theirs.apply_action(2)
     assert our_board(ours) == spiel_board(theirs)
@@ -160,16 +228,17 @@ KO = [(1, 2), (2, 2), (0, 1), (1, 1), (1, 0), (2, 0), (8, 8), (3, 1)]
 
 def test_ko_is_refused_until_the_board_has_changed(game, spiel_game):
     ours, theirs = play(game, spiel_game, KO)
-    ours.apply("place(2,1,B); clear(1,1)")
+    ours.apply("place(2,1,B)")
     theirs.apply_action(2 + SIZE * 1)
-    assert not ours.check("place(1,1,W); clear(2,1)")
+    assert our_board(ours) == spiel_board(theirs) and (1, 1) not in our_board(ours)
+    assert not ours.check("place(1,1,W)")
     assert (1, 1) not in {placed(m) for m in ours.legal_moves()}
     assert 1 + SIZE * 1 not in theirs.legal_actions()
     # after a move elsewhere by each side the board is new, and the retake is legal
     for p in [(8, 0), (7, 8)]:
         ours.apply(f"place({p[0]},{p[1]},{'W' if ours.current_player else 'B'})")
         theirs.apply_action(p[0] + SIZE * p[1])
-    assert ours.check("place(1,1,W); clear(2,1)")
+    assert ours.check("place(1,1,W)")
     assert 1 + SIZE * 1 in theirs.legal_actions()
 
 
@@ -186,7 +255,7 @@ def test_superko_forbids_what_openspiel_scores_as_a_draw(game, spiel_game):
     assert not ours.is_over and ours.current_player == 0
     retake = 7 + SIZE * 7
     assert retake in theirs.legal_actions() and repeats_a_board(theirs, retake)
-    assert not ours.check("place(7,7,B); clear(6,7)")
+    assert not ours.check("place(7,7,B)")
     assert (7, 7) not in {placed(m) for m in ours.legal_moves()}
     assert ours.check("place(4,4,B)")
 
@@ -237,5 +306,5 @@ def test_go19_uses_the_same_rules(game19):
     assert len(state.legal_moves()) == 19 * 19 + 1
     state.apply("place(0,1,B)")
     state.apply("place(0,0,W)")
-    state.apply("place(1,0,B); clear(0,0)")
+    state.apply("place(1,0,B)")
     assert state.board[0, 0] == "empty" and state.board[1, 0] == "B"

@@ -105,3 +105,19 @@ def test_use_paths_list_gdef_files_next_to_the_file(tmp_path):
     assert [(c.label, c.kind) for c in found] == [("lib.gdef", CandidateKind.FILE), ("sub/deep.gdef", CandidateKind.FILE)]
     assert (found[0].replace.line, found[0].replace.column, found[0].replace.end_column) == (0, 5, 7)
     assert [c.label for c in candidates(tmp_path, "use ‸")] == ['"lib.gdef"', '"sub/deep.gdef"']
+
+
+def test_chance_built_ins_are_offered_where_they_work(tmp_path):
+    """In chance() of a game that calls chanceNext(): addOutcome, not addMove; in end():
+    chanceNext and isChanceMove, not addOutcome. A game's own chance() is an ordinary function."""
+    game = HEADER + ("define setup() { chanceNext(); }\n"
+                     "define chance() {\n  ‸\n}\n"
+                     "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n")
+    in_chance = labels(tmp_path, game)
+    assert {"addOutcome", "addPlace", "addClear", "CurrentPosition"} <= in_chance
+    assert not {"addMove", "hasLegalMove", "isChanceMove", "chanceNext"} & in_chance
+    in_end = labels(tmp_path, game.replace("‸", "").replace("return false; }", "‸ return false; }"))
+    assert {"chanceNext", "isChanceMove"} <= in_end and "addOutcome" not in in_end
+    own = labels(tmp_path, HEADER + "define chance() -> int {\n  ‸\n}\n"
+                 "define isMoveLegal() -> bool { return chance() > 0; }\ndefine end() -> bool { return false; }\n")
+    assert "addOutcome" not in own and "NextPosition" in own   # judged as isMoveLegal()'s helper

@@ -39,7 +39,8 @@ def test_hover_describes_each_kind_of_name(tmp_path):
     assert at("X", "o != X") == "```gdef\nobj X\n```\n\nObject, declared at g.gdef:4."
     assert at("CurrentPosition", "return Current").startswith("```gdef\nCurrentPosition[x][y] -> obj\n```\n\n"
                                                             + BUILTINS["CurrentPosition"].doc)
-    assert "Allowed in moves(), setup()" in _hover_builtin(tmp_path, "addPlace")
+    assert "Allowed in end(), setup()" in _hover_builtin(tmp_path, "setNextPlayer")
+    assert "Allowed in" not in _hover_builtin(tmp_path, "addPlace")   # in every entry point
     assert "Game parameter." in hover(s.analyses(path), path, 1, 2).markdown
     assert hover(s.analyses(path), path, 6, 5) is None  # inside the comment
 

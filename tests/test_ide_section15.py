@@ -125,10 +125,10 @@ def test_size_of_offers_arrays_then_dimensions(tmp_path):
 
 def test_builtins_only_where_the_table_allows_them(tmp_path):
     legal = candidates(tmp_path, GAME.replace("  seen[0][0] = true;", "  ‸\n  seen[0][0] = true;"))
-    assert {"isGenerated", "nextBoardSeen", "sizeOf", "onTurn"} <= set(legal)
-    assert not {"repetitions", "setScore", "addMove", "addPlace", "hasLegalMove"} & set(legal)
+    assert {"isGenerated", "nextBoardSeen", "sizeOf", "onTurn", "addPlace", "ResultPosition"} <= set(legal)
+    assert not {"repetitions", "setScore", "addMove", "hasLegalMove"} & set(legal)
     end = candidates(tmp_path, GAME.replace("  return false;\n}\n", "  ‸\n  return false;\n}\n"))
-    assert {"repetitions", "setScore", "hasLegalMove", "PreviousPosition"} <= set(end)
+    assert {"repetitions", "setScore", "hasLegalMove", "PreviousPosition", "addClear", "ResultPosition"} <= set(end)
     assert not {"isGenerated", "nextBoardSeen", "addMove"} & set(end)
     moves = candidates(tmp_path, GAME.replace("    addMove();", "    ‸\n    addMove();"))
     assert {"addMove", "addPlace", "addClear"} <= set(moves) and "isGenerated" not in moves
@@ -323,6 +323,16 @@ def test_fix_adds_the_moves_that_is_generated_needs(tmp_path):
     [(title, after, _)] = fixed(tmp_path, text, "G413")
     assert title == "Add 'moves()'" and after.endswith("\ndefine moves() {\n  // TODO: for each legal move: "
                                                        "addPlace(x, y, o) / addClear(x, y) ..., then addMove();\n}\n")
+    assert codes_of(tmp_path, after) == []
+
+
+def test_fix_adds_the_chance_that_chance_next_needs(tmp_path):
+    text = HEADER + "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { chanceNext(); return false; }\n"
+    assert codes_of(tmp_path, text) == ["G418"]
+    [(title, after, preferred)] = fixed(tmp_path, text, "G418")
+    assert title == "Add 'chance()'" and preferred
+    assert after.endswith("\ndefine chance() {\n  // TODO: for each outcome: addPlace(x, y, o) / addClear(x, y) ..., "
+                          "then addOutcome(weight);\n}\n")
     assert codes_of(tmp_path, after) == []
 
 

@@ -261,7 +261,7 @@ FILL = str(ROOT / "tests" / "data" / "params" / "fill.gdef")
 def test_openspiel_takes_the_games_parameters_by_name():
     game = pyspiel.load_game("gdef", {"path": FILL, "n": 3, "bonus": True})
     assert game.get_parameters() == {"path": FILL, "max_game_length": 10000, "returns": "winner",
-                                     "n": 3, "komi": 0.5, "bonus": True}
+                                     "max_chance_outcomes": 4096, "n": 3, "komi": 0.5, "bonus": True}
     state = game.new_initial_state()
     assert len(state.legal_actions()) == 8
     while not state.is_terminal():

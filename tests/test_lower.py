@@ -70,9 +70,10 @@ def small(tmp_path_factory):
 
 
 def test_entry_points_are_one_enum():
-    assert [(c.value, c.number) for c in Context] == [("isMoveLegal", 1), ("end", 2), ("moves", 3), ("setup", 4)]
+    assert [(c.value, c.number) for c in Context] == [("isMoveLegal", 1), ("end", 2), ("moves", 3), ("setup", 4),
+                                                      ("chance", 5)]
     assert ENTRY_POINTS == {"isMoveLegal": ("bool", True), "end": ("bool", True),
-                            "moves": (None, False), "setup": (None, False)}
+                            "moves": (None, False), "setup": (None, False), "chance": (None, False)}
 
 
 def test_the_checker_leaves_the_call_graph_on_the_program(small):
@@ -80,7 +81,7 @@ def test_the_checker_leaves_the_call_graph_on_the_program(small):
                            "grid": []}
     graph = call_graph(small)
     assert graph.reach == {Context.IS_MOVE_LEGAL: {"isMoveLegal"}, Context.END: {"end", "depth"},
-                           Context.MOVES: frozenset(), Context.SETUP: frozenset()}
+                           Context.MOVES: frozenset(), Context.SETUP: frozenset(), Context.CHANCE: frozenset()}
     assert graph.cycles == [["depth"]]
     assert graph.recursive == {"depth"}
     assert graph.contexts_of("depth") == {Context.END}

@@ -81,3 +81,11 @@ async def test_remove_an_unused_local_keeps_its_call(client, tmp_path):
     text = HEADER + ENTRY.replace("{ return true; }", "{ int n = operationsNum(); return true; }")
     fixed = await fix(client, tmp_path / "f.gdef", text, "G501", "Remove the unused local 'n', keep the call")
     assert "{ operationsNum(); return true; }" in fixed
+
+
+async def test_put_a_braceless_loop_body_in_braces(client, tmp_path):
+    body = ("define isMoveLegal() -> bool {\n  int n = 0;\n  for (int i = 0; i < 3; i = i + 1) n = n + i;\n"
+            "  return n > 0;\n}\n")
+    text = HEADER + body + "define end() -> bool { return false; }\n"
+    fixed = await fix(client, tmp_path / "braces.gdef", text, "G101", "Put the body in { }")
+    assert "  for (int i = 0; i < 3; i = i + 1) { n = n + i; }\n" in fixed

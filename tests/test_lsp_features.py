@@ -85,7 +85,7 @@ async def test_completion_inside_a_broken_function(client, tmp_path):
     target = open_document(client, tmp_path / "broken.gdef", BROKEN)
     assert await diagnostics(client, target, version=1)  # it is broken
     fields = await complete(client, target, position(client, BROKEN, "[0][\n", 4))
-    assert [(i.label, i.detail) for i in fields] == [("0", "int"), ("1", "int"), ("2", "obj")]
+    assert [(i.label, i.detail) for i in fields] == [("0", "int"), ("1", "int"), ("2", "obj"), ("3", "int")]
     assert "empty" in fields[2].documentation.value
     labels = {i.label for i in await complete(client, target, position(client, BROKEN, "xCord >", 7))}
     assert {"xCord", "helper", "X", "onTurn"} <= labels  # a local, a later function, an object, a built-in

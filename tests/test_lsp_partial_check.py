@@ -64,3 +64,16 @@ async def test_an_error_in_a_for_header_keeps_the_later_functions(client):
     assert [symbol.name for symbol in symbols][-3:] == ["helper", "isMoveLegal", "end"]
     assert [child.name for child in symbols[-2].children] == ["placedObj"]
     close_document(client, target)
+
+
+async def test_a_braceless_body_and_a_broken_header_keep_the_checks_going(client):
+    """One error for a loop body without braces and one for a broken header; the statements
+    after them, and the body under the header, are checked as gdef-check checks them."""
+    text = TEXT.replace("  return true;\n}\ndefine end",
+                        "  for (int i = 0; i < 3; i = i + 1) placedObj = 3;\n  return true;\n}\ndefine end") \
+        .replace("define helper() -> int { return 1; }",
+                 "define helper(int a -> int {\n  return unknownName;\n}")
+    target = open_document(client, DATA / "game" / "typing4.gdef", text)
+    assert found(await diagnostics(client, target)) == [
+        ("G101", 4, 19), ("G101", 10, 35), ("G201", 5, 9), ("G301", 9, 6), ("G304", 10, 48)]
+    close_document(client, target)

@@ -116,7 +116,7 @@ async def test_a_test_file_is_not_read_as_gdef(client, folder):
     target = open_document(client, folder / "tictactoe.test.moves", text)
     found = await published(client, target, "gdef-test", 2, timeout=10)
     assert [(d.range.start.line, d.range.start.character, d.message) for d in found] == [
-        (14, 2, "unknown assertion 'sqare': use one of legal, illegal, over, not, turn, square, var, score, moves"),
+        (14, 2, "unknown assertion 'sqare': use one of legal, illegal, over, not, turn, square, count, var, score, moves, chance"),
         (15, 9, "not a move: expected ',' after the y coordinate, found ')'")]
     assert all(d.code is None for d in found)  # nothing from the gdef checker
     tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(doc(target)))
@@ -134,7 +134,7 @@ async def test_assertion_keywords_are_completed_and_explained(client, folder):
             doc(target), types.Position(line, character)))
         return [item.label for item in result.items]
 
-    assert await labels(14, 2) == ["legal", "illegal", "over", "not over", "turn", "square", "var", "score", "moves"]
+    assert await labels(14, 2) == ["legal", "illegal", "over", "not over", "turn", "square", "count", "var", "score", "moves", "chance"]
     assert await labels(15, 7) == ["winner", "draw"]
     assert await labels(16, 6) == []  # tictactoe has no game variables
     assert await labels(17, 13) == ["X", "O", "empty"]

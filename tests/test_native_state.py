@@ -16,14 +16,12 @@ from support import need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
-import numpy as np  # noqa: E402
-
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime.perft import perft  # noqa: E402
 from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_playout  # noqa: E402
 
-from native_support import ROUTES, compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import ROUTES, compile_rules, kernel_perft, replay_native_games, use_route  # noqa: E402
 
 
 @pytest.fixture(scope="module", params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
@@ -142,16 +140,6 @@ def compiled(route, tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_CACHE_DIR", str(path / "cache"))
         yield compile_rules(path, "walkers", WALKERS)
-
-
-def kernel_perft(native, state, depth: int) -> list[int]:
-    """native.perft() without its fallback to the Python backend (which would hide a kernel
-    that fails)."""
-    counts = np.zeros(depth, np.int64)
-    board, V, VF, SC = native.arrays(state)
-    native.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
-                        native.history_rows(state), native._hs)
-    return [int(c) for c in counts]
 
 
 def test_the_rules_say_whether_this_run_compiled_them(compiled):

@@ -298,3 +298,78 @@ def test_a_word_dropped_into_any_header_keeps_every_function():
                 broken = lines[:number] + [f"{line[:column]} {word} {line[column:]}"] + lines[number + 1:]
                 result = parse("\n".join(broken), "c4.gdef")
                 assert [f.name.text for f in result.module.functions()] == names, (number, column, word)
+
+
+@pytest.mark.parametrize("statement, error, owner", [
+    ("for (int i = 0; i < 3; i = i + 1) s = s + i;", (2, 35), "a loop's body"),
+    ("while (s < 3) s = s + 1;", (2, 15), "a loop's body"),
+    ("if (s == 0) s = 1;", (2, 13), "the body of an 'if'"),
+])
+def test_a_body_without_braces_is_one_error_and_one_statement(statement, error, owner):
+    """A body written without `{ }` is one error, placed after the header, with the braces
+    offered as a fix; the statement is read as the body and the function goes on."""
+    text = (f"define a() -> int {{\n  int s = 0;\n  {statement}\n  return s;\n}}\n"
+            "define b() -> int { return 2; }\n")
+    result = parse(text, "t.gdef")
+    (error_found,) = result.diagnostics
+    first_word = statement.split(")")[-1].split()[0] if "for" not in statement else "s"
+    assert (error_found.code, error_found.span.line, error_found.span.column) == ("G101", *error)
+    assert error_found.message == f"expected '{{' before name '{first_word}': {owner} goes in {{ }}"
+    (fix,) = error_found.suggestions
+    end = (2, len(statement) + 2)
+    assert [(edit.span.start, edit.new_text) for edit in fix.edits] == [(error, " {"), (end, " }")]
+    a, b = result.module.functions()
+    first, loop, last = a.body.stmts
+    body = loop.then if isinstance(loop, ast.If) else loop.body
+    assert [type(stmt).__name__ for stmt in body.stmts] == ["Assign"]
+    assert isinstance(last, ast.Return) and b.name.text == "b"
+
+
+def test_bodies_without_braces_nest_and_keep_their_else():
+    line = "  for (int i = 0; i < 3; i = i + 1) if (i > 1) s = s + 1; else if (i == 0) s = 2; else s = s - 1;"
+    text = f"define a() -> int {{\n  int s = 0;\n{line}\n  return s;\n}}\n"
+    result = parse(text, "t.gdef")
+    after = [line.index(") if") + 1, line.index(") s = s +") + 1, line.index(") s = 2") + 1,
+             line.index("else s") + 4]
+    owners = ["a loop's body", "the body of an 'if'", "the body of an 'if'", "the body of an 'else'"]
+    assert [(d.span.line, d.span.column, d.message.split(": ")[1]) for d in result.diagnostics] == [
+        (2, column, f"{owner} goes in {{ }}") for column, owner in zip(after, owners)]
+    first, loop, last = next(iter(result.module.functions())).body.stmts
+    (branch,) = loop.body.stmts
+    assert isinstance(branch, ast.If) and isinstance(branch.otherwise, ast.If)
+    assert isinstance(branch.otherwise.otherwise, ast.Block) and isinstance(last, ast.Return)
+
+
+def test_braced_bodies_around_a_braceless_else_are_untouched():
+    text = ("define a() -> int {\n  int s = 0;\n  if (s == 0) { s = 1; } else s = 2;\n"
+            "  while (s < 9) { s = s + 1; }\n  return s;\n}\n")
+    result = parse(text, "t.gdef")
+    assert [(d.span.line, d.span.column) for d in result.diagnostics] == [(2, 29)]
+    assert [type(s).__name__ for s in result.module.items[0].body.stmts] == ["VarDecl", "If", "While", "Return"]
+
+
+@pytest.mark.parametrize("header, error, message", [
+    ("define f(int x -> bool {", (0, 14), "expected ')' before '->', to close the '(' at line 1, column 9"),
+    ("define f(int x, -> bool {", (0, 16), "expected a type (int, float, bool or obj), found '->'"),
+    ("define f(int x -> {", (0, 14), "expected ')' before '->', to close the '(' at line 1, column 9"),
+    ("define f(int x) bool {", (0, 15), "expected '->' before keyword 'bool'"),
+    ("define f(int x) -> bool", (0, 23), "expected '{' before keyword 'int': a function's body goes in { }"),
+])
+def test_a_broken_function_header_is_one_error_and_its_body_is_read(header, error, message):
+    text = f"{header}\n  int y = x;\n  return y == 1;\n}}\ndefine b() -> bool {{ return true; }}\n"
+    result = parse(text, "t.gdef")
+    assert [(d.code, d.span.start, d.message) for d in result.diagnostics] == [("G101", error, message)]
+    f, b = result.module.functions()
+    assert [type(s).__name__ for s in f.body.stmts] == ["VarDecl", "Return"] and b.name.text == "b"
+
+
+def test_a_header_completed_up_to_a_semicolon_closes_its_invented_body():
+    """`for (...; i++) s = s + 1;`: panic mode completes the header and invents its `{`; that
+    body ends after one statement, so the function's own `}` still closes the function."""
+    text = ("define a() -> int {\n  int s = 0;\n  for (int i = 0; i < 3; i++) s = s + 1;\n  return s;\n}\n"
+            "define b() -> int { return 2; }\n")
+    result = parse(text, "t.gdef")
+    assert [(d.code, d.span.line, d.span.column) for d in result.diagnostics] == [("G101", 2, 27)]
+    a, b = result.module.functions()
+    assert [type(stmt).__name__ for stmt in a.body.stmts] == ["VarDecl", "For"]
+    assert b.name.text == "b" and isinstance(b.body.stmts[0], ast.Return)

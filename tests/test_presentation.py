@@ -12,6 +12,7 @@ from gdef_core import load_game, parse
 from gdef_core.format import format_source as format_text
 from gdef_core.runtime.game import VerdictKind
 from gdef_core.runtime.render import render_board
+from gdef_core.semantics.checker import check
 
 from support import ROOT
 
@@ -346,3 +347,13 @@ def test_a_name_that_moves_proposes_but_the_rules_refuse_is_judged_by_the_rules(
     verdict = state.check("a7a6")   # proposed by moves(), refused: the king stays in check
     assert verdict.kind is VerdictKind.REJECTED
     assert state.check("a7a5").kind is VerdictKind.REJECTED and state.check("g7g6").legal
+
+
+def test_a_side_given_by_a_parameter_takes_the_first_labels_of_a_longer_list() -> None:
+    """Go's 19 column letters serve every size; a fixed size still needs exactly W (G803)."""
+    for size in (5, 13):
+        game = load_game(GO9, params={"board_size": size})
+        assert game.presentation.columns == tuple("ABCDEFGHJKLMNOPQRST"[:size])
+    fixed = parse("players: 1\nsize: 3 x 3\nshow {\n  columns: \"abcd\";\n}\n", "fixed.gdef")
+    found = [(d.code, d.span.line + 1) for d in check([fixed.module], fixed.diagnostics).diagnostics]
+    assert ("G803", 4) in found

@@ -61,16 +61,17 @@ def test_hello_names_the_protocol_and_the_game(engine):
     assert engine.hello["protocol"] == "gdef"
     assert engine.hello["version"] == 1
     assert engine.hello["game"] == {"name": "tictactoe", "players": 2, "width": 3, "height": 3,
-                                    "objects": ["X", "O"], "variables": []}
-    assert set(engine.hello["commands"]) == {"new", "state", "set", "legal", "play", "undo", "go",
-                                             "result", "help", "quit"}
+                                    "objects": ["X", "O"], "variables": [], "params": [], "chance": False}
+    assert set(engine.hello["commands"]) == {"new", "state", "info", "set", "legal", "play", "roll", "undo",
+                                             "go", "result", "help", "quit"}
+    assert engine.ask(cmd="info") == {"ok": True, "game": engine.hello["game"]}
 
 
 def test_a_whole_game_played_over_the_protocol(engine):
     start = engine.ask(id=1, cmd="state")
     assert start == {"id": 1, "ok": True, "state": {
         "game": "tictactoe", "width": 3, "height": 3, "player": 0, "move_number": 0, "over": False,
-        "winner": None, "vars": {}, "board": [], "scores": [0, 0]}}
+        "winner": None, "vars": {}, "board": [], "scores": [0, 0], "chance": False}}
     legal = engine.ask(cmd="legal")["moves"]
     assert legal == [f"place({x},{y},X)" for x in range(3) for y in range(3)]
     for move in ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)"]:
@@ -130,7 +131,7 @@ def test_go_suggests_a_legal_move_without_playing_it(engine):
 def test_go_uses_the_players_agent():
     engine = Engine(TICTACTOE, "--player", "1=cmd:" + f"{sys.executable} {FIRST_LEGAL}")
     engine.ask(cmd="play", move="place(0,0,X)")
-    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)", "name": "0,1"}
+    assert engine.ask(cmd="go") == {"ok": True, "move": "place(0,1,O)", "name": "0,1", "chance": False}
     engine.ask(cmd="quit")
     assert engine.close()[0] == 0
 

@@ -167,7 +167,58 @@ def test_a_player_without_a_legal_move_stops_the_run_with_a_clear_message(capsys
     assert out == ""
 
 
+# Two bugs in end(): a division by zero once (2, 2) is taken, a modulo by zero once O holds
+# (0, 0) and X (1, 1) (and (2, 2) is empty); most games of random players hit one of them.
+TWO_BUGS = """\
+name: twobugs
+players: 2
+size: 3 x 3
+obj X
+obj O
+int zero = 0;
+define isMoveLegal() -> bool {
+  return CurrentPosition[OperationList[0][0]][OperationList[0][1]] == empty;
+}
+define end() -> bool {
+  if (CurrentPosition[2][2] != empty) { return 1 / zero == 1; }
+  if (CurrentPosition[0][0] == O && CurrentPosition[1][1] == X) { return 1 % zero == 1; }
+  return moveNumber() == 9;
+}
+"""
+
+
+def test_max_errors_goes_on_and_prints_the_first_distinct_errors_located(tmp_path, capsys):
+    game = tmp_path / "twobugs.gdef"
+    game.write_text(TWO_BUGS)
+    out_json = tmp_path / "out.json"
+    code, out, err = run_sim(str(game), "--games", "200", "--no-progress", "--max-errors", "1",
+                             "--json", str(out_json), capsys=capsys)
+    summary = json.loads(out_json.read_text())
+    (division,) = summary["errors"]
+    modulo = summary["failed"] - division["games"]
+    assert code == 1 and summary["games"] + summary["failed"] == 200 and modulo > 0
+    assert division == {"message": "end() failed:\n" + f"{game}:11:50: error[G601]: division by zero (1 / 0)\n"
+                                   f"  in end() at {game}:11:50",
+                        "first_game": division["first_game"], "games": division["games"]}
+    assert err == (f"gdef-sim: game {division['first_game']} (run seed 0): {division['message']}\n"
+                   f"  (the same error stopped {division['games'] - 1} more games)\n"
+                   f"gdef-sim: {modulo} more games failed with other errors (--max-errors 0 prints every one)\n")
+    assert f"failed (errors above)  {summary['failed']:>7}" in out
+    assert out.startswith("twobugs: 200 games, seed 0")
+    code, _, err = run_sim(str(game), "--games", "200", "--no-progress", "--max-errors", "0", capsys=capsys)
+    assert code == 1 and err.count("gdef-sim: game ") == 2 and "modulo by zero (1 % 0)" in err
+    assert "more games failed" not in err
+
+
+def test_without_max_errors_the_first_failed_game_stops_the_run(tmp_path, capsys):
+    game = tmp_path / "twobugs.gdef"
+    game.write_text(TWO_BUGS)
+    code, out, err = run_sim(str(game), "--games", "200", "--no-progress", capsys=capsys)
+    assert code == 1 and out == "" and err.count("gdef-sim: game ") == 1
+
+
 @pytest.mark.parametrize("args, words", [
+    (["--max-errors", "-1"], "at least 0 (0: every one)"),
     (["--player", "2=random"], "tictactoe has 2 players, numbered 0 to 1"),
     (["--player", "0=chess"], "unknown agent 'chess'"),
     (["--player", "0=random", "--player", "0=greedy"], "player 0 is given twice"),

@@ -49,16 +49,11 @@ def test_workers_get_every_file_of_the_game_from_the_task(tmp_path):
     assert without_time(dask.to_json()) == without_time(one.to_json())
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def test_a_running_scheduler_and_worker_by_address(tmp_path, capsys):
+def _scheduler_and_worker(tmp_path):
+    """A `dask scheduler` on a free loopback port and one `dask worker` for it: (port, both
+    processes). Their scratch and lock files stay in the test's folder."""
     port = _free_port()
     bin_dir = Path(sys.executable).parent
-    # (the test's own dask processes keep their scratch and lock files in the test's folder)
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     scheduler = subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1",
                                   "--port", str(port), "--no-dashboard"],
@@ -66,6 +61,17 @@ def test_a_running_scheduler_and_worker_by_address(tmp_path, capsys):
     worker = subprocess.Popen([str(bin_dir / "dask"), "worker", f"tcp://127.0.0.1:{port}",
                                "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
+    return port, scheduler, worker
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_running_scheduler_and_worker_by_address(tmp_path, capsys):
+    port, scheduler, worker = _scheduler_and_worker(tmp_path)
     try:
         deadline = time.monotonic() + 60
         code = None
@@ -145,15 +151,9 @@ def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far(tmp_path):
 
 
 def test_a_cluster_that_goes_away_mid_run_is_a_clear_error(tmp_path):
-    port = _free_port()
+    port, scheduler, worker = _scheduler_and_worker(tmp_path)
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    scheduler = subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
-    worker = subprocess.Popen([str(bin_dir / "dask"), "worker", f"tcp://127.0.0.1:{port}",
-                               "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:   # the scheduler answers and has its worker

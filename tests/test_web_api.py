@@ -392,15 +392,15 @@ def test_a_new_game_with_other_parameter_values(web) -> None:
     game = run.get("/api/game")[1]
     assert (game["width"], game["height"]) == (4, 4)
     assert game["params"] == [
-        {"name": "n", "type": "int", "value": 4, "range": [2, 8], "values": None},
-        {"name": "komi", "type": "float", "value": 0.5, "range": [-5.0, 5.5], "values": None},
-        {"name": "bonus", "type": "bool", "value": False, "range": None, "values": None}]
+        {"name": "n", "type": "int", "default": 4, "value": 4, "range": [2, 8], "values": None},
+        {"name": "komi", "type": "float", "default": 0.5, "value": 0.5, "range": [-5.0, 5.5], "values": None},
+        {"name": "bonus", "type": "bool", "default": False, "value": False, "range": None, "values": None}]
     run.post("/api/move", {"move": "place(0,0,X)"})
     answer = run.post("/api/new", {"params": {"n": "3", "bonus": "true"}})[1]
     assert answer["reload"] is True and answer["kept"]
     game = run.get("/api/game")[1]
     assert (game["width"], game["height"]) == (3, 3)
-    assert [p["value"] for p in game["params"]] == [3, 0.5, True]
+    assert [(p["default"], p["value"]) for p in game["params"]] == [(4, 3), (0.5, 0.5), (False, True)]
     assert run.get("/api/legal")[1]["count"] == 8
     assert run.post("/api/new", {"params": {"n": "9"}}) == (400, {"error": "parameter 'n' cannot be 9: it takes 2 to 8"})
     assert run.post("/api/new", {"params": ["n"]}) == (400, {"error": "params must map parameter names to values"})

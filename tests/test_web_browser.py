@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from support import missing, need_module
-from web_support import BOOM, TICTACTOE, WebRun, chromium_path
+from web_support import BOOM, ROOT, TICTACTOE, WebRun, chromium_path
 
 playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
 CHROMIUM = chromium_path()
@@ -218,6 +219,22 @@ def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
     expect(page.locator('.sq[data-object="B"]')).to_have_count(11)
     assert run.get("/api/state")[1]["moves"][-1] == {"player": 0, "move": "clear(3,3); clear(2,4); place(1,5,W)",
                                                      "name": "d4b6"}
+
+
+def test_kalah_shows_its_seeds_and_a_click_on_a_pit_sows_it(open_board) -> None:
+    """Squares that count: each count drawn on its cell (an empty pit shows none), and one
+    click on a pit plays the sowing it starts."""
+    page, run = open_board("examples/kalah.gdef")
+    expect(square(page, 3, 0).locator(".count")).to_have_text("4")
+    expect(page.locator(".sq .count")).to_have_count(12)
+    expect(square(page, 3, 0)).to_have_attribute("title", "d1: empty, count 4")
+    square(page, 3, 0).click()   # four seeds into e1, f1, g1 and the store h1: South again
+    expect(square(page, 7, 0).locator(".count")).to_have_text("1")
+    expect(square(page, 4, 0).locator(".count")).to_have_text("5")
+    expect(square(page, 3, 0).locator(".count")).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("South to move")
+    assert run.get("/api/state")[1]["moves"] == [
+        {"player": 0, "move": "count(3,0,0); count(4,0,5); count(5,0,5); count(6,0,5); count(7,0,1)", "name": "d1"}]
 
 
 def test_a_100_by_100_board_is_drawn_and_played(open_board, tmp_path) -> None:
@@ -426,8 +443,6 @@ def test_a_refused_move_offers_debug_this_move(open_board) -> None:
 
 
 def test_a_new_game_with_another_parameter_value(open_board) -> None:
-    from web_support import ROOT
-
     page, _ = open_board(str(ROOT / "examples" / "hex.gdef"))
     expect(page.locator(".sq")).to_have_count(121)
     size = page.locator('#params input[data-param="board_size"]')
@@ -443,3 +458,68 @@ def test_a_new_game_with_another_parameter_value(open_board) -> None:
     page.locator("#new-game").click()
     expect(page.locator("#message")).to_contain_text("parameter 'board_size' cannot be 30: it takes 1 to 25")
     expect(page.locator(".sq")).to_have_count(25)
+
+
+def test_move_now_makes_a_thinking_computer_play_its_best_move(open_board) -> None:
+    """While mcts thinks (ten minutes a move), *Move now* shows; pressed, the computer plays the
+    best move it has found, long before its budget is spent."""
+    page, run = open_board(TICTACTOE, "--player", "1=mcts:time=600", "--seed", "3")
+    expect(page.locator("#move-now")).to_be_hidden()
+    square(page, 1, 1).click()
+    expect(page.locator("#move-now")).to_be_visible(timeout=10_000)
+    status, during = run.get("/api/state")  # answered while it thinks: the position it thinks about
+    assert status == 200 and [m["move"] for m in during["moves"]] == ["place(1,1,X)"]
+    page.locator("#move-now").click()
+    expect(page.locator("#moves li")).to_have_count(2, timeout=30_000)
+    expect(page.locator("#move-now")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("Player 0 to move")
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Player 1 \(mcts:time=600(\.0)?\) played "))
+    moves = run.get("/api/state")[1]["moves"]
+    assert [(m["player"], m["move"]) for m in moves][0] == (0, "place(1,1,X)") and moves[1]["player"] == 1
+
+
+def wait_until_thinking(run) -> None:
+    """Until the server has started the computer's search (its other requests get 409)."""
+    for _ in range(300):
+        if run.get("/api/legal")[0] == 409:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the computer never started thinking")
+
+
+def test_undo_while_the_computer_thinks_stops_it_and_takes_back(open_board) -> None:
+    """Undo during the computer's search stops it without playing and takes back the move it
+    was answering, as chess programs do; the game goes on normally afterwards."""
+    page, run = open_board(TICTACTOE, "--player", "1=mcts:time=600", "--seed", "3")
+    square(page, 0, 0).click()
+    expect(page.locator("#move-now")).to_be_visible(timeout=10_000)
+    wait_until_thinking(run)
+    page.locator("#undo").click()
+    expect(page.locator("#message")).to_have_text("Stopped the computer's search. Took back the last move.",
+                                                  timeout=30_000)
+    expect(page.locator("#move-now")).to_be_hidden()
+    expect(page.locator(".sq[data-object]")).to_have_count(0)
+    expect(page.locator("#status")).to_have_text("Player 0 to move")
+    assert run.get("/api/state")[1]["moves"] == []
+    square(page, 2, 2).click()  # and the next move is answered as usual
+    expect(page.locator("#move-now")).to_be_visible(timeout=10_000)
+    page.locator("#move-now").click()
+    expect(page.locator("#moves li")).to_have_count(2, timeout=30_000)
+    assert run.get("/api/state")[1]["moves"][0]["move"] == "place(2,2,X)"
+
+
+@pytest.mark.parametrize("viewport", [(1100, 820), (1200, 800), (800, 700)])  # (1100, 820): the gallery's
+def test_the_whole_hex_rhombus_fits_the_board_area(open_board, viewport) -> None:
+    """Each row of a hex board stands half a cell further right than the one below: the cell
+    size leaves room for that slant, so no hexagon of the 11 x 11 rhombus is cut off."""
+    page, _ = open_board(str(ROOT / "examples" / "hex.gdef"))
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    page.reload()
+    expect(page.locator(".sq")).to_have_count(121)
+    wrap, boxes = page.evaluate("""() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+        return [box(document.getElementById("board-wrap")), [...document.querySelectorAll(".sq")].map(box)];
+    }""")
+    outside = [b for b in boxes if b[0] < wrap[0] - 0.5 or b[2] > wrap[2] + 0.5 or b[1] < wrap[1] - 0.5
+               or b[3] > wrap[3] + 0.5]
+    assert outside == [], f"{len(outside)} cells stand outside the board area {wrap}"

@@ -142,6 +142,40 @@ def test_the_server_answers_while_the_computer_thinks_and_sigterm_stops_it(web, 
     assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
+def _think(run) -> tuple[threading.Thread, list]:
+    """POST /api/computer in a thread; returns it and the list its answer goes to, once the
+    computer is thinking (bounded wait)."""
+    answers: list = []
+    thinking = threading.Thread(target=lambda: answers.append(run.post("/api/computer")), daemon=True)
+    thinking.start()
+    for _ in range(300):
+        if run.get("/api/legal")[0] == 409:
+            return thinking, answers
+        time.sleep(0.1)
+    raise AssertionError("the computer never started thinking")
+
+
+def test_move_now_and_undo_reach_a_thinking_computer(web) -> None:
+    """POST /api/move-now makes mcts (ten minutes a move) play at once; POST /api/undo while it
+    thinks stops it without a move and takes back the person's move."""
+    run = web(TICTACTOE, "--player", "1=mcts:time=600")
+    assert run.post("/api/move-now") == (200, {"stopped": False, "reason": "no computer player is thinking"})
+    run.post("/api/move", {"move": "place(0,0,X)"})
+    thinking, answers = _think(run)
+    assert run.post("/api/move-now") == (200, {"stopped": True, "thinking": "player 1 (mcts:time=600.0)"})
+    thinking.join(timeout=30)
+    ((status, answer),) = answers
+    assert status == 200 and answer["accepted"] is True and answer["player"] == 1
+    assert [m["player"] for m in run.get("/api/state")[1]["moves"]] == [0, 1]
+    run.post("/api/move", {"move": "place(2,2,X)" if answer["move"] != "place(2,2,O)" else "place(0,2,X)"})
+    thinking, answers = _think(run)
+    assert run.post("/api/undo") == (200, {"undone": True, "stoppedThinking": True})
+    thinking.join(timeout=30)
+    ((status, answer),) = answers
+    assert (status, answer["accepted"], answer["kind"]) == (200, False, "abandoned")
+    assert [m["player"] for m in run.get("/api/state")[1]["moves"]] == [0, 1]
+
+
 def _ignore_errors(call, *args) -> None:
     try:
         call(*args)

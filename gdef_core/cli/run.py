@@ -30,6 +30,8 @@ HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
 square: e4), or as operations: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties
 it; several operations are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+When chance moves next (a die, a draw), Enter rolls (with --seed the same rolls every time), or
+type one of its outcomes ('moves' lists them).
 Commands:
   help            this text
   moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2)
@@ -76,7 +78,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              f"(default {DEFAULT_THINK_SECONDS:g}; mcts:time=S or mcts:iterations=N "
                              "set one player's budget)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed of the computer players (default: a random one, printed)")
+                        help="seed of the computer players and of chance's outcomes (default: a random one, printed)")
     add_param_option(parser)
     parser.add_argument("--perft", type=whole_number(0), default=None, metavar="DEPTH",
                         help="print the number of move sequences to each depth, then stop")
@@ -234,6 +236,8 @@ class Runner:
         if computers:
             self.say(f"Computer players: {', '.join(f'{p} = {computers.label(p)}' for p in sorted(computers.specs))} "
                      f"(seed {computers.seed}).")
+        elif play.game.rules.raw_chance is not None:
+            self.say(f"Chance's outcomes are drawn with seed {computers.seed} (--seed {computers.seed} repeats them).")
         if args.web:
             from gdef_core.web.server import serve
 
@@ -264,18 +268,27 @@ class Runner:
         self.draw()
         while not play.session.state.is_over:
             player = play.session.state.current_player
+            chance = play.session.state.is_chance_node
             if play.computers.plays(player):
-                if not play.computer_move(self.input_line):
-                    return play.stop("the computer player could not move")
+                if not (play.roll(self.input_line) if chance else play.computer_move(self.input_line)):
+                    return play.stop("chance or the computer player could not move")
                 self.draw()
                 continue
-            self.say(f"{play.who(player, True)} to move{self.objects_hint(player)}.")
-            line = self.read_line(f"{play.who(player)}> ")
+            if chance:  # a person waits for it: Enter rolls, an outcome typed is played
+                self.say(f"Chance moves before {play.who(player)}: press Enter to roll, or type an outcome "
+                         "('moves' lists them).")
+            else:
+                self.say(f"{play.who(player, True)} to move{self.objects_hint(player)}.")
+            line = self.read_line("roll> " if chance else f"{play.who(player)}> ")
             if line is None:
                 self.say()
                 return play.stop("end of input")
             text = line.split("#", 1)[0].strip()
             if not text:
+                if chance:
+                    if not play.roll(self.input_line):
+                        return play.stop("chance() failed")
+                    self.draw()
                 continue
             word, _, rest = text.partition(" ")
             if word == "help":
@@ -392,6 +405,9 @@ class Runner:
             self.say(seconds.capitalize())
             return
         seconds = seconds or self.play.computers.think
+        if self.play.session.state.is_chance_node:
+            self.say("Chance moves next: no move to suggest (press Enter to roll).")
+            return
         legal = self.play.legal_moves()
         if legal is None:
             return

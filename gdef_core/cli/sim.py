@@ -4,7 +4,8 @@
 
 Thin: parse the arguments, load the game, hand the work to gdef_core.play.simulate, print
 the table (and --json). Exit codes: 0 done; 1 the rules have errors or a game failed at run
-time (the located error is printed); 2 bad arguments or unreadable files; 130 interrupted.
+time (the located error is printed; with --max-errors the run goes on and the first distinct
+errors are printed, the rest counted); 2 bad arguments or unreadable files; 130 interrupted.
 """
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
                              "players when numba is installed and the run has at least 300 games "
                              "or the game's compile is cached). The same "
                              "--seed gives the same results within one backend")
+    parser.add_argument("--max-errors", type=whole_number(0, " (0: every one)"), metavar="N",
+                        help="go on past games that fail at run time: print the first N distinct "
+                             "errors, located, each with how many games it stopped, and count the "
+                             "rest (0: print every one). Without it the run stops at the first")
     parser.add_argument("--json", metavar="OUT", help="also write the results as JSON to OUT")
     parser.add_argument("--no-progress", action="store_true", help="do not show progress")
     add_version(parser, PROG)
@@ -114,7 +119,7 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     try:
         summary = simulate(game, specs, args.games, seed=args.seed, jobs=jobs,
                            max_moves=args.max_moves, on_progress=progress, cluster=args.cluster,
-                           backend=args.backend, notify=_notice)
+                           backend=args.backend, notify=_notice, max_errors=args.max_errors)
     except SimulationError as error:
         if progress is not None:
             progress.finish()
@@ -128,10 +133,12 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
     except SimulationInterrupted as stopped:
         if progress is not None:
             progress.finish()
+        _print_errors(stopped.summary, args.seed)
         sys.stderr.write(f"{PROG}: interrupted: the table counts the {stopped.summary.games} "
                          f"games finished before\n")
         sys.stdout.write(render_table(game.name, specs, stopped.summary, args, jobs))
         return EXIT_INTERRUPTED
+    _print_errors(summary, args.seed)
     sys.stdout.write(render_table(game.name, specs, summary, args, jobs))
     if args.json:
         try:
@@ -142,7 +149,20 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
         except OSError as error:
             sys.stderr.write(f"{PROG}: cannot write {args.json}: {error.strerror}\n")
             return EXIT_USAGE
-    return EXIT_OK
+    return EXIT_FAILED if summary.failed else EXIT_OK
+
+
+def _print_errors(summary, seed: int) -> None:
+    """The errors that stopped games (--max-errors): each located, with how many games it
+    stopped; then how many games failed otherwise."""
+    for group in summary.errors:
+        more = f"\n  (the same error stopped {group.games - 1} more game{'s' if group.games > 2 else ''})" \
+            if group.games > 1 else ""
+        sys.stderr.write(f"{PROG}: game {group.first + 1} (run seed {seed}): {group.message}{more}\n")
+    rest = summary.failed_unshown
+    if rest:
+        sys.stderr.write(f"{PROG}: {rest} more game{'s' if rest != 1 else ''} failed with other errors "
+                         f"(--max-errors 0 prints every one)\n")
 
 
 def _notice(message: str) -> None:
@@ -177,7 +197,7 @@ def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | Non
 
 def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int) -> str:
     """The results as a small table; every game is in exactly one of the counted rows."""
-    games = summary.games
+    games = summary.games + summary.failed
     rate = games / summary.seconds if summary.seconds > 0 else 0.0
 
     def share(count: int) -> str:
@@ -186,6 +206,8 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
     rows = [(f"player {p} ({spec})", wins) for p, (spec, wins) in enumerate(zip(specs, summary.wins))]
     rows.append(("draws", summary.draws))
     rows.append((f"capped at {args.max_moves} moves", summary.capped))
+    if summary.failed:
+        rows.append(("failed (errors above)", summary.failed))
     width = max(len(label) for label, _ in rows)
     where = (f"cluster {args.cluster}" if getattr(args, "cluster", None)
              else f"{jobs} job{'s' if jobs != 1 else ''}")

@@ -1,5 +1,6 @@
 """A game's rules compiled to C, loaded with ctypes, behind the same calls as the numba module
-(playouts, perft, judge, _legal_into, _hist_load, _starts and the layout constants), so that
+(playouts, perft, judge, _legal_into, _outcomes_into, _hist_load, _starts and the layout
+constants), so that
 native/backend.py's NativeRules drives either route.
 
     module, compiled = load_c_rules(c_source(program, max_steps, max_depth))
@@ -25,13 +26,14 @@ _I = ctypes.c_int64
 # The C functions' argument types (runtime/kernel.c), in order.
 _SIGNATURES = {
     "gdef_playouts": (_I, [_I, _P, _P, _I, _I, _P, _P, _P, _I, _P, _P, _P, _P, _I, _P, _I, _P, _I, _P, _I, _P,
-                           _P, _P, _P, _I, _P]),
+                           _P, _P, _P, _I, _P, _I]),
     "gdef_simulate": (_I, [ctypes.c_uint64, _I, _I, _P, _I, _I, _P, _P, _P, _I, _P, _P, _P, _P, _I, _P, _P, _P,
-                           _P, _I, _P]),
+                           _P, _I, _P, _I]),
     "gdef_legal_into": (_I, [_P, _P, _P, _P, _P, _I, _P, _I, _I, _P, _I, _P, _I, _P]),
+    "gdef_outcomes_into": (_I, [_P, _P, _P, _P, _P, _I, _P, _I, _I, _P, _I, _P, _I, _P, _P]),
     "gdef_hist_load": (None, [_P, _P, _I]),
     "gdef_judge": (None, [_P, _I, _I, _P, _P, _P, _P, _P, _P, _I, _P, _I, _P]),
-    "gdef_perft": (_I, [_P, _I, _I, _P, _P, _P, _I, _P, _P, _I, _P]),
+    "gdef_perft": (_I, [_P, _I, _I, _P, _P, _P, _I, _P, _P, _I, _P, _I]),
 }
 
 
@@ -51,7 +53,7 @@ def _c(array, dtype):
 class CModule:
     """The compiled library of one game, called like the numba module."""
 
-    NSLOTS = 15
+    NSLOTS = 17
     # The slots of simulate()'s totals T (runtime/kernel.c, the numba kernels' alike).
     _TGAMES, _TDRAWS, _TCAPPED, _TLEN, _TMAX, _TODD, _TWINS = range(7)
 
@@ -70,12 +72,12 @@ class CModule:
         self.USES_HISTORY = bool(constants["USES_HISTORY"])
 
     def _starts(self):
-        """CS: the candidates' starts, the search stamps, the duplicate table and the memo of
-        hasLegalMove()'s candidates (kernel.c)."""
-        return np.zeros(self.constants["MEMO"] + self.constants["MEMO_LEN"], np.int64)
+        """CS: the candidates' starts, the search stamps, the duplicate table, the memo of
+        hasLegalMove()'s candidates and the weights of a chance node's outcomes (kernel.c)."""
+        return np.zeros(self.constants["WEIGHTS"] + self.constants["CAP_MOVES"], np.int64)
 
     def playouts(self, seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-                 record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS) -> int:
+                 record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS, chance0) -> int:
         seeds = _c(seeds, np.uint64)
         board, V0, H0 = _c(board, np.int64), _c(V0, np.int64), _c(H0, np.int64)
         VF0, SC0 = _c(VF0, np.float64), _c(SC0, np.float64)
@@ -83,10 +85,11 @@ class CModule:
             len(seeds), _ptr(seeds), _ptr(board), int(player0), int(mn0), _ptr(V0), _ptr(VF0), _ptr(SC0),
             int(max_moves), _ptr(winners), _ptr(lengths), _ptr(status), _ptr(scores), int(bool(record)),
             _ptr(rec_ops), rec_ops.shape[0], _ptr(rec_starts), rec_starts.shape[0], _ptr(CO), CO.shape[0],
-            _ptr(CS), _ptr(order), _ptr(MV), _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS))
+            _ptr(CS), _ptr(order), _ptr(MV), _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS),
+            int(bool(chance0)))
 
     def simulate(self, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T, TS, odd, CO, CS,
-                 order, MV, H0, HS) -> int:
+                 order, MV, H0, HS, chance0) -> int:
         """gdef-sim's games first .. stop - 1 of a run seeded `seed`, added up into T and TS,
         the games left to Python in `odd` (the numba kernels' simulate)."""
         board, V0, H0 = _c(board, np.int64), _c(V0, np.int64), _c(H0, np.int64)
@@ -94,13 +97,23 @@ class CModule:
         return self.lib.gdef_simulate(
             int(seed), int(first), int(stop), _ptr(board), int(player0), int(mn0), _ptr(V0), _ptr(VF0), _ptr(SC0),
             int(max_moves), _ptr(T), _ptr(TS), _ptr(odd), _ptr(CO), CO.shape[0], _ptr(CS), _ptr(order), _ptr(MV),
-            _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS))
+            _ptr(H0), H0.shape[0] if H0.ndim == 2 else 0, _ptr(HS), int(bool(chance0)))
 
     def _legal_into(self, B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS) -> int:
         n = self.lib.gdef_legal_into(_ptr(B), _ptr(V), _ptr(VF), _ptr(SC), _ptr(CO), CO.shape[0], _ptr(CS),
                                      int(player), int(mn), _ptr(LO), LO.shape[0], _ptr(LS), LS.shape[0], _ptr(HS))
         if n < 0:
             raise RuntimeError("gdef")   # a run-time error or limit: the Python backend says which
+        return n
+
+    def _outcomes_into(self, B, S, V, VF, SC, CO, CS, player, mn, LO, LS, WT, HS) -> int:
+        """A chance node's outcomes into LO / LS and their weights into WT (the numba kernels'
+        _outcomes_into)."""
+        n = self.lib.gdef_outcomes_into(_ptr(B), _ptr(V), _ptr(VF), _ptr(SC), _ptr(CO), CO.shape[0], _ptr(CS),
+                                        int(player), int(mn), _ptr(LO), LO.shape[0], _ptr(LS), LS.shape[0],
+                                        _ptr(WT), _ptr(HS))
+        if n < 0:
+            raise RuntimeError("gdef")   # chance() failed or proposed nothing: the Python backend says
         return n
 
     def _hist_load(self, HS, H0) -> None:
@@ -112,10 +125,10 @@ class CModule:
         self.lib.gdef_judge(_ptr(board), int(player), int(mn), _ptr(V), _ptr(VF), _ptr(SC), _ptr(ops),
                             _ptr(starts), _ptr(verdicts), verdicts.shape[0], _ptr(H0), H0.shape[0], _ptr(HS))
 
-    def perft(self, board, player, mn, V, VF, SC, depth, counts, H0, HS) -> None:
+    def perft(self, board, player, mn, V, VF, SC, depth, counts, H0, HS, chance0) -> None:
         H0 = _c(H0, np.int64)
         if self.lib.gdef_perft(_ptr(board), int(player), int(mn), _ptr(V), _ptr(VF), _ptr(SC), int(depth),
-                               _ptr(counts), _ptr(H0), H0.shape[0], _ptr(HS)) < 0:
+                               _ptr(counts), _ptr(H0), H0.shape[0], _ptr(HS), int(bool(chance0))) < 0:
             raise RuntimeError("gdef")
 
 

@@ -3,7 +3,8 @@
 
 It owns what does not depend on how the game is shown: loading the game and resuming a record,
 playing and taking back moves, the record (written after every move, kept when the game stops
-early, backups instead of overwrites), the computer players, hints, perft, move scripts with
+early, backups instead of overwrites), the computer players, chance's outcomes (drawn from a
+generator seeded by the run's seed, so `--seed` repeats them), hints, perft, move scripts with
 their `?` assertions, and stopping cleanly on a signal. What it has to say goes through a
 Reporter, which the front end supplies (the console prints it, in colour on a terminal).
 
@@ -112,6 +113,10 @@ class PlaySession:
         self.record_failed = False
         self.kept: str | None = None  # the records-folder file of a game without `record`
         self._fallback = None  # the random engine_move() of players without an agent
+        from gdef_core.play.games import chance_rng
+
+        # chance's outcomes, drawn as gdef-sim draws game 0's of a run with the same seed
+        self.chance = chance_rng(computers.seed, 0)
 
     @property
     def game(self):
@@ -235,11 +240,9 @@ class PlaySession:
         session, computers = self.session, self.computers
         if not session.undo():
             return False
-        while computers.plays(session.state.current_player) and session.moves:
-            if not computers.everyone(session.game.players):
-                session.undo()
-            else:
-                break
+        while session.moves and not computers.everyone(session.game.players) \
+                and (session.state.is_chance_node or computers.plays(session.state.current_player)):
+            session.undo()  # a computer's move, or chance's before the person's move
         self.autosave()
         return True
 
@@ -289,11 +292,40 @@ class PlaySession:
 
     # ------------------------------------------------------------ computer players
 
-    def computer_turns(self) -> bool:
-        """The computer moves while one of its players is on turn; False when it cannot."""
-        while not self.session.state.is_over and self.computers.plays(self.session.state.current_player):
-            if not self.computer_move():
-                return False
+    def computer_turns(self, chance: bool = True) -> bool:
+        """The computer moves while one of its players is on turn, and (when `chance`) chance
+        while its move is next; False when it cannot."""
+        while not self.session.state.is_over:
+            state = self.session.state
+            if state.is_chance_node:
+                if not chance:
+                    break
+                if not self.roll():
+                    return False
+            elif self.computers.plays(state.current_player):
+                if not self.computer_move():
+                    return False
+            else:
+                break
+        return True
+
+    def roll(self, line: int | None = None) -> bool:
+        """Chance's move at a chance node: an outcome drawn by weight (`rolled: D3` said);
+        False (after showing the located error) when chance() fails."""
+        session = self.session
+        try:
+            move = session.state.sample_chance(self.chance)
+        except GdefRuntimeError as error:
+            self.complain("chance() failed, so the game cannot go on:")
+            self.report.show_error(error, session.game)
+            return False
+        played = session.play(str(move), line)
+        if not played.accepted:  # end() failed after the outcome
+            self.complain(f"chance's outcome {move} was rejected: {played.verdict.reason}")
+            self.show_stack(played)
+            return False
+        self.say(f"{len(session.moves)}. {self.played(played)}")
+        self.autosave()
         return True
 
     def computer_move(self, line: int | None = None) -> bool:
@@ -328,7 +360,10 @@ class PlaySession:
         return self.game.presentation.who(player, start)
 
     def played(self, played: Played, agent: str | None = None) -> str:
-        """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations."""
+        """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations;
+        `rolled: D3` for a chance outcome."""
+        if played.chance:
+            return f"rolled: {played.name or played.text}"
         who = f"{self.who(played.player)} ({agent})" if agent else self.who(played.player)
         name = played.name
         return f"{who}: {name} ({played.text})" if name and name != played.text else f"{who}: {played.text}"
@@ -368,7 +403,9 @@ class PlaySession:
 
     def run_script(self, lines: Iterable[str], name: str) -> int:
         """Play a move script (one move a line, `#` comments, `?` assertions checked), the
-        computer moving for its players; the exit code."""
+        computer moving for its players; the exit code. At a chance node the line names the
+        outcome (as gdef-test reads scripts): every roll of a script is written, so a script
+        plays the same game every time."""
         from gdef_core.testing.assertions import is_assertion
 
         session = self.session
@@ -377,7 +414,7 @@ class PlaySession:
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
-            if not self.computer_turns():
+            if not self.computer_turns(chance=False):
                 return self.stop("the computer player could not move")
             if is_assertion(text):
                 failed += not self.check_assertion(text, name, number)
@@ -391,7 +428,7 @@ class PlaySession:
             else:
                 self.complain(f"{name}:{number}: rejected '{text}' ({self.who(played.player)}): {played.verdict.reason}")
                 self.show_stack(played)
-        if not self.computer_turns():
+        if not self.computer_turns(chance=False):
             return self.stop("the computer player could not move")
         code = self.finish(show_board=True)
         if failed:

@@ -39,8 +39,9 @@ from gdef_core.span import Span
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
 _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "moves()",
-            "_e_setup": "setup()", "_e_filter": "isMoveLegal()", "_e_default": "isMoveLegal()"}
-_CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter")
+            "_e_setup": "setup()", "_e_filter": "isMoveLegal()", "_e_default": "isMoveLegal()",
+            "_e_chance": "chance()"}
+_CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter", "raw_chance")
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
@@ -536,6 +537,8 @@ class DebugSession:
             name = f"end() after move {number}: {text}"
         elif entry == "_e_isMoveLegal":
             name = f"isMoveLegal() judging move {number}: {text}"
+        elif entry == "_e_chance":
+            name = f"chance() proposing the outcomes of move {number}"
         else:
             name = f"{_ENTRIES[entry]} listing the legal moves before move {number}"
         span = None

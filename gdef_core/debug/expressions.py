@@ -52,17 +52,24 @@ def local_values(python_locals: dict) -> dict:
 
 def positions(scope: Scope) -> dict:
     """The positions valid here: CurrentPosition, and NextPosition while a move is judged,
-    PreviousPosition in end()."""
+    PreviousPosition in end(), ResultPosition (with the consequences made so far) in both; in a
+    game whose squares count, their counts too (CurrentCount ..., kept after the objects in the
+    same board: runtime/counts.py)."""
     game, cells = scope.game, scope.cells
+    size = game.width * game.height
     found = {}
-    for name, cell in (("CurrentPosition", "B"), ("NextPosition", "N"), ("PreviousPosition", "PB")):
+    context = cells.get("CTX")
+    for name, cell in (("CurrentPosition", "B"), ("NextPosition", "N"), ("PreviousPosition", "PB"),
+                       ("ResultPosition", "R")):
         squares = cells.get(cell)
         if squares is None:
             continue
-        context = cells.get("CTX")
-        if name == "NextPosition" and context != 1 or name == "PreviousPosition" and context != 2:
+        if (name == "NextPosition" and context != 1 or name == "PreviousPosition" and context != 2
+                or name == "ResultPosition" and context not in (1, 2)):
             continue
-        found[name] = Board(list(squares), game.width, game.height)
+        found[name] = Board(list(squares[:size]), game.width, game.height)
+        if game.counting and name != "ResultPosition":  # ResultCount: designed, not a built-in yet
+            found[name.replace("Position", "Count")] = Board(list(squares[size:]), game.width, game.height)
     return found
 
 
@@ -117,7 +124,8 @@ def lookup(name: str, scope: Scope):
     if name in boards:
         return boards[name]
     if name == "OperationList":
-        return [list(op[:3]) for op in scope.cells.get("OPS") or ()]
-    if name in ("CurrentPosition", "NextPosition", "PreviousPosition"):
+        return [[*op[:3], op[4] if len(op) > 4 else 0] for op in scope.cells.get("OPS") or ()]
+    if name in ("CurrentPosition", "NextPosition", "PreviousPosition", "ResultPosition", "CurrentCount", "NextCount",
+                "PreviousCount"):
         raise EvaluationError(f"{name} is not valid here")
     raise EvaluationError(f"'{name}' is not a name visible here")

@@ -54,9 +54,11 @@ def value_node(name: str, value, evaluate_name: str | None = None) -> Node:
 
 
 def operation_node(index: int, op) -> Node:
-    x, y, obj, is_place = op
-    text = f"place({x},{y},{str.__str__(obj)})" if is_place else f"clear({x},{y})"
-    fields = [("[0] x", x), ("[1] y", y), ("[2] object", obj)]
+    x, y, obj, is_place = op[:4]
+    count = op[4] if len(op) > 4 else None  # count(x, y, n): runtime/counts.py
+    text = (f"count({x},{y},{count})" if count is not None else f"place({x},{y},{str.__str__(obj)})" if is_place
+            else f"clear({x},{y})")
+    fields = [("[0] x", x), ("[1] y", y), ("[2] object", obj), *((("[3] count", count),) if count is not None else ())]
     return Node(f"[{index}]", text, "operation",
                 lambda: [value_node(name, value, f"OperationList[{index}][{i}]")
                          for i, (name, value) in enumerate(fields)], f"OperationList[{index}]")
@@ -93,6 +95,8 @@ def position_view(scope: Scope, title: str) -> dict | None:
 
 
 def _square(value) -> str:
+    if type(value) is int:  # a count
+        return str(value)
     text = str.__str__(value)
     return "." if text == "empty" else text
 

@@ -30,7 +30,7 @@ _COPIED = {"B", "N", "PB", "V"}  # mutable: every evaluation gets its own
 _ids = itertools.count(1)
 MAX_CACHED = 200
 # The rules' CTX cell (gdef_core.runtime.prelude) as the checker's contexts.
-_CONTEXTS = {1: Context.IS_MOVE_LEGAL, 2: Context.END, 3: Context.MOVES, 4: Context.SETUP}
+_CONTEXTS = {context.number: context for context in Context}
 
 
 class Watches:

@@ -359,8 +359,8 @@ def _current_function(tokens: list[Token]) -> str | None:
 
 def _reaching_contexts(program, name: str) -> set[Context]:
     """The entry points from which `name` is called (directly, or through user functions)."""
-    if name in ENTRY_POINTS:
-        return {Context(name)}
+    if name in ENTRY_POINTS and (name != Context.CHANCE.value or Context.CHANCE in program.reach):
+        return {Context(name)}   # chance() is one only in a game that calls chanceNext()
     return {context for context, reached in program.reach.items() if name in reached}
 
 

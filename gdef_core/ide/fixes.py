@@ -33,6 +33,7 @@ _STUB_BODIES = {
     "isMoveLegal": ("// TODO: judge the proposed move (OperationList) in CurrentPosition", "return true;"),
     "end": ("// TODO: call setWinner(p) and return true when the game is over", "return false;"),
     "moves": ("// TODO: for each legal move: addPlace(x, y, o) / addClear(x, y) ..., then addMove();", ""),
+    "chance": ("// TODO: for each outcome: addPlace(x, y, o) / addClear(x, y) ..., then addOutcome(weight);", ""),
 }
 
 
@@ -58,7 +59,9 @@ def fixes(analysis: Analysis, text: str, path: str, diagnostics: list[Diagnostic
             case "G314":
                 found += _remove_jump(module, text, diag)
             case "G413":
-                found += _add_moves(text, module, diag)
+                found += _add_entry_point("moves", text, module, diag)
+            case "G418":
+                found += _add_entry_point("chance", text, module, diag)
             case "G507":
                 found += _update_before_continue(module, text, diag)
     unique: dict[tuple, Fix] = {}  # two missing entry points offer the same stubs twice
@@ -175,10 +178,11 @@ def _whole_lines(text: str, span: Span) -> Span:
 # ---------------------------------------------------------------- section 15
 
 
-def _add_moves(text: str, module: ast.Module, diag: Diagnostic) -> list[Fix]:
-    """isGenerated() without moves() (G413): add a moves() to fill in."""
+def _add_entry_point(name: str, text: str, module: ast.Module, diag: Diagnostic) -> list[Fix]:
+    """isGenerated() without moves() (G413), chanceNext() without chance() (G418): add the
+    entry point to fill in."""
     lead = "\n" if text.endswith("\n") or not text else "\n\n"
-    return [Fix("Add 'moves()'", (Edit(_end_of(module.path, text), lead + _stub("moves")),), diag, preferred=True)]
+    return [Fix(f"Add '{name}()'", (Edit(_end_of(module.path, text), lead + _stub(name)),), diag, preferred=True)]
 
 
 def _fit_array_list(module: ast.Module, text: str, diag: Diagnostic) -> list[Fix]:

@@ -17,6 +17,11 @@ on the position, so an action means the same move wherever it is legal:
 
 A game with `moves()` whose every `addPlace`/`addClear` is followed at once by `addMove()`
 (connect four, gomoku) proposes one-operation moves only: it gets the C + 1 actions too.
+
+In a game whose squares count, `count(x, y, n)` has code square * (K + 2) + K + 1 whatever n
+(so codes are square * (K + 2) + kind there), and every move holding one is numbered as a move
+of several operations, its variant telling apart the counts (sowing in kalah: the pit sown,
+then the last pit changed).
 """
 from __future__ import annotations
 
@@ -36,16 +41,19 @@ class ActionMap:
         self.height = game.height
         self.object_index = {obj: i for i, obj in enumerate(game.objects.values())}
         self.objects = list(game.objects.values())
-        self.kinds = len(self.objects) + 1
+        self.counting = game.counting
+        self.kinds = len(self.objects) + (2 if self.counting else 1)  # a count's kind: the last
         self.codes = game.width * game.height * self.kinds
         self.pass_action = self.codes
-        self.multi = game.rules.raw_moves is not None and not _one_operation_generator(game.program)
+        self.multi = game.rules.raw_moves is not None and (self.counting or not _one_operation_generator(game.program))
         self.squares = game.width * game.height
         self.size = self.codes + 1 + (self.codes * self.squares * VARIANTS if self.multi else 0)
 
     def code(self, op) -> int:
-        """The code of one resolved operation (x, y, obj, is_place)."""
-        x, y, obj, place = op
+        """The code of one resolved operation (x, y, obj, is_place[, count])."""
+        x, y, obj, place = op[:4]
+        if len(op) > 4:
+            return (x * self.height + y) * self.kinds + self.kinds - 1
         return (x * self.height + y) * self.kinds + (self.object_index[obj] + 1 if place else 0)
 
     def legal(self, state) -> dict[int, object]:
@@ -57,7 +65,7 @@ class ActionMap:
             ops = move._resolved
             if len(ops) == 0:
                 actions[self.pass_action] = move
-            elif len(ops) == 1:
+            elif len(ops) == 1 and len(ops[0]) == 4:
                 actions[self.code(ops[0])] = move
             elif not self.multi:
                 raise ActionRangeError(f"moves() proposed {move}, a move of several operations, "
@@ -93,24 +101,29 @@ class ActionMap:
     def _op_text(self, code: int) -> str:
         square, kind = divmod(code, self.kinds)
         x, y = divmod(square, self.height)
+        if self.counting and kind == self.kinds - 1:
+            return f"count({x},{y},n)"
         return f"clear({x},{y})" if kind == 0 else f"place({x},{y},{self.objects[kind - 1]})"
 
 
 def _sort_key(move) -> list:
-    return [(op.x, op.y, op.obj or "") for op in move.ops]
+    return [(op.x, op.y, op.obj or "", op.count or 0) for op in move.ops]
 
 
 _ADD_OPERATION = frozenset({"addPlace", "addClear"})
 
 
 def _one_operation_generator(program) -> bool:
-    """Whether every addPlace/addClear call in the program is a statement followed at once by
-    `addMove();` (then no candidate has two operations)."""
+    """Whether every addPlace/addClear call that moves() reaches is a statement followed at
+    once by `addMove();` (then no candidate has two operations; the calls end() and
+    isMoveLegal() reach make consequences, and those only `chance()` reaches build chance's
+    outcomes, numbered apart in interop/openspiel.py: neither is a candidate)."""
+    from gdef_core.builtins import Context
     from gdef_core.syntax import ast
 
     calls = finished = 0
-    for module in program.modules:
-        for node in ast.walk(module):
+    for name in program.reach.get(Context.MOVES, ()):
+        for node in ast.walk(program.functions[name].body):
             if isinstance(node, ast.Call) and node.callee.text in _ADD_OPERATION:
                 calls += 1
             elif isinstance(node, ast.Block):

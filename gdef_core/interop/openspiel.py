@@ -8,10 +8,17 @@
 
 Parameters: `path` (the game file; other files it `use`s are found as usual), `max_game_length`
 (default 10000: a game still running after that many moves ends as a draw, because OpenSpiel
-needs a bound) and `returns` ("winner": +1 for the winner, -1/(N-1) for the others, 0 each in a
-draw; "scores": the final scores of `setScore`). Actions are numbered by
-gdef_core.interop.actions; observations are the planes of gdef_core.interop.observation.
-Serialisation is OpenSpiel's own: the game's parameters and the history of actions.
+needs a bound), `returns` ("winner": +1 for the winner, -1/(N-1) for the others, 0 each in a
+draw; "scores": the final scores of `setScore`) and `max_chance_outcomes` (default 4096: the
+most outcomes a chance node may have, OpenSpiel's bound on chance actions). Actions are
+numbered by gdef_core.interop.actions; observations are the planes of
+gdef_core.interop.observation. Serialisation is OpenSpiel's own: the game's parameters and the
+history of actions.
+
+A game that calls `chanceNext()` is EXPLICIT_STOCHASTIC: at a chance node `current_player()`
+is `pyspiel.PlayerId.CHANCE` and `chance_outcomes()` lists (k, weight / total weight) for the
+k-th outcome in the order `chance()` proposed them (identical ones merged): chance action k is
+that outcome.
 
 The game's own parameters (`param int board_size = 11 in 1 to 25;`) are OpenSpiel parameters
 too: `pyspiel.load_game("gdef", {"path": "examples/hex.gdef", "board_size": 7})`. OpenSpiel
@@ -36,16 +43,20 @@ from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
 SHORT_NAME = "gdef"
 DEFAULT_MAX_GAME_LENGTH = 10_000
-_PARAMETERS = {"path": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "returns": "winner"}
+DEFAULT_MAX_CHANCE_OUTCOMES = 4096
+_PARAMETERS = {"path": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "returns": "winner",
+               "max_chance_outcomes": DEFAULT_MAX_CHANCE_OUTCOMES}
 
 
-def _game_type(players: int, returns: str, game_params: dict | None = None) -> pyspiel.GameType:
+def _game_type(players: int, returns: str, game_params: dict | None = None,
+               chance: bool = False) -> pyspiel.GameType:
     zero_sum = returns == "winner" and players > 1
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="gdef game (rules from a .gdef file)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
                  else pyspiel.GameType.Utility.GENERAL_SUM),
@@ -75,20 +86,24 @@ class GdefGame(pyspiel.Game):
         max_length = params["max_game_length"]
         if max_length < 1:
             raise ValueError("gdef: max_game_length must be at least 1")
+        max_outcomes = params["max_chance_outcomes"]
+        if max_outcomes < 1:
+            raise ValueError("gdef: max_chance_outcomes must be at least 1")
         self.shared = _shared((os.path.abspath(os.fspath(path)), max_length, returns,
-                               tuple(sorted(game_params.items()))))
+                               tuple(sorted(game_params.items())), max_outcomes))
         players = self.shared.gdef.players
+        chance = self.shared.gdef.rules.raw_chance is not None
         params = {**params, **self.shared.gdef.params}  # every parameter's value in use
         by_winner = returns == "winner"
         info = pyspiel.GameInfo(
             num_distinct_actions=self.shared.actions.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=max_outcomes if chance else 0,
             num_players=players,
             min_utility=-1.0 if by_winner else -1e18,
             max_utility=1.0 if by_winner else 1e18,
             utility_sum=0.0 if by_winner and players > 1 else None,
             max_game_length=max_length)
-        super().__init__(_game_type(players, returns, self.shared.gdef.params), info, params)
+        super().__init__(_game_type(players, returns, self.shared.gdef.params, chance), info, params)
 
     def new_initial_state(self) -> "GdefState":
         return GdefState(self, _Position(self.shared, self.shared.gdef.new_state()))
@@ -103,24 +118,27 @@ class _Shared:
     """What every state of one OpenSpiel game shares. Kept out of the pyspiel.Game object,
     whose Python attributes do not survive OpenSpiel's cloning of states."""
 
-    def __init__(self, gdef, max_length: int, returns: str, key: tuple = ()) -> None:
+    def __init__(self, gdef, max_length: int, returns: str, key: tuple = (),
+                 max_outcomes: int = DEFAULT_MAX_CHANCE_OUTCOMES) -> None:
         self.key = key
         self.gdef = gdef
         self.actions = ActionMap(gdef)
         self.max_length = max_length
         self.returns_kind = returns
+        self.max_outcomes = max_outcomes
 
 
 _SHARED: dict[tuple, _Shared] = {}
 
 
 def _shared(key: tuple) -> _Shared:
-    """The shared part of the game (path, max_game_length, returns, the game's parameters),
-    loaded once per process."""
+    """The shared part of the game (path, max_game_length, returns, the game's parameters,
+    max_chance_outcomes), loaded once per process."""
     shared = _SHARED.get(key)
     if shared is None:
-        path, max_length, returns, game_params = key
-        shared = _SHARED[key] = _Shared(load_gdef_game(path, dict(game_params)), max_length, returns, key)
+        path, max_length, returns, game_params, max_outcomes = key
+        shared = _SHARED[key] = _Shared(load_gdef_game(path, dict(game_params)), max_length, returns, key,
+                                        max_outcomes)
     return shared
 
 
@@ -150,9 +168,23 @@ class _Position:
         return self.inner.is_over or self.length >= self.shared.max_length
 
     def legal_moves(self) -> dict:
+        """action -> Move: the legal moves of a player, or at a chance node its outcomes (action
+        k the k-th)."""
         if self.legal is None:
-            self.legal = self.shared.actions.legal(self.inner)
+            if self.inner.is_chance_node:
+                self.legal = dict(enumerate(move for move, _ in self.outcomes()))
+            else:
+                self.legal = self.shared.actions.legal(self.inner)
         return self.legal
+
+    def outcomes(self) -> list:
+        """The chance node's outcomes [(Move, weight)], at most max_chance_outcomes."""
+        outcomes = self.inner.chance_outcomes()
+        if len(outcomes) > self.shared.max_outcomes:
+            raise ValueError(f"gdef: chance() proposed {len(outcomes)} outcomes here, more than "
+                             f"max_chance_outcomes ({self.shared.max_outcomes}): load the game with a "
+                             "larger max_chance_outcomes")
+        return outcomes
 
 
 class GdefState(pyspiel.State):
@@ -166,22 +198,35 @@ class GdefState(pyspiel.State):
 
     def current_player(self) -> int:
         pos = self.pos
-        return pyspiel.PlayerId.TERMINAL if pos.terminal else pos.inner.current_player
+        if pos.terminal:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if pos.inner.is_chance_node else pos.inner.current_player
 
     def is_terminal(self) -> bool:
         return self.pos.terminal
 
     def _legal_actions(self, player) -> list[int]:
         pos = self.pos
-        if pos.terminal or player != pos.inner.current_player:
+        if pos.terminal or pos.inner.is_chance_node or player != pos.inner.current_player:
             return []
         return list(pos.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(action k, probability) of each outcome of a chance node, in the order proposed."""
+        pos = self.pos
+        if pos.terminal or not pos.inner.is_chance_node:
+            return []
+        outcomes = pos.outcomes()
+        total = sum(weight for _, weight in outcomes)
+        return [(k, weight / total) for k, (_, weight) in enumerate(outcomes)]
 
     def _apply_action(self, action: int) -> None:
         from gdef_core.runtime import IllegalMoveError
 
         pos = self.pos
         move = pos.legal_moves().get(action)
+        if move is None and pos.inner.is_chance_node:
+            raise ValueError(f"gdef: chance action {action} is not one of the {len(pos.legal)} outcomes here")
         if move is None:
             raise ValueError(f"gdef: action {action} ({pos.shared.actions.describe(action)}) "
                              "is not legal here")
@@ -194,8 +239,12 @@ class GdefState(pyspiel.State):
 
     def _action_to_string(self, player, action: int) -> str:
         pos = self.pos
+        if player == pyspiel.PlayerId.CHANCE and not pos.terminal and pos.inner.is_chance_node:
+            pos.legal_moves()   # an outcome's number says nothing without the outcomes
         if pos.legal is not None and action in pos.legal:
             return str(pos.legal[action])
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
         return pos.shared.actions.describe(action)
 
     def returns(self) -> list[float]:

@@ -16,11 +16,14 @@ int8 over the actions of gdef_core.interop.actions}. Rewards come at the end: by
 (+1 / -1/(N-1) / 0 in a draw) or, with returns="scores", the final scores. A game still running
 after `max_moves` moves is truncated. `env()` adds PettingZoo's usual wrappers (an illegal
 action ends the game with reward -1 for its player); `raw_env` has none. The game's
-parameters are keyword arguments: `env("examples/hex.gdef", board_size=7)`.
+parameters are keyword arguments: `env("examples/hex.gdef", board_size=7)`. Chance nodes (a
+game that calls `chanceNext()`) are resolved inside `reset()` and `step()`, each outcome drawn
+by weight from the environment's generator, seeded by `reset(seed=...)`: agents never see them.
 """
 from __future__ import annotations
 
 import os
+import random
 
 import numpy as np
 from gymnasium import spaces
@@ -63,15 +66,21 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.metadata = {**self.metadata, "name": f"gdef_{self.game.name}_v0"}
         self.possible_agents = [f"player_{p}" for p in range(self.game.players)]
         shape = plane_shape(self.game)
+        kind, low, high = np.int8, 0, 1
+        if self.game.counting:   # the last plane holds the squares' counts: any int
+            kind = np.int64
+            low, high = np.zeros(shape, kind), np.ones(shape, kind)
+            low[-1], high[-1] = np.iinfo(kind).min, np.iinfo(kind).max
         space = spaces.Dict({
-            "observation": spaces.Box(low=0, high=1, shape=shape, dtype=np.int8),
+            "observation": spaces.Box(low=low, high=high, shape=shape, dtype=kind),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.actions.size,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.state = None
         self._legal: dict | None = None
-        self._planes = np.zeros(shape, np.int8)
+        self._chance = random.Random()
+        self._planes = np.zeros(shape, kind)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -80,7 +89,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None) -> None:
+        if seed is not None:
+            self._chance = random.Random(seed)
         self.state = self.game.new_state()
+        self._resolve_chance()
         self.moves_played = 0
         self._legal = None
         self.agents = self.possible_agents[:]
@@ -117,6 +129,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
                              f"for {agent}")
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(move)
+        self._resolve_chance()
         self._legal = None
         self.moves_played += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -132,6 +145,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
+
+    def _resolve_chance(self) -> None:
+        """Play chance's outcomes, drawn by weight, until a player (or nobody) is on turn."""
+        while self.state.is_chance_node:
+            self.state.apply(self.state.sample_chance(self._chance))
 
     def _finish(self) -> None:
         for agent, value in zip(self.possible_agents, returns_of(self.state, self.returns)):

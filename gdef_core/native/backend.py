@@ -3,6 +3,7 @@
     native = NativeRules.load(game, notify=print)   # None (after a one-line notice) when
                                                     # numba is missing or the game cannot compile
     native.legal_moves(state); native.judge(state, ["place(0,0,X)"])   # [True | False | None]
+    native.chance_outcomes(state)                     # at a chance node: [(Move, weight), ...]
     native.perft(game.new_state(), 4)
     native.playouts(seeds, state, max_moves=10_000)   # random games, one per 64-bit seed
     native.playout(state, seed, max_moves=1000)       # one game, (status, winner), for mcts
@@ -23,7 +24,9 @@ int(draw * left) into the shrinking list (the last one moved into the hole), unt
 isMoveLegal() accepts one; `simulate` adds up the games that ended or reached the cap
 (Totals) and lists the others in `left`, in order; `recorded_moves(kernel_seed(S, g, 0), ...)`
 gives the moves of game g up to where it stopped. Game g then depends on (S, g) alone, so the
-table does not depend on how the games are cut into calls or processes.
+table does not depend on how the games are cut into calls or processes. A chance node draws
+one number from the same stream and plays the first outcome whose running sum of weights
+exceeds int(draw * total weight) (kernels/kernel.py: _pick); it counts as one move.
 """
 from __future__ import annotations
 
@@ -113,6 +116,11 @@ def native_available() -> bool:
         return False
     route = native_route()
     return (route != "numba" and c_compiler_available()) or (route != "c" and numba_available())
+
+
+def _chance(state) -> bool:
+    """Whether `state` is a chance node (its next move is chance's)."""
+    return bool(state.is_chance_node)
 
 
 def _stderr(message: str) -> None:
@@ -224,8 +232,7 @@ class NativeRules:
 
     def arrays(self, state) -> tuple:
         """(board, V, VF, SC) of a state as the kernels read them."""
-        codes = self.codes
-        board = np.array([codes[obj] for obj in state._board], dtype=np.int64)
+        board = np.array(self._board_row(state._board), dtype=np.int64)
         ints: list = []
         floats: list = []
         for slot, value in zip(self.layout.values(), state._vars):
@@ -291,7 +298,7 @@ class NativeRules:
     def _key_of(self, key: tuple):
         """One position (board, player, compared variables) as a kernel key."""
         board, player, values = key
-        row = [self.codes[obj] for obj in board]
+        row = self._board_row(board)
         row.append(player)
         compared = [slot for slot in self.layout.values() if not slot.counter]
         for slot, value in zip(compared, values):
@@ -301,9 +308,19 @@ class NativeRules:
             row.extend(flat)
         return np.array(row, dtype=np.int64)
 
+    def _board_row(self, board) -> list:
+        """A board as the kernels hold it: each object's code, then (a game whose squares
+        count, runtime/counts.py) the counts as they are."""
+        size = self.game.width * self.game.height
+        codes = self.codes
+        return [codes[obj] for obj in board[:size]] + [int(n) for n in board[size:]]
+
     def ops_of(self, rows) -> tuple:
-        """Kernel operations (x, y, code, place) as the Python backend's resolved operations."""
-        return tuple((int(x), int(y), self.by_code[int(o)], bool(p)) for x, y, o, p in rows)
+        """Kernel operations (x, y, code, place) as the Python backend's resolved operations;
+        place 2 is count(x, y, n), its n in the code's place."""
+        empty = self.game.empty
+        return tuple((int(x), int(y), empty, False, int(o)) if p == 2 else (int(x), int(y), self.by_code[int(o)], bool(p))
+                     for x, y, o, p in rows)
 
     # ------------------------------------------------------------ playouts
 
@@ -325,7 +342,7 @@ class NativeRules:
         self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
                              -1 if max_moves is None else max_moves, winners, lengths, status,
                              scores, False, rec_ops, rec_starts, *self.workspace(),
-                             self.history_rows(state), self._hs)
+                             self.history_rows(state), self._hs, _chance(state))
         return int(status[0]), int(winners[0])
 
     def simulate(self, seed: int, first: int, stop: int, start, max_moves: int | None) -> Totals:
@@ -340,7 +357,7 @@ class NativeRules:
         board, V, VF, SC = self.arrays(start)
         m.simulate(np.uint64(seed % 2**64), first, stop, board, start.player, start.move_number,
                    V, VF, SC, -1 if max_moves is None else max_moves, T, TS, odd, *self.workspace(),
-                   self.history_rows(start), self._hs)
+                   self.history_rows(start), self._hs, _chance(start))
         return Totals(int(T[m._TGAMES]), [int(w) for w in T[m._TWINS:]], int(T[m._TDRAWS]),
                       int(T[m._TCAPPED]), int(T[m._TLEN]), int(T[m._TMAX]), list(self.scores(TS)),
                       [int(g) for g in odd[:T[m._TODD]]])
@@ -379,7 +396,7 @@ class NativeRules:
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
                                         -1 if max_moves is None else max_moves, winners, lengths,
                                         status, scores, record, rec_ops, rec_starts, *self.workspace(),
-                                        self.history_rows(start), self._hs)
+                                        self.history_rows(start), self._hs, _chance(start))
         return winners, lengths, status, scores, recorded, rec_ops, rec_starts
 
     # ------------------------------------------------------------ moves
@@ -390,6 +407,8 @@ class NativeRules:
         lists them or raises the located error."""
         if state.is_over:
             return []
+        if _chance(state):
+            return [move for move, _ in self.chance_outcomes(state)]
         board, V, VF, SC = self.arrays(state)
         CO, CS, order, MV = self.workspace()
         found = (MV, order)  # free outside playouts(); read into Moves before the next call
@@ -405,6 +424,31 @@ class NativeRules:
         ops, starts = found
         return [self.game.to_move(self.ops_of(ops[starts[k]:starts[k + 1]])) for k in range(n)]
 
+    def chance_outcomes(self, state) -> list:
+        """state.chance_outcomes() found natively: at a chance node, its outcomes and their
+        integer weights in the order chance() proposed them, identical ones merged; [] at a
+        player's turn or once the game is over. Where the native run stops (chance() fails or
+        proposes nothing), the Python backend answers or raises the located error."""
+        if state.is_over or not _chance(state):
+            return []
+        found = self._outcome_rows(state)
+        if found is None:   # the native run stopped: the Python backend answers or raises the located error
+            return state.chance_outcomes()
+        return [(self.game.to_move(self.ops_of(ops)), weight) for ops, weight in found]
+
+    def _outcome_rows(self, state) -> list | None:
+        """The kernel's outcomes at chance node `state`: (operations as kernel rows, weight)
+        each; None where the native run stopped."""
+        board, V, VF, SC = self.arrays(state)
+        CO, CS, order, MV = self.workspace()
+        weights = np.empty(CAP_MOVES, np.int64)
+        try:
+            n = self.module._outcomes_into(board, np.zeros(self.module.NSLOTS, np.int64), V, VF, SC, CO, CS,
+                                           state.player, state.move_number, MV, order, weights, self._hs)
+        except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit
+            return None
+        return [(MV[order[k]:order[k + 1]].copy(), int(weights[k])) for k in range(n)]
+
     def judge(self, state, moves) -> list:
         """Whether each of `moves` (Moves or their text) is legal in `state`, by isMoveLegal()
         run natively as State.check runs it (end() does not run): True, False, or None where
@@ -418,10 +462,19 @@ class NativeRules:
             verdict = self.game.resolve(Move.parse(move) if isinstance(move, str) else move)
             if not verdict:
                 raise ValueError(verdict.reason)
-            rows.extend((x, y, self.codes[obj], int(place)) for x, y, obj, place in verdict.ops)
+            rows.extend((op[0], op[1], op[4], 2) if len(op) > 4 else (op[0], op[1], self.codes[op[2]], int(op[3]))
+                        for op in verdict.ops)
             starts.append(len(rows))
         if state.is_over:
             return [False] * (len(starts) - 1)
+        if _chance(state):   # a chance node: its outcomes are its legal moves (isMoveLegal() does not judge),
+            from gdef_core.runtime.chance import effect   # in any order of their operations
+
+            found = self._outcome_rows(state)
+            if found is None:   # the native run stopped: State.check gives the verdict
+                return [None] * (len(starts) - 1)
+            outcomes = {effect(self.ops_of(ops)) for ops, _ in found}
+            return [effect(self.ops_of(rows[a:b])) in outcomes for a, b in zip(starts, starts[1:])]
         board, V, VF, SC = self.arrays(state)
         verdicts = np.empty(len(starts) - 1, np.int64)
         self.module.judge(board, state.player, state.move_number, V, VF, SC,
@@ -440,7 +493,7 @@ class NativeRules:
         board, V, VF, SC = self.arrays(state)
         try:
             self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
-                              self.history_rows(state), self._hs)
+                              self.history_rows(state), self._hs, _chance(state))
         except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit (not a compile error)
             from gdef_core.runtime.perft import perft
             return perft(state, depth)

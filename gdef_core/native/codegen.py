@@ -15,6 +15,7 @@ from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.calls import cycles
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
@@ -32,7 +33,7 @@ from gdef_core.native.kernels import PARTS, module_text
 _CONTEXT = ("B", "OPS", "S", "V", "VF", "SC", "CO", "CS", "HS")
 _CTX_ARGS = ", ".join(_CONTEXT)
 # The entry points the kernels run (setup() runs in the Python backend, which makes states).
-_ENTRIES = tuple(context.value for context in (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES))
+_ENTRIES = tuple(context.value for context in (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES, Context.CHANCE))
 
 
 class NativeUnsupported(Exception):
@@ -122,11 +123,14 @@ class NativeCompiler:
         if "isGenerated" in used and "moves" not in functions:
             raise NativeUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        chance = bool(self.graph.reach[Context.CHANCE])   # chance() is an entry point
+        if chance and self.uses_history:
+            raise NativeUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
         self.recursive = self.graph.recursive & set(functions)
         self.recursion_inlined, self.cacheable = _recursion_inlined(self.graph.restricted(functions))
         # The state beyond the board (kernels/history.py) is kept with slices and views, which
         # need numba's reference counting: then every function keeps it.
-        self.allocating = (set(functions) if self.uses_history or "PreviousPosition" in used
+        self.allocating = (set(functions) if self.uses_history or used & {"PreviousPosition", "PreviousCount"}
                            else _allocating(functions, self.graph))
         arrays = self.state_arrays()
         blocks = {name: _FunctionCompiler(self, f, arrays).compile() for name, f in functions.items()}
@@ -136,11 +140,16 @@ class NativeCompiler:
                      f"NOBJ = {len(self.objects)}\nMAXSTEPS = {self.max_steps}\n"
                      f"MAXDEPTH = {self.max_depth}\nPOOL = {_pool(self.max_steps)}\n"
                      f"OPERATION_STEPS = {OPERATION_STEPS}\nCAP_OPS = {CAP_OPS}\nCAP_MOVES = {CAP_MOVES}\n"
-                     f"KEYS = {stamp_keys(game.width, game.height, len(self.objects))}\n"
+                     # a count operation's count stands in the object's field: no stamps
+                     f"KEYS = {0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))}\n"
+                     f"COUNTING = {game.counting}\nNBO = {game.width * game.height}\n"
                      "TABLE = CAP_MOVES + 1 + KEYS\n"
-                     # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep)
+                     # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep),
+                     # then the weights of a chance node's outcomes
                      "MEMO = TABLE + 2 * CAP_MOVES\n"
-                     f"MEMO_LEN = {5 + game.width * game.height + self.int_variables()}\n"
+                     f"MEMO_LEN = {5 + game.width * game.height * (2 if game.counting else 1) + self.int_variables()}\n"
+                     "WEIGHTS = MEMO + MEMO_LEN\n"
+                     f"CHANCE = {chance}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
                      f"NRT = {bool(self.allocating & set(_ENTRIES))}\n"
@@ -149,7 +158,7 @@ class NativeCompiler:
                      # (_recursion_inlined: when numba's disk cache can hold the recursion)
                      f"CACHE = {self.cacheable}\n"
                      + "".join(f"CTX_{context.name} = {context.number}\n" for context in Context)
-                     + self.history_constants("PreviousPosition" in used))
+                     + self.history_constants(bool(used & {"PreviousPosition", "PreviousCount"})))
         if "moves" in functions:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
@@ -159,7 +168,20 @@ class NativeCompiler:
         else:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    return _automatic(B, S, CO, CS)\n")
-        entries = "".join(_entry(name, arrays[name]) for name in _ENTRIES if name in functions)
+        if chance:   # the outcomes of a chance node (kernels/kernel.py: _outcomes)
+            candidates += ("@njit(cache=CACHE, inline='always')\n"
+                           "def _chance_outcomes(B, S, V, VF, SC, CO, CS, HS):\n"
+                           "    e_chance(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
+                           "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
+                           "    if S[_ERR] != 0:\n        return 0\n"
+                           "    return _merge(CO, CS, S[_NM])\n")
+        else:
+            candidates += ("@njit(cache=CACHE, inline='always')\n"
+                           "def _chance_outcomes(B, S, V, VF, SC, CO, CS, HS):\n"
+                           "    S[_ERR] = 1\n    return 0\n")
+        judged = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
+        entries = "".join(_entry(name, arrays[name], judged and name == "isMoveLegal") for name in _ENTRIES
+                          if name in functions and (name != "chance" or chance))
         # no game name in the text: games with the same rules (chess from other start
         # positions) share one compiled module
         arithmetic, helpers, history, kernel, judge = (module_text(part) for part in PARTS)
@@ -189,7 +211,7 @@ class NativeCompiler:
     def history_constants(self, uses_previous: bool) -> str:
         """The offsets of HS (kernels/history.py) for this game; a game without a history
         keeps only the board before the move, when it reads PreviousPosition."""
-        nb = self.module.width * self.module.height
+        nb = self.module.width * self.module.height * (2 if self.module.counting else 1)  # the counts too
         keylen = nb + 1 + self.key_fields()
         cap = HISTORY_CAP if self.uses_history else 0
         tsize = 16
@@ -197,8 +219,8 @@ class NativeCompiler:
             tsize *= 2
         at = 8
         offsets = {}
-        for name, size in (("H_PREV", nb), ("H_KEY", keylen), ("H_PT", tsize), ("H_BT", tsize),
-                           ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_KEY", keylen), ("H_PT", tsize),
+                           ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
             offsets[name] = at
             at += size
         lines = [f"USES_HISTORY = {self.uses_history}", f"USES_PREVIOUS = {uses_previous}", f"NB = {nb}",
@@ -225,11 +247,13 @@ class NativeCompiler:
         return "\n".join(lines) + "\n"
 
 
-def _entry(name: str, arrays: tuple[str, ...]) -> str:
+def _entry(name: str, arrays: tuple[str, ...], scratch: bool = False) -> str:
     """e_NAME(every context array): what the kernels call; inlined, so the arrays u_NAME does
-    not take cost nothing."""
+    not take cost nothing. `scratch`: isMoveLegal() makes consequences, and each judgement
+    starts without a scratch copy (kernels/helpers.py, _consequence)."""
+    reset = "    HS[H_RES] = 0\n" if scratch else ""
     return (f"@njit(cache=CACHE, inline='always')\ndef e_{name}({_CTX_ARGS}):\n"
-            f"    return u_{name}({', '.join(arrays)}, 1)\n\n")
+            f"{reset}    return u_{name}({', '.join(arrays)}, 1)\n\n")
 
 
 def _allocating(functions: dict, graph) -> set[str]:
@@ -589,13 +613,27 @@ class _FunctionCompiler:
         a, b = (self.expr(i) for i in expr.indexes)
         if name == "CurrentPosition":
             return Code(f"{self.store('B')}[_sq(S, {a.text}, {b.text})]", "obj")
+        counting = self.c.module.counting
         if name == "NextPosition":
-            return Code(f"_nread({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "obj")
+            return Code(f"_nread{'_counted' if counting else ''}({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "obj")
         if name == "PreviousPosition":
             return Code(f"_pread({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "obj")
+        if name == "CurrentCount":
+            return Code(f"{self.store('B')}[NBO + _sq(S, {a.text}, {b.text})]", "int")
+        if name == "NextCount":
+            return Code(f"_ncount({self.state('B', 'OPS', 'S')}, {a.text}, {b.text})", "int")
+        if name == "PreviousCount":
+            return Code(f"_pcount({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "int")
+        if name == "ResultPosition":
+            return Code(f"_rread({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "obj")
         if name == "OperationList":
-            if b.value not in (0, 1, 2):  # an int or an obj, known only at run time
-                return Code(f"_opdyn({self.state('OPS', 'S')}, {a.text}, {b.text})", "dyn")
+            if b.value not in (0, 1, 2, 3):  # an int or an obj, known only at run time
+                dyn = "_opdyn_counted" if counting else "_opdyn"
+                return Code(f"{dyn}({self.state('OPS', 'S')}, {a.text}, {b.text})", "dyn")
+            if b.value == 3:
+                return Code(f"_opcount({self.state('OPS', 'S')}, {a.text})", "int")
+            if b.value == 2 and counting:
+                return Code(f"_opobj({self.state('OPS', 'S')}, {a.text})", "obj")
             return Code(f"_opf({self.state('OPS', 'S')}, {a.text}, {b.value})", expr.type)
         raise NativeUnsupported(f"'{name}' indexed", expr.span)
 
@@ -628,22 +666,42 @@ class _FunctionCompiler:
             return Code(f"_set_score({self.state('S', 'SC')}, {self.expr(call.args[0]).text}, "
                         f"float({self.expr(value).text}))", None)
         texts = [self.expr(arg).text for arg in call.args]
+        if name == "nextBoardSeen" and self.c.module.counting:
+            return Code(f"_board_seen_counted({self.state('B', 'OPS', 'S', 'HS')})", "bool")
         if name in _STATE_READS:
             text, arrays, result = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
                 text = "_has_legal_move_seen({})"
             return Code(text.format(self.state(*arrays)), result)
         if name == "isPlaceOperation":
-            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) != 0)", "bool")
+            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})", "bool")
+        if name == "isCountOperation":
+            return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) == 2)", "bool")
+        if name == "addCount":
+            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 2)", None)
         if name == "setWinner":
             return Code(f"_set_winner(S, {texts[0]})", None)
         if name == "setNextPlayer":
             return Code(f"_set_next(S, {texts[0]})", None)
-        if name == "addPlace":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 1)", None)
-        if name == "addClear":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, 0, 0)", None)
+        if name in ("addPlace", "addClear"):
+            return self.add_operation(call, texts)
+        if name == "addOutcome":
+            return Code(f"_add_outcome({self.state('S', 'CS')}, {texts[0]})", None)
         raise NativeUnsupported(f"the built-in {name}()", call.span)
+
+    def add_operation(self, call: ir.CallBuiltin, texts: list[str]) -> Code:
+        """addPlace/addClear: a candidate's operation in moves(), a consequence in end() and
+        isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
+        reach the function."""
+        obj, place = (texts[2], 1) if call.builtin.name == "addPlace" else ("0", 0)
+        proposing = bool(self.function.contexts & {Context.MOVES, Context.CHANCE})  # chance(): an outcome's
+        consequence = bool(self.function.contexts & {Context.END, Context.IS_MOVE_LEGAL})
+        if proposing and consequence:
+            return Code(f"_add_any({self.state('B', 'OPS', 'S', 'CO', 'HS')}, {texts[0]}, {texts[1]}, "
+                        f"{obj}, {place})", None)
+        if consequence:
+            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj})", None)
+        return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
 
     def size_of(self, call: ir.CallBuiltin) -> Code:
         """sizeOf(): of a game-variable array, its sizes are constants (spec 15.1)."""
@@ -688,6 +746,7 @@ _STATE_READS = {
     "repetitions": ("_repetitions({})", ("B", "S", "V", "VF", "HS"), "int"),
     "nextBoardSeen": ("_board_seen({})", ("B", "OPS", "S", "HS"), "bool"),
     "isGenerated": ("_is_generated({})", ("S",), "bool"),
+    "chanceNext": ("_chance_next({})", ("S",), None), "isChanceMove": ("({}[16] != 0)", ("S",), "bool"),
 }
 _DTYPES = {"int": "np.int64", "obj": "np.int64", "float": "np.float64", "bool": "np.bool_"}
 

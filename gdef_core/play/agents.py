@@ -5,7 +5,8 @@ An agent is anything with `choose(state) -> Move`; it never changes the state it
 The built-in ones also take `stop`, a function that says when their caller wants an answer at
 once (the board server stopping): a search then ends early, a program player is given up.
 Each agent owns a `random.Random` seeded at construction, so a game played by seeded agents
-is the same game every time.
+is the same game every time. The engine resolves chance nodes (docs/language.md, "Chance"); an
+agent asked at one anyway draws an outcome by weight.
 """
 from __future__ import annotations
 
@@ -60,6 +61,8 @@ class GreedyAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state, stop=None):
+        if state.is_chance_node:
+            return state.sample_chance(self.rng)
         me = state.current_player
         safe, risky = [], []
         for move in legal_moves(state):
@@ -77,6 +80,8 @@ class GreedyAgent:
 
 
 def _next_player_wins_at_once(state) -> bool:
+    if state.is_chance_node:  # the next player's moves wait for chance
+        return False
     mover = state.current_player
     for move in state.legal_moves():
         after = state.clone()

@@ -9,12 +9,14 @@ derived inside the kernel itself (no Python work per game).
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass
 
 from gdef_core.play.errors import AgentError
 
 SEED_RULE = ("the agent of player p in game k (k from 0) of a run seeded S is seeded with the "
-             "first 8 bytes, big-endian, of blake2b('gdef-sim/S/k/p', digest_size=8)")
+             "first 8 bytes, big-endian, of blake2b('gdef-sim/S/k/p', digest_size=8); chance's "
+             "outcomes in game k are drawn by a random.Random seeded likewise from 'gdef-sim/S/k/chance'")
 
 
 NATIVE_SEED_RULE = ("the moves of game k (k from 0) of a run seeded S are drawn from one splitmix64 "
@@ -45,6 +47,13 @@ def game_seed(seed: int, index: int, player: int) -> int:
     return int.from_bytes(digest, "big")
 
 
+def chance_rng(seed: int, index: int) -> random.Random:
+    """The generator chance's outcomes are drawn from in game number `index` of a run seeded
+    with `seed` (the engine resolves chance nodes: no player's agent sees them)."""
+    digest = hashlib.blake2b(f"gdef-sim/{seed}/{index}/chance".encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     index: int
@@ -66,16 +75,20 @@ def play_game(game, specs, seed: int, index: int, max_moves: int | None = None) 
     """Play game number `index` of a run seeded with `seed`; specs[p] (a spec.AgentSpec)
     plays player p."""
     agents = [spec.build(game_seed(seed, index, player)) for player, spec in enumerate(specs)]
-    return play_on(game.new_state(), agents, index, 0, max_moves)
+    return play_on(game.new_state(), agents, index, 0, max_moves, chance_rng(seed, index))
 
 
-def play_on(state, agents, index: int, length: int, max_moves: int | None) -> GameOutcome:
+def play_on(state, agents, index: int, length: int, max_moves: int | None, chance=None) -> GameOutcome:
     """Go on with game number `index` from `state`, `length` moves in, agents[p] playing
-    player p, to its end or to `max_moves` moves."""
+    player p, to its end or to `max_moves` moves; `chance` (a random.Random) draws the
+    outcomes of chance nodes."""
     while not state.is_over:
         if max_moves is not None and length >= max_moves:
             return GameOutcome(index, None, length, True, tuple(state.scores))
-        state.apply(agents[state.current_player].choose(state))
+        if state.is_chance_node:
+            state.apply(state.sample_chance(chance))
+        else:
+            state.apply(agents[state.current_player].choose(state))
         length += 1
     return GameOutcome(index, state.winner, length, False, tuple(state.scores))
 

@@ -16,6 +16,10 @@ not counted, and the answer comes within the budget plus one move's work.
 Moves that win at once are played without a search: a playout would find them only by luck
 when few playouts fit in the budget.
 
+Chance nodes (docs/language.md, "Chance") are expanded by their outcomes: a walk down the tree
+draws an outcome by weight there (adding its child the first time it is drawn) instead of
+choosing by the bound, and playouts draw outcomes by weight (`State.random_move`).
+
 `playouts` picks the engine of the random playouts: "python" (the same moves on every
 machine), "native" (each playout one call of the game's compiled kernel, gdef_core.native,
 compiled first if need be; the tree stays in Python) or "auto": native once the compile is
@@ -115,6 +119,8 @@ class MctsAgent:
         """The most visited move after the budget, or after `stop()` turns true; a move that
         wins at once without a search."""
         started = self.clock()
+        if state.is_chance_node:  # the engine's to resolve; drawn by weight if asked
+            return state.sample_chance(self.rng)
         moves = legal_moves(state)
         self.last_iterations = 0
         if len(moves) == 1:
@@ -156,9 +162,14 @@ class MctsAgent:
     def _iterate(self, root: _Node) -> bool:
         """One iteration; False when the deadline cut its playout short (nothing counted)."""
         node = root
-        # Selection: down through fully expanded nodes.
-        while not node.untried and node.children:
-            node = self._select(node)
+        # Selection: down through fully expanded nodes, and through chance nodes by drawing.
+        while True:
+            if node.state.is_chance_node:
+                node = self._chance_child(node)
+            elif not node.untried and node.children:
+                node = self._select(node)
+            else:
+                break
         state = node.state
         # Expansion: one new child, unless the game is over here.
         if not state.is_over:
@@ -196,6 +207,18 @@ class MctsAgent:
                 node.reward += 1.0
             node = node.parent
         return True
+
+    def _chance_child(self, node: _Node) -> _Node:
+        """The child of chance node `node` for an outcome drawn by weight, added when new."""
+        move = node.state.sample_chance(self.rng)
+        for child in node.children:
+            if child.move == move:
+                return child
+        after = node.state.clone()
+        after.apply(move)
+        child = _Node(move, None, node, after)
+        node.children.append(child)
+        return child
 
     def _select(self, node: _Node) -> _Node:
         log_visits = math.log(node.visits)

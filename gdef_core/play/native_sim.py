@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from gdef_core.play.agents import RandomAgent
 from gdef_core.play.errors import AgentError, NoLegalMoveError
-from gdef_core.play.games import GameOutcome, failure, game_seed, kernel_seed, play_on
+from gdef_core.play.games import GameOutcome, chance_rng, failure, game_seed, kernel_seed, play_on
 from gdef_core.play import spread
 
 BACKENDS = ("python", "native", "auto")
@@ -106,7 +106,7 @@ def replay(native, index: int, moves_seed: int, seed: int, max_moves: int | None
     for move in moves:
         state.apply(move)
     agents = [RandomAgent(game_seed(seed, index, p)) for p in range(native.game.players)]
-    return play_on(state, agents, index, len(moves), max_moves)
+    return play_on(state, agents, index, len(moves), max_moves, chance_rng(seed, index))
 
 
 def _replayed(native, index: int, moves_seed: int, seed: int, max_moves, start):

@@ -8,6 +8,10 @@ requests, see gdef_core.play.external).
 Requests are {"cmd": NAME, ...}; an "id" is echoed in the answer. Answers are {"ok": true, ...}
 or {"ok": false, "error": {"kind": ..., "message": ...}}; nothing else is ever printed, never a
 traceback. The first line gdef prints is a hello: {"protocol": "gdef", "version": 1, "game": ...}.
+
+At a chance node (docs/language.md, "Chance") every state answer says so ("chance": true) and
+lists the outcomes with their weights; the client names one with `play`, or has the engine draw
+one with `roll` (from the run's generator: `--seed` repeats the rolls).
 """
 from __future__ import annotations
 
@@ -24,10 +28,13 @@ TOO_LONG = object()  # what read_lines() gives for a line of more than MAX_LINE 
 
 COMMANDS = {
     "new": "start a new game from the start position",
-    "state": "the position: board, player on turn, move number, variables, result",
+    "state": "the position: board, player on turn, move number, variables, result; at a chance "
+             "node its outcomes with their weights",
+    "info": "the game: name, players, board size, objects, variables, parameters",
     "set": "set the position from a state object (as 'state' returns it)",
     "legal": "the legal moves, in the game's order",
-    "play": "play a move: {\"cmd\": \"play\", \"move\": \"place(1,1,X)\"}",
+    "play": "play a move: {\"cmd\": \"play\", \"move\": \"place(1,1,X)\"}; at a chance node, name an outcome",
+    "roll": "at a chance node: the engine draws an outcome by weight and plays it",
     "undo": "take back the last move",
     "go": "the engine's choice of move for the player on turn (not played); "
           "with \"state\", from that position",
@@ -47,14 +54,38 @@ class ProtocolError(Exception):
 
 
 def game_info(game) -> dict:
+    from gdef_core.runtime.param_info import params_json
+
     return {"name": game.name, "players": game.players, "width": game.width,
-            "height": game.height, "objects": list(game.objects), "variables": game.variable_names}
+            "height": game.height, "objects": list(game.objects), "variables": game.variable_names,
+            "params": params_json(game), "chance": game.rules.raw_chance is not None}
 
 
 def state_json(state) -> dict:
+    """A state as State.to_json() writes it, with the scores, whether the next move is
+    chance's (`chance`) and then its `outcomes` ({"move", "name", "weight"} in the order
+    chance() proposed them; the probability of one is its weight over their sum), or, when
+    chance() fails, `chance_error` (message, location, code)."""
+    from gdef_core.runtime.errors import GdefRuntimeError
+
     data = state.to_json()
     data["scores"] = list(getattr(state, "scores", None) or [0] * state.game.players)
+    data["chance"] = state.is_chance_node
+    if state.is_chance_node:
+        try:
+            outcomes = state.chance_outcomes()
+        except GdefRuntimeError as error:
+            data["chance_error"] = runtime_error_json(error)
+        else:
+            names = state.move_names([move for move, _ in outcomes])
+            data["outcomes"] = [{"move": str(move), "name": name, "weight": weight}
+                                for (move, weight), name in zip(outcomes, names)]
     return data
+
+
+def runtime_error_json(error) -> dict:
+    """A run-time error of the rules as an answer's error: located, with its code."""
+    return {"kind": "runtime error", "message": str(error), "location": error.location, "code": error.code}
 
 
 class ProtocolServer:
@@ -155,6 +186,9 @@ class ProtocolServer:
     def cmd_state(self, request) -> dict:
         return {"ok": True, "state": state_json(self.session.state)}
 
+    def cmd_info(self, request) -> dict:
+        return {"ok": True, "game": game_info(self.session.game)}
+
     def cmd_set(self, request) -> dict:
         kept = self._set(request.get("state"))
         return {"ok": True, "state": state_json(self.session.state), "kept": kept}
@@ -173,7 +207,11 @@ class ProtocolServer:
     def cmd_legal(self, request) -> dict:
         state = self.session.state
         moves = self._legal(state)
-        return {"ok": True, "moves": [str(move) for move in moves], "names": state.move_names(moves)}
+        answer = {"ok": True, "moves": [str(move) for move in moves], "names": state.move_names(moves),
+                  "chance": state.is_chance_node}
+        if state.is_chance_node:   # the outcomes, whose weights say how likely each is
+            answer["weights"] = [weight for _, weight in state.chance_outcomes()]
+        return answer
 
     def _legal(self, state) -> list:
         from gdef_core.runtime.errors import GdefRuntimeError
@@ -199,7 +237,32 @@ class ProtocolServer:
                 error["location"] = verdict.error.location
                 error["code"] = verdict.error.code
             return {"ok": False, "error": error}
-        return {"ok": True, "move": played.text, "name": played.name, "state": state_json(self.session.state)}
+        return {"ok": True, "move": played.text, "name": played.name, "chance": played.chance,
+                "state": state_json(self.session.state)}
+
+    def cmd_roll(self, request) -> dict:
+        """Chance's move: an outcome drawn by weight from the run's generator (PlaySession.roll,
+        as gdef-run rolls), played."""
+        from gdef_core.runtime.errors import GdefRuntimeError
+
+        state = self.session.state
+        if state.is_over:
+            raise ProtocolError("game over", "the game is over: no more moves")
+        if not state.is_chance_node:
+            raise ProtocolError("not chance", f"the next move is player {state.current_player}'s, not "
+                                              "chance's: play it with \"play\"")
+        try:
+            state.chance_outcomes()
+        except GdefRuntimeError as error:
+            return {"ok": False, "error": runtime_error_json(error)}
+        before = len(self.session.moves)
+        if not self.play.roll() or len(self.session.moves) == before:
+            rejected = self.session.rejected[-1] if self.session.rejected else {}
+            raise ProtocolError("rejected", f"chance's outcome {rejected.get('move', '')} was rejected: "
+                                            f"{rejected.get('reason', 'the rules failed (see standard error)')}")
+        entry = self.session.moves[-1]
+        return {"ok": True, "move": entry["move"], "name": entry["name"], "chance": True,
+                "state": state_json(self.session.state)}
 
     def cmd_undo(self, request) -> dict:
         if not self.play.undo():
@@ -221,7 +284,7 @@ class ProtocolServer:
             raise ProtocolError("no move", str(error)) from None
         except GdefRuntimeError as error:
             raise ProtocolError("runtime error", str(error)) from None
-        return {"ok": True, "move": str(move), "name": state.move_name(move)}
+        return {"ok": True, "move": str(move), "name": state.move_name(move), "chance": state.is_chance_node}
 
     def cmd_result(self, request) -> dict:
         state = self.session.state

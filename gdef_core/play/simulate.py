@@ -30,6 +30,15 @@ class SimulationError(Exception):
         self.message = message
 
 
+@dataclass(slots=True)
+class ErrorGroup:
+    """The games of a run that failed with the same error (`message`, located)."""
+
+    message: str
+    first: int  # the index of the first of them (the order games finished in)
+    games: int = 1
+
+
 class SimulationInterrupted(Exception):
     """Ctrl-C stopped the run; `summary` holds the games finished before it."""
 
@@ -58,6 +67,10 @@ class Summary:
     compile_seconds: float = 0.0
     compiled: bool = False
     processes: int = 1   # the processes that played: 1 when a run was too short to spread
+    # games a run-time error stopped (simulate's max_errors): not in `games` nor any count
+    # above; `errors` groups the first max_errors distinct errors, `failed` counts every game
+    failed: int = 0
+    errors: list[ErrorGroup] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -77,6 +90,22 @@ class Summary:
         self.max_length = max(self.max_length, outcome.length)
         for player, score in enumerate(outcome.scores):
             self.total_scores[player] += score
+
+    def add_failure(self, failure: Failure, max_errors: int) -> None:
+        """A game that failed: grouped with those that failed the same way, while fewer than
+        `max_errors` distinct errors are kept (0: every one); else only counted."""
+        self.failed += 1
+        for group in self.errors:
+            if group.message == failure.message:
+                group.games += 1
+                return
+        if max_errors == 0 or len(self.errors) < max_errors:
+            self.errors.append(ErrorGroup(failure.message, failure.index))
+
+    @property
+    def failed_unshown(self) -> int:
+        """Failed games whose error is not among `errors`."""
+        return self.failed - sum(group.games for group in self.errors)
 
     def add_totals(self, totals) -> None:
         """Add a run of games added up elsewhere (native.backend.Totals: the kernel's)."""
@@ -104,7 +133,10 @@ class Summary:
                 "processes": self.processes,
                 # named only when not the default, so documents of Python runs keep their shape
                 **({"backend": self.backend, "compile_seconds": self.compile_seconds}
-                   if self.backend != "python" else {})}
+                   if self.backend != "python" else {}),
+                **({"failed": self.failed, "errors": [{"message": group.message, "first_game": group.first + 1,
+                                                       "games": group.games} for group in self.errors]}
+                   if self.failed else {})}
 
 
 ProgressCallback = Callable[[int, int, float], None]   # (games done, games in all, seconds)
@@ -113,8 +145,10 @@ ProgressCallback = Callable[[int, int, float], None]   # (games done, games in a
 def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, jobs: int = 1,
              max_moves: int | None = None, on_progress: ProgressCallback | None = None,
              cluster: str | None = None, backend: str = "python",
-             notify: Callable[[str], None] | None = None) -> Summary:
-    """Play `games` games and return the totals; raises SimulationError when a game fails.
+             notify: Callable[[str], None] | None = None, max_errors: int | None = None) -> Summary:
+    """Play `games` games and return the totals; raises SimulationError when a game fails,
+    unless `max_errors` is given: then the run goes on, and the summary counts the failed
+    games and keeps their first `max_errors` distinct errors (0: all of them).
 
     With jobs > 1 the games are spread over that many processes when the run is long enough to
     pay for them (spread.py): with the Python backend each loads the game from its files
@@ -149,14 +183,16 @@ def simulate(game, specs: Sequence[AgentSpec], games: int, *, seed: int = 0, job
     try:
         for result in outcomes:
             if isinstance(result, Failure):
-                raise SimulationError(result.index, seed, result.message)
-            if isinstance(result, GameOutcome):
+                if max_errors is None:
+                    raise SimulationError(result.index, seed, result.message)
+                summary.add_failure(result, max_errors)
+            elif isinstance(result, GameOutcome):
                 summary.add(result)
             else:
                 summary.add_totals(result)
             summary.seconds = time.perf_counter() - started
             if on_progress is not None:
-                on_progress(summary.games, games, summary.seconds)
+                on_progress(summary.games + summary.failed, games, summary.seconds)
     except KeyboardInterrupt:
         summary.seconds = time.perf_counter() - started
         raise SimulationInterrupted(summary) from None

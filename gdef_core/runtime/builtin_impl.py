@@ -49,6 +49,15 @@ def _next(fc, node, args):
     return fc.board_read("N", node, args)
 
 
+@implements("ResultPosition")
+def _result(fc, node, args):
+    """The scratch copy R where isMoveLegal() makes consequences; else NextPosition (which is
+    CurrentPosition outside isMoveLegal(), consequences of end() included)."""
+    if fc.compiler.judged_consequences:
+        return fc.board_read("R", node, args)
+    return _next(fc, node, args)
+
+
 @implements("CurrentCount")
 def _current_count(fc, node, args):
     return fc.board_read("B", node, args, counts=True)
@@ -149,6 +158,9 @@ IMPLEMENTATIONS["addClear"] = _candidate_operation(place=False)
 IMPLEMENTATIONS["addMove"] = _add_move
 IMPLEMENTATIONS["addCount"] = _runtime_call("_add_count", None)
 IMPLEMENTATIONS["hasLegalMove"] = _runtime_call("_has_legal_move", "bool")
+IMPLEMENTATIONS["chanceNext"] = _runtime_call("_chance_next", None)
+IMPLEMENTATIONS["addOutcome"] = _runtime_call("_add_outcome", None)
+IMPLEMENTATIONS["isChanceMove"] = _runtime_call("_is_chance_move", "bool")
 
 
 @implements("PreviousPosition")
@@ -166,7 +178,8 @@ def _next_board_seen(fc, node, args):
     if fc.variant:  # one operation: the next board is the current one with one square changed
         return _code(f"_board_seen_one({fc.cell('B')}, {fc.cell('PX')}, {fc.cell('PY')}, {fc.cell('PO')})", "bool")
     fc.compiler.uses_next = True
-    return _code(f"_board_seen(N, {fc.loc(node.span)})", "bool")
+    board = "R" if fc.compiler.judged_consequences else "N"  # ResultPosition
+    return _code(f"_board_seen({board}, {fc.loc(node.span)})", "bool")
 
 
 @implements("isGenerated")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from gdef_core.builtins import Context
 from gdef_core.lower import facts, ir
 from gdef_core.lower.build import LoweringError, lowered
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.limits import SEARCH_POOL_FACTOR
 from gdef_core.runtime import prelude
 from gdef_core.runtime.function_compiler import (
@@ -76,6 +77,9 @@ class Compiler:
         # the budget (no loop, no call left): (expression, objects it names).
         self.legal_local: tuple[str, list[str]] | None = None
         self.uses_next = False  # set when NextPosition is compiled (outside the variant)
+        # isMoveLegal() makes consequences on the scratch copy R (ResultPosition): then every
+        # move is judged by the general isMoveLegal(), none by the single-operation variant.
+        self.judged_consequences = False
         self.blocks: list[Lines] = []
         self.helper_count = 0
         self.current: ir.Function | None = None  # the function being compiled
@@ -134,6 +138,9 @@ class Compiler:
         if self.optimize:
             self.predicates = facts.predicates(functions, self.arms)
         judging = module.graph.reach[Context.IS_MOVE_LEGAL]
+        if makes_consequences(module, Context.IS_MOVE_LEGAL):
+            self.judged_consequences = self.uses_next = True
+            self.single = False
         for function in functions.values():
             self.current = function
             self.blocks.append(FunctionCompiler(self, function).compile())
@@ -148,7 +155,8 @@ class Compiler:
         for block in self.blocks:
             lines.extend(block)
         lines.extend(self._entries())
-        exported = ["_init_vars", "_set_hook", "_position_key", *(f"_e_{c.value}" for c in Context if c.value in functions)]
+        exported = ["_init_vars", "_set_hook", "_position_key",
+                    *(f"_e_{c.value}" for c in Context if module.graph.reach[c])]
         if "isMoveLegal" in functions:
             exported += ["_e_filter", "_e_default"]
         exported += [f"u_{name}" for name in self.export]
@@ -195,6 +203,7 @@ class Compiler:
             if not self.single:
                 if self.uses_next:
                     lines(indent, f"N = _next_board(B, {ops})")
+                lines(indent, "R = N")   # ResultPosition (the debugger shows it too)
                 lines(indent, "_r = u_isMoveLegal(1)")
                 return
             lines(indent, "if NOPS == 1:")
@@ -221,15 +230,22 @@ class Compiler:
         entry("isMoveLegal", "b, ops, t, mn, v, his=None",
               f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.IS_MOVE_LEGAL.number}; RO = True; "
               "HIS = his; PB = b; GEN = None; OWN = False", "_r")
-        entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None",
-              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; "
-              "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb", "_r, WIN, NXT")
+        # chm: the move applied is a chance outcome (isChanceMove()); CHN: chanceNext() was called.
+        entry("end", "b, ops, t, mn, v, sc=None, his=None, pb=None, chm=False",
+              f"B = b; N = b; OPS = ops; NOPS = len(ops); T = t; MN = mn; V = v; CTX = {Context.END.number}; RO = False; R = b; "
+              "WIN = None; NXT = None; SC = sc; HIS = his; PB = b if pb is None else pb; CHM = chm; CHN = False",
+              "_r, WIN, NXT, CHN")
         entry("moves", "b, t, mn, v",
-              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; "
+              f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.MOVES.number}; RO = True; R = b; "
               "CAND = []; CUR = []; PB = b", "CAND")
         entry("setup", "b, v, sc=None",
-              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; NXT = None; "
-              "SC = sc; PB = b", "NXT")
+              f"B = b; N = b; OPS = (); NOPS = 0; T = 0; MN = 0; V = v; CTX = {Context.SETUP.number}; RO = False; R = b; NXT = None; "
+              "SC = sc; PB = b; CHN = False", "NXT, CHN")
+        if self.module.graph.reach[Context.CHANCE]:  # a game that calls chanceNext(): the outcomes, [(ops, weight)]
+            entry("chance", "b, t, mn, v",
+                  f"B = b; N = b; OPS = (); NOPS = 0; T = t; MN = mn; V = v; CTX = {Context.CHANCE.number}; RO = True; R = b; "
+                  "CAND = []; CUR = []; PB = b",
+                  f"CAND or _no_outcomes({self.loc(functions['chance'].span)})")
         if "isMoveLegal" in functions:
             lines(1, "def _e_filter(b, candidates, t, mn, v, first, his=None, own=False):")
             lines(2, f"nonlocal {_CELLS}",

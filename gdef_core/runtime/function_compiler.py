@@ -46,7 +46,7 @@ _MAX_CHAIN_FACTS = 64
 
 # The cells of the generated factory an expression reads, as the single-operation judge over
 # local variables names them (codegen.Compiler.local_judge); objects are `_o_NAME` there.
-CELL_NAMES = {name: name for name in ("B", "N", "PB", "T", "MN", "V", "PX", "PY", "PO", "PP", "EMPTY", "OPS", "NOPS")}
+CELL_NAMES = {name: name for name in ("B", "N", "R", "PB", "T", "MN", "V", "PX", "PY", "PO", "PP", "EMPTY", "OPS", "NOPS")}
 LOCAL_NAMES = {**CELL_NAMES, "B": "b", "T": "t", "MN": "mn", "V": "v", "PX": "px", "PY": "py", "PO": "po",
                "PP": "pp", "EMPTY": "_empty", "OPS": "ops", "NOPS": "1"}
 

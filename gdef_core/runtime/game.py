@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 
 from gdef_core.builtins import ALIASES
 from gdef_core.moves import Move, MoveSyntaxError, Op, looks_like_name
+from gdef_core.runtime import chance
 from gdef_core.runtime.function_compiler import CompileError
 from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, ParamError
 from gdef_core.runtime.counts import apply_operations
@@ -188,14 +189,16 @@ class Game:
             variables = _copy_vars(self._start_vars)
             scores = [0] * self.players
             player = 0
+            chance_next = False
             if self.rules.raw_setup is not None:
-                chosen = self.rules.setup(board, variables, scores)
+                chosen, chance_next = self.rules.setup(board, variables, scores)
                 if chosen is not None:
                     player = chosen
             history = None
             if self.rules.uses_history:
                 history = History.start(self.rules.position_key(board, player, variables))
-            self._initial = State(self, board, player, 0, variables, scores=scores, history=history)
+            self._initial = State(self, board, player, 0, variables, scores=scores, history=history,
+                                  chance=chance_next)
         return self._initial.clone()
 
     def state_from_json(self, data: dict) -> "State":
@@ -326,11 +329,11 @@ class State:
     """One position of a game. Mutable through `apply` only; `clone()` makes an independent copy."""
 
     __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal",
-                 "_scores", "_history")
+                 "_scores", "_history", "chance", "_outcomes")
 
     def __init__(self, game: Game, board: list, player: int, move_number: int, variables: list,
                  over: bool = False, winner: int | None = None, scores: list | None = None,
-                 history: History | None = None) -> None:
+                 history: History | None = None, chance: bool = False) -> None:
         self.game = game
         self._board = board
         self.player = player
@@ -346,6 +349,10 @@ class State:
         # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
         # share it; a set once it is long (perft applies every move of a list to a clone).
         self._legal: list | frozenset | None = None
+        # Whether the next move is chance's (docs/language.md, "Chance"), and its outcomes,
+        # merged, once asked for (replaced, never mutated: clones share them).
+        self.chance = chance
+        self._outcomes: list | None = None
 
     # ------------------------------------------------------------ reading
 
@@ -357,6 +364,38 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    @property
+    def is_chance_node(self) -> bool:
+        """Whether the next move is chance's: one of `chance_outcomes()`, picked by the engine
+        (`sample_chance`) or named by a script. `current_player` is then the player who moves
+        after the event."""
+        return self.chance and not self.over
+
+    def chance_outcomes(self) -> list[tuple[Move, int]]:
+        """At a chance node, the outcomes with their integer weights (probability: weight / sum
+        of weights) in the order chance() proposed them, identical ones merged; else [].
+        Raises GdefRuntimeError when chance() fails or proposes none (G615)."""
+        game = self.game
+        return [(game._moves.get(ops) or game.to_move(ops), weight) for ops, weight in self._chance_ops()]
+
+    def sample_chance(self, rng) -> Move:
+        """One outcome of this chance node, drawn by weight with `rng` (a random.Random)."""
+        outcomes = self._chance_ops()
+        if not outcomes:
+            raise ValueError("not a chance node: the next move is a player's")
+        ops = outcomes[chance.draw([weight for _, weight in outcomes], rng)][0]
+        return self.game._moves.get(ops) or self.game.to_move(ops)
+
+    def _chance_ops(self) -> list:
+        """The merged outcomes [(operations, weight)] here ([] when not a chance node)."""
+        if not self.is_chance_node:
+            return []
+        if self._outcomes is None:
+            game = self.game
+            proposed = game.rules.chance(self._board, self.player, self.move_number, self._vars)
+            self._outcomes = chance.merged(proposed)
+        return self._outcomes
 
     @property
     def board(self) -> BoardView:
@@ -380,18 +419,22 @@ class State:
 
     def clone(self) -> "State":
         copy = State(self.game, self._board.copy(), self.player, self.move_number, _copy_vars(self._vars),
-                     self.over, self.winner, self._scores, self._history)
+                     self.over, self.winner, self._scores, self._history, self.chance)
         copy._legal = self._legal
+        copy._outcomes = self._outcomes
         return copy
 
     def undo_point(self, move: Move) -> "UndoPoint":
         """What applying `move` here changes, for restore() to take it back (sessions' undo)."""
         height, board = self.game.height, self._board
-        size = self.game.width * height if self.game.counting else 0  # a count's index: size + square
-        squares = tuple({index: board[index] for op in move.ops if 0 <= op.x < self.game.width and 0 <= op.y < height
-                         for index in (op.x * height + op.y, *((size + op.x * height + op.y,) if size else ()))}.items())
+        if self.game.rules.end_consequences:  # end() may change any square
+            squares = tuple(enumerate(board))
+        else:
+            size = self.game.width * height if self.game.counting else 0  # a count's index: size + square
+            squares = tuple({index: board[index] for op in move.ops if 0 <= op.x < self.game.width and 0 <= op.y < height
+                             for index in (op.x * height + op.y, *((size + op.x * height + op.y,) if size else ()))}.items())
         return UndoPoint(squares, self.player, self.move_number, _copy_vars(self._vars), self.over, self.winner,
-                         self._scores, self._history)
+                         self._scores, self._history, self.chance)
 
     def restore(self, point: "UndoPoint") -> None:
         """Back to the position `point` was taken in (the move after it, and only it, applied)."""
@@ -401,19 +444,21 @@ class State:
             point.player, point.move_number, point.over, point.winner
         self._vars[:] = point.variables
         self._scores, self._history = point.scores, point.history
-        self._legal = None
+        self.chance = point.chance
+        self._legal = self._outcomes = None
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, State) and other.game is self.game and other._board == self._board
                 and (other.player, other.move_number, other._vars, other.over, other.winner, other._scores,
-                     other._history)
+                     other._history, other.chance)
                 == (self.player, self.move_number, self._vars, self.over, self.winner, self._scores,
-                    self._history))
+                    self._history, self.chance))
 
     __hash__ = None
 
     def __repr__(self) -> str:
-        status = (f"over, winner {self.winner}" if self.over else f"player {self.player} on turn")
+        status = (f"over, winner {self.winner}" if self.over
+                  else f"chance, then player {self.player}" if self.chance else f"player {self.player} on turn")
         return f"<State {self.game.name} move {self.move_number}: {status}>"
 
     # ------------------------------------------------------------ moves
@@ -430,6 +475,8 @@ class State:
         verdict = self.game.resolve(move)
         if not verdict:
             return verdict
+        if self.chance:
+            return self._check_outcome(verdict)
         try:
             legal = self.game.rules.is_move_legal(self._board, verdict.ops, self.player,
                                                   self.move_number, self._vars, self._history)
@@ -440,6 +487,24 @@ class State:
             return Verdict(VerdictKind.REJECTED, "the rules do not allow this move (isMoveLegal() returned false)",
                            explain=lambda: explain_refusal(before, ops))
         return verdict
+
+    def _check_outcome(self, verdict: Verdict) -> Verdict:
+        """At a chance node: legal when the move is one of the outcomes (isMoveLegal() does not
+        judge chance), its operations or the same changes in another order; else refused with
+        the outcomes listed. A legal verdict holds the outcome's own operations."""
+        try:
+            outcomes = self._chance_ops()
+        except GdefRuntimeError as error:
+            return Verdict(VerdictKind.RUNTIME_ERROR, f"chance() failed: {error.headline()}", error)
+        if any(ops == verdict.ops for ops, _ in outcomes):
+            return verdict
+        effect = chance.effect(verdict.ops)
+        same = next((ops for ops, _ in outcomes if chance.effect(ops) == effect), None)
+        if same is not None:
+            return Verdict(VerdictKind.LEGAL, ops=same)
+        moves = [move for move, _ in self.chance_outcomes()]
+        return Verdict(VerdictKind.REJECTED, chance.refusal(self.move_names(moves)),
+                       candidates=tuple(self.move_names(moves)))
 
     def read_move(self, text: str) -> "Move | Verdict":
         """The Move that `text` writes: operations (`clear(4,1); place(4,3,WP)`, `pass`) or a
@@ -486,11 +551,13 @@ class State:
 
     def _play(self, ops) -> None:
         game = self.game
+        chance_move = self.chance
         rules = game.rules
         board = self._board
         previous = board.copy() if rules.uses_previous else None
         height = game.height
-        undo = []
+        # end()'s consequences change squares the move does not name: keep them all
+        undo = list(enumerate(board)) if rules.end_consequences else []
         if game.counting:
             apply_operations(board, ops, game.width, height, undo)
         else:
@@ -501,8 +568,8 @@ class State:
         variables = _copy_vars(self._vars) if self._vars else self._vars
         scores = self._scores.copy() if rules.uses_scores else self._scores
         try:
-            over, winner, chosen = rules.end(board, ops, self.player, self.move_number + 1, variables,
-                                             scores, self._history, previous)
+            over, winner, chosen, chance_next = rules.end(board, ops, self.player, self.move_number + 1,
+                                                          variables, scores, self._history, previous, chance_move)
         except BaseException as error:
             for index, old in reversed(undo):
                 board[index] = old
@@ -514,12 +581,15 @@ class State:
         self.move_number += 1
         self._vars = variables
         self._scores = scores
-        self._legal = None
+        self._legal = self._outcomes = None
+        self.chance = chance_next and not over
         if over:
             self.over = True
             self.winner = winner
-        else:
-            self.player = chosen if chosen is not None else (self.player + 1) % game.players
+        elif chosen is not None:
+            self.player = chosen
+        elif not chance_move:  # after a chance outcome the player who waited for it moves
+            self.player = (self.player + 1) % game.players
         if self._history is not None:
             self._history = self._history.then(rules.position_key(board, self.player, variables))
 
@@ -528,6 +598,10 @@ class State:
         Raises GdefRuntimeError when moves() fails."""
         if self.over:
             return []
+        if self.chance:
+            moves = [move for move, _ in self.chance_outcomes()]
+            self._legal = _lookup([ops for ops, _ in self._outcomes])
+            return moves
         game = self.game
         rules = game.rules
         try:
@@ -549,6 +623,8 @@ class State:
         `isMoveLegal()` judges them; [] once over. Raises GdefRuntimeError when moves() fails."""
         if self.over:
             return []
+        if self.chance:
+            return [move for move, _ in self.chance_outcomes()]
         game = self.game
         try:
             found = game.candidates(self._board, self.player, self.move_number, self._vars)
@@ -560,9 +636,12 @@ class State:
         """A legal move chosen at random with `rng` (a random.Random), every legal move equally
         likely, or None when there is none. The candidates are judged in random order until one
         is legal, so a random playout does not pay for judging every candidate as
-        `rng.choice(state.legal_moves())` does. Raises GdefRuntimeError when moves() fails."""
+        `rng.choice(state.legal_moves())` does. At a chance node: an outcome drawn by weight.
+        Raises GdefRuntimeError when moves() (or chance()) fails."""
         if self.over:
             return None
+        if self.chance:
+            return self.sample_chance(rng)
         game = self.game
         board, player, number, variables = self._board, self.player, self.move_number, self._vars
         try:
@@ -579,6 +658,8 @@ class State:
     def has_legal_move(self) -> bool:
         if self.over:
             return False
+        if self.chance:
+            return bool(self._chance_ops())
         game = self.game
         try:
             return bool(game.legal_ops(self._board, self.player, self.move_number, self._vars, True,
@@ -602,6 +683,7 @@ class State:
             "scores": [json_value(score) for score in self.scores],
             "board": [[x, y, str(obj)] for x, y, obj in self.board.occupied()],
             **({"counts": [list(entry) for entry in self.board.counts()]} if self.game.counting else {}),
+            **({"chance": True} if self.chance else {}),
             **({"history": [_position_json(self.game, key) for key in self._history.keys()]}
                if self._history is not None else {}),
         }
@@ -629,6 +711,7 @@ class UndoPoint:
     winner: int | None
     scores: list  # replaced, never changed in place: kept by reference
     history: object  # likewise (gdef_core.runtime.history)
+    chance: bool = False  # the next move was chance's
 
 
 def _state_from_json(game: Game, data: dict) -> State:
@@ -670,7 +753,11 @@ def _state_from_json(game: Game, data: dict) -> State:
                 history = History.start(key) if history is None else history.then(key)
             if history.key != game.rules.position_key(board, player, variables):
                 raise ValueError("the last position of 'history' is not this state's position")
-    return State(game, board, player, move_number, variables, bool(data["over"]), winner, scores, history)
+    chance_node = data.get("chance", False)
+    if type(chance_node) is not bool:
+        raise ValueError(f"'chance' {chance_node!r} is not true or false")
+    return State(game, board, player, move_number, variables, bool(data["over"]), winner, scores, history,
+                 chance_node)
 
 
 def _position_json(game: Game, key: tuple) -> dict:

@@ -35,6 +35,10 @@ class _Effect:
 def move_names(state, moves: list) -> list[str]:
     """A name for each of `moves` (Moves of `state`), no two the same."""
     presentation: Presentation = state.game.presentation
+    if state.is_chance_node:  # outcomes are named by what they place: `D3`, `D2+D5`
+        names = [_outcome_name(move) for move in moves]
+        if not _shared(names):
+            return names
     effects = [_effect(state, move, presentation) for move in moves]
     names = [_short(presentation, effect, move) for effect, move in zip(effects, moves)]
     for form in (_with_piece, _with_captures):
@@ -194,6 +198,11 @@ def _short(presentation: Presentation, effect: _Effect, move) -> str:
     frm, to = square(*effect.frm), square(*effect.to)
     name = f"{frm}-{to}" if "," in frm else frm + to  # `0,1-0,3` for numbered squares
     return name + presentation.letter(effect.piece).lower() if effect.changed_piece else name
+
+
+def _outcome_name(move) -> str:
+    """A chance outcome's name: the objects it places, in order (`pass` for none)."""
+    return "+".join(op.obj for op in move.ops if op.obj is not None) or ("pass" if not move.ops else str(move))
 
 
 def _with_piece(presentation: Presentation, effect: _Effect, name: str) -> str:

@@ -28,18 +28,19 @@ _dyn_equal, _dyn_order, _dyn_arith, _dyn_negate = _ops.dyn_equal, _ops.dyn_order
 # The entry point running (the cell CTX): builtins.Context's numbers, and their names.
 CTX_IS_MOVE_LEGAL, CTX_END = Context.IS_MOVE_LEGAL.number, Context.END.number
 CTX_MOVES, CTX_SETUP = Context.MOVES.number, Context.SETUP.number
+CTX_CHANCE = Context.CHANCE.number
 CTX_NAMES = {context.number: f"{context.value}()" for context in Context}
 
 # The names of the generated source's globals (besides its own `_factory`).
 _NAMES = ("Fail", "CALL_SITE", "IN_FRAME", "OPERATION_STEPS", "MAX_ARRAY_ELEMENTS", "_U",
-          "CTX_IS_MOVE_LEGAL", "CTX_END", "CTX_MOVES", "CTX_SETUP", "CTX_NAMES",
+          "CTX_IS_MOVE_LEGAL", "CTX_END", "CTX_MOVES", "CTX_SETUP", "CTX_CHANCE", "CTX_NAMES",
           "_overflow", "_int_div", "_int_mod", "_float_div", "_float_mod", "_no_return",
           "_unset_local", "_loop_limit", "_as_int", "_as_float", "_as_obj", "_as_bool",
           "_dyn_equal", "_dyn_order", "_dyn_arith", "_dyn_negate")
 
 # The cells a function that saves and restores the state names (spelled out in `factory`'s
 # nonlocal lines, which tests/test_runtime_prelude.py compares with this).
-CELLS = "B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN"
+CELLS = "B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM"
 
 # The line of `factory` after which codegen writes the generated functions.
 GENERATED = "# GENERATED: the game's functions follow here (runtime/codegen.py)"
@@ -53,10 +54,11 @@ def namespace() -> dict:
 
 def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure by design)
     """The cells and the built-ins that need them. CTX: the entry point running (CTX_END and
-    the like above)."""
+    the like above). R: ResultPosition, the board with the consequences made so far (in
+    isMoveLegal() a scratch copy of N, copied at its first consequence; elsewhere B)."""
     EMPTY = OBJECTS[0]
-    B = N = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
-    OWN = False
+    B = N = R = V = WIN = NXT = CAND = CUR = HOOK = PX = PY = PO = PP = SC = HIS = PB = GEN = None
+    OWN = CHN = CHM = False  # CHN: chanceNext() called; CHM: end() runs after a chance outcome
     OPS = ()
     NOPS = T = MN = ST = CTX = 0
     RO = False
@@ -140,28 +142,43 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         if CTX == CTX_MOVES:  # a candidate with a square off the board is marked with None, then dropped
             CUR.append((x, y, o, True) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS  # an operation held costs steps: memory bounded like time
-        elif CTX == CTX_SETUP:
+        elif CTX == CTX_CHANCE:  # an outcome is exact: a square off the board is an error
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
-            B[x * H + y] = o
-            if len(B) > W * H:  # a game whose squares count: a place resets the count
-                B[W * H + x * H + y] = 0
+            CUR.append((x, y, o, True))
+            ST -= OPERATION_STEPS
         else:
-            _not_here("addPlace()", "moves() and setup()", loc)
+            _change(x, y, o, loc)
 
     def _add_clear(x, y, loc):
         nonlocal ST
         if CTX == CTX_MOVES:
             CUR.append((x, y, EMPTY, False) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS
-        elif CTX == CTX_SETUP:
+        elif CTX == CTX_CHANCE:
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
-            B[x * H + y] = EMPTY
-            if len(B) > W * H:
-                B[W * H + x * H + y] = 0
+            CUR.append((x, y, EMPTY, False))
+            ST -= OPERATION_STEPS
         else:
-            _not_here("addClear()", "moves() and setup()", loc)
+            _change(x, y, EMPTY, loc)
+
+    def _change(x, y, o, loc):
+        """addPlace/addClear outside moves(): the start position in setup(), a consequence of
+        the move in end() (the board at once) and isMoveLegal() (the scratch copy R)."""
+        nonlocal ST, R
+        if not (0 <= x < W and 0 <= y < H):
+            _off_board(x, y, loc)
+        board = B
+        if CTX != CTX_SETUP:
+            ST -= 1  # a consequence is a step
+            if CTX == CTX_IS_MOVE_LEGAL:
+                if R is N or R is B:  # the first consequence of this judgement: a copy of its own
+                    R = R.copy()
+                board = R
+        board[x * H + y] = o
+        if len(board) > W * H:  # a game whose squares count: a place or a clear resets the count
+            board[W * H + x * H + y] = 0
 
     def _add_count(x, y, n, loc):
         nonlocal ST
@@ -172,8 +189,13 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             B[W * H + x * H + y] = n
+        elif CTX == CTX_CHANCE:
+            if not (0 <= x < W and 0 <= y < H):
+                _off_board(x, y, loc)
+            CUR.append((x, y, EMPTY, False, n))
+            ST -= OPERATION_STEPS
         else:
-            _not_here("addCount()", "moves() and setup()", loc)
+            _not_here("addCount()", "moves(), setup() and chance()", loc)
 
     def _add_move(loc):
         if CTX != CTX_MOVES:
@@ -183,14 +205,44 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         if None not in candidate:  # None: an operation naming a square off the board
             CAND.append(candidate)
 
+    def _next_player():
+        """In end(): who moves next unless end() ends the game (after a chance outcome, the
+        player who was waiting for it)."""
+        if NXT is not None:
+            return NXT
+        return T if CHM else (T + 1) % P
+
+    def _chance_next(loc):
+        nonlocal CHN
+        if CTX != CTX_END and CTX != CTX_SETUP:
+            _not_here("chanceNext()", "end() and setup()", loc)
+        CHN = True
+
+    def _add_outcome(w, loc):
+        if CTX != CTX_CHANCE:
+            _not_here("addOutcome()", "chance()", loc)
+        if not 1 <= w <= 2147483648:
+            raise Fail("G616", f"addOutcome({w}): an outcome's weight must be from 1 to 2^31 (2147483648)", loc)
+        CAND.append((tuple(CUR), w))
+        CUR.clear()
+
+    def _is_chance_move(loc):
+        if CTX != CTX_END:
+            _not_here("isChanceMove()", "end()", loc)
+        return CHM
+
+    def _no_outcomes(loc):
+        raise Fail("G615", "chanceNext() made the next move chance's, but chance() finished no outcome "
+                           "(no addOutcome() ran)", loc)
+
     def _has_legal_move(loc):
-        nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN
+        nonlocal B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
         if CTX != CTX_END:
             _not_here("hasLegalMove()", "end()", loc)
-        saved = (B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN)
+        saved = (B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
         his = None if HIS is None else HIS.with_board(tuple(B))  # the position reached counts as seen
-        result = HOOK(B, NXT if NXT is not None else (T + 1) % P, MN, V, his)
-        B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN = saved
+        result = HOOK(B, _next_player(), MN, V, his)
+        B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
         return result
 
     def _repetitions(loc):
@@ -198,7 +250,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             _not_here("repetitions()", "end()", loc)
         if HIS is None:
             return 0
-        return HIS.repetitions(_position_key(B, NXT if NXT is not None else (T + 1) % P, V))
+        return HIS.repetitions(_position_key(B, _next_player(), V))
 
     def _board_seen(b, loc):
         if CTX != CTX_IS_MOVE_LEGAL:
@@ -237,15 +289,15 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         return frozenset([(k, o) for k, o in after.items() if b[k] != o])
 
     def _is_generated(loc):
-        nonlocal B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN
+        nonlocal B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM
         if CTX != CTX_IS_MOVE_LEGAL:
             _not_here("isGenerated()", "isMoveLegal()", loc)
         if OWN:  # a search for legal moves is judging the candidates moves() proposed here
             return True
         if GEN is None:  # one move judged alone: run moves() once for this call
-            saved = (B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN)
+            saved = (B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM)
             candidates = () if _e_moves is None else _e_moves(B, T, MN, V)
-            B, N, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN = saved
+            B, N, R, OPS, NOPS, T, MN, V, ST, CTX, RO, WIN, NXT, CAND, CUR, PX, PY, PO, PP, SC, HIS, PB, GEN, OWN, CHN, CHM = saved
             GEN = {_effect(B, c) for c in candidates}
         return _effect(B, OPS) in GEN
 

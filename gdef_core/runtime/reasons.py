@@ -78,7 +78,8 @@ def explain_end(before, move) -> LocatedRule | None:
     apply_operations(board, resolved.ops, game.width, game.height)
     scores = list(before._scores)
     calls = _traced(rules, lambda: rules.raw_end(board, resolved.ops, before.player, before.move_number + 1,
-                                                _copy(before._vars), scores, before._history, previous))
+                                                _copy(before._vars), scores, before._history, previous,
+                                                before.is_chance_node))
     entry = _entry(calls, "end")
     if entry is None or entry.value is not True:
         return None

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import sys
 
+from gdef_core.builtins import Context
+from gdef_core.lower.consequences import makes_consequences
 from gdef_core.runtime import prelude
 from gdef_core.runtime.codegen import Compiler
 from gdef_core.runtime.function_compiler import CompileError
@@ -59,6 +61,7 @@ class Rules:
         self.raw_end = entries.get("_e_end")
         self.raw_moves = entries.get("_e_moves")
         self.raw_setup = entries.get("_e_setup")
+        self.raw_chance = entries.get("_e_chance")  # None unless the game calls chanceNext()
         self.raw_filter = entries.get("_e_filter")
         self.raw_default_filter = entries.get("_e_default")
         self.position_key = entries["_position_key"]
@@ -67,6 +70,9 @@ class Rules:
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.uses_scores = "setScore" in used
         self.uses_previous = bool(used & {"PreviousPosition", "PreviousCount"})
+        # end() changes squares the move did not name (docs/language.md, "Consequences of a
+        # move"): undoing a move or a failed end() restores the whole board.
+        self.end_consequences = makes_consequences(compiler.module, Context.END)
         # Squares hold counts beside objects (docs/language.md, "Squares that count"): the
         # board list holds the W*H counts after the W*H objects.
         self.counting = compiler.module.counting
@@ -82,18 +88,30 @@ class Rules:
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
-    def end(self, board, ops, player, move_number, variables, scores=None, history=None, previous=None):
-        """-> (over, winner or None, next player or None). `scores` is changed in place;
-        `history`: the positions before this move; `previous`: the board before it."""
+    def end(self, board, ops, player, move_number, variables, scores=None, history=None, previous=None,
+            chance_move=False):
+        """-> (over, winner or None, next player or None, whether chanceNext() was called).
+        `scores` is changed in place; `history`: the positions before this move; `previous`:
+        the board before it; `chance_move`: the move is a chance outcome (isChanceMove())."""
         try:
-            return self.raw_end(board, ops, player, move_number, variables, scores, history, previous)
+            return self.raw_end(board, ops, player, move_number, variables, scores, history, previous,
+                                chance_move)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 
     def setup(self, board, variables, scores=None):
-        """Runs setup() on the board (changed in place); -> the first player or None."""
+        """Runs setup() on the board (changed in place); -> (the first player or None, whether
+        chanceNext() was called)."""
         try:
             return self.raw_setup(board, variables, scores)
+        except (Fail, RecursionError) as error:
+            raise self.error(error) from None
+
+    def chance(self, board, player, move_number, variables) -> list:
+        """The outcomes chance() proposes, [(operations, weight)] in the order proposed (not
+        merged); GdefRuntimeError when it fails or proposes none (G615)."""
+        try:
+            return self.raw_chance(board, player, move_number, variables)
         except (Fail, RecursionError) as error:
             raise self.error(error) from None
 

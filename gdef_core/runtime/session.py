@@ -18,6 +18,10 @@ record's own folder (`record_files`), so that a record resumes from any folder a
 games and records can be moved whole; a name given absolute stays absolute.
 
 The history of positions (spec 15.4) is not written: replaying the moves rebuilds it.
+
+A chance outcome (docs/language.md, "Chance") is a move like any other, marked
+`"chance": true` (its `player` is the one who moves after it): the record holds every outcome,
+so `--resume` replays the game without a seed.
 """
 from __future__ import annotations
 
@@ -47,6 +51,7 @@ class Played:
     player: int
     text: str
     name: str | None = None  # the move's name (`e2e4`) when it was played
+    chance: bool = False  # the move is a chance outcome
 
     @property
     def accepted(self) -> bool:
@@ -70,9 +75,12 @@ class Session:
         """Try the move written `text`; applied when legal, recorded as rejected otherwise."""
         state = self.state
         player = state.current_player
+        chance = state.is_chance_node
         move = state.read_move(text)
         if isinstance(move, Verdict):
             return self._reject(move, player, text, line)
+        if chance and (verdict := state.check(move)):   # recorded as chance() wrote it
+            move = state.game.to_move(verdict.ops)
         name = state.move_name(move)
         before = state.undo_point(move)
         try:
@@ -81,8 +89,8 @@ class Session:
             return self._reject(error.verdict, player, text, line)
         written = str(move)
         self.history.append(before)
-        self.moves.append({"player": player, "move": written, "name": name})
-        return Played(_LEGAL, player, written, name)
+        self.moves.append({"player": player, "move": written, "name": name, **({"chance": True} if chance else {})})
+        return Played(_LEGAL, player, written, name, chance)
 
     def _reject(self, verdict: Verdict, player: int, text: str, line: int | None) -> Played:
         self.rejected.append({"line": line, "player": player, "move": text, "reason": verdict.reason})
@@ -113,7 +121,7 @@ class Session:
         """The objects `player` has placed so far, in order of first use."""
         used: dict[str, None] = {}
         for entry in self.moves:
-            if entry["player"] == player:
+            if entry["player"] == player and not entry.get("chance"):
                 for op in Move.parse(entry["move"]).ops:
                     if op.obj is not None:
                         used.setdefault(op.obj)
@@ -170,6 +178,10 @@ class Session:
         for number, entry in enumerate(record["moves"], 1):
             if self.state.is_over:
                 raise RecordError(f"move {number} ({entry['move']}) comes after the end of the game")
+            if bool(entry.get("chance")) != self.state.is_chance_node:
+                recorded, now = ("chance's", "a player's") if entry.get("chance") else ("a player's", "chance's")
+                raise RecordError(f"move {number} ({entry['move']}) is recorded as {recorded} move, but the "
+                                  f"next move here is {now}")
             if entry["player"] != self.state.current_player:
                 raise RecordError(f"move {number} ({entry['move']}) is recorded for player {entry['player']}, "
                                   f"but player {self.state.current_player} is on turn")
@@ -274,6 +286,8 @@ def record_problem(data) -> str | None:
         if not (isinstance(entry, dict) and isinstance(entry.get("player"), int)
                 and isinstance(entry.get("move"), str)):
             return f"move {number} must be {{\"player\": N, \"move\": \"...\"}}"
+        if not isinstance(entry.get("chance", False), bool):
+            return f"move {number}: 'chance' must be true or false"
     for number, entry in enumerate(data["rejected"], 1):
         if not isinstance(entry, dict):
             return f"rejected entry {number} must be an object"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from gdef_core.diagnostics import Diagnostic, sort_key
+from gdef_core.semantics.chance import check_chance_defined
 from gdef_core.semantics.collect import collect
 from gdef_core.semantics.constants import check_game_var_inits
 from gdef_core.semantics.contexts import check_contexts, check_generator, check_unused_functions
@@ -44,6 +45,7 @@ def check(modules: list[ast.Module], load_diagnostics: Sequence[Diagnostic] = ()
     check_flow(program, report)
     check_contexts(program, report)
     check_generator(program, report)
+    check_chance_defined(program, report)
     check_unused_functions(program, report)
     everything = sorted([*load_diagnostics, *report.kept()], key=sort_key)
     program.diagnostics = list(dict.fromkeys(everything))

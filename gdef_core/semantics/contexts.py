@@ -13,12 +13,17 @@ from dataclasses import dataclass, field
 
 from gdef_core.builtins import ENTRY_POINTS, Context
 from gdef_core.diagnostics import Tag
+from gdef_core.semantics.chance import is_entry_point, uses_chance
 from gdef_core.semantics.program import Program, SymbolKind
 from gdef_core.semantics.report import Report
 from gdef_core.syntax import ast
 
-# Entry points that judge or propose a move and must not change the game.
-_READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES)
+# Entry points that judge or propose a move (or chance's outcomes) and must not change the game.
+_READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES, Context.CHANCE)
+
+# The built-ins that build a candidate in moves() but make a consequence in isMoveLegal()
+# (docs/language.md, "Consequences of a move"): one function may not serve both (G420).
+_CONSEQUENCES = frozenset({"addPlace", "addClear"})
 
 
 @dataclass(eq=False)
@@ -44,10 +49,12 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                        "is a parameter, a constant for the whole game; it cannot be assigned (use a "
                        "game variable initialised from it)")
     reported: set[int] = set()
+    chance = uses_chance(program)
+    reached: dict[Context, dict[str, _CallPath]] = {}
     for context in Context:
-        if context.value not in program.functions:
+        if context.value not in program.functions or (context is Context.CHANCE and not chance):
             continue
-        paths = _reachable(context.value, sites)
+        paths = reached[context] = _reachable(context.value, sites)
         program.reach[context] = frozenset(paths)
         for function, path in paths.items():
             for call in sites[function].builtin_calls:
@@ -55,7 +62,9 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                 if context not in builtin.contexts and id(call) not in reported:
                     reported.add(id(call))
                     allowed = " and ".join(f"{c.value}()" for c in Context if c in builtin.contexts)
-                    report.add("G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
+                    # G419: a chance() built-in outside chance(), or chance() calling one it may not
+                    chance_side = context is Context.CHANCE or builtin.contexts == {Context.CHANCE}
+                    report.add("G419" if chance_side else "G411", call.callee.span, f"'{builtin.name}()' works only in {allowed} "
                                f"(and functions called from there), but {context.value}() reaches "
                                f"it: {_path(path, builtin.name)}")
             if context in _READ_ONLY:
@@ -74,6 +83,23 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
                         report.add("G412", passed.span, f"game variable array '{passed.name.text}' is "
                                    f"passed to a function while {context.value}() runs ({_path(path)}); "
                                    "the callee could change it: only end() and setup() may pass it")
+    _check_double_meaning(program, report, sites, reached, reported)
+
+
+def _check_double_meaning(program: Program, report: Report, sites: dict[str, Sites],
+                          reached: dict, reported: set[int]) -> None:
+    """G420: addPlace/addClear in a function reached from both moves() (a candidate) and
+    isMoveLegal() (a consequence on the scratch copy), with both call paths."""
+    proposing, judging = reached.get(Context.MOVES, {}), reached.get(Context.IS_MOVE_LEGAL, {})
+    for function in proposing.keys() & judging.keys():
+        for call in sites[function].builtin_calls:
+            name = program.references[call.callee].builtin.name
+            if name in _CONSEQUENCES and id(call) not in reported:
+                reported.add(id(call))
+                report.add("G420", call.callee.span, f"'{name}()' builds a candidate move when moves() "
+                           f"reaches it ({_path(proposing[function], name)}) but changes ResultPosition "
+                           f"when isMoveLegal() does ({_path(judging[function], name)}): write one "
+                           "function for each")
 
 
 def _target_name(assign: ast.Assign) -> ast.Name:
@@ -102,7 +128,7 @@ def check_unused_functions(program: Program, report: Report, called: set[str] | 
         called = called_in(program, program.modules)
     maybe_called = report.recovery.near_errors  # a call may be in broken text
     for name, function in program.functions.items():
-        if name not in called and name not in ENTRY_POINTS and name not in maybe_called:
+        if name not in called and not is_entry_point(program, name, ENTRY_POINTS) and name not in maybe_called:
             report.add("G502", function.name.span, f"function '{name}' is never called",
                        tags=frozenset({Tag.UNNECESSARY}))
 

@@ -32,6 +32,7 @@ from typing import Sequence
 
 from gdef_core.builtins import ALIASES
 from gdef_core.diagnostics import Diagnostic, Edit, Related, Suggestion, sort_key
+from gdef_core.semantics.chance import check_chance_defined
 from gdef_core.semantics.collect import collect
 from gdef_core.semantics.constants import check_game_var_inits
 from gdef_core.semantics.contexts import (Sites, called_in, check_contexts, check_generator,
@@ -138,6 +139,7 @@ class IncrementalChecker:
                                          for name, function in program.functions.items()})
         if any("isGenerated" in result.called for result in results):
             check_generator(program, report)
+        check_chance_defined(program, report)
         called: set[str] = set()
         for module in program.modules:
             for item in module.items:

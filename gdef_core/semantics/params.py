@@ -86,6 +86,8 @@ def _size(program: Program, report: Report, value) -> None:
         sides.append(number)
     if None not in sides:  # sides of at most 1000 keep the board within 1,000,000 squares (spec section 4)
         program.width, program.height = sides
+        program.param_sides = frozenset(word for side, word in zip(value, ("width", "height"))
+                                        if isinstance(side, ast.Name))
 
 
 def _side(program: Program, report: Report, side, word: str) -> int | None:

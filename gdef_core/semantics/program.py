@@ -52,6 +52,8 @@ class Program:
     players: int | None = None
     width: int | None = None
     height: int | None = None
+    # The sides of `size:` a parameter gives ("width", "height"): their labels may be longer.
+    param_sides: frozenset[str] = frozenset()
     is_library: bool = False
     objects: dict[str, ast.ObjDecl] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)

@@ -6,7 +6,9 @@ is a guess. The checker therefore
   contains a syntax error: fix the syntax first, then the checker looks again. Except in a
   function whose syntax errors all lie inside statements of its body (a line being typed):
   as rust-analyzer does, the statements that parsed cleanly are still checked, and their
-  errors reported (not their warnings: a local may be read in the broken text);
+  errors reported (not their warnings: a local may be read in the broken text). So are those
+  of a function whose header the parser repaired (`define f(int x -> bool {`), but for
+  what depends on its result type (`return`), which may be a guess;
 - does not check calls against a function whose header contains a syntax error;
 - skips the whole-game checks (missing parameters or functions) while any syntax error
   remains: the missing piece may be in the broken text; a function is reported as never
@@ -38,6 +40,8 @@ from gdef_core.syntax import ast
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DECLARED = re.compile(r"\b(?:define|obj|int|float|bool)\s+([A-Za-z_][A-Za-z0-9_]*)")
 _ERROR_NODES = (ast.ErrorItem, ast.ErrorStmt, ast.ErrorExpr)
+# what the checker says about a function's `return`s, from its result type
+_RESULT_CODES = frozenset({"G305", "G306", "G307", "G504"})
 
 
 @dataclass(frozen=True)
@@ -46,9 +50,10 @@ class Recovery:
     syntax_errors: bool = False  # any error among the parser's and loader's diagnostics
     damaged: tuple[Span, ...] = ()  # top-level items that contain a syntax error (or are distrusted)
     distrusted: frozenset[int] = frozenset()  # id() of game variables and objects not to declare
-    # functions whose syntax errors all lie inside statements of the body, each with the
-    # statements of it that parsed cleanly (the only places where it is checked)
-    partly_damaged: tuple[tuple[Span, tuple[Span, ...]], ...] = ()
+    # functions whose syntax errors all lie inside statements of the body or in the header,
+    # each with the statements of it that parsed cleanly (the only places where it is
+    # checked) and whether its header has an error
+    partly_damaged: tuple[tuple[Span, tuple[Span, ...], bool], ...] = ()
     near_errors: frozenset[str] = frozenset()  # identifiers in skipped text, damaged code, error lines
     _errors: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
 
@@ -63,9 +68,10 @@ class Recovery:
         span = found.span
         if self.covers(span):
             return True
-        for function, clean in self.partly_damaged:
+        for function, clean, header_broken in self.partly_damaged:
             if function.file == span.file and function.contains(span.line, span.column):
-                return not found.is_error or not any(part.contains(span.line, span.column) for part in clean)
+                return not found.is_error or (header_broken and found.code in _RESULT_CODES) \
+                    or not any(part.contains(span.line, span.column) for part in clean)
         return False
 
     def distrusts(self, item) -> bool:
@@ -86,7 +92,7 @@ def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic],
             errors.setdefault(diagnostic.span.file, []).append(diagnostic.span.start)
     damaged: list[Span] = []
     damaged_parts: list[Span] = []  # statements with a syntax error, in partly damaged functions
-    partly: list[tuple[Span, tuple[Span, ...]]] = []
+    partly: list[tuple[Span, tuple[Span, ...], bool]] = []
     distrusted: list[ast.GameVar | ast.ObjDecl] = []
     for module in modules:
         positions = errors.get(module.path, ())
@@ -106,9 +112,11 @@ def recovery(modules: list[ast.Module], diagnostics: Sequence[Diagnostic],
             if not inside or item.span in damaged:
                 continue
             body = item.body.span
-            if all(body.start < p < body.end for p in inside):  # as rust-analyzer: check what parsed
-                clean, broken = _clean_statements(item.body, inside)
-                partly.append((item.span, tuple(clean)))
+            in_body = [p for p in inside if body.start < p < body.end]
+            # as rust-analyzer: check what parsed, also under a header that was repaired
+            if all(body.start < p < body.end or item.span.start <= p <= body.start for p in inside):
+                clean, broken = _clean_statements(item.body, in_body)
+                partly.append((item.span, tuple(clean), len(in_body) < len(inside)))
                 damaged_parts += broken
             else:
                 damaged.append(item.span)

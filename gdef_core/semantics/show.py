@@ -42,8 +42,10 @@ def check_show(program: Program, report: Report) -> None:
     style = reader.word(entries.get("style"), STYLES) or DEFAULT_STYLE
     notation = reader.word(entries.get("notation"), NOTATIONS) or DEFAULT_NOTATION
     counts = reader.word(entries.get("counts"), COUNT_DISPLAYS) or COUNT_DISPLAYS[0]
-    columns = reader.labels(entries.get("columns"), program.width, "column") or number_labels(program.width)
-    rows = reader.labels(entries.get("rows"), program.height, "row") or number_labels(program.height)
+    columns = reader.labels(entries.get("columns"), program.width, "column",
+                            "width" in program.param_sides) or number_labels(program.width)
+    rows = reader.labels(entries.get("rows"), program.height, "row",
+                         "height" in program.param_sides) or number_labels(program.height)
     players = reader.labels(entries.get("sides"), program.players, "player") or \
         default_player_names(program.players)
     visible = reader.visible(entries.get("visible"))
@@ -108,8 +110,10 @@ class _Reader:
             return None
         return atom.text
 
-    def labels(self, entry: ast.ShowEntry | None, count: int, what: str) -> tuple[str, ...] | None:
-        """`"abc"` (one label per character when that gives `count`), `"A", "B"`, `1, 2`, `from N`."""
+    def labels(self, entry: ast.ShowEntry | None, count: int, what: str,
+               longer: bool = False) -> tuple[str, ...] | None:
+        """`"abc"` (one label per character when that gives `count`), `"A", "B"`, `1, 2`, `from N`.
+        `longer`: a parameter gives the count, so more labels are allowed (the first ones are used)."""
         if entry is None:
             return None
         values = entry.values
@@ -128,12 +132,14 @@ class _Reader:
                                 + ("" if what == "player" else ", or the whole list is `from N`"))
                 return None
             labels.append(_text(value.atoms[0]))
-        if len(labels) == 1 and count > 1:
-            if len(labels[0]) != count:
+        if len(labels) == 1 and (count > 1 or longer):
+            if len(labels[0]) != count and not (longer and len(labels[0]) > count):
                 self.report.add("G803", values[0].span, f"'{entry.key.text}' gives {len(labels[0])} "
                                 f"characters, one per {what}, for a game of {_count(count, what)}")
                 return None
             labels = list(labels[0])
+        if longer and len(labels) > count:
+            labels = labels[:count]
         if len(labels) != count:
             self.report.add("G803", values[0].span.to(values[-1].span),
                             f"'{entry.key.text}' gives {_count(len(labels), what)} for a game of "

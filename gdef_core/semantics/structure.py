@@ -1,8 +1,10 @@
 """The entry points the runtime calls: isMoveLegal() and end() must exist in a game, and all
-four (with moves() and setup()) must have the shape the runtime calls them with."""
+four (with moves() and setup(), and chance() in a game that calls chanceNext()) must have the
+shape the runtime calls them with."""
 from __future__ import annotations
 
 from gdef_core.builtins import ENTRY_POINTS
+from gdef_core.semantics.chance import is_entry_point
 from gdef_core.semantics.params import first_param
 from gdef_core.semantics.program import Program
 from gdef_core.semantics.report import Report
@@ -13,6 +15,8 @@ def check_entry_points(program: Program, report: Report) -> None:
     anchor = first_param(program)
     for name, (result, required) in ENTRY_POINTS.items():
         function = program.functions.get(name)
+        if function is not None and not is_entry_point(program, name, ENTRY_POINTS):
+            continue  # the game's own chance(), in a game without chanceNext()
         if function is None:
             if required and anchor is not None and not program.is_library \
                     and not report.recovery.syntax_errors:  # it may be in broken text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from gdef_core.builtins import ENTRY_POINTS, Kind
+from gdef_core.builtins import ENTRY_POINTS, Context, Kind
 from gdef_core.diagnostics import Edit, Suggestion
 from gdef_core.semantics.constants import MAX_ARRAY_ELEMENTS, known_size
 from gdef_core.semantics.names import VARIABLE_KINDS, element_type, is_array, rank_of
@@ -379,7 +379,9 @@ class Typer:
 
 
 def _misdeclared_entry_point(function: ast.FunctionDef) -> bool:
-    if function.name.text not in ENTRY_POINTS:
+    """An entry point whose result is declared wrong (reported once, as G406). `chance` is
+    one only in some games: its returns are always checked against its declaration."""
+    if function.name.text not in ENTRY_POINTS or function.name.text == Context.CHANCE.value:
         return False
     declared = function.return_type.name if function.return_type else None
     return declared != ENTRY_POINTS[function.name.text][0]

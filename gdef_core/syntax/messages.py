@@ -11,8 +11,8 @@ _PUNCTUATION = {
     "LSQB": "[", "RSQB": "]", "COMMA": ",", "COLON": ":", "SEMICOLON": ";",
 }
 _KEYWORDS = {"DEFINE": "define", "RETURN": "return", "IF": "if", "ELSE": "else", "WHILE": "while",
-             "START": "start", "USE": "use", "TRUE": "true", "FALSE": "false", "OBJ": "obj",
-             "TYPE": "int"}
+             "FOR": "for", "BREAK": "break", "CONTINUE": "continue", "START": "start", "USE": "use",
+             "TRUE": "true", "FALSE": "false", "OBJ": "obj", "TYPE": "int"}
 _WORDS = {"NAME": "a name", "INT": "a number", "FLOAT": "a number", "DIMS": "a size like 3 x 3",
           "STRING": "a string in quotes", "$END": "end of file"}
 
@@ -152,3 +152,51 @@ def in_header(value_stack: list) -> bool:
         elif isinstance(value, ast.Block):
             return False
     return False
+
+
+
+_BODY_OWNERS = {"IF": "the body of an 'if'", "WHILE": "a loop's body", "FOR": "a loop's body",
+                "ELSE": "the body of an 'else'", "DEFINE": "a function's body"}
+
+
+def body_owner(value_stack: list) -> str | None:
+    """Whose body the parser is about to read ("IF", "WHILE", "FOR", "ELSE" or "DEFINE"),
+    when the values end with the header of one of those; else None."""
+    def kind(index: int) -> str | None:
+        value = value_stack[index] if -len(value_stack) <= index < len(value_stack) else None
+        return value.type if isinstance(value, Token) else None
+
+    if kind(-1) == "ELSE":
+        return "ELSE"
+    if kind(-2) == "ARROW":
+        return "DEFINE"
+    if kind(-1) != "RPAR":
+        return None
+    # the header's `(`: what stood inside the parentheses is reduced to nodes and `;`s by now
+    opener = next((i for i in range(len(value_stack) - 2, -1, -1) if kind(i) in ("LPAR", "LBRACE")), None)
+    if opener is None or kind(opener) != "LPAR":
+        return None
+    if kind(opener - 1) == "NAME" and kind(opener - 2) == "DEFINE":
+        return "DEFINE"
+    keyword = kind(opener - 1)
+    return keyword if keyword in _BODY_OWNERS else None
+
+
+def describe_body(owner: str) -> str:
+    """"a loop's body", "the body of an 'if'", ... (owner: what body_owner returned)."""
+    return _BODY_OWNERS[owner]
+
+
+def function_header(value_stack: list) -> Token | None:
+    """The `define` token of the function whose header (`define name(...) -> TYPE`) the
+    parser is reading, or None outside a header."""
+    for value in reversed(value_stack):
+        if isinstance(value, Token):
+            if value.type == "DEFINE":
+                return value
+            if value.type in ("LBRACE", "RBRACE", "SEMICOLON"):
+                return None
+        elif isinstance(value, ast.Block):
+            return None
+    return None
+

@@ -4,9 +4,13 @@ Tokens from the scanner are fed one by one to lark's LALR parser, which builds A
 it reduces (builder.py). When a token does not fit, the recovery here reports one error in the
 user's terms and repairs the parse, trying in order:
 
-1. insert one missing token (`;`, `)`, `]`, `}`, `,`) if the next token then fits;
-2. delete the unexpected token if the one after it fits;
-3. panic mode: skip to the next `;`, `}` or top-level keyword (in the header of a function,
+1. insert one missing token (`;`, `)`, `]`, `}`, `,`, `->`) if the next token then fits;
+2. a body written without its `{ }` (`for (...) x = x + 1;`): say so, and read the one
+   statement as the body, closing it with an invented `}` (the braces are offered as a fix);
+3. in a function's header, complete it up to a `->` or `{` that does not fit, so that the
+   body is read (and checked) as written; a header gets one error at most;
+4. delete the unexpected token if the one after it fits;
+5. panic mode: skip to the next `;`, `}` or top-level keyword (in the header of a function,
    `if`, `while` or `for`, also to its `{`), then complete the construct being read with the
    shortest run of placeholder tokens (names with empty text, marked `recovered`) so the
    parser can go on from there.
@@ -19,18 +23,19 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from gdef_core.codes import diagnostic
-from gdef_core.diagnostics import Diagnostic, sort_key
+from gdef_core.diagnostics import Diagnostic, Edit, Suggestion, sort_key
 from gdef_core.span import Span, lone_cr_as_lf
 from gdef_core.syntax import ast
 from gdef_core.syntax.builder import AstBuilder
-from gdef_core.syntax.messages import describe_context, describe_expected, describe_token, in_header, unclosed
+from gdef_core.syntax.messages import (body_owner, describe_body, describe_context, describe_expected,
+                                       describe_token, function_header, in_header, unclosed)
 from gdef_core.syntax.nesting import nesting_diagnostics
 from gdef_core.syntax.scanner import ScanResult, Scanner, Token
 
@@ -39,7 +44,7 @@ MAX_RECOVERIES = 2000  # past this a file is junk: stop parsing, keep what was r
 MAX_COMPLETION_STACKS = 2000  # how far the search for placeholder tokens looks (see _Grammar.completion)
 
 # Tokens tried by repair 1, in order of how often they are the one missing.
-_INSERTABLE = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA")
+_INSERTABLE = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA", "ARROW")
 # Tokens that end or start a construct: panic mode skips to one of these.
 _TOP_LEVEL_ONLY = frozenset({"DEFINE", "START", "USE"})
 # At top level these start an item only at the start of a line (`obj b` is also a parameter).
@@ -245,12 +250,20 @@ class _Parse:
         self.depth = 0  # brace depth of what the parser has consumed
         self.anchor = self.tokens[0]  # the token being recovered from
         self.shifted_since_error = True
+        self.header_with_error: Token | None = None  # the `define` of the last header reported
+        self.last_fed = ""  # the type of the last token fed, real or invented
+        # bodies read without their `{ }`: the depth inside each, and its error's index in
+        # self.errors (None if not reported), innermost last
+        self.open_bodies: list[tuple[int, int | None]] = []
 
     def run(self) -> tuple[list, list[Diagnostic]]:
         i, tokens = 0, self.tokens
         recoveries = 0
         while i < len(tokens):
             token = tokens[i]
+            if self.open_bodies and self.body_ends_before(token):
+                self.close_body(i)
+                continue
             if not self.step(token):
                 recoveries += 1
                 if recoveries > MAX_RECOVERIES:
@@ -289,6 +302,17 @@ class _Parse:
                 self.feed_placeholder(missing)
                 return i
 
+        owner = body_owner(self.value_stack) if "LBRACE" in expected else None
+        if owner and token.type not in ("LBRACE", "RBRACE", "$END") and self.fits_after("LBRACE", token.type):
+            self.open_body(i, owner)
+            return i
+
+        if token.type in ("ARROW", "LBRACE") and function_header(self.value_stack) is not None:
+            if self.complete_until(token.type):  # placeholders from where the header broke
+                self.report(self.token_span(token),
+                            f"expected {describe_expected(expected)}, found {describe_token(token.type)}")
+                return i
+
         if token.type in _TOP_LEVEL_ONLY:  # never skipped: an item starts here, whatever came before
             self.report(self.token_span(token),
                         f"expected {describe_expected(expected)}, found {describe_token(token.type, token.value)}")
@@ -303,6 +327,39 @@ class _Parse:
         self.report(self.token_span(token),
                     f"expected {describe_expected(expected)}, found {describe_token(token.type, token.value)}")
         return self.panic(i)
+
+    def open_body(self, i: int, owner: str) -> None:
+        """tokens[i] starts a body written without `{`: report it, invent the `{` and, unless it
+        is a function's (whose `}` is there), remember to close the body after one statement."""
+        token = self.tokens[i]
+        reported = len(self.errors)
+        span = self.missing_span(i)
+        self.report(span, f"expected '{{' before {describe_token(token.type, token.value)}: "
+                          f"{describe_body(owner)} goes in {{ }}")
+        self.feed_placeholder_at("LBRACE", span)
+        if owner != "DEFINE":
+            self.open_bodies.append((self.depth, reported if len(self.errors) > reported else None))
+
+    def body_ends_before(self, token: Token) -> bool:
+        """Whether the statement read as a body without braces ends before `token`: a whole
+        statement was read (`;` or `}` last) and no `else` of it follows."""
+        depth, _error = self.open_bodies[-1]
+        stack = self.state_stack
+        return (self.depth == depth and self.last_fed in ("SEMICOLON", "RBRACE")
+                and self.parser.can_feed(stack, "RBRACE")
+                and not (token.type == "ELSE" and self.parser.can_feed(stack, "ELSE")))
+
+    def close_body(self, i: int) -> None:
+        """Invent the `}` of the innermost body written without braces, right after its
+        statement, and offer the braces as a fix on the error that reported it."""
+        _depth, error = self.open_bodies.pop()
+        last = self.tokens[i - 1]
+        end = Span(self.path, last.end_line, last.end_column, last.end_line, last.end_column)
+        if error is not None:
+            found = self.errors[error]
+            fix = Suggestion("put the body in { }", (Edit(found.span, " {"), Edit(end, " }")))
+            self.errors[error] = replace(found, suggestions=(fix,))
+        self.feed_placeholder_at("RBRACE", end)
 
     def missing_message(self, missing: str, token: Token) -> str:
         what = describe_token(missing)
@@ -439,24 +496,41 @@ class _Parse:
         self.track_depth(token)
 
     def feed_placeholder(self, token_type: str) -> None:
-        """Feed an invented token, empty and placed where the error is."""
+        """Feed an invented token, empty and placed where the error is. An invented `{` of an
+        `if`, `while`, `for` or `else` (a header completed up to a `;`) gets its `}` after one
+        statement, as a body written without braces does."""
         at = self.anchor
         value = "0" if token_type == "INT" else ""
+        opens_body = token_type == "LBRACE" and body_owner(self.value_stack) not in (None, "DEFINE")
         self.feed(Token(token_type, value, at.start_pos, at.line, at.column, at.line, at.column, at.start_pos))
+        if opens_body:
+            self.open_bodies.append((self.depth, None))
+
+    def feed_placeholder_at(self, token_type: str, span: Span) -> None:
+        """Feed an invented, empty token at `span`'s start."""
+        line, column = span.start
+        at = self.anchor
+        self.feed(Token(token_type, "", at.start_pos, line, column, line, column, at.start_pos))
 
     def track_depth(self, token: Token) -> None:
+        self.last_fed = token.type
         if token.type == "LBRACE":
             self.depth += 1
         elif token.type == "RBRACE" and self.depth:
             self.depth -= 1
+            while self.open_bodies and self.open_bodies[-1][0] > self.depth:
+                self.open_bodies.pop()  # closed by a real `}` (after panic mode)
 
     def token_span(self, token: Token) -> Span:
         return Span(self.path, token.line, token.column, token.end_line, token.end_column)
 
     def report(self, span: Span, message: str) -> None:
-        """Record a syntax error unless it is a cascade of the previous one."""
-        if self.shifted_since_error:
+        """Record a syntax error unless it is a cascade of the previous one, or the second
+        in one function header."""
+        header = function_header(self.value_stack)
+        if self.shifted_since_error and (header is None or header is not self.header_with_error):
             self.errors.append(diagnostic("G101", span, message))
+        self.header_with_error = header or self.header_with_error
         self.shifted_since_error = False
 
     def error(self, token: Token, message: str) -> None:

@@ -21,7 +21,8 @@ KEYWORDS: dict[str, tuple[str, str]] = {
     "var": ("NAME VALUE", "game variable NAME has VALUE (a number, true/false, an object, or an "
                           "array's elements as {a, b} / {{a, b}, {c, d}})"),
     "score": ("P VALUE", "player P's score (setScore) is VALUE"),
-    "moves": ("N", "the player on turn has exactly N legal moves"),
+    "moves": ("N", "the player on turn has exactly N legal moves (at a chance node: N outcomes)"),
+    "chance": ("", "chance moves next: the next move is one of chance()'s outcomes (name it, as a move)"),
 }
 
 _INT = re.compile(r"-?\d{1,19}")
@@ -103,6 +104,10 @@ def _over(rest: str):
     if len(words) == 2 and words[0] == "winner" and _INT.fullmatch(words[1]):
         return (int(words[1]),)
     return None
+
+
+def _nothing(rest: str):
+    return () if not rest.split() else None
 
 
 def _not(rest: str):
@@ -193,7 +198,8 @@ class _ObjName(str):
 
 
 _ARGUMENTS = {"legal": _move, "illegal": _move, "over": _over, "not": _not, "turn": _player,
-              "square": _square, "count": _square_count, "var": _var, "score": _score, "moves": _count}
+              "square": _square, "count": _square_count, "var": _var, "score": _score, "moves": _count,
+              "chance": _nothing}
 
 
 # ------------------------------------------------------------------ checking
@@ -220,7 +226,8 @@ def _illegal(state, move) -> Outcome:
 
 def describe_result(state) -> str:
     if not state.is_over:
-        return f"not over (player {state.current_player} on turn)"
+        waiting = "chance moves, then " if state.is_chance_node else ""
+        return f"not over ({waiting}player {state.current_player} on turn)"
     return "over, a draw" if state.winner is None else f"over, player {state.winner} wins"
 
 
@@ -289,6 +296,11 @@ def _moves(state, count) -> Outcome:
                    f"{len(moves)} legal moves" + (f": {listed}" if moves else ""))
 
 
+def _chance(state) -> Outcome:
+    actual = "chance moves next" if state.is_chance_node else describe_result(state)
+    return Outcome(state.is_chance_node, "chance moves next", actual)
+
+
 def _same(actual, wanted) -> bool:
     if isinstance(wanted, list) or isinstance(actual, list):
         return (isinstance(wanted, list) and isinstance(actual, list) and len(wanted) == len(actual)
@@ -312,4 +324,4 @@ def _show(value) -> str:
 
 _CHECKS = {"legal": _legal, "illegal": _illegal, "over": _check_over, "not": _not_over,
            "turn": _turn, "square": _check_square, "count": _check_count, "var": _check_var, "score": _check_score,
-           "moves": _moves}
+           "moves": _moves, "chance": _chance}

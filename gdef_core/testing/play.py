@@ -77,7 +77,7 @@ def play_findings(game, options: PlayOptions) -> tuple[list[Diagnostic], Played]
             _play_one(game, rng, moves, options, findings, deadline)
         except GdefRuntimeError as error:
             findings.add(("runtime", error.code, str(error.span)),
-                         lambda: _runtime(error, game, moves, number))
+                         lambda error=error: _runtime(error, game, moves, number))
         played += 1
         total_moves += len(moves)
     summary = Played(game.name, played, options.games, total_moves, time.monotonic() - started)
@@ -103,9 +103,12 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
                                                     "legal move here, but `end()` said the game goes on",
                                                     moves))
             return
-        if generator:
-            _judge_generator(game, state, legal, rng, moves, findings)
-        move = rng.choice(legal)
+        if state.is_chance_node:  # chance's outcomes, drawn by weight
+            move = state.sample_chance(rng)
+        else:
+            if generator:
+                _judge_generator(game, state, legal, rng, moves, findings)
+            move = rng.choice(legal)
         before = state.clone()
         try:
             state.apply(move)
@@ -141,21 +144,28 @@ def _judge_generator(game, state, legal, rng, moves, findings: _Findings) -> Non
 
 
 def _mutate(game, rng, move):
-    """A generated move with one operation added, dropped or changed."""
+    """A generated move with one operation added, dropped or changed (in a game whose squares
+    count, a count one more or less too)."""
     from gdef_core.moves import Move, Op
 
     ops = list(move.ops)
     choice = rng.random()
     x, y = rng.randrange(game.width), rng.randrange(game.height)
     objects = list(game.objects)
+
+    def changed(old: Op) -> Op:
+        if old.is_count:
+            return Op(old.x, old.y, None, old.count + rng.choice((-1, 1)))
+        return Op(old.x, old.y, rng.choice(objects)) if objects and rng.random() < 0.5 else Op(x, y, old.obj)
+
     if choice < 0.34 and ops:
         del ops[rng.randrange(len(ops))]
     elif choice < 0.67 or not ops:
-        ops.insert(rng.randrange(len(ops) + 1), Op(x, y, rng.choice(objects)) if rng.random() < 0.7 else Op(x, y))
+        ops.insert(rng.randrange(len(ops) + 1), Op(x, y, rng.choice(objects)) if objects and rng.random() < 0.7
+                   else Op(x, y, None, rng.randrange(4)) if game.counting and rng.random() < 0.5 else Op(x, y))
     else:
         i = rng.randrange(len(ops))
-        old = ops[i]
-        ops[i] = Op(old.x, old.y, rng.choice(objects)) if rng.random() < 0.5 else Op(x, y, old.obj)
+        ops[i] = changed(ops[i])
     return Move(tuple(ops))
 
 
@@ -164,11 +174,17 @@ def _effect(state, move) -> tuple:
     height = state.game.height
     board = state.board
     changed = {}
+    counts = {}  # a game whose squares count: place and clear reset the count
     for op in move.ops:
         if 0 <= op.x < state.game.width and 0 <= op.y < height:
+            if op.is_count:
+                counts[op.x * height + op.y] = op.count
+                continue
             changed[op.x * height + op.y] = op.obj or "empty"
-    return tuple(sorted((i, str(o)) for i, o in changed.items()
-                        if str(board[i // height, i % height]) != str(o)))
+            if state.game.counting:
+                counts[op.x * height + op.y] = 0
+    return (tuple(sorted((i, str(o)) for i, o in changed.items() if str(board[i // height, i % height]) != str(o)))
+            + tuple(sorted((i, n) for i, n in counts.items() if board.count(i // height, i % height) != n)))
 
 
 def _check_restoring(game, before, move, after, moves, findings: _Findings) -> None:

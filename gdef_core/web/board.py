@@ -1,13 +1,20 @@
 """What the board page's JSON API does, without HTTP: read the position, list and check moves,
-play them (a person's or the computer's), undo, choose computer players, step through a move
-script or a record, save the record.
+play them (a person's or the computer's), roll at a chance node, undo, choose computer
+players, step through a move script or a record, save the record.
+
+At a chance node (docs/language.md, "Chance") the state lists the outcomes with their weights;
+the page rolls (`roll`: an outcome drawn from the run's generator, as gdef-run rolls) when the
+player waiting for the roll is a computer, and shows a Roll button when it is a person, who may
+also pick an outcome from the list (a rule test, a physical die).
 
 It drives the same game controller as the terminal (gdef_core.controller PlaySession: its
 session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
 mean the same in the browser as in the terminal. One lock makes requests take turns: a session
 is not thread-safe, and the page never needs two answers at once. While a computer player thinks
 (holding the lock), `thinking` names it and `thinking_state` is the position it thinks about;
-`stopping` stops its search when the server stops.
+`stopping` stops its search when the server stops. Two requests reach a thinking player without
+the lock, as in chess programs: *Move now* (`move_now`) makes it play the best move found so
+far, and *Undo* (`abandon_thinking`, then `undo` once it has stopped) stops it without playing.
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
+from gdef_core.runtime.param_info import params_json
 from gdef_core.runtime.session import record_problem
 from gdef_core import json_input
 
@@ -64,6 +72,8 @@ class Board:
         self.thinking: str | None = None  # "player 1 (mcts)" while it chooses a move
         self.thinking_state: dict | None = None
         self.stopping = threading.Event()
+        self.hurry = threading.Event()  # "Move now": play the best move found so far
+        self.abandoned = threading.Event()  # undone while thinking: the move chosen is not played
 
     @property
     def session(self):
@@ -89,7 +99,7 @@ class Board:
             "presentation": game.presentation.to_json(),
         }
         if game.params:  # a game with parameters: the page's new-game form lists them
-            info["params"] = param_json(game)
+            info["params"] = params_json(game)
         return info
 
     def state(self) -> dict:
@@ -97,7 +107,7 @@ class Board:
         state = session.state
         return {
             "player": state.current_player, "over": state.is_over, "winner": state.winner,
-            "moveNumber": state.move_number,
+            "moveNumber": state.move_number, **self._chance_json(state),
             "board": [[x, y, str(name)] for x, y, name in state.board.occupied()],
             **({"counts": [list(entry) for entry in state.board.counts()]} if self.game.counting else {}),
             "scores": [json_value(score) for score in state.scores],
@@ -109,6 +119,20 @@ class Board:
             "script": self._script_json(),
             "endedBy": _rule_json(session.ended_by()),
         }
+
+    def _chance_json(self, state) -> dict:
+        """`chance`: whether the next move is chance's; then its `outcomes` (text, name,
+        weight) or, when chance() fails, `chanceError`."""
+        if not state.is_chance_node:
+            return {"chance": False}
+        try:
+            outcomes = state.chance_outcomes()
+        except GdefRuntimeError as error:
+            return {"chance": True, "chanceError": error_json(error, self.game),
+                    "reason": f"chance() failed: {error.headline()}"}
+        names = state.move_names([move for move, _ in outcomes])
+        return {"chance": True, "outcomes": [{"text": str(move), "name": name, "weight": weight}
+                                             for (move, weight), name in zip(outcomes, names)]}
 
     def legal(self, touching: list[tuple[int, int]] | None = None, limit: int = LEGAL_LIMIT) -> dict:
         """The legal moves (those touching every square of `touching`), each with its squares."""
@@ -128,7 +152,8 @@ class Board:
             count += 1
             if len(found) < limit:
                 found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
-                              "ops": [[op.x, op.y, op.obj] for op in move.ops]})
+                              "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))]
+                                      for op in move.ops]})
         return {"moves": found, "count": count}
 
     def check(self, text: str) -> dict:
@@ -161,15 +186,23 @@ class Board:
         session, computers = self.session, self.play.computers
         state = session.state
         player = state.current_player
+        if state.is_chance_node and computers.plays(player):   # the computer rolls for itself
+            return self.roll()
         if state.is_over or not computers.plays(player):
             raise ApiError(409, f"player {player} is not a computer player" if not state.is_over
                            else "the game is over")
         self._leave_script()
         label = computers.label(player)
+        self.hurry.clear()
+        self.abandoned.clear()
         self.thinking_state = self.state()
         self.thinking = f"player {player} ({label})"
+
+        def stop() -> bool:
+            return self.stopping.is_set() or self.hurry.is_set() or self.abandoned.is_set()
+
         try:
-            move = computers.choose(state, stop=self.stopping.is_set)
+            move = computers.choose(state, stop=stop)
         except AgentError as error:
             return {"accepted": False, "player": player, "kind": "agent error",
                     "reason": f"player {player} ({label}): {error}"}
@@ -181,12 +214,58 @@ class Board:
             self.thinking = self.thinking_state = None
         if self.stopping.is_set():
             raise ApiError(503, f"the server is stopping: the move of player {player} ({label}) was not played")
+        if self.abandoned.is_set():
+            return {"accepted": False, "player": player, "agent": label, "kind": "abandoned",
+                    "reason": f"player {player} ({label}) stopped thinking: the move before was taken back"}
         played = session.play(str(move))
         if played.accepted:
             self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
+
+    def move_now(self) -> dict:
+        """*Move now*: the computer player thinking stops its search and plays the best move it
+        has found (a search with nothing found yet plays its first legal move). Answered
+        without the lock, which the thinking request holds; nothing to stop is no error (the
+        move may have just been played)."""
+        thinking = self.thinking
+        if thinking is None:
+            return {"stopped": False, "reason": "no computer player is thinking"}
+        self.hurry.set()
+        return {"stopped": True, "thinking": thinking}
+
+    def abandon_thinking(self) -> bool:
+        """An undo while a computer player thinks: its search stops and its move is not
+        played (the caller then waits for the lock and undoes). False if none was thinking."""
+        if self.thinking is None:
+            return False
+        self.abandoned.set()
+        return True
+
+    def roll(self) -> dict:
+        """Chance's move at a chance node: an outcome drawn by weight from the run's generator
+        (PlaySession.roll: `--seed` repeats the rolls), played."""
+        session = self.session
+        state = session.state
+        if state.is_over or not state.is_chance_node:
+            raise ApiError(409, "the game is over" if state.is_over
+                           else f"nothing to roll: player {state.current_player} is to move")
+        self._leave_script()
+        player = state.current_player
+        try:
+            state.chance_outcomes()
+        except GdefRuntimeError as error:
+            return {"accepted": False, "player": player, "kind": "runtime error",
+                    "reason": f"chance() failed: {error.headline()}", "error": error_json(error, self.game)}
+        before = len(session.moves)
+        self.play.roll()   # says `N. rolled: D3`, writes the record
+        if len(session.moves) == before:   # end() failed after the outcome
+            rejected = session.rejected[-1]
+            return {"accepted": False, "player": player, "kind": "runtime error", "move": rejected["move"],
+                    "reason": f"chance's outcome {rejected['move']} was rejected: {rejected['reason']}"}
+        entry = session.moves[-1]
+        return {"accepted": True, "chance": True, "move": entry["move"], "name": entry["name"], "player": player}
 
     def undo(self) -> dict:
         """Take back the last move, and the computer's before it, as `undo` in the terminal."""
@@ -369,20 +448,6 @@ class Board:
         if path is None:
             return {"saved": False, "reason": "nothing to save yet: no move has been played"}
         return {"saved": True, "path": path}
-
-
-def param_json(game) -> list[dict]:
-    """The game's parameters for the new-game form: name, type, value in use, default and the
-    allowed values (a range or a list; none for a bool)."""
-    program = game.program
-    found = []
-    for name, value in game.params.items():
-        decl = program.params[name]
-        is_range, bounds = program.param_domains.get(name, (False, ()))
-        found.append({"name": name, "type": decl.type.name, "value": json_value(value),
-                      "range": [json_value(b) for b in bounds] if is_range else None,
-                      "values": None if is_range or decl.type.name == "bool" else [json_value(b) for b in bounds]})
-    return found
 
 
 def verdict_json(verdict, game) -> dict:

@@ -17,7 +17,8 @@ nothing to configure. What keeps other pages, machines and local programs out:
 What keeps it answering: at most MAX_CONNECTIONS connections are served at once (more wait to
 be accepted), a request must arrive in full within CLIENT_SECONDS, bodies are read before the
 board's lock is taken, and while a computer player thinks other requests are answered (409, or
-the position from before) instead of waiting. Every answer of the API is JSON, errors included
+the position from before) instead of waiting, but for *Move now* (answered at once) and *Undo*
+(which stops the search, waits for it and takes back). Every answer of the API is JSON, errors included
 (`{"error": "..."}`), never a traceback. docs/web.md.
 """
 from __future__ import annotations
@@ -188,6 +189,7 @@ class Handler(BaseHTTPRequestHandler):
         routes = {
             "/api/move": lambda: board.move(_text(body, "move")),
             "/api/computer": board.computer,
+            "/api/roll": board.roll,
             "/api/undo": board.undo,
             "/api/new": lambda: board.new_game(body.get("params")),
             "/api/agent": lambda: board.set_agent(body.get("player"), _text(body, "agent")),
@@ -197,16 +199,21 @@ class Handler(BaseHTTPRequestHandler):
             "/api/save": board.save,
             "/api/debug": lambda: board.debug_launch(_text(body, "move")),
         }
+        if path == "/api/move-now":
+            return board.move_now()  # without the lock: the thinking request holds it
         if path not in routes:
             raise ApiError(404, f"no such request: POST {path}")
+        if path == "/api/undo" and board.abandon_thinking():
+            return {**self._locked(board.undo, after_thinking=True), "stoppedThinking": True}
         return self._locked(routes[path])
 
-    def _locked(self, work) -> object:
-        """Requests that read or change the game take turns; none waits for a thinking computer."""
+    def _locked(self, work, after_thinking: bool = False) -> object:
+        """Requests that read or change the game take turns; none waits for a thinking computer
+        but one that has told it to stop (`after_thinking`)."""
         board = self.server.board
         if board.stopping.is_set():
             raise ApiError(503, "the server is stopping")
-        if board.thinking is not None:
+        if board.thinking is not None and not after_thinking:
             raise ApiError(409, f"{board.thinking} is choosing its move: ask again once it has moved")
         if not board.lock.acquire(timeout=LOCK_SECONDS):
             raise ApiError(503, f"another request has taken more than {LOCK_SECONDS:g} s: ask again later")

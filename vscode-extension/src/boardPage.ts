@@ -80,8 +80,8 @@ export function errorNotice(fileName: string, summary: string): string {
 }
 
 const GET_PATHS = new Set(['/api/game', '/api/state', '/api/record', '/api/legal', '/api/check']);
-const POST_PATHS = new Set(['/api/move', '/api/computer', '/api/undo', '/api/new', '/api/agent', '/api/script',
-  '/api/step', '/api/script/close', '/api/save']);
+const POST_PATHS = new Set(['/api/move', '/api/computer', '/api/undo', '/api/move-now', '/api/new', '/api/agent',
+  '/api/script', '/api/step', '/api/script/close', '/api/save']);
 
 /** Whether the webview may ask the child for `apiPath` (with a body: a POST). Nothing else is passed on. */
 export function allowedRequest(apiPath: unknown, post: boolean): apiPath is string {

@@ -12,7 +12,8 @@
  *   object, is-place;
  * - S holds the scalars of the call in progress (slots below), V the int, bool and obj game
  *   variables, VF the float ones, SC the scores;
- * - moves() appends candidate operations to CO and their start offsets to CS;
+ * - moves() appends candidate operations to CO and their start offsets to CS; chance() its
+ *   outcomes likewise, their weights to CS from WEIGHTS;
  * - HS holds the board before the move and the positions of the game.
  *
  * Generated code never jumps out: a failed check is flagged in S[S_ERR] (g_bad) and the code
@@ -33,9 +34,9 @@
 
 /* Slots of S (the same as the numba kernels'). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
-       S_OP0, NSLOTS };
-/* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play while HS_BV is 1;
- * code that writes c->B anywhere else must set HS_BV to 0). */
+       S_OP0, S_CHN, S_ICM, NSLOTS };
+/* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play and g_set
+ * while HS_BV is 1; code that writes c->B anywhere else must set HS_BV to 0). */
 enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };
 
 typedef int64_t Op[4];
@@ -241,6 +242,77 @@ static inline GDyn g_opdyn(Ctx *c, int64_t i, int64_t j) {
     return d;
 }
 
+/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
+static inline uint64_t g_z(int64_t k, int64_t o) {
+    if (o == 0) return 0;
+    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
+    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
+    return h ^ (h >> 29);
+}
+
+/* Square (or count) k of the board becomes v, the board's hash kept by g_play changed with it
+ * (HS_BV, kernel.c). */
+static inline void g_set(Ctx *c, int64_t k, int64_t v) {
+    if (USES_HISTORY && c->HS[HS_BV]) c->HS[HS_BH] = (int64_t)((uint64_t)c->HS[HS_BH] ^ g_z(k, c->B[k]) ^ g_z(k, v));
+    c->B[k] = v;
+}
+
+/* Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts; a count
+ * operation is (x, y, n, 2). Operation i applied to the board B: a place or a clear sets the
+ * object (and resets the count), a count the count alone. */
+static inline void g_apply(int64_t *B, const Op *OPS, int64_t i) {
+    int64_t k = OPS[i][0] * H + OPS[i][1];
+    if (OPS[i][3] == 2) {
+        B[NBO + k] = OPS[i][2];
+        return;
+    }
+    B[k] = OPS[i][2];
+    if (COUNTING) B[NBO + k] = 0;
+}
+
+/* NextPosition[x][y] in a game whose squares count: count operations change no object. */
+static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        int64_t a = c->S[S_OP0];
+        for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
+            if (c->OPS[i][3] != 2 && c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
+    }
+    return c->B[k];
+}
+
+/* NextCount[x][y]: while isMoveLegal() runs, the count after the move; else CurrentCount. */
+static inline int64_t g_ncount(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        int64_t a = c->S[S_OP0];
+        for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
+            if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][3] == 2 ? c->OPS[i][2] : 0;
+    }
+    return c->B[NBO + k];
+}
+
+/* OperationList[i][2] in a game whose squares count (empty for a count), and [i][3]. */
+static inline int64_t g_opobj(Ctx *c, int64_t i) {
+    int64_t v = g_opf(c, i, 2);
+    return i >= 0 && i < c->S[S_NOPS] && c->OPS[c->S[S_OP0] + i][3] == 2 ? 0 : v;
+}
+
+static inline int64_t g_opcount(Ctx *c, int64_t i) {
+    int64_t v = g_opf(c, i, 2);
+    return i >= 0 && i < c->S[S_NOPS] && c->OPS[c->S[S_OP0] + i][3] == 2 ? v : 0;
+}
+
+static inline GDyn g_opdyn_counted(Ctx *c, int64_t i, int64_t j) {
+    GDyn d = {0, 0};
+    if (j == 2 || j == 3) {
+        d.v = j == 2 ? g_opobj(c, i) : g_opcount(c, i);
+        d.obj = j == 2;
+        return d;
+    }
+    return g_opdyn(c, i, j);
+}
+
 static inline int64_t g_dyn_int(Ctx *c, GDyn t) {
     if (t.obj) g_bad(c);
     return t.v;
@@ -298,14 +370,19 @@ static inline int g_writable(Ctx *c) {
     return 1;
 }
 
-/* addPlace / addClear in moves(): one operation of the candidate being built. */
+/* addPlace / addClear in moves() (or chance()): one operation of the candidate (or outcome)
+ * being built. */
 static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S;
-    if (S[S_CTX] != CTX_MOVES) {
+    if (S[S_CTX] != CTX_MOVES && S[S_CTX] != CTX_CHANCE) {
         g_bad(c);
         return;
     }
     if (x < 0 || x >= W || y < 0 || y >= H) {
+        if (S[S_CTX] == CTX_CHANCE) {
+            g_bad(c); /* an outcome is exact: a square off the board is an error */
+            return;
+        }
         S[S_BAD] = 1; /* a candidate naming a square off the board is dropped */
     } else {
         int64_t n = S[S_NC];
@@ -320,6 +397,43 @@ static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pla
         S[S_NC] = n + 1;
     }
     S[S_ST] -= OPERATION_STEPS;
+}
+
+/* addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
+ * ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
+ * first consequence (HS[H_RES] = 1; the entry point resets it). One step each. */
+static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    int64_t *S = c->S, *HS = c->HS;
+    (void)place;
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        g_bad(c);
+        return;
+    }
+    S[S_ST] -= 1;
+    int64_t k = x * H + y;
+    if (S[S_CTX] == CTX_END) {
+        g_set(c, k, o);
+        if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+    } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        if (HS[H_RES] == 0) {
+            memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
+            for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++)
+                g_apply(HS + H_RES + 1, c->OPS, i);
+            HS[H_RES] = 1;
+        }
+        HS[H_RES + 1 + k] = o;
+        if (COUNTING) HS[H_RES + 1 + NBO + k] = 0;
+    } else {
+        g_bad(c);
+    }
+}
+
+/* addPlace / addClear in a function that moves() (or chance()) and end() both reach. */
+static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
+        g_add_op(c, x, y, o, place);
+    else
+        g_consequence(c, x, y, o, place);
 }
 
 static inline void g_add_move(Ctx *c) {
@@ -340,6 +454,32 @@ static inline void g_add_move(Ctx *c) {
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+/* addOutcome(w) in chance(): the outcome being built is finished with weight w (1 .. 2^31,
+ * else G616: flagged, the Python backend replays the game for the located error). */
+static inline void g_add_outcome(Ctx *c, int64_t w) {
+    int64_t *S = c->S;
+    if (S[S_CTX] != CTX_CHANCE || w < 1 || w > (INT64_C(1) << 31)) {
+        g_bad(c);
+        return;
+    }
+    int64_t m = S[S_NM];
+    if (m + 2 >= CAP_MOVES) {
+        g_bad(c); /* more outcomes than the buffer holds: the Python backend plays this game */
+        return;
+    }
+    c->CS[m + 1] = S[S_NC];
+    c->CS[WEIGHTS + m] = w;
+    S[S_NM] = m + 1;
+}
+
+/* chanceNext() in end(): the next move is chance's (when end() does not end the game). */
+static inline void g_chance_next(Ctx *c) {
+    if (c->S[S_CTX] != CTX_END)
+        g_bad(c);
+    else
+        c->S[S_CHN] = 1;
 }
 
 static inline int g_is_generated(Ctx *c) {
@@ -368,6 +508,20 @@ static inline int64_t g_pread(Ctx *c, int64_t x, int64_t y) {
     return c->B[k];
 }
 
+/* PreviousCount[x][y]: in end(), the count before the move; else CurrentCount. */
+static inline int64_t g_pcount(Ctx *c, int64_t x, int64_t y) {
+    int64_t k = NBO + g_sq(c, x, y);
+    if (c->S[S_CTX] == CTX_END) return c->HS[H_PREV + k];
+    return c->B[k];
+}
+
+/* ResultPosition[x][y]: in isMoveLegal() the scratch copy once a consequence made it, else
+ * NextPosition (which is the board, consequences of end() included, elsewhere). */
+static inline int64_t g_rread(Ctx *c, int64_t x, int64_t y) {
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL && c->HS[H_RES] != 0) return c->HS[H_RES + 1 + g_sq(c, x, y)];
+    return COUNTING ? g_nread_counted(c, x, y) : g_nread(c, x, y);
+}
+
 /* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,
  * is left to the Python backend. */
 static inline int64_t g_fbits(Ctx *c, double x) {
@@ -379,14 +533,6 @@ static inline int64_t g_fbits(Ctx *c, double x) {
     int64_t bits;
     memcpy(&bits, &x, sizeof bits);
     return bits;
-}
-
-/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
-static inline uint64_t g_z(int64_t k, int64_t o) {
-    if (o == 0) return 0;
-    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
-    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
-    return h ^ (h >> 29);
 }
 
 static inline uint64_t g_board_hash(const int64_t *HS, int64_t at) {
@@ -430,5 +576,6 @@ static int g_has_legal_move(Ctx *c);
 static int g_has_legal_move_seen(Ctx *c);
 static int64_t g_repetitions(Ctx *c);
 static int g_board_seen(Ctx *c);
+static int g_board_seen_counted(Ctx *c);
 
 #endif

@@ -4,8 +4,8 @@
  * the end. The C twin of gdef_core/native/kernels/{history,kernel,judge}.py: the same buffers,
  * the same random numbers (splitmix64), so a seed plays the same game on both routes.
  *
- * Needs the generated g_candidates(), g_key_row(), e_isMoveLegal() and e_end() (and the
- * constants) defined before it is included. */
+ * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), e_isMoveLegal() and
+ * e_end() (and the constants) defined before it is included. */
 #ifndef GDEF_KERNEL_C
 #define GDEF_KERNEL_C
 
@@ -87,6 +87,12 @@ static void g_hist_play(Ctx *c, int64_t p) {
     HS[HS_BV] = 0;
 }
 
+/* In end(): the player who moves next unless end() ends the game (after a chance outcome, the
+ * player who was waiting for it). */
+static inline int64_t g_next_player(const int64_t *S) {
+    return S[S_NXT] >= 0 ? S[S_NXT] : S[S_ICM] != 0 ? S[S_T] : (S[S_T] + 1) % P;
+}
+
 /* repetitions(): the earlier positions equal to the one end() has reached. */
 static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     int64_t *S = c->S, *HS = c->HS;
@@ -94,7 +100,7 @@ static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
         g_bad(c);
         return 0;
     }
-    int64_t p = S[S_NXT] >= 0 ? S[S_NXT] : (S[S_T] + 1) % P;
+    int64_t p = g_next_player(S);
     g_key_row(c, c->B, p, c->V, c->VF, H_KEY);
     int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_now(HS, H_KEY)));
     int64_t count = 0;
@@ -107,15 +113,28 @@ static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     return count;
 }
 
+/* Whether the board in HS from `at` is the board of an entry of the history. */
+static int g_board_known(const int64_t *HS, int64_t at) {
+    int64_t h = (int64_t)g_board_hash(HS, at);
+    int64_t s = h & TMASK;
+    while (HS[H_BT + s] >= 0) {
+        int64_t e = HS[H_BT + s];
+        if (HS[H_EB + e] == h && g_same_key(HS, H_ROWS + e * KEYLEN, at, NB)) return 1;
+        s = (s + 1) & TMASK;
+    }
+    return 0;
+}
+
 /* nextBoardSeen(): whether the board after the move judged is an earlier one's. The newest
  * entry is always the board judged from, so the next board's hash is its hash changed by the
- * operations. */
+ * operations; after consequences, ResultPosition (the scratch copy) is looked up whole. */
 static __attribute__((unused)) int g_board_seen(Ctx *c) {
     int64_t *S = c->S, *HS = c->HS;
     if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
         g_bad(c);
         return 0;
     }
+    if (HS[H_RES] != 0) return g_board_known(HS, H_RES + 1);
     uint64_t h = (uint64_t)HS[H_EB + HS[HS_N] - 1];
     int64_t a = S[S_OP0], n = S[S_NOPS];
     for (int64_t i = a; i < a + n; i++) {
@@ -143,6 +162,20 @@ static __attribute__((unused)) int g_board_seen(Ctx *c) {
         s = (s + 1) & TMASK;
     }
     return 0;
+}
+
+/* nextBoardSeen() in a game whose squares count: the next board (objects and counts) built
+ * and hashed whole, then looked up as g_board_seen does. */
+static __attribute__((unused)) int g_board_seen_counted(Ctx *c) {
+    int64_t *S = c->S, *HS = c->HS;
+    if (S[S_CTX] != CTX_IS_MOVE_LEGAL) {
+        g_bad(c);
+        return 0;
+    }
+    if (HS[H_RES] != 0) return g_board_known(HS, H_RES + 1); /* after consequences: ResultPosition */
+    memcpy(HS + H_KEY, c->B, NB * sizeof(int64_t));
+    for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++) g_apply(HS + H_KEY, c->OPS, i);
+    return g_board_known(HS, H_KEY);
 }
 
 /* ------------------------------------------------------------ candidates */
@@ -284,13 +317,13 @@ static inline int64_t g_automatic(Ctx *c) {
     return m;
 }
 
-/* The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
- * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
-static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
+/* The state moves() and chance() start from: `player` proposing at move `mn`, read-only, a
+ * full step budget, no candidate or outcome yet. */
+static inline void g_propose_frame(Ctx *c, int64_t player, int64_t mn, int64_t context) {
     int64_t *S = c->S;
     S[S_T] = player;
     S[S_MN] = mn;
-    S[S_CTX] = CTX_MOVES;
+    S[S_CTX] = context;
     S[S_RO] = 1;
     S[S_NOPS] = 0;
     S[S_OP0] = 0;
@@ -300,9 +333,68 @@ static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
     S[S_BAD] = 0;
     S[S_ERR] = 0;
     c->CS[0] = 0;
+}
+
+/* The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+ * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
+static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
     size_t top = G_MARK();
     int64_t m = g_candidates(c);
     G_RELEASE(top);
+    return m;
+}
+
+/* ------------------------------------------------------------ chance */
+
+/* Drop outcomes equal to an earlier one, adding their weights to its (docs/language.md,
+ * "Chance": identical operation lists merged, in the order proposed): a few (the faces of a
+ * die) by comparing each with those kept, more (EinStein's 720 start placements) through a
+ * hash table in CS from TABLE. */
+static __attribute__((unused)) int64_t g_merge(Op *CO, int64_t *CS, int64_t m) {
+    int64_t *WT = CS + WEIGHTS, *table = CS + TABLE;
+    int64_t size = 16;
+    while (size < 2 * m) size *= 2;
+    if (m > 16)
+        for (int64_t k = 0; k < size; k++) table[k] = -1;
+    int64_t kept = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t a = CS[i], b = CS[i + 1], w = WT[i], j = -1, slot = 0;
+        if (m <= 16) {
+            for (int64_t k = 0; k < kept && j < 0; k++)
+                if (g_same(CO, a, b, CS[k], CS[k + 1])) j = k;
+        } else {
+            uint64_t h = (uint64_t)(b - a);
+            for (int64_t k = a; k < b; k++)
+                for (int f = 0; f < 4; f++) h = (h ^ (uint64_t)(CO[k][f] + 7)) * UINT64_C(0x100000001B3);
+            slot = (int64_t)(h >> 20) & (size - 1);
+            while (table[slot] >= 0 && j < 0) {
+                if (g_same(CO, a, b, CS[table[slot]], CS[table[slot] + 1])) j = table[slot];
+                slot = (slot + 1) & (size - 1);
+            }
+        }
+        if (j >= 0) {
+            WT[j] += w;
+            continue;
+        }
+        g_keep(CO, CS, kept, a, b);
+        WT[kept] = w;
+        if (m > 16) table[slot] = kept;
+        kept += 1;
+    }
+    return kept;
+}
+
+/* The outcomes of the chance node where `player` moves next into CO / CS, their weights from
+ * CS[WEIGHTS]; -> how many (none, with S[S_ERR] set, when chance() failed or proposed none:
+ * G615, which the Python backend reports located). */
+static inline int64_t g_outcomes(Ctx *c, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    g_propose_frame(c, player, mn, CTX_CHANCE);
+    size_t top = G_MARK();
+    int64_t m = g_chance_outcomes(c);
+    G_RELEASE(top);
+    if (m == 0) S[S_ERR] = 1;
     return m;
 }
 
@@ -397,7 +489,7 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     }
     int64_t saved[NSLOTS];
     memcpy(saved, S, sizeof saved);
-    int64_t p = S[S_NXT] >= 0 ? S[S_NXT] : (S[S_T] + 1) % P;
+    int64_t p = g_next_player(S);
     int64_t mn = S[S_MN];
     int64_t m = g_gen(c, p, mn);
     int failed = S[S_ERR] != 0;
@@ -439,25 +531,26 @@ static __attribute__((unused)) int g_has_legal_move_seen(Ctx *c) {
 
 /* ------------------------------------------------------------ playing */
 
-/* Apply the move in rows a .. a + n - 1 of MV and run end(); -> whether the game is over,
- * with *winner (or -1) and *next (the next player). */
-static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t *winner,
-                  int64_t *next) {
+/* Apply the move in rows a .. a + n - 1 of MV (a chance outcome when `chance`) and run end();
+ * -> 1 when the game is over, 2 when the next move is chance's, else 0, with *winner (or -1)
+ * and *next (the next player, the one waiting at a chance node). */
+static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t chance,
+                  int64_t *winner, int64_t *next) {
     int64_t *S = c->S;
     if (USES_PREVIOUS) /* the board before the move, for PreviousPosition */
         memcpy(c->HS + H_PREV, c->B, NB * sizeof(int64_t));
-    if (USES_HISTORY && c->HS[HS_N] > 0) { /* the newest entry is the board before the move */
-        int64_t *HS = c->HS;
-        uint64_t hb = (uint64_t)HS[H_EB + HS[HS_N] - 1];
-        for (int64_t i = a; i < a + n; i++) {
-            int64_t k = MV[i][0] * H + MV[i][1];
-            hb ^= g_z(k, c->B[k]) ^ g_z(k, MV[i][2]);
-            c->B[k] = MV[i][2];
+    /* the newest entry is the board before the move: its hash is kept up to date (g_set) */
+    c->HS[HS_BV] = USES_HISTORY && c->HS[HS_N] > 0;
+    if (c->HS[HS_BV]) c->HS[HS_BH] = c->HS[H_EB + c->HS[HS_N] - 1];
+    for (int64_t i = a; i < a + n; i++) {
+        int64_t k = MV[i][0] * H + MV[i][1];
+        if (COUNTING && MV[i][3] == 2) { /* squares that count: a count operation */
+            g_set(c, NBO + k, MV[i][2]);
+        } else {
+            g_set(c, k, MV[i][2]);
+            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
         }
-        HS[HS_BH] = (int64_t)hb;
-        HS[HS_BV] = 1;
-    } else
-        for (int64_t i = a; i < a + n; i++) c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+    }
     S[S_T] = player;
     S[S_MN] = mn + 1;
     S[S_CTX] = CTX_END;
@@ -468,6 +561,8 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     S[S_OP0] = a;
     S[S_ST] = MAXSTEPS;
     S[S_ERR] = 0;
+    S[S_CHN] = 0;
+    S[S_ICM] = chance;
     Op *saved = c->OPS;
     size_t top = G_MARK();
     c->OPS = MV;
@@ -481,8 +576,8 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
         return 1;
     }
     *winner = -1;
-    *next = S[S_NXT] >= 0 ? S[S_NXT] : (player + 1) % P;
-    return 0;
+    *next = g_next_player(S);
+    return S[S_CHN] != 0 ? 2 : 0;
 }
 
 /* splitmix64: a float in [0, 1) (the numba kernels' numbers). */
@@ -493,6 +588,20 @@ static inline double g_rand(uint64_t *R) {
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     z = z ^ (z >> 31);
     return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The outcome drawn by weight among the m in CO / CS: the first whose running sum of weights
+ * exceeds int(draw * total) (the numba kernels' _pick). */
+static inline int64_t g_pick(Ctx *c, uint64_t *R, int64_t m) {
+    const int64_t *WT = c->CS + WEIGHTS;
+    int64_t total = 0;
+    for (int64_t k = 0; k < m; k++) total += WT[k];
+    int64_t t = (int64_t)(g_rand(R) * (double)total);
+    for (int64_t k = 0; k < m - 1; k++) {
+        t -= WT[k];
+        if (t < 0) return k;
+    }
+    return m - 1;
 }
 
 typedef struct {
@@ -507,18 +616,26 @@ typedef struct {
     int64_t rec_len;
 } Game;
 
-/* One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length, the
- * moves recorded and the winner as it goes, so they are known when it fails. */
-static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_moves) {
+/* One random game (from a chance node when `chance`); -> status (0 ended, 1 capped, 2 no
+ * legal move). G holds its length, the moves recorded and the winner as it goes, so they are
+ * known when it fails. A chance node plays one outcome drawn by weight. */
+static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chance, int64_t max_moves) {
     int64_t *S = c->S;
     for (;;) {
         if (max_moves >= 0 && G->length >= max_moves) return 1;
-        int64_t first;
-        int64_t m = g_gen_memo(c, player, mn, &first);
+        chance = CHANCE && chance;
+        int64_t first = -1;
+        int64_t m;
+        if (chance) {
+            m = g_outcomes(c, player, mn);
+            if (c->CS[MEMO] != 0) c->CS[MEMO] = 1; /* the outcomes took CO / CS: the memo is gone */
+        } else {
+            m = g_gen_memo(c, player, mn, &first);
+        }
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
         for (int64_t i = 0; i < m; i++) G->order[i] = i;
-        int64_t chosen = -1, left = m;
+        int64_t chosen = chance ? g_pick(c, &G->R, m) : -1, left = chance ? 0 : m;
         while (left > 0) {
             int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
             left -= 1;
@@ -542,12 +659,13 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_m
             G->recorded = nrec + 1;
         }
         int64_t winner, next;
-        int over = g_play(c, G->MV, 0, n, player, mn, &winner, &next);
+        int over = g_play(c, G->MV, 0, n, player, mn, chance, &winner, &next);
         player = next;
-        if (USES_HISTORY && !over) g_hist_play(c, player); /* the position reached */
+        chance = over == 2;
+        if (USES_HISTORY && over != 1) g_hist_play(c, player); /* the position reached */
         mn += 1;
         G->length += 1;
-        if (over) {
+        if (over == 1) {
             G->winner = winner;
             return 0;
         }
@@ -555,7 +673,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_m
 }
 
 /* One game under its own jump target: -> its status, 3 when it failed. */
-static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t max_moves) {
+static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chance, int64_t max_moves) {
     jmp_buf here;
     jmp_buf *outer = c->jump;
     c->jump = &here;
@@ -563,7 +681,7 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
     if (setjmp(here) == 0) {
         if (USES_HISTORY) g_hist_restart(c);
         c->CS[MEMO] = 1; /* hasLegalMove() keeps its candidates for the next turn */
-        status = g_game(c, G, player, mn, max_moves);
+        status = g_game(c, G, player, mn, chance, max_moves);
     } else {
         status = 3;
         G_RELEASE(0);
@@ -594,13 +712,13 @@ static inline uint64_t g_game_seed(uint64_t seed, int64_t index, int64_t player)
  * summed scores. */
 enum { T_GAMES, T_DRAWS, T_CAPPED, T_LEN, T_MAX, T_ODD, T_WINS };
 
-/* Games first .. stop - 1 from one position: game g drawn from seeds[g] (seeds not NULL),
+/* Games first .. stop - 1 from one position (a chance node when chance0): game g drawn from seeds[g] (seeds not NULL),
  * else from g_game_seed(seed, g, 0); each game's row in winners .. scores (when not NULL) and
  * its share of T and TS (when not NULL). -> the moves recorded. */
 static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int64_t first, int64_t stop,
-                     const int64_t *board, int64_t player0, int64_t mn0, const int64_t *V0, const double *VF0,
-                     const double *SC0, int64_t max_moves, int64_t *winners, int64_t *lengths, int64_t *status,
-                     double *scores, int64_t *T, double *TS, int64_t *odd) {
+                     const int64_t *board, int64_t player0, int64_t mn0, int64_t chance0, const int64_t *V0,
+                     const double *VF0, const double *SC0, int64_t max_moves, int64_t *winners, int64_t *lengths,
+                     int64_t *status, double *scores, int64_t *T, double *TS, int64_t *odd) {
     G_RELEASE(0);
     for (int64_t g = first; g < stop; g++) {
         memcpy(c->B, board, NB * sizeof(int64_t));
@@ -611,7 +729,7 @@ static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int6
         G->length = 0;
         G->recorded = 0;
         G->winner = -1;
-        int64_t state = g_game_caught(c, G, player0, mn0, max_moves);
+        int64_t state = g_game_caught(c, G, player0, mn0, chance0, max_moves);
         if (winners != NULL) {
             status[g] = state;
             winners[g] = G->winner;
@@ -637,17 +755,17 @@ static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int6
     return G->recorded;
 }
 
-/* Random playouts from one position, one per seed. status: 0 ended, 1 capped, 2 no legal
- * move, 3 a run-time error or limit (replayed in Python). With `record`, the moves of the
- * (single) game are written to rec_ops / rec_starts. CO, CS, order, MV: working buffers made
- * once by the caller. -> the moves recorded. */
+/* Random playouts from one position (a chance node when chance0), one per seed. status: 0
+ * ended, 1 capped, 2 no legal move, 3 a run-time error or limit (replayed in Python). With
+ * `record`, the moves of the (single) game are written to rec_ops / rec_starts. CO, CS, order,
+ * MV: working buffers made once by the caller. -> the moves recorded. */
 G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int64_t *board, int64_t player0,
                                int64_t mn0, const int64_t *V0, const double *VF0, const double *SC0,
                                int64_t max_moves, int64_t *winners, int64_t *lengths, int64_t *status,
                                double *scores, int64_t record, int64_t *rec_ops, int64_t rec_rows,
                                int64_t *rec_starts, int64_t rec_len, int64_t *CO, int64_t co_rows,
                                int64_t *CS, int64_t *order, int64_t *MV, const int64_t *H0, int64_t h0_rows,
-                               int64_t *HS) {
+                               int64_t *HS, int64_t chance0) {
     int64_t S[NSLOTS] = {0};
     int64_t B[NB > 0 ? NB : 1];
     int64_t V[NV > 0 ? NV : 1];
@@ -657,8 +775,8 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
              (uintptr_t)__builtin_frame_address(0)};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
-    return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
-                 status, scores, NULL, NULL, NULL);
+    return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, winners,
+                 lengths, status, scores, NULL, NULL, NULL);
 }
 
 /* gdef-sim's random games first .. stop - 1 of a run seeded `seed`, each seeded by
@@ -668,7 +786,7 @@ G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const
                                int64_t mn0, const int64_t *V0, const double *VF0, const double *SC0,
                                int64_t max_moves, int64_t *T, double *TS, int64_t *odd, int64_t *CO,
                                int64_t co_rows, int64_t *CS, int64_t *order, int64_t *MV, const int64_t *H0,
-                               int64_t h0_rows, int64_t *HS) {
+                               int64_t h0_rows, int64_t *HS, int64_t chance0) {
     int64_t S[NSLOTS] = {0};
     int64_t B[NB > 0 ? NB : 1];
     int64_t V[NV > 0 ? NV : 1];
@@ -678,8 +796,8 @@ G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const
              (uintptr_t)__builtin_frame_address(0)};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, 0, NULL, 0, NULL, 0};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
-    return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, NULL, NULL,
-                 NULL, NULL, T, TS, odd);
+    return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, NULL,
+                 NULL, NULL, NULL, T, TS, odd);
 }
 
 /* The legal moves of a position, copied into LO / LS; -> how many. */
@@ -703,6 +821,40 @@ static int64_t g_legal_into(Ctx *c, int64_t player, int64_t mn, Op *LO, int64_t 
         }
     }
     return n;
+}
+
+/* The outcomes of a chance node, copied into LO / LS, their weights into WT (when not NULL);
+ * -> how many. */
+static int64_t g_outcomes_into(Ctx *c, int64_t player, int64_t mn, Op *LO, int64_t lo_rows, int64_t *LS,
+                               int64_t ls_len, int64_t *WT) {
+    int64_t m = g_outcomes(c, player, mn);
+    if (c->S[S_ERR] != 0) g_fail(c);
+    LS[0] = 0;
+    for (int64_t k = 0; k < m; k++) {
+        int64_t a = c->CS[k], b = c->CS[k + 1];
+        if (k + 2 >= ls_len || LS[k] + b - a > lo_rows) g_fail(c);
+        memcpy(LO + LS[k], c->CO + a, (b - a) * sizeof(Op));
+        LS[k + 1] = LS[k] + b - a;
+        if (WT != NULL) WT[k] = c->CS[WEIGHTS + k];
+    }
+    return m;
+}
+
+/* The outcomes of a chance node and their weights (NativeRules.chance_outcomes); -> how many,
+ * -1 when the native run stopped (chance() failed or proposed none: the Python backend says). */
+G_EXPORT int64_t gdef_outcomes_into(int64_t *B, int64_t *V, double *VF, double *SC, int64_t *CO, int64_t co_rows,
+                                    int64_t *CS, int64_t player, int64_t mn, int64_t *LO, int64_t lo_rows,
+                                    int64_t *LS, int64_t ls_len, int64_t *WT, int64_t *HS) {
+    int64_t S[NSLOTS] = {0};
+    jmp_buf here;
+    Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
+             (uintptr_t)__builtin_frame_address(0)};
+    G_RELEASE(0);
+    if (setjmp(here) != 0) {
+        G_RELEASE(0);
+        return -1;
+    }
+    return g_outcomes_into(&c, player, mn, (Op *)LO, lo_rows, LS, ls_len, WT);
 }
 
 /* The legal moves of a position (NativeRules.legal_moves); -> how many, -1 when the native
@@ -759,15 +911,15 @@ G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V,
     for (int64_t k = 0; k < n; k++) verdicts[k] = g_verdict(&c, (Op *)ops, player, mn, starts[k], starts[k + 1]);
 }
 
-/* g_play() under a jump target: -> 1 over, 0 not, -1 end() failed. */
-static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t *winner,
-                         int64_t *next) {
+/* g_play() under a jump target: -> g_play's answer, -1 when end() failed. */
+static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t mn, int64_t chance,
+                         int64_t *winner, int64_t *next) {
     jmp_buf here;
     jmp_buf *outer = c->jump;
     c->jump = &here;
     int r;
     if (setjmp(here) == 0) {
-        r = g_play(c, MV, a, n, player, mn, winner, next);
+        r = g_play(c, MV, a, n, player, mn, chance, winner, next);
     } else {
         r = -1;
         G_RELEASE(0);
@@ -778,24 +930,32 @@ static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, i
 
 typedef struct {
     Op *LO;
-    int64_t *LS, *Bs, *Vs, *hn, *players, *numbers, *sizes, *next_move;
+    int64_t *LS, *Bs, *Vs, *hn, *players, *numbers, *sizes, *next_move, *chance;
     double *VFs, *SCs;
     int64_t *CS;
     Op *CO;
 } Perft;
 
-static int64_t g_perft(Ctx *c, Perft *w, int64_t player, int64_t mn, int64_t depth, int64_t *counts) {
+/* The moves of a level of perft: a chance node's outcomes, else the legal moves. */
+static int64_t g_level_moves(Ctx *c, int64_t chance, int64_t player, int64_t mn, Op *LO, int64_t *LS) {
+    if (CHANCE && chance) return g_outcomes_into(c, player, mn, LO, PERFT_OPS, LS, PERFT_MOVES, NULL);
+    return g_legal_into(c, player, mn, LO, PERFT_OPS, LS, PERFT_MOVES);
+}
+
+static int64_t g_perft(Ctx *c, Perft *w, int64_t player, int64_t mn, int64_t chance0, int64_t depth,
+                       int64_t *counts) {
     int64_t *HS = c->HS;
 #define G_LEVEL(l) (c->B = w->Bs + (l) * NB, c->V = w->Vs + (l) * NV, c->VF = w->VFs + (l) * NVF, \
                     c->SC = w->SCs + (l) * P)
     w->players[0] = player;
     w->numbers[0] = mn;
+    w->chance[0] = chance0;
     if (USES_HISTORY) {
         if (HS[HS_N0] < 0 || HS[HS_N0] + depth + 2 > HCAP) g_fail(c);
         w->hn[0] = HS[HS_N0];
     }
     G_LEVEL(0);
-    w->sizes[0] = g_legal_into(c, player, mn, w->LO, PERFT_OPS, w->LS, PERFT_MOVES);
+    w->sizes[0] = g_level_moves(c, chance0, player, mn, w->LO, w->LS);
     int64_t level = 0;
     while (level >= 0) {
         int64_t i = w->next_move[level];
@@ -814,21 +974,22 @@ static int64_t g_perft(Ctx *c, Perft *w, int64_t player, int64_t mn, int64_t dep
         int64_t a = LS[i], winner, next;
         G_LEVEL(up);
         int over = g_play_caught(c, w->LO + level * PERFT_OPS, a, LS[i + 1] - a, w->players[level],
-                                 w->numbers[level], &winner, &next);
+                                 w->numbers[level], w->chance[level], &winner, &next);
         if (over < 0) {
             if (USES_HISTORY && HS[HS_X] != 0) g_fail(c); /* a key the kernel cannot compare */
             continue; /* end() failed: not a legal move */
         }
         counts[level] += 1;
-        if (up < depth && !over) {
+        if (up < depth && over != 1) {
             w->players[up] = next;
             w->numbers[up] = w->numbers[level] + 1;
+            w->chance[up] = over == 2;
             if (USES_HISTORY) {
                 g_hist_play(c, next);
                 w->hn[up] = HS[HS_N];
             }
-            w->sizes[up] = g_legal_into(c, next, w->numbers[up], w->LO + up * PERFT_OPS, PERFT_OPS,
-                                        w->LS + up * PERFT_MOVES, PERFT_MOVES);
+            w->sizes[up] = g_level_moves(c, w->chance[up], next, w->numbers[up], w->LO + up * PERFT_OPS,
+                                         w->LS + up * PERFT_MOVES);
             w->next_move[up] = 0;
             level = up;
         }
@@ -837,16 +998,16 @@ static int64_t g_perft(Ctx *c, Perft *w, int64_t player, int64_t mn, int64_t dep
     return 0;
 }
 
-/* counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py), walked depth
- * first with one frame per level; -> 0, or -1 when the native run stopped (the Python backend
- * counts). */
+/* counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py; a chance
+ * outcome is one move), walked depth first with one frame per level, from a chance node when
+ * chance0; -> 0, or -1 when the native run stopped (the Python backend counts). */
 G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, const int64_t *V, const double *VF,
                             const double *SC, int64_t depth, int64_t *counts, const int64_t *H0, int64_t h0_rows,
-                            int64_t *HS) {
+                            int64_t *HS, int64_t chance0) {
     int64_t S[NSLOTS] = {0};
     Perft w;
     w.CO = malloc(CAP_OPS * sizeof(Op));
-    w.CS = calloc(MEMO + MEMO_LEN, sizeof(int64_t));
+    w.CS = calloc(WEIGHTS + CAP_MOVES, sizeof(int64_t));
     w.LO = malloc(depth * PERFT_OPS * sizeof(Op));
     w.LS = malloc(depth * PERFT_MOVES * sizeof(int64_t));
     w.Bs = malloc((depth + 1) * (NB + 1) * sizeof(int64_t));
@@ -858,9 +1019,10 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
     w.numbers = calloc(depth + 1, sizeof(int64_t));
     w.sizes = calloc(depth + 1, sizeof(int64_t));
     w.next_move = calloc(depth + 1, sizeof(int64_t));
+    w.chance = calloc(depth + 1, sizeof(int64_t));
     volatile int64_t result = -1;
     if (w.CO && w.CS && w.LO && w.LS && w.Bs && w.Vs && w.VFs && w.SCs && w.hn && w.players && w.numbers &&
-        w.sizes && w.next_move) {
+        w.sizes && w.next_move && w.chance) {
         memcpy(w.Bs, board, NB * sizeof(int64_t));
         memcpy(w.Vs, V, NV * sizeof(int64_t));
         memcpy(w.VFs, VF, NVF * sizeof(double));
@@ -871,7 +1033,7 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
         G_RELEASE(0);
         if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
         if (setjmp(here) == 0)
-            result = g_perft(&c, &w, player, mn, depth, counts);
+            result = g_perft(&c, &w, player, mn, chance0, depth, counts);
         G_RELEASE(0);
     }
     free(w.CO);
@@ -887,6 +1049,7 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
     free(w.numbers);
     free(w.sizes);
     free(w.next_move);
+    free(w.chance);
     return result;
 }
 

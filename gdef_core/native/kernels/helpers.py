@@ -10,7 +10,8 @@ from gdef_core.lower.arithmetic import (
     INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
 )
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, OPERATION_STEPS, P, W,
+    CACHE, CAP_MOVES, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, H_RES, NBO,
+    OPERATION_STEPS, P, WEIGHTS, W,
 )
 
 
@@ -25,9 +26,9 @@ from numba import njit
 negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan = (
     njit(cache=CACHE, inline='always')(operation)
     for operation in (negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan))
-# Slots of S.
-_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0 = range(15)
-NSLOTS = 15
+# Slots of S (_CHN: end() called chanceNext(); _ICM: the move end() follows is a chance outcome).
+_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0, _CHN, _ICM = range(17)
+NSLOTS = 17
 
 
 @njit(cache=CACHE)
@@ -206,6 +207,63 @@ def _nread(B, OPS, S, x, y):
 
 
 @njit(cache=CACHE, inline='always')
+def _apply(B, OPS, i, at):
+    """Operation i applied to the board held from B[at]: a place or a clear sets the square's
+    object (and, in a game whose squares count, resets its count); a count (place flag 2,
+    its count in the object's field) sets the count alone (runtime/counts.py)."""
+    k = at + OPS[i, 0] * H + OPS[i, 1]
+    if OPS[i, 3] == 2:
+        B[NBO + k] = OPS[i, 2]
+    else:
+        B[k] = OPS[i, 2]
+        if COUNTING:
+            B[NBO + k] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _nread_counted(B, OPS, S, x, y):
+    """NextPosition[x][y] in a game whose squares count: count operations change no object."""
+    k = _sq(S, x, y)
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
+        a = S[_OP0]
+        for i in range(a + S[_NOPS] - 1, a - 1, -1):
+            if OPS[i, 3] != 2 and OPS[i, 0] * H + OPS[i, 1] == k:
+                return OPS[i, 2]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _ncount(B, OPS, S, x, y):
+    """NextCount[x][y]: while isMoveLegal() runs, the count after the move (a place or a
+    clear resets it); else CurrentCount."""
+    k = _sq(S, x, y)
+    if S[_CTX] == CTX_IS_MOVE_LEGAL:
+        a = S[_OP0]
+        for i in range(a + S[_NOPS] - 1, a - 1, -1):
+            if OPS[i, 0] * H + OPS[i, 1] == k:
+                return OPS[i, 2] if OPS[i, 3] == 2 else 0
+    return B[NBO + k]
+
+
+@njit(cache=CACHE, inline='always')
+def _opobj(OPS, S, i):
+    """OperationList[i][2] in a game whose squares count: empty (0) for a count."""
+    if i < 0 or i >= S[_NOPS]:
+        _bad(S)
+        return 0
+    return 0 if OPS[S[_OP0] + i, 3] == 2 else OPS[S[_OP0] + i, 2]
+
+
+@njit(cache=CACHE, inline='always')
+def _opcount(OPS, S, i):
+    """OperationList[i][3]: the count of a count operation, else 0."""
+    if i < 0 or i >= S[_NOPS]:
+        _bad(S)
+        return 0
+    return OPS[S[_OP0] + i, 2] if OPS[S[_OP0] + i, 3] == 2 else 0
+
+
+@njit(cache=CACHE, inline='always')
 def _opf(OPS, S, i, j):
     if i < 0 or i >= S[_NOPS]:
         _bad(S)
@@ -255,11 +313,15 @@ def _writable(S):
 
 @njit(cache=CACHE, inline='always')
 def _add_op(S, CO, x, y, o, place):
-    """addPlace / addClear in moves(): one operation of the candidate being built."""
-    if S[_CTX] != CTX_MOVES:
+    """addPlace / addClear in moves() (or chance()): one operation of the candidate (or
+    outcome) being built."""
+    if S[_CTX] != CTX_MOVES and S[_CTX] != CTX_CHANCE:
         _bad(S)
         return
     if x < 0 or x >= W or y < 0 or y >= H:
+        if S[_CTX] == CTX_CHANCE:
+            _bad(S)  # an outcome is exact: a square off the board is an error
+            return
         S[_BAD] = 1  # a candidate naming a square off the board is dropped
     else:
         n = S[_NC]
@@ -272,6 +334,17 @@ def _add_op(S, CO, x, y, o, place):
         CO[n, 3] = place
         S[_NC] = n + 1
     S[_ST] -= OPERATION_STEPS
+
+
+@njit(cache=CACHE, inline='always')
+def _rread(B, OPS, S, HS, x, y):
+    """ResultPosition[x][y]: in isMoveLegal() the scratch copy once a consequence made it,
+    else NextPosition (which is the board, consequences of end() included, elsewhere)."""
+    if S[_CTX] == CTX_IS_MOVE_LEGAL and HS[H_RES] != 0:
+        return HS[H_RES + 1 + _sq(S, x, y)]
+    if COUNTING:
+        return _nread_counted(B, OPS, S, x, y)
+    return _nread(B, OPS, S, x, y)
 
 
 @njit(cache=CACHE, inline='always')
@@ -289,6 +362,43 @@ def _add_move(S, CS):
         CS[m + 1] = S[_NC]
         S[_NM] = m + 1
     S[_BAD] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _add_outcome(S, CS, w):
+    """addOutcome(w) in chance(): the outcome being built is finished with weight w (1 ..
+    2^31, else G616: flagged, and the Python backend replays the game for the located error),
+    kept in CS from WEIGHTS."""
+    if S[_CTX] != CTX_CHANCE or w < 1 or w > 2147483648:
+        _bad(S)
+        return
+    m = S[_NM]
+    if m + 2 >= CAP_MOVES:
+        _bad(S)  # more outcomes than the buffer holds: the Python backend plays this game
+        return
+    CS[m + 1] = S[_NC]
+    CS[WEIGHTS + m] = w
+    S[_NM] = m + 1
+
+
+@njit(cache=CACHE, inline='always')
+def _chance_next(S):
+    """chanceNext() in end(): the next move is chance's (when end() does not end the game)."""
+    if S[_CTX] != CTX_END:
+        _bad(S)
+    else:
+        S[_CHN] = 1
+
+
+@njit(cache=CACHE, inline='always')
+def _next_player(S):
+    """In end(): the player who moves next unless end() ends the game (after a chance
+    outcome, the player who was waiting for it)."""
+    if S[_NXT] >= 0:
+        return S[_NXT]
+    if S[_ICM] != 0:
+        return S[_T]
+    return (S[_T] + 1) % P
 
 
 @njit(cache=CACHE, inline='always')

@@ -1,5 +1,6 @@
-"""The position history of repetitions() and nextBoardSeen(), PreviousPosition, and the
-values of OperationList columns typed only at run time.
+"""The position history of repetitions() and nextBoardSeen(), PreviousPosition, the
+consequences of end() and isMoveLegal() (the board, whose hash the history keeps, and the
+scratch ResultPosition), and the values of OperationList columns typed only at run time.
 
 Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
 are copied into it; the imports above it are for linters and editors.
@@ -7,10 +8,12 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_ROWS,
-    KEYLEN, NB, P, TMASK, TSIZE, _key_row,
+    CACHE, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY,
+    H_PREV, H_PT, H_RES, H_ROWS, KEYLEN, NB, NBO, TMASK, TSIZE, USES_HISTORY, W, _key_row,
 )
-from gdef_core.native.kernels.helpers import _CTX, _NOPS, _NXT, _OP0, _T, _bad, _fail, _sq
+from gdef_core.native.kernels.helpers import (
+    _CTX, _NOPS, _OP0, _ST, _add_op, _apply, _bad, _fail, _next_player, _opcount, _opobj, _sq,
+)
 
 
 # MODULE_TEXT (copied into each generated module from here on)
@@ -41,6 +44,15 @@ def _pread(B, S, HS, x, y):
 
 
 @njit(cache=CACHE, inline='always')
+def _pcount(B, S, HS, x, y):
+    """PreviousCount[x][y]: in end(), the count before the move; else CurrentCount."""
+    k = NBO + _sq(S, x, y)
+    if S[_CTX] == CTX_END:
+        return HS[H_PREV + k]
+    return B[k]
+
+
+@njit(cache=CACHE, inline='always')
 def _fbits(HS, x):
     """A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by
     identity, is left to the Python backend."""
@@ -61,6 +73,53 @@ def _z(k, o):
     h = (k * 1021 + o) * -7046029254386353131
     h = (h ^ (h >> 32)) * -49064778989728563
     return h ^ (h >> 29)
+
+
+@njit(cache=CACHE, inline='always')
+def _set(B, HS, k, v):
+    """Square (or count) k of the board becomes v, the board's hash _play keeps (_HBV)
+    changed with it."""
+    if USES_HISTORY and HS[_HBV] != 0:
+        HS[_HBH] ^= _z(k, B[k]) ^ _z(k, v)
+    B[k] = v
+
+
+@njit(cache=CACHE, inline='always')
+def _consequence(B, OPS, S, HS, x, y, o):
+    """addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
+    ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
+    first consequence (HS[H_RES] = 1; the entry point resets it). One step each."""
+    if x < 0 or x >= W or y < 0 or y >= H:
+        _bad(S)
+        return
+    S[_ST] -= 1
+    k = x * H + y
+    if S[_CTX] == CTX_END:
+        _set(B, HS, k, o)
+        if COUNTING:  # a place or a clear resets the count
+            _set(B, HS, NBO + k, 0)
+    elif S[_CTX] == CTX_IS_MOVE_LEGAL:
+        if HS[H_RES] == 0:
+            for j in range(NB):
+                HS[H_RES + 1 + j] = B[j]
+            a = S[_OP0]
+            for i in range(a, a + S[_NOPS]):
+                _apply(HS, OPS, i, H_RES + 1)
+            HS[H_RES] = 1
+        HS[H_RES + 1 + k] = o
+        if COUNTING:
+            HS[H_RES + 1 + NBO + k] = 0
+    else:
+        _bad(S)
+
+
+@njit(cache=CACHE, inline='always')
+def _add_any(B, OPS, S, CO, HS, x, y, o, place):
+    """addPlace / addClear in a function that moves() (or chance()) and end() both reach."""
+    if S[_CTX] == CTX_MOVES or S[_CTX] == CTX_CHANCE:
+        _add_op(S, CO, x, y, o, place)
+    else:
+        _consequence(B, OPS, S, HS, x, y, o)
 
 
 @njit(cache=CACHE, inline='always')
@@ -188,7 +247,7 @@ def _repetitions(B, S, V, VF, HS):
     if S[_CTX] != CTX_END:
         _bad(S)
         return 0
-    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    p = _next_player(S)
     _key_row(B, p, V, VF, HS, H_KEY)
     h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_now(HS, H_KEY)))
     count = 0
@@ -209,6 +268,8 @@ def _board_seen(B, OPS, S, HS):
     if S[_CTX] != CTX_IS_MOVE_LEGAL:
         _bad(S)
         return False
+    if HS[H_RES] != 0:   # consequences made: ResultPosition, the scratch copy
+        return _board_known(HS, H_RES + 1)
     h = HS[H_EB + HS[_HN] - 1]
     a = S[_OP0]
     n = S[_NOPS]
@@ -234,6 +295,48 @@ def _board_seen(B, OPS, S, HS):
                 return True
         s = (s + 1) & TMASK
     return False
+
+
+@njit(cache=CACHE)
+def _board_known(HS, at):
+    """Whether the board in HS from `at` is the board of an entry of the history."""
+    h = _board_hash(HS, at)
+    s = h & TMASK
+    while HS[H_BT + s] >= 0:
+        e = HS[H_BT + s]
+        if HS[H_EB + e] == h and _same_key(HS, H_ROWS + e * KEYLEN, at, NB):
+            return True
+        s = (s + 1) & TMASK
+    return False
+
+
+@njit(cache=CACHE, inline='always')
+def _opdyn_counted(OPS, S, i, j):
+    """_opdyn in a game whose squares count: j = 2 is empty for a count, j = 3 the count."""
+    if i < 0 or i >= S[_NOPS] or j < 0 or j > 3:
+        _bad(S)
+        return (0, False)
+    if j == 2:
+        return (_opobj(OPS, S, i), True)
+    if j == 3:
+        return (_opcount(OPS, S, i), False)
+    return (OPS[S[_OP0] + i, j], False)
+
+
+@njit(cache=CACHE)
+def _board_seen_counted(B, OPS, S, HS):
+    """nextBoardSeen() in a game whose squares count: ResultPosition after consequences, else
+    the next board (objects and counts) built and hashed whole, then looked up."""
+    if S[_CTX] != CTX_IS_MOVE_LEGAL:
+        _bad(S)
+        return False
+    if HS[H_RES] != 0:
+        return _board_known(HS, H_RES + 1)
+    HS[H_KEY:H_KEY + NB] = B
+    a = S[_OP0]
+    for i in range(a, a + S[_NOPS]):
+        _apply(HS, OPS, i, H_KEY)
+    return _board_known(HS, H_KEY)
 
 
 @njit(cache=CACHE, inline='always')

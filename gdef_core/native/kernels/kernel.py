@@ -1,5 +1,5 @@
-"""The search for legal moves (candidates, duplicates, judging), playing a move, random
-playouts and perft.
+"""The search for legal moves (candidates, duplicates, judging), a chance node's outcomes,
+playing a move, random playouts and perft.
 
 Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
 are copied into it; the imports above it are for linters and editors.
@@ -7,17 +7,17 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, CAP_OPS, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_EB, H_PREV, H_ROWS, KEYLEN,
-    KEYS, MAXSTEPS, MEMO, MEMO_LEN, NB, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL, TABLE,
-    USES_HISTORY, USES_PREVIOUS, W,
-    _candidates, e_end, e_isMoveLegal,
+    CACHE, CAP_MOVES, CAP_OPS, CHANCE, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP,
+    H_EB, H_PREV, H_ROWS, KEYLEN, KEYS, MAXSTEPS, MEMO, NB, NBO, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES,
+    PERFT_OPS, POOL, TABLE, USES_HISTORY, USES_PREVIOUS, W, WEIGHTS,
+    _candidates, _chance_outcomes, e_end, e_isMoveLegal,
 )
 from gdef_core.native.kernels.helpers import (
-    NSLOTS, _BAD, _CTX, _ERR, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
-    _WIN, _bad, _fail,
+    NSLOTS, _BAD, _CHN, _CTX, _ERR, _ICM, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
+    _WIN, _bad, _fail, _next_player,
 )
 from gdef_core.native.kernels.history import (
-    _HBH, _HBV, _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate, _z,
+    _HBH, _HBV, _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate, _set,
 )
 
 
@@ -39,10 +39,10 @@ def _same(CO, a, b, c, d):
 def _starts():
     """CS: the candidates' start offsets (CAP_MOVES), then the search number and one stamp per
     single-operation candidate (KEYS): the stamp says which search last generated it; from
-    TABLE, _dedupe_any's hash table; from MEMO, the memo of hasLegalMove()'s candidates (off).
-    Searches thus make no arrays: the kernels run without numba's reference counting unless
-    the rules make arrays (codegen.NRT)."""
-    CS = np.empty(MEMO + MEMO_LEN, np.int64)
+    TABLE, _dedupe_any's hash table; from MEMO, the memo of hasLegalMove()'s candidates (off);
+    from WEIGHTS, the weights of a chance node's outcomes. Searches thus make no arrays: the
+    kernels run without numba's reference counting unless the rules make arrays (codegen.NRT)."""
+    CS = np.empty(WEIGHTS + CAP_MOVES, np.int64)
     CS[CAP_MOVES:] = 0
     return CS
 
@@ -169,6 +169,74 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     return _candidates(B, S, V, VF, SC, CO, CS, HS)
 
 
+@njit(cache=CACHE)
+def _merge(CO, CS, m):
+    """Drop outcomes equal to an earlier one, adding their weights to its (docs/language.md,
+    "Chance": identical operation lists merged, in the order proposed): a few (the faces of a
+    die) by comparing each with those kept, more (EinStein's 720 start placements) through a
+    hash table in CS from TABLE (kernel.c's g_merge)."""
+    size = 16
+    while size < 2 * m:
+        size *= 2
+    if m > 16:
+        for k in range(size):
+            CS[TABLE + k] = -1
+    kept = 0
+    for i in range(m):
+        a, b, w = CS[i], CS[i + 1], CS[WEIGHTS + i]
+        j = -1
+        slot = 0
+        if m <= 16:
+            for k in range(kept):
+                if _same(CO, a, b, CS[k], CS[k + 1]):
+                    j = k
+                    break
+        else:
+            h = np.uint64(b - a)
+            for k in range(a, b):
+                for f in range(4):
+                    h = (h ^ np.uint64(CO[k, f] + 7)) * np.uint64(0x100000001B3)
+            slot = np.int64(h >> np.uint64(20)) & (size - 1)
+            while CS[TABLE + slot] >= 0:
+                e = CS[TABLE + slot]
+                if _same(CO, a, b, CS[e], CS[e + 1]):
+                    j = e
+                    break
+                slot = (slot + 1) & (size - 1)
+        if j >= 0:
+            CS[WEIGHTS + j] += w
+            continue
+        _keep(CO, CS, kept, a, b)
+        CS[WEIGHTS + kept] = w
+        if m > 16:
+            CS[TABLE + slot] = kept
+        kept += 1
+    return kept
+
+
+@njit(cache=CACHE, inline='always')
+def _outcomes(B, S, V, VF, SC, CO, CS, player, mn, HS):
+    """The outcomes of the chance node where `player` moves next into CO / CS, their weights
+    from CS[WEIGHTS]; -> how many (none, with S[_ERR] set, when chance() failed or proposed
+    none: G615, which the Python backend reports located)."""
+    S[_T] = player
+    S[_MN] = mn
+    S[_CTX] = CTX_CHANCE
+    S[_RO] = 1
+    S[_NOPS] = 0
+    S[_OP0] = 0
+    S[_ST] = MAXSTEPS
+    S[_NC] = 0
+    S[_NM] = 0
+    S[_BAD] = 0
+    S[_ERR] = 0
+    CS[0] = 0
+    m = _chance_outcomes(B, S, V, VF, SC, CO, CS, HS)
+    if m == 0:
+        S[_ERR] = 1
+    return m
+
+
 @njit(cache=CACHE, inline='always')
 def _automatic(B, S, CO, CS):
     """A game without moves(): every place, the clear of every occupied square, the pass."""
@@ -285,7 +353,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     saved = (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
              S[_NM], S[_BAD], S[_POOL], S[_OP0])
     failed_before = S[_ERR] != 0   # an error of end() before the search stays one
-    p = S[_NXT] if S[_NXT] >= 0 else (S[_T] + 1) % P
+    p = _next_player(S)
     mn = S[_MN]
     m = _gen(B, S, V, VF, SC, CO, CS, p, mn, HS)
     failed = S[_ERR] != 0
@@ -325,23 +393,25 @@ def _has_legal_move_seen(B, S, V, VF, SC, CO, CS, HS):
 
 
 @njit(cache=CACHE, inline='always')
-def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
-    """Apply the move in rows a .. a + n - 1 of MV and run end(); -> (over, winner or -1, next
-    player)."""
+def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, chance, HS):
+    """Apply the move in rows a .. a + n - 1 of MV (a chance outcome when `chance`) and run
+    end(); -> (1 when the game is over, 2 when the next move is chance's, else 0; the winner or
+    -1; the next player, the one waiting at a chance node)."""
     if USES_PREVIOUS:  # the board before the move, for PreviousPosition
         for k in range(NB):
             HS[H_PREV + k] = B[k]
-    if USES_HISTORY and HS[_HN] > 0:  # the newest entry is the board before the move
-        hb = HS[H_EB + HS[_HN] - 1]
-        for i in range(a, a + n):
-            k = MV[i, 0] * H + MV[i, 1]
-            hb ^= _z(k, B[k]) ^ _z(k, MV[i, 2])
-            B[k] = MV[i, 2]
-        HS[_HBH] = hb
-        HS[_HBV] = 1
-    else:
-        for i in range(a, a + n):
-            B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
+    # the newest entry is the board before the move: its hash is kept up to date (history._set)
+    HS[_HBV] = 1 if USES_HISTORY and HS[_HN] > 0 else 0
+    if HS[_HBV] != 0:
+        HS[_HBH] = HS[H_EB + HS[_HN] - 1]
+    for i in range(a, a + n):
+        k = MV[i, 0] * H + MV[i, 1]
+        if COUNTING and MV[i, 3] == 2:  # squares that count: a count operation
+            _set(B, HS, NBO + k, MV[i, 2])
+        else:
+            _set(B, HS, k, MV[i, 2])
+            if COUNTING:  # a place or a clear resets the count
+                _set(B, HS, NBO + k, 0)
     S[_T] = player
     S[_MN] = mn + 1
     S[_CTX] = CTX_END
@@ -352,18 +422,20 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
     S[_OP0] = a
     S[_ST] = MAXSTEPS
     S[_ERR] = 0
+    S[_CHN] = 0
+    S[_ICM] = 1 if chance else 0
     r = e_end(B, MV, S, V, VF, SC, CO, CS, HS)
     if S[_ST] < 0 or S[_ERR] != 0:
         _fail()
     if r:
-        return True, S[_WIN], player
-    return False, -1, S[_NXT] if S[_NXT] >= 0 else (player + 1) % P
+        return 1, S[_WIN], player
+    return 2 if S[_CHN] != 0 else 0, -1, _next_player(S)
 
 
 @njit(cache=CACHE)
-def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS):
+def _play_alone(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, chance, HS):
     """_play() as a call of its own, for perft's try block (see _fail)."""
-    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, HS)
+    return _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, chance, HS)
 
 
 @njit(cache=CACHE, inline='always')
@@ -378,20 +450,43 @@ def _rand(R):
 
 
 @njit(cache=CACHE, inline='always')
+def _pick(CS, R, m):
+    """The outcome drawn by weight among the m in CO / CS: the first whose running sum of
+    weights exceeds int(draw * total) (kernel.c's g_pick)."""
+    total = 0
+    for k in range(m):
+        total += CS[WEIGHTS + k]
+    t = int(_rand(R) * total)
+    for k in range(m - 1):
+        t -= CS[WEIGHTS + k]
+        if t < 0:
+            return k
+    return m - 1
+
+
+@njit(cache=CACHE, inline='always')
 def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, record, rec_ops, rec_starts, HS):
-    """One random game; -> status (0 ended, 1 capped, 2 no legal move). G holds its length,
-    the moves recorded and the winner as it goes, so they are known when it fails."""
+    """One random game (from a chance node when G[7]); -> status (0 ended, 1 capped, 2 no
+    legal move). G holds its length, the moves recorded and the winner as it goes, so they are
+    known when it fails. A chance node plays one outcome drawn by weight."""
+    chance = CHANCE and G[7] != 0
     while True:
         if max_moves >= 0 and G[0] >= max_moves:
             return 1
-        m, first = _gen_memo(B, S, V, VF, SC, CO, CS, player, mn, HS)
+        if chance:
+            m = _outcomes(B, S, V, VF, SC, CO, CS, player, mn, HS)
+            first = -1
+            if CS[MEMO] != 0:   # the outcomes took CO / CS: the memo is gone
+                CS[MEMO] = 1
+        else:
+            m, first = _gen_memo(B, S, V, VF, SC, CO, CS, player, mn, HS)
         if S[_ERR] != 0:
             _fail()
         S[_POOL] = POOL
         for i in range(m):
             order[i] = i
-        chosen = -1
-        left = m
+        chosen = _pick(CS, R, m) if chance else -1
+        left = 0 if chance else m
         while left > 0:
             i = int(_rand(R) * left)
             left -= 1
@@ -424,12 +519,13 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
                     rec_ops[rec_starts[nrec] + k, f] = MV[k, f]
             rec_starts[nrec + 1] = rec_starts[nrec] + n
             G[1] = nrec + 1
-        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn, HS)
-        if USES_HISTORY and not over:  # the position reached
+        over, winner, player = _play(B, S, V, VF, SC, CO, CS, MV, 0, n, player, mn, chance, HS)
+        chance = CHANCE and over == 2
+        if USES_HISTORY and over != 1:  # the position reached
             _hist_play(B, player, V, VF, HS)
         mn += 1
         G[0] += 1
-        if over:
+        if over == 1:
             G[2] = winner
             return 0
 
@@ -500,8 +596,9 @@ def _games(seeds, first, stop, board, V0, VF0, SC0, winners, lengths, status, sc
            record, rec_ops, rec_starts, B, S, V, VF, SC, CO, CS, order, MV, R, G, HS):
     """Games first .. stop - 1: game g's moves drawn from seeds[g] when there are seeds
     (playouts(): games 0 .. stop - 1, a row each), else from _game_seed(R[1], g, 0). G[3]: the game being played, so that _run knows
-    which one a run-time error stopped; G[4], G[5], G[6]: the player to move first, the first
-    move number, the move cap (in G: a call of more than 30 arguments is one numba cannot
+    which one a run-time error stopped; G[4], G[5], G[6], G[7]: the player to move first, the
+    first move number, the move cap, whether the first move is chance's (in G: a call of more
+    than 30 arguments is one numba cannot
     compile). It makes no arrays, so unless the rules make some (NRT) it runs without numba's
     reference counting (see codegen: a counted call, or view, costs two atomic operations per
     array)."""
@@ -525,16 +622,17 @@ def _games(seeds, first, stop, board, V0, VF0, SC0, winners, lengths, status, sc
 
 @njit(cache=CACHE)
 def _run(seeds, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths,
-         status, scores, T, TS, odd, record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
+         status, scores, T, TS, odd, record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS, chance0):
     """_games() on to `stop` past the games a run-time error stopped (each counted as FAILED,
     3); -> how many moves were recorded."""
     S = np.zeros(NSLOTS, np.int64)
     R = np.zeros(2, np.uint64)
     R[1] = seed
-    G = np.zeros(7, np.int64)
+    G = np.zeros(8, np.int64)
     G[4] = player0
     G[5] = mn0
     G[6] = max_moves
+    G[7] = chance0
     B = board.copy()
     V = V0.copy()
     VF = VF0.copy()
@@ -555,8 +653,8 @@ def _run(seeds, seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves,
 
 @njit(cache=CACHE)
 def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,
-             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS):
-    """Random playouts from one position, one per seed, each game's result in its row of
+             record, rec_ops, rec_starts, CO, CS, order, MV, H0, HS, chance0):
+    """Random playouts from one position (a chance node when chance0), one per seed, each game's result in its row of
     winners, lengths, status (0 ended, 1 capped, 2 no legal move, 3 a run-time error or
     limit: replayed in Python) and scores. With `record`, the moves of the (single) game are
     written to rec_ops / rec_starts. CO, CS (made by _starts()), order, MV: working buffers,
@@ -567,12 +665,12 @@ def playouts(seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengt
     odd = np.empty(n, np.int64)
     return _run(seeds, np.uint64(0), np.int64(0), n, board, player0, mn0, V0, VF0, SC0, max_moves,
                 winners, lengths, status, scores, T, TS, odd, record, rec_ops, rec_starts, CO, CS,
-                order, MV, H0, HS)
+                order, MV, H0, HS, chance0)
 
 
 @njit(cache=CACHE)
 def simulate(seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T, TS, odd, CO, CS,
-             order, MV, H0, HS):
+             order, MV, H0, HS, chance0):
     """gdef-sim's random games first .. stop - 1 of a run seeded `seed` (a uint64), each
     seeded by _game_seed(seed, g, 0), added up into T and TS (zeroed by the caller) without
     a row per game; the indexes of the games left to Python in `odd` (stop - first long)."""
@@ -580,7 +678,7 @@ def simulate(seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T,
     record = stop < first  # False, but not a literal: numba would compile _run once more for one
     return _run(np.empty(0, np.uint64), seed, first, stop, board, player0, mn0, V0, VF0, SC0,
                 max_moves, none, none, none, np.empty((0, P), np.float64), T, TS, odd, record,
-                np.empty((1, 4), np.int64), np.zeros(1, np.int64), CO, CS, order, MV, H0, HS)
+                np.empty((1, 4), np.int64), np.zeros(1, np.int64), CO, CS, order, MV, H0, HS, chance0)
 
 
 @njit(cache=CACHE)
@@ -610,9 +708,40 @@ def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
 
 
 @njit(cache=CACHE)
-def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
-    """counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py), walked
-    depth first with one frame per level (numba's cache cannot hold recursive functions)."""
+def _outcomes_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, WT, HS):
+    """The outcomes of a chance node, copied into LO / LS, their weights into WT (when it
+    has rows); -> how many."""
+    m = _outcomes(B, S, V, VF, SC, CO, CS, player, mn, HS)
+    if S[_ERR] != 0:
+        _fail()
+    LS[0] = 0
+    for k in range(m):
+        a = CS[k]
+        b = CS[k + 1]
+        if k + 2 >= LS.shape[0] or LS[k] + b - a > LO.shape[0]:
+            _fail()
+        for r in range(b - a):
+            for f in range(4):
+                LO[LS[k] + r, f] = CO[a + r, f]
+        LS[k + 1] = LS[k] + b - a
+        if WT.shape[0] > 0:
+            WT[k] = CS[WEIGHTS + k]
+    return m
+
+
+@njit(cache=CACHE, inline='always')
+def _level_moves(B, S, V, VF, SC, CO, CS, chance, player, mn, LO, LS, HS):
+    """The moves of a level of perft: a chance node's outcomes, else the legal moves."""
+    if CHANCE and chance:
+        return _outcomes_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, LS[:0], HS)
+    return _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS)
+
+
+@njit(cache=CACHE)
+def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS, chance0):
+    """counts[d - 1]: the move sequences of exactly d legal moves (runtime/perft.py; a chance
+    outcome is one move), walked depth first with one frame per level (numba's cache cannot
+    hold recursive functions), from a chance node when chance0."""
     CO = np.empty((CAP_OPS, 4), np.int64)
     CS = _starts()
     S = np.zeros(NSLOTS, np.int64)
@@ -624,6 +753,8 @@ def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
     SCs = np.empty((depth + 1, SC.shape[0]), np.float64)
     players = np.empty(depth + 1, np.int64)
     numbers = np.empty(depth + 1, np.int64)
+    chance = np.zeros(depth + 1, np.int64)
+    chance[0] = chance0
     sizes = np.zeros(depth, np.int64)
     next_move = np.zeros(depth, np.int64)
     Bs[0] = board
@@ -638,7 +769,7 @@ def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
         if HS[_HN0] < 0 or HS[_HN0] + depth + 2 > HCAP:
             _fail()
         hn[0] = HS[_HN0]
-    sizes[0] = _legal_into(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, player, mn, LO[0], LS[0], HS)
+    sizes[0] = _level_moves(Bs[0], S, Vs[0], VFs[0], SCs[0], CO, CS, chance0, player, mn, LO[0], LS[0], HS)
     level = 0
     while level >= 0:
         i = next_move[level]
@@ -656,20 +787,22 @@ def perft(board, player, mn, V, VF, SC, depth, counts, H0, HS):
         try:
             a = LS[level, i]
             over, winner, nxt = _play_alone(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, LO[level],
-                                            a, LS[level, i + 1] - a, players[level], numbers[level], HS)
+                                            a, LS[level, i + 1] - a, players[level], numbers[level],
+                                            chance[level], HS)
         except Exception:
             if USES_HISTORY and HS[_HX] != 0:  # a key the kernel cannot compare
                 _fail()
             continue  # end() failed: not a legal move
         counts[level] += 1
-        if up < depth and not over:
+        if up < depth and over != 1:
             players[up] = nxt
             numbers[up] = numbers[level] + 1
+            chance[up] = 1 if over == 2 else 0
             if USES_HISTORY:
                 _hist_play(Bs[up], nxt, Vs[up], VFs[up], HS)
                 hn[up] = HS[_HN]
-            sizes[up] = _legal_into(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, nxt, numbers[up],
-                                    LO[up], LS[up], HS)
+            sizes[up] = _level_moves(Bs[up], S, Vs[up], VFs[up], SCs[up], CO, CS, chance[up], nxt,
+                                     numbers[up], LO[up], LS[up], HS)
             next_move[up] = 0
             level = up
     return 0

@@ -6,6 +6,8 @@ const AGENTS = ["human", "random", "greedy", "mcts"];
 const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
 const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
+const HEX_WIDTH = 0.866; // a pointy-top hexagon's width over its height (style.css's --hex-width)
+const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -19,8 +21,10 @@ const page = {
   candidates: null, // legal moves touching every selected square
   cells: new Map(), // "x,y" -> the square's element
   shown: new Map(), // "x,y" -> the object drawn there
+  shownCounts: new Map(), // "x,y" -> the count drawn there (squares that count)
   queue: Promise.resolve(), // actions run one after another, in the order of the clicks
   computerStopped: false, // a computer move failed: wait for the person
+  thinking: false,  // a computer player is choosing its move (POST /api/computer unanswered)
   scriptSource: null, // the open move script {name, text, path}, opened again after a reload
   bannerClosed: false, // the result's banner was closed to look at the final position
   droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
@@ -164,10 +168,16 @@ function starPoints(width, height) {
   return points;
 }
 
-function cellSize(width, height) {
+// The side of a square (a hexagon's height) that fits the board in the play area. A hex board
+// is a rhombus: a cell is HEX_WIDTH of that wide, each row half a cell further right, and the
+// rows nest a quarter of a cell into each other (style.css, "Hexagonal cells").
+function cellSize(width, height, style) {
+  const hex = style === "hex";
   const across = Math.max(200, $("play-area").clientWidth - 60);
   const down = Math.max(200, window.innerHeight - 230);
-  const size = Math.floor(Math.min(across / width, down / height));
+  const wide = hex ? (width + (height - 1) / 2) * HEX_WIDTH : width;
+  const tall = hex ? height * 0.75 + 0.25 : height;
+  const size = Math.floor(Math.min(across / wide, down / tall));
   return Math.max(10, Math.min(56, size));
 }
 
@@ -189,7 +199,7 @@ function buildBoard() {
   const { width, height } = page.game;
   const { style, columns: columnLabels, rows: rowLabels } = page.look;
   const board = $("board");
-  const cell = cellSize(width, height);
+  const cell = cellSize(width, height, style);
   board.style.setProperty("--cell", `${cell}px`);
   board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${width}, var(--hex-width)) auto`
     : `auto repeat(${width}, var(--cell)) auto`;
@@ -243,6 +253,7 @@ function buildBoard() {
   axis(height - 0.5);
   board.replaceChildren(fragment);
   page.shown = new Map(); // every piece is drawn again
+  page.shownCounts = new Map();
 }
 
 // A square as players name it: `e4` with the game's labels, (x, y) with plain numbers.
@@ -264,6 +275,16 @@ function render() {
     if (page.shown.get(key) !== name) setSquare(key, name);
   }
   page.shown = now;
+  // counts (squares that count: seeds, stack heights), unless the game's `show` hides them
+  const counts = new Map(page.look.counts === "hidden" ? []
+    : ((debugged || state).counts || []).map(([x, y, n]) => [`${x},${y}`, n]));
+  for (const key of page.shownCounts.keys()) {
+    if (!counts.has(key)) setCount(key, undefined);
+  }
+  for (const [key, n] of counts) {
+    if (page.shownCounts.get(key) !== n) setCount(key, n);
+  }
+  page.shownCounts = counts;
   $("board").classList.toggle("debugged", Boolean(debugged));
   renderHighlights();
   renderLegal();
@@ -274,7 +295,10 @@ function render() {
   $("undo").disabled = state.moves.length === 0;
   $("move-text").disabled = state.over;
   $("play").disabled = state.over;
-  $("pass").disabled = state.over;
+  $("pass").disabled = state.over || state.chance;
+  // a chance node: a person rolls (the computer rolls for its own players)
+  $("roll").hidden = state.over || !state.chance;
+  $("roll").disabled = state.over || !state.chance || state.computerToMove || Boolean(debugged);
   document.title = `${game.name} — gdef`;
 }
 
@@ -288,6 +312,30 @@ function setSquare(key, name) {
   square.setAttribute("aria-label", square.title);
   if (name !== undefined) square.dataset.object = name;
   else delete square.dataset.object;
+}
+
+function setCount(key, n) {
+  const square = page.cells.get(key);
+  square.querySelector(".count")?.remove();
+  if (n !== undefined) {
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = String(n);
+    square.append(count);
+  }
+  const [x, y] = key.split(",").map(Number);
+  const name = square.dataset.object;
+  square.title = `${squareName(x, y)}: ${name === undefined ? "empty" : name}${n === undefined ? "" : `, count ${n}`}`;
+  square.setAttribute("aria-label", square.title);
+}
+
+// The legal move of counts only (sowing) whose first square is (x, y): one click plays it.
+function sownFrom(x, y) {
+  const legal = page.legal;
+  if (!legal || legal.error) return null;
+  const found = legal.moves.filter((move) => move.ops.length > 0 && move.ops.every((op) => op.length > 3)
+                                    && move.ops[0][0] === x && move.ops[0][1] === y);
+  return found.length === 1 ? found[0] : null;
 }
 
 function agentOf(player) {
@@ -317,10 +365,15 @@ function renderStatus() {
     status.textContent = `Debugging: ${debugged.title} (${playerName(debugged.player)} on turn)`;
   } else if (state.over) {
     status.textContent = resultText();
+  } else if (state.chance && state.chanceError) {
+    status.textContent = state.reason;
+  } else if (state.chance) {
+    status.textContent = state.computerToMove ? `Rolling for ${playerName(state.player)}…`
+      : `${playerName(state.player)} to roll`;
   } else if (state.computerToMove) {
-    status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…`;
+    status.textContent = `${playerName(state.player)} (${agentOf(state.player)}) to move…${lastRoll()}`;
   } else {
-    status.textContent = `${playerName(state.player)} to move`;
+    status.textContent = `${playerName(state.player)} to move${lastRoll()}`;
   }
   const banner = $("banner");
   const ended = state.over && !page.bannerClosed && !debugged;
@@ -331,18 +384,35 @@ function renderStatus() {
   }
 }
 
-// Stones each player has taken, on a board of intersections (Go): the stones their moves cleared.
+// " · rolled D3" when the move before this one was chance's.
+function lastRoll() {
+  const last = page.state.moves[page.state.moves.length - 1];
+  return last && last.chance ? ` · rolled ${last.name || last.move}` : "";
+}
+
+// Stones each player has taken, on a board of intersections (Go): with two players, the
+// opponent's stones placed and no longer on the board (a capture is a consequence of the move,
+// made by the rules, not written in it); else the stones their moves cleared.
 function captures() {
-  const taken = page.game ? Array(page.game.players).fill(0) : [];
+  const players = page.game ? page.game.players : 0;
+  const placed = Array(players).fill(0);
+  const cleared = Array(players).fill(0);
   for (const entry of page.state.moves) {
-    taken[entry.player] += [...entry.move.matchAll(/clear\s*\(/g)].length;
+    placed[entry.player] += [...entry.move.matchAll(/place\s*\(/g)].length;
+    cleared[entry.player] += [...entry.move.matchAll(/clear\s*\(/g)].length;
   }
-  return taken;
+  if (players !== 2) return cleared;
+  const standing = [0, 0];
+  for (const [, , name] of page.state.board) {
+    const side = (page.look.pieces[name] || {}).side;
+    if (side === 0 || side === 1) standing[side] += 1;
+  }
+  return [placed[1] - standing[1], placed[0] - standing[0]];
 }
 
 function squaresOf(text) {
   const squares = [];
-  for (const match of text.matchAll(/(?:place|clear)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)/g)) {
+  for (const match of text.matchAll(/(?:place|clear|count)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)/g)) {
     squares.push([Number(match[1]), Number(match[2])]);
   }
   return squares;
@@ -399,9 +469,13 @@ function renderLegal() {
     return;
   }
   const shown = legal.moves.slice(0, 500);
+  // at a chance node the moves are chance's outcomes: each with its chance, weight / total
+  const weights = new Map((page.state.outcomes || []).map((outcome) => [outcome.text, outcome.weight]));
+  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   for (const move of shown) {
     const item = document.createElement("li");
     item.textContent = move.name || move.text;
+    if (page.state.chance && weights.has(move.text)) item.textContent += ` (${weights.get(move.text)}/${total})`;
     item.title = move.text;
     item.addEventListener("mouseenter", () => renderHighlights(move.squares));
     item.addEventListener("mouseleave", () => renderHighlights());
@@ -424,7 +498,8 @@ function renderMoves() {
   list.replaceChildren();
   for (const entry of page.state.moves) {
     const item = document.createElement("li");
-    item.textContent = `${playerName(entry.player)}: ${entry.name || entry.move}`;
+    item.textContent = entry.chance ? `rolled: ${entry.name || entry.move}` : `${playerName(entry.player)}: ${entry.name || entry.move}`;
+    item.classList.toggle("chance", Boolean(entry.chance));
     item.title = entry.move;
     list.append(item);
   }
@@ -662,6 +737,11 @@ async function clickSquare(x, y) {
     say(`${playerName(page.state.player)} is played by the computer (${agentOf(page.state.player)}).`);
     return;
   }
+  const sown = page.selection.length === 0 ? sownFrom(x, y) : null;
+  if (sown) {
+    await playMove(sown.text, sown.name);
+    return;
+  }
   const at = page.selection.findIndex(([sx, sy]) => sx === x && sy === y);
   let selection = at >= 0 ? page.selection.filter((_, i) => i !== at) : [...page.selection, [x, y]];
   let candidates = selection.length ? await movesTouching(selection) : null;
@@ -785,10 +865,13 @@ function resetSelection() {
   }
 }
 
+// Undo while the computer thinks is not queued behind its move: the server stops the search,
+// plays nothing and takes back the move it was answering (as chess programs do).
 async function undo() {
   try {
     const result = await api("/api/undo", {});
-    say(result.undone ? "Took back the last move." : "There is no move to take back.");
+    const stopped = result.stoppedThinking ? "Stopped the computer's search. " : "";
+    say(result.undone ? `${stopped}Took back the last move.` : "There is no move to take back.");
     page.computerStopped = false;
     await refresh();
   } catch (error) {
@@ -827,21 +910,69 @@ function scheduleComputer() {
   setTimeout(() => enqueue(computerMove), COMPUTER_PAUSE_MS);
 }
 
+// Chance's move at a chance node: the server draws an outcome by weight and plays it.
+async function roll() {
+  if (page.debugged || !page.state.chance || page.state.over) return;
+  try {
+    const result = await api("/api/roll", {});
+    if (result.accepted) {
+      say(`Rolled ${result.name || result.move}.`, "ok");
+    } else {
+      explain("The roll failed: ", result);
+    }
+    page.computerStopped = false;
+    await refresh();
+  } catch (error) {
+    failed(error);
+  }
+}
+
 async function computerMove() {
   if (!page.state.computerToMove || page.computerStopped) return;
+  setThinking(true);
   try {
     const result = await api("/api/computer", {});
-    if (result.accepted) {
+    if (result.accepted && result.chance) {
+      say(`Rolled ${result.name || result.move} for ${playerName(result.player)}.`, "ok");
+    } else if (result.accepted) {
       say(`${playerName(result.player)} (${result.agent}) played ${result.name || result.move}.`, "ok");
-    } else {
+    } else if (result.kind !== "abandoned") { // abandoned: an undo stopped it, and says so
       page.computerStopped = true;
       explain(`The computer cannot move: `, result);
     }
   } catch (error) {
     page.computerStopped = true;
     failed(error);
+  } finally {
+    setThinking(false);
   }
   await refresh().catch(failed);
+}
+
+// "Move now" shows while the computer thinks: its search stops and it plays the best move found.
+function setThinking(thinking) {
+  page.thinking = thinking;
+  $("move-now").hidden = !thinking;
+  $("move-now").disabled = false;
+}
+
+// The button shows as the page asks for the computer's move; pressed before the server has
+// started the search, it asks again until the search has begun (or the move has come).
+async function moveNow() {
+  if (!page.thinking) return;
+  $("move-now").disabled = true;
+  try {
+    while (page.thinking) {
+      const result = await api("/api/move-now", {});
+      if (result.stopped) {
+        say(`Asked ${result.thinking} to play the best move it has found so far.`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, MOVE_NOW_RETRY_MS));
+    }
+  } catch (error) {
+    failed(error);
+  }
 }
 
 // ------------------------------------------------------------------ scripts and records
@@ -1118,8 +1249,10 @@ async function start() {
   });
   $("move-text").addEventListener("input", () => renderHighlights());
   $("pass").addEventListener("click", () => enqueue(() => playMove("pass")));
+  $("roll").addEventListener("click", () => enqueue(roll));
   $("reset").addEventListener("click", () => { $("move-text").value = ""; resetSelection(); say(""); });
-  $("undo").addEventListener("click", () => enqueue(undo));
+  $("undo").addEventListener("click", () => (page.thinking ? undo() : enqueue(undo)));
+  $("move-now").addEventListener("click", moveNow);
   $("new-game").addEventListener("click", () => enqueue(newGame));
   $("save").addEventListener("click", () => enqueue(saveRecord));
   $("script-file").addEventListener("change", (event) => {
@@ -1139,6 +1272,7 @@ async function start() {
     else if (event.key === "Home") step(-Infinity);
     else if (event.key === "End") step(Infinity);
     else if (event.key === "Escape") resetSelection();
+    else if (event.key === "m" && !event.ctrlKey && !event.metaKey && !event.altKey) moveNow();
     else if (event.key === "f" && !event.ctrlKey && !event.metaKey && !event.altKey) flip();
   });
   await refresh().catch(failed);

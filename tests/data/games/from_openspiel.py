@@ -1,6 +1,7 @@
 """Writes the scripted games `*/openspiel-*.moves` from seeded random games played by OpenSpiel
-(and gomoku/full-board-draw.moves, a constructed draw, and checkers/openspiel-traps-*.moves,
-a game with illegal lines aimed at checkers' rules).
+(and gomoku/full-board-draw.moves, a constructed draw, checkers/openspiel-traps-*.moves,
+a game with illegal lines aimed at checkers' rules, and einstein/openspiel-*.moves, whose
+chance outcomes, the start placements and the rolls, are lines of the script too).
 
 Why: a game played by OpenSpiel's own implementation, converted square by square into our
 move text, has an outcome we did not compute ourselves, so replaying it through the runtime
@@ -16,6 +17,7 @@ of them, the hand-written ones too) in OpenSpiel and says where OpenSpiel disagr
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -279,6 +281,70 @@ def gomoku_draw() -> str:
         *moves]) + "\n"
 
 
+# EinStein würfelt nicht!: (seed, what the seed was chosen for); chance drawn by OpenSpiel's
+# probabilities, the players uniformly.
+EINSTEIN_GAMES = [(3, "player 0 wins"), (4, "player 1 wins")]
+_CUBE = re.compile(r"\|(..)\|")
+
+
+def einstein_board(state: pyspiel.State) -> dict[tuple[int, int], str]:
+    """Our view of OpenSpiel's einstein_wurfelt_nicht board (`|b3||__|...`, row 0 on top)."""
+    squares = {}
+    for r, line in enumerate(str(state).split("\n")[:5]):
+        for c, cell in enumerate(_CUBE.findall(line)):
+            if cell != "__":
+                squares[(c, 4 - r)] = cell.upper()
+    return squares
+
+
+def einstein_script(seed: int, reason: str) -> str:
+    """A seeded game with three illegal lines: a player's move before the roll, and twice the
+    move of a cube the roll does not allow (the other side's cube of the same number)."""
+    rng = random.Random(seed)
+    state = pyspiel.load_game("einstein_wurfelt_nicht").new_initial_state()
+    header, body, rejected, turns = 4, [], [], 0
+    before_roll = wrong_cube = None
+    while not state.is_terminal():
+        before = einstein_board(state)
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            action = rng.choices(actions, probabilities)[0]
+            state.apply_action(action)
+            if len(actions) == 6:
+                body.append(f"place(5,2,D{action + 1})")
+                continue
+            after = einstein_board(state)
+            body.append("; ".join(f"place({x},{y},{after[(x, y)]})"
+                                  for (x, y) in sorted(after.keys() - before.keys(), key=lambda s: (-s[1], s[0]))))
+            continue
+        state.apply_action(rng.choice(state.legal_actions()))
+        after = einstein_board(state)
+        (frm,), (to,) = before.keys() - after.keys(), [s for s in after if before.get(s) != after[s]]
+        text = f"clear({frm[0]},{frm[1]}); place({to[0]},{to[1]},{after[to]})"
+        turns += 1
+        if turns == 3:   # the same move once more, now before the roll
+            before_roll = text
+        if turns in (5, 8):
+            swapped = ("W" if after[to][0] == "B" else "B") + after[to][1]
+            other = [s for s, cube in before.items() if cube == swapped]
+            if other:
+                wrong_cube = f"clear({other[0][0]},{other[0][1]}); place({to[0]},{to[1]},{swapped})"
+                body.append(f"{wrong_cube}   # illegal (the other side's cube): rejected")
+                rejected.append(header + len(body))
+        body.append(text)
+        if before_roll is not None:
+            body.append(f"{before_roll}   # illegal (chance moves next): rejected")
+            rejected.append(header + len(body))
+            before_roll = None
+    lines = [
+        f"# A random game of OpenSpiel's einstein_wurfelt_nicht (seed {seed}: {reason}), its chance",
+        "# outcomes as lines; written by tests/data/games/from_openspiel.py; do not edit.",
+        f"# expect: {outcome(state)}",
+        "# expect: rejected " + " ".join(map(str, rejected)),
+    ]
+    return "\n".join(lines + body) + "\n"
+
+
 def verify(paths: list[Path]) -> int:
     """Re-plays scripts in OpenSpiel: each line must be legal there (and name each square it
     changes once, and nothing else) exactly when the script says it is not rejected, and the
@@ -291,6 +357,8 @@ def verify(paths: list[Path]) -> int:
     games = {directory: game for directory, game, *_ in GAMES}
     failures = 0
     for path in paths:
+        if path.parent.name not in games:  # einstein's: chance's lines have no OpenSpiel board move
+            continue
         script, game = read_script(path), games[path.parent.name]
         layout = LAYOUTS[game]
         width, height = layout["size"]
@@ -373,6 +441,9 @@ def main(argv: list[str]) -> int:
     (HERE / "gomoku" / "full-board-draw.moves").write_text(gomoku_draw())
     (HERE / "checkers" / f"openspiel-traps-seed{TRAPS_SEED}.moves").write_text(
         checkers_traps(TRAPS_SEED))
+    (HERE / "einstein").mkdir(exist_ok=True)
+    for seed, reason in EINSTEIN_GAMES:
+        (HERE / "einstein" / f"openspiel-uniform-seed{seed}.moves").write_text(einstein_script(seed, reason))
     return 0
 
 

@@ -103,7 +103,7 @@ describe('the seed tic-tac-toe, which compares an obj with an int', { concurrenc
 
   check('completion lists the built-ins with their documentation', async () => {
     await goTo(page, 13, 1); // the start of `  int xCord = OperationList[0][0];`
-    await page.keyboard.type('  int q = Curr');
+    await page.keyboard.type('  int q = CurrentPo'); // not `Curr`: CurrentCount comes first
     await page.keyboard.press(`${CTRL}+Space`);
     const row = page.locator('.suggest-widget .monaco-list-row', { hasText: 'CurrentPosition' });
     await row.first().waitFor({ timeout: 20_000 });

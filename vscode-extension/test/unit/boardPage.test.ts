@@ -76,6 +76,7 @@ describe('allowedRequest', () => {
     assert.ok(allowedRequest('/api/state', false));
     assert.ok(allowedRequest('/api/legal?touching=1%2C2', false));
     assert.ok(allowedRequest('/api/move', true));
+    assert.ok(allowedRequest('/api/move-now', true)); // the board's Move now, while the computer thinks
     assert.equal(allowedRequest('/api/move', false), false);
     assert.equal(allowedRequest('/api/state', true), false);
     assert.equal(allowedRequest('/api/move?file=/etc/passwd', true), false);
