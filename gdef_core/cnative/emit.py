@@ -176,11 +176,15 @@ class CEmitter:
             tsize *= 2
         # a count operation's count stands in the object's field: no stamps
         keys = 0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))
+        memo, memo_len = CAP_MOVES + 1 + keys + 2 * CAP_MOVES, 5 + nb + ints + floats
         out = {"W": game.width, "H": game.height, "P": game.players, "NOBJ": len(self.objects),
                "NB": nb, "NBO": game.width * game.height, "COUNTING": int(game.counting), "NV": ints, "NVF": floats, "MAXSTEPS": self.max_steps, "MAXDEPTH": self.max_depth,
                "POOL": SEARCH_POOL_FACTOR * self.max_steps, "OPERATION_STEPS": OPERATION_STEPS,
                "MAX_ARRAY_ELEMENTS": MAX_ARRAY_ELEMENTS, "CAP_OPS": CAP_OPS, "CAP_MOVES": CAP_MOVES,
-               "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys, "WEIGHTS": CAP_MOVES + 1 + keys + 2 * CAP_MOVES,
+               "KEYS": keys, "TABLE": CAP_MOVES + 1 + keys,
+               # hasLegalMove()'s candidates kept for the next turn (kernel.c, g_memo_keep), then
+               # the weights of a chance node's outcomes
+               "MEMO": memo, "MEMO_LEN": memo_len, "WEIGHTS": memo + memo_len,
                "CHANCE": int(chance), "PERFT_OPS": PERFT_OPS, "PERFT_MOVES": PERFT_MOVES,
                "OWN_CANDIDATES": int("moves" in self.functions),
                "ARRAYS": int(any(isinstance(node, ir.DeclareArray)

@@ -143,7 +143,12 @@ class NativeCompiler:
                      # a count operation's count stands in the object's field: no stamps
                      f"KEYS = {0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))}\n"
                      f"COUNTING = {game.counting}\nNBO = {game.width * game.height}\n"
-                     "TABLE = CAP_MOVES + 1 + KEYS\nWEIGHTS = TABLE + 2 * CAP_MOVES\n"
+                     "TABLE = CAP_MOVES + 1 + KEYS\n"
+                     # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep),
+                     # then the weights of a chance node's outcomes
+                     "MEMO = TABLE + 2 * CAP_MOVES\n"
+                     f"MEMO_LEN = {5 + game.width * game.height * (2 if game.counting else 1) + self.int_variables()}\n"
+                     "WEIGHTS = MEMO + MEMO_LEN\n"
                      f"CHANCE = {chance}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
@@ -198,6 +203,10 @@ class NativeCompiler:
     def key_fields(self) -> int:
         """How many values a position's key holds after the board and the player."""
         return sum(slot.count for slot in self.layout.values() if not slot.counter)
+
+    def int_variables(self) -> int:
+        """How many int, bool and obj values the game variables hold (V's length)."""
+        return sum(slot.count for slot in self.layout.values() if not slot.floats)
 
     def history_constants(self, uses_previous: bool) -> str:
         """The offsets of HS (kernels/history.py) for this game; a game without a history

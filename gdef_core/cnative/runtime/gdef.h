@@ -35,8 +35,9 @@
 /* Slots of S (the same as the numba kernels'). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
        S_OP0, S_CHN, S_ICM, NSLOTS };
-/* Slots of HS. */
-enum { HS_N, HS_N0, HS_X, HS_F };
+/* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play and g_set
+ * while HS_BV is 1; code that writes c->B anywhere else must set HS_BV to 0). */
+enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };
 
 typedef int64_t Op[4];
 
@@ -241,6 +242,21 @@ static inline GDyn g_opdyn(Ctx *c, int64_t i, int64_t j) {
     return d;
 }
 
+/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
+static inline uint64_t g_z(int64_t k, int64_t o) {
+    if (o == 0) return 0;
+    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
+    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
+    return h ^ (h >> 29);
+}
+
+/* Square (or count) k of the board becomes v, the board's hash kept by g_play changed with it
+ * (HS_BV, kernel.c). */
+static inline void g_set(Ctx *c, int64_t k, int64_t v) {
+    if (USES_HISTORY && c->HS[HS_BV]) c->HS[HS_BH] = (int64_t)((uint64_t)c->HS[HS_BH] ^ g_z(k, c->B[k]) ^ g_z(k, v));
+    c->B[k] = v;
+}
+
 /* Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts; a count
  * operation is (x, y, n, 2). Operation i applied to the board B: a place or a clear sets the
  * object (and resets the count), a count the count alone. */
@@ -406,7 +422,12 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
     S[S_ST] -= 1;
     int64_t k = x * H + y;
     if (S[S_CTX] == CTX_END) {
-        g_set_square(c->B, k, o, place);
+        if (place == 2) {           /* the board through g_set, which keeps its hash */
+            g_set(c, NBO + k, o);
+        } else {
+            g_set(c, k, o);
+            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+        }
     } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
         if (HS[H_RES] == 0) {
             memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
@@ -532,14 +553,6 @@ static inline int64_t g_fbits(Ctx *c, double x) {
     int64_t bits;
     memcpy(&bits, &x, sizeof bits);
     return bits;
-}
-
-/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
-static inline uint64_t g_z(int64_t k, int64_t o) {
-    if (o == 0) return 0;
-    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
-    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
-    return h ^ (h >> 29);
 }
 
 static inline uint64_t g_board_hash(const int64_t *HS, int64_t at) {
