@@ -35,7 +35,7 @@ from gdef_core.loader import load_program  # noqa: E402
 
 VIEWPORT = {"width": 1100, "height": 820}
 SEED = 29
-MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12}  # per game name; else:
+MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12, "backgammon": 13}  # per game name; else:
 DEFAULT_MOVES = 8
 IMAGES = "images/gallery"
 # The games photographed whole page too (docs/web.md shows them): chess with a piece selected,

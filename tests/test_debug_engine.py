@@ -226,11 +226,12 @@ def test_a_stop_in_kalah_shows_its_counts_and_its_move_of_counts(tmp_path):
         groups = {group.name: group.nodes for group in scopes(session._scope(stop, 0), True)}
         assert [node.value for node in groups["Move"]][:2] == ["count(3,0,0)", "count(4,0,5)"]
         assert [node.name for node in groups["Positions"]] == [
-            "CurrentPosition", "CurrentCount", "PreviousPosition", "PreviousCount", "ResultPosition"]
+            "CurrentPosition", "CurrentCount", "PreviousPosition", "PreviousCount", "ResultPosition", "ResultCount"]
         rows = groups["Positions"][1].children()
         assert [row.value for row in rows] == ["0 4 4 4 4 4 4 0", "0 4 4 0 5 5 5 1"]
         assert [show(session.evaluate(text, 0)) for text in
-                ("CurrentCount[7][0]", "PreviousCount[3][0]", "OperationList[0][3]", "OperationList[1][3]")] \
-            == ["1", "4", "0", "5"]
+                ("CurrentCount[7][0]", "PreviousCount[3][0]", "OperationList[0][3]", "OperationList[1][3]",
+                 "ResultCount[7][0]")] \
+            == ["1", "4", "0", "5", "1"]
     finally:
         session.quit()

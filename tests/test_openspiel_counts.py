@@ -33,6 +33,13 @@ def kalah_action(move) -> int:
     return KALAH_PITS.index((first.x, first.y))
 
 
+def sown_square(ours, player: int, action: int) -> tuple[int, int]:
+    """The square an action of our pyspiel adapter sows first: its first operation's, `count(x,y,n)`."""
+    first = ours.action_to_string(player, action).split(";")[0]
+    x, y = (int(v) for v in first[len("count("):].split(",")[:2])
+    return x, y
+
+
 def same_pits(ours, theirs, where: str) -> None:
     assert kalah_pits(ours.state) == spiel_pits(theirs), where
 
@@ -67,12 +74,7 @@ def test_kalah_through_the_gdef_adapter_plays_as_mancala():
         assert [int(counts[x, y]) for x, y in KALAH_PITS] == spiel_pits(theirs), where
 
     def pit_actions(ours, theirs, player: int, where: str) -> dict[int, int]:
-        mine = {}
-        for action in ours.legal_actions():
-            first = ours.action_to_string(player, action).split(";")[0]
-            x, y = (int(v) for v in first[len("count("):].split(",")[:2])
-            mine[KALAH_PITS.index((x, y))] = action
-        return mine
+        return {KALAH_PITS.index(sown_square(ours, player, action)): action for action in ours.legal_actions()}
 
     play_alongside(ours_game.new_initial_state, theirs_game, games=10, seed=3, label="adapter",
                    same=same_count_plane, actions=pit_actions)
@@ -107,17 +109,45 @@ def oware_moves(ours, theirs, player: int, where: str) -> dict:
     return {oware_action(move, player): move for move in ours.state.legal_moves()}
 
 
-def same_scores(ours, theirs, where: str) -> None:
-    assert ours.state.scores == spiel_oware(theirs)[1], where
+def swept(ours, theirs, where: str) -> None:
+    assert oware_position(ours.state) == spiel_oware(theirs) == ([0] * 12, ours.state.scores), where
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_oware_plays_as_openspiel_oware(seed):
     """At every node the same houses, stores, legal moves and player; at the end the same
-    returns, and our final scores are OpenSpiel's after its final sweep."""
+    returns and the same board after the final sweep (every house empty, the seeds left in the
+    stores: end()'s consequences), and our final scores are OpenSpiel's."""
     game = load_game(OWARE)
     play_alongside(lambda: ApiState(game.new_state()), pyspiel.load_game("oware"), games=15, seed=seed,
-                   label=f"seed {seed}", same=same_houses, actions=oware_moves, final=same_scores)
+                   label=f"seed {seed}", same=same_houses, actions=oware_moves, final=swept)
+
+
+def test_oware_through_the_gdef_adapter_ends_on_the_swept_board():
+    """Through `pyspiel.load_game("gdef", ...)`: the observation's count plane holds OpenSpiel's
+    houses and scores at every node, the terminal one too (after the final sweep, which
+    end() makes on the board)."""
+    import numpy as np
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    ours_game, theirs_game = pyspiel.load_game("gdef", {"path": OWARE}), pyspiel.load_game("oware")
+    shape = ours_game.observation_tensor_shape()
+
+    def same_count_plane(ours, theirs, where: str) -> None:
+        counts = np.array(ours.observation_tensor(0)).reshape(shape)[-1]
+        assert ([int(counts[x, y]) for x, y in OWARE_HOUSES], [int(counts[x, y]) for x, y in OWARE_STORES]) \
+            == spiel_oware(theirs), where
+
+    def swept_plane(ours, theirs, where: str) -> None:
+        same_count_plane(ours, theirs, where)
+        assert spiel_oware(theirs)[0] == [0] * 12, where
+
+    def house_actions(ours, theirs, player: int, where: str) -> dict[int, int]:
+        return {OWARE_HOUSES.index(sown_square(ours, player, action)) - 6 * player: action
+                for action in ours.legal_actions()}
+
+    play_alongside(ours_game.new_initial_state, theirs_game, games=5, seed=4, label="adapter",
+                   same=same_count_plane, actions=house_actions, final=swept_plane)
 
 
 @pytest.mark.parametrize("path, name, depth", [(KALAH, "mancala", 5), (OWARE, "oware", 4)])

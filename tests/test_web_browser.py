@@ -388,6 +388,7 @@ def test_hexagonal_cells_each_row_half_a_cell_further(open_board, tmp_path) -> N
 def test_a_refused_move_offers_debug_this_move(open_board) -> None:
     page, run = open_board(TICTACTOE)
     square(page, 1, 1).click()
+    expect(page.locator("#moves li")).to_have_count(1)   # played (which empties the move box) before typing
     message = page.locator("#message")
     page.locator("#move-text").fill("place(1,1")   # not a move: the rules never judged it
     page.locator("#play").click()

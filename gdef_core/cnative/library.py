@@ -72,8 +72,8 @@ class CModule:
         self.USES_HISTORY = bool(constants["USES_HISTORY"])
 
     def _starts(self):
-        """CS: the candidates' starts, the search stamps, the duplicate table and the weights
-        of a chance node's outcomes (kernel.c)."""
+        """CS: the candidates' starts, the search stamps, the duplicate table, the memo of
+        hasLegalMove()'s candidates and the weights of a chance node's outcomes (kernel.c)."""
         return np.zeros(self.constants["WEIGHTS"] + self.constants["CAP_MOVES"], np.int64)
 
     def playouts(self, seeds, board, player0, mn0, V0, VF0, SC0, max_moves, winners, lengths, status, scores,

@@ -143,7 +143,12 @@ class NativeCompiler:
                      # a count operation's count stands in the object's field: no stamps
                      f"KEYS = {0 if game.counting else stamp_keys(game.width, game.height, len(self.objects))}\n"
                      f"COUNTING = {game.counting}\nNBO = {game.width * game.height}\n"
-                     "TABLE = CAP_MOVES + 1 + KEYS\nWEIGHTS = TABLE + 2 * CAP_MOVES\n"
+                     "TABLE = CAP_MOVES + 1 + KEYS\n"
+                     # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep),
+                     # then the weights of a chance node's outcomes
+                     "MEMO = TABLE + 2 * CAP_MOVES\n"
+                     f"MEMO_LEN = {5 + game.width * game.height * (2 if game.counting else 1) + self.int_variables()}\n"
+                     "WEIGHTS = MEMO + MEMO_LEN\n"
                      f"CHANCE = {chance}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
                      # or keep a history
@@ -198,6 +203,10 @@ class NativeCompiler:
     def key_fields(self) -> int:
         """How many values a position's key holds after the board and the player."""
         return sum(slot.count for slot in self.layout.values() if not slot.counter)
+
+    def int_variables(self) -> int:
+        """How many int, bool and obj values the game variables hold (V's length)."""
+        return sum(slot.count for slot in self.layout.values() if not slot.floats)
 
     def history_constants(self, uses_previous: bool) -> str:
         """The offsets of HS (kernels/history.py) for this game; a game without a history
@@ -617,6 +626,8 @@ class _FunctionCompiler:
             return Code(f"_pcount({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "int")
         if name == "ResultPosition":
             return Code(f"_rread({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "obj")
+        if name == "ResultCount":
+            return Code(f"_rcount({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "int")
         if name == "OperationList":
             if b.value not in (0, 1, 2, 3):  # an int or an obj, known only at run time
                 dyn = "_opdyn_counted" if counting else "_opdyn"
@@ -668,30 +679,28 @@ class _FunctionCompiler:
             return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})", "bool")
         if name == "isCountOperation":
             return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) == 2)", "bool")
-        if name == "addCount":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 2)", None)
         if name == "setWinner":
             return Code(f"_set_winner(S, {texts[0]})", None)
         if name == "setNextPlayer":
             return Code(f"_set_next(S, {texts[0]})", None)
-        if name in ("addPlace", "addClear"):
+        if name in ("addPlace", "addClear", "addCount"):
             return self.add_operation(call, texts)
         if name == "addOutcome":
             return Code(f"_add_outcome({self.state('S', 'CS')}, {texts[0]})", None)
         raise NativeUnsupported(f"the built-in {name}()", call.span)
 
     def add_operation(self, call: ir.CallBuiltin, texts: list[str]) -> Code:
-        """addPlace/addClear: a candidate's operation in moves(), a consequence in end() and
-        isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
-        reach the function."""
-        obj, place = (texts[2], 1) if call.builtin.name == "addPlace" else ("0", 0)
+        """addPlace/addClear/addCount: a candidate's operation in moves(), a consequence in end()
+        and isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
+        reach the function. A count is the operation (x, y, n, 2)."""
+        obj, place = {"addPlace": (texts[-1], 1), "addCount": (texts[-1], 2)}.get(call.builtin.name, ("0", 0))
         proposing = bool(self.function.contexts & {Context.MOVES, Context.CHANCE})  # chance(): an outcome's
         consequence = bool(self.function.contexts & {Context.END, Context.IS_MOVE_LEGAL})
         if proposing and consequence:
             return Code(f"_add_any({self.state('B', 'OPS', 'S', 'CO', 'HS')}, {texts[0]}, {texts[1]}, "
                         f"{obj}, {place})", None)
         if consequence:
-            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj})", None)
+            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
         return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
 
     def size_of(self, call: ir.CallBuiltin) -> Code:

@@ -35,8 +35,9 @@
 /* Slots of S (the same as the numba kernels'). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
        S_OP0, S_CHN, S_ICM, NSLOTS };
-/* Slots of HS. */
-enum { HS_N, HS_N0, HS_X, HS_F };
+/* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play and g_set
+ * while HS_BV is 1; code that writes c->B anywhere else must set HS_BV to 0). */
+enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };
 
 typedef int64_t Op[4];
 
@@ -241,6 +242,21 @@ static inline GDyn g_opdyn(Ctx *c, int64_t i, int64_t j) {
     return d;
 }
 
+/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
+static inline uint64_t g_z(int64_t k, int64_t o) {
+    if (o == 0) return 0;
+    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
+    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
+    return h ^ (h >> 29);
+}
+
+/* Square (or count) k of the board becomes v, the board's hash kept by g_play changed with it
+ * (HS_BV, kernel.c). */
+static inline void g_set(Ctx *c, int64_t k, int64_t v) {
+    if (USES_HISTORY && c->HS[HS_BV]) c->HS[HS_BH] = (int64_t)((uint64_t)c->HS[HS_BH] ^ g_z(k, c->B[k]) ^ g_z(k, v));
+    c->B[k] = v;
+}
+
 /* Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts; a count
  * operation is (x, y, n, 2). Operation i applied to the board B: a place or a clear sets the
  * object (and resets the count), a count the count alone. */
@@ -383,12 +399,22 @@ static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pla
     S[S_ST] -= OPERATION_STEPS;
 }
 
-/* addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
- * ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
+/* One consequence on board b (the board, or the scratch copy): a count (place 2, o the count)
+ * sets the count and leaves the object; a place or a clear sets the object and resets the count. */
+static inline void g_set_square(int64_t *b, int64_t k, int64_t o, int64_t place) {
+    if (place == 2) {
+        b[NBO + k] = o;
+    } else {
+        b[k] = o;
+        if (COUNTING) b[NBO + k] = 0;
+    }
+}
+
+/* addPlace / addClear / addCount in end(): the board at once; in isMoveLegal(): the scratch
+ * copy ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
  * first consequence (HS[H_RES] = 1; the entry point resets it). One step each. */
 static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S, *HS = c->HS;
-    (void)place;
     if (x < 0 || x >= W || y < 0 || y >= H) {
         g_bad(c);
         return;
@@ -396,8 +422,12 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
     S[S_ST] -= 1;
     int64_t k = x * H + y;
     if (S[S_CTX] == CTX_END) {
-        c->B[k] = o;
-        if (COUNTING) c->B[NBO + k] = 0; /* a place or a clear resets the count */
+        if (place == 2) {           /* the board through g_set, which keeps its hash */
+            g_set(c, NBO + k, o);
+        } else {
+            g_set(c, k, o);
+            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+        }
     } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
         if (HS[H_RES] == 0) {
             memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
@@ -405,14 +435,13 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
                 g_apply(HS + H_RES + 1, c->OPS, i);
             HS[H_RES] = 1;
         }
-        HS[H_RES + 1 + k] = o;
-        if (COUNTING) HS[H_RES + 1 + NBO + k] = 0;
+        g_set_square(HS + H_RES + 1, k, o, place);
     } else {
         g_bad(c);
     }
 }
 
-/* addPlace / addClear in a function that moves() (or chance()) and end() both reach. */
+/* addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach. */
 static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
         g_add_op(c, x, y, o, place);
@@ -506,6 +535,13 @@ static inline int64_t g_rread(Ctx *c, int64_t x, int64_t y) {
     return COUNTING ? g_nread_counted(c, x, y) : g_nread(c, x, y);
 }
 
+/* ResultCount[x][y]: the counts of ResultPosition (the scratch copy holds them after its
+ * objects), else NextCount. */
+static inline int64_t g_rcount(Ctx *c, int64_t x, int64_t y) {
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL && c->HS[H_RES] != 0) return c->HS[H_RES + 1 + NBO + g_sq(c, x, y)];
+    return g_ncount(c, x, y);
+}
+
 /* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,
  * is left to the Python backend. */
 static inline int64_t g_fbits(Ctx *c, double x) {
@@ -517,14 +553,6 @@ static inline int64_t g_fbits(Ctx *c, double x) {
     int64_t bits;
     memcpy(&bits, &x, sizeof bits);
     return bits;
-}
-
-/* The board hash's share of object o on square k (Zobrist; 0 for an empty square). */
-static inline uint64_t g_z(int64_t k, int64_t o) {
-    if (o == 0) return 0;
-    uint64_t h = ((uint64_t)k * 1021u + (uint64_t)o) * UINT64_C(0x9E3779B97F4A7C15);
-    h = (h ^ (h >> 32)) * UINT64_C(0xFF51AFD7ED558CCD);
-    return h ^ (h >> 29);
 }
 
 static inline uint64_t g_board_hash(const int64_t *HS, int64_t at) {

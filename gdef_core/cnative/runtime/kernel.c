@@ -19,16 +19,25 @@
 
 /* The key written at entry HS_N becomes the newest entry (full: a position; else only its
  * board, as seen). */
-static void g_hist_add(int64_t *HS, int64_t full) {
+static void g_hist_add_hashed(int64_t *HS, int64_t full, uint64_t hb) {
     int64_t n = HS[HS_N];
     int64_t row = H_ROWS + n * KEYLEN;
-    uint64_t hb = g_board_hash(HS, row);
     HS[H_EH + n] = g_fin(g_hash(HS, row + NB, KEYLEN - NB, hb));
     HS[H_EB + n] = (int64_t)hb;
     HS[H_EK + n] = full;
     g_tinsert(HS, H_BT, HS[H_EB + n], n);
     if (full) g_tinsert(HS, H_PT, HS[H_EH + n], n);
     HS[HS_N] = n + 1;
+}
+
+static void g_hist_add(int64_t *HS, int64_t full) {
+    g_hist_add_hashed(HS, full, g_board_hash(HS, H_ROWS + HS[HS_N] * KEYLEN));
+}
+
+/* The hash of the board B, which is the board of the row at `at` (g_key_row): the one g_play
+ * kept (the newest entry's, changed by the move's operations), else computed. */
+static inline uint64_t g_board_now(const int64_t *HS, int64_t at) {
+    return HS[HS_BV] ? (uint64_t)HS[HS_BH] : g_board_hash(HS, at);
 }
 
 /* Drop the newest entries down to n. */
@@ -48,6 +57,7 @@ static void g_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) {
     for (int64_t k = H_PT; k < H_PT + 2 * TSIZE; k++) HS[k] = -1;
     HS[HS_N] = 0;
     HS[HS_X] = 0;
+    HS[HS_BV] = 0;
     if (rows > HCAP / 2) {
         HS[HS_N0] = -1;
         return;
@@ -64,14 +74,17 @@ static void g_hist_load(int64_t *HS, const int64_t *H0, int64_t rows) {
 static void g_hist_restart(Ctx *c) {
     if (c->HS[HS_N0] < 0) g_fail(c);
     g_hist_truncate(c->HS, c->HS[HS_N0]);
+    c->HS[HS_BV] = 0;
 }
 
 /* The position reached by a move (the board, p to move) becomes the newest entry. */
 static void g_hist_play(Ctx *c, int64_t p) {
     int64_t *HS = c->HS;
     if (HS[HS_N] >= HCAP) g_fail(c); /* a game longer than the buffer: the Python backend finishes it */
-    g_key_row(c, c->B, p, c->V, c->VF, H_ROWS + HS[HS_N] * KEYLEN);
-    g_hist_add(HS, 1);
+    int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
+    g_key_row(c, c->B, p, c->V, c->VF, row);
+    g_hist_add_hashed(HS, 1, g_board_now(HS, row));
+    HS[HS_BV] = 0;
 }
 
 /* In end(): the player who moves next unless end() ends the game (after a chance outcome, the
@@ -89,7 +102,7 @@ static __attribute__((unused)) int64_t g_repetitions(Ctx *c) {
     }
     int64_t p = g_next_player(S);
     g_key_row(c, c->B, p, c->V, c->VF, H_KEY);
-    int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_hash(HS, H_KEY)));
+    int64_t h = g_fin(g_hash(HS, H_KEY + NB, KEYLEN - NB, g_board_now(HS, H_KEY)));
     int64_t count = 0;
     int64_t s = h & TMASK;
     while (HS[H_PT + s] >= 0) {
@@ -209,6 +222,18 @@ static inline void g_keep(Op *CO, int64_t *CS, int64_t kept, int64_t a, int64_t 
     CS[kept + 1] = start + b - a;
 }
 
+/* A hash of the operations a .. b - 1 for the duplicate table: each operation's four fields
+ * packed into one word, one multiplication per operation (equal hashes are compared whole, so
+ * collisions cost time only). */
+static inline uint64_t g_ops_hash(Op *CO, int64_t a, int64_t b) {
+    uint64_t h = (uint64_t)(b - a);
+    for (int64_t k = a; k < b; k++) {
+        uint64_t w = ((((uint64_t)CO[k][0] << 16) ^ (uint64_t)CO[k][1]) << 16 ^ (uint64_t)CO[k][2]) << 1;
+        h = (h + (w ^ (uint64_t)CO[k][3])) * UINT64_C(0x9E3779B97F4A7C15);
+    }
+    return h ^ (h >> 29);
+}
+
 static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
     int64_t kept = 0;
     if (m <= 16) {
@@ -232,10 +257,8 @@ static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
     for (int64_t k = 0; k < size; k++) table[k] = -1;
     for (int64_t i = 0; i < m; i++) {
         int64_t a = CS[i], b = CS[i + 1];
-        uint64_t h = (uint64_t)(b - a);
-        for (int64_t k = a; k < b; k++)
-            for (int f = 0; f < 4; f++) h = (h ^ (uint64_t)(CO[k][f] + 7)) * UINT64_C(0x100000001B3);
-        int64_t slot = (int64_t)(h >> 20) & (size - 1);
+        uint64_t h = g_ops_hash(CO, a, b);
+        int64_t slot = (int64_t)(h >> 40) & (size - 1);
         int duplicate = 0;
         while (table[slot] >= 0) {
             int64_t j = table[slot];
@@ -410,6 +433,52 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
     return r;
 }
 
+/* The candidates hasLegalMove() generated in end(), kept for the next turn of a random game
+ * (which generates the same player's moves from the same position otherwise). CS from MEMO:
+ * 0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
+ * move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
+ * before it are illegal), from the board and game variables from MEMO + 5 (floats as their
+ * bits). The next turn takes them only if all of these are unchanged (end() may go on to
+ * change the variables or the next player after asking), and then judges again only the
+ * candidates after the first legal one: isMoveLegal() sees the same position, move number,
+ * variables and boards seen (spec 15.4: the position counts as seen in both). */
+static inline void g_memo_row(Ctx *c, int64_t *row) {
+    memcpy(row, c->B, NB * sizeof(int64_t));
+    memcpy(row + NB, c->V, NV * sizeof(int64_t));
+    memcpy(row + NB + NV, c->VF, NVF * sizeof(double));
+}
+
+static inline void g_memo_keep(Ctx *c, int64_t player, int64_t mn, int64_t m, int64_t first) {
+    int64_t *M = c->CS + MEMO;
+    if (M[0] == 0) return;
+    M[0] = 2;
+    M[1] = player;
+    M[2] = mn;
+    M[3] = m;
+    M[4] = first;
+    g_memo_row(c, M + 5);
+}
+
+/* The candidates of `player` at move mn: those kept by hasLegalMove() when still valid (and
+ * *first, the first legal one), else generated (g_gen; *first -1: none judged); the memo is
+ * emptied either way. */
+static inline int64_t g_gen_memo(Ctx *c, int64_t player, int64_t mn, int64_t *first) {
+    int64_t *M = c->CS + MEMO;
+    *first = -1;
+    if (M[0] == 2 && M[1] == player && M[2] == mn) {
+        int64_t row[MEMO_LEN - 5 > 0 ? MEMO_LEN - 5 : 1];
+        g_memo_row(c, row);
+        M[0] = 1;
+        if (memcmp(row, M + 5, (MEMO_LEN - 5) * sizeof(int64_t)) == 0) {
+            c->S[S_ERR] = 0;
+            *first = M[4];
+            return M[3];
+        }
+    }
+    if (M[0] != 0) M[0] = 1;
+    return g_gen(c, player, mn);
+}
+
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
  * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
 static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
@@ -425,8 +494,9 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     int64_t m = g_gen(c, p, mn);
     int failed = S[S_ERR] != 0;
     int found = 0;
+    int64_t k = 0;
     S[S_POOL] = POOL;
-    for (int64_t k = 0; k < m; k++) {
+    for (; k < m; k++) {
         int legal = g_judge(c, k, p, mn);
         if (S[S_POOL] < 0) {
             failed = 1;
@@ -437,6 +507,7 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
             break;
         }
     }
+    if (!failed) g_memo_keep(c, p, mn, m, k);
     memcpy(S, saved, sizeof saved); /* end()'s own flag included: an error before stays */
     if (failed) S[S_ERR] = 1;
     return found;
@@ -452,7 +523,7 @@ static __attribute__((unused)) int g_has_legal_move_seen(Ctx *c) {
     }
     int64_t row = H_ROWS + HS[HS_N] * KEYLEN;
     memcpy(HS + row, c->B, NB * sizeof(int64_t));
-    g_hist_add(HS, 0);
+    g_hist_add_hashed(HS, 0, g_board_now(HS, row));
     int found = g_has_legal_move(c);
     g_hist_truncate(HS, HS[HS_N] - 1);
     return found;
@@ -468,11 +539,17 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     int64_t *S = c->S;
     if (USES_PREVIOUS) /* the board before the move, for PreviousPosition */
         memcpy(c->HS + H_PREV, c->B, NB * sizeof(int64_t));
+    /* the newest entry is the board before the move: its hash is kept up to date (g_set) */
+    c->HS[HS_BV] = USES_HISTORY && c->HS[HS_N] > 0;
+    if (c->HS[HS_BV]) c->HS[HS_BH] = c->HS[H_EB + c->HS[HS_N] - 1];
     for (int64_t i = a; i < a + n; i++) {
-        if (COUNTING) /* squares that count: a count operation, and places resetting counts */
-            g_apply(c->B, MV, i);
-        else
-            c->B[MV[i][0] * H + MV[i][1]] = MV[i][2];
+        int64_t k = MV[i][0] * H + MV[i][1];
+        if (COUNTING && MV[i][3] == 2) { /* squares that count: a count operation */
+            g_set(c, NBO + k, MV[i][2]);
+        } else {
+            g_set(c, k, MV[i][2]);
+            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+        }
     }
     S[S_T] = player;
     S[S_MN] = mn + 1;
@@ -547,7 +624,14 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
     for (;;) {
         if (max_moves >= 0 && G->length >= max_moves) return 1;
         chance = CHANCE && chance;
-        int64_t m = chance ? g_outcomes(c, player, mn) : g_gen(c, player, mn);
+        int64_t first = -1;
+        int64_t m;
+        if (chance) {
+            m = g_outcomes(c, player, mn);
+            if (c->CS[MEMO] != 0) c->CS[MEMO] = 1; /* the outcomes took CO / CS: the memo is gone */
+        } else {
+            m = g_gen_memo(c, player, mn, &first);
+        }
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
         for (int64_t i = 0; i < m; i++) G->order[i] = i;
@@ -557,7 +641,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
             left -= 1;
             int64_t k = G->order[i];
             G->order[i] = G->order[left];
-            int legal = g_judge(c, k, player, mn);
+            int legal = k < first ? 0 : k == first ? 1 : g_judge(c, k, player, mn);
             if (S[S_POOL] < 0) g_fail(c);
             if (legal) {
                 chosen = k;
@@ -596,6 +680,7 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
     int64_t status;
     if (setjmp(here) == 0) {
         if (USES_HISTORY) g_hist_restart(c);
+        c->CS[MEMO] = 1; /* hasLegalMove() keeps its candidates for the next turn */
         status = g_game(c, G, player, mn, chance, max_moves);
     } else {
         status = 3;

@@ -14,7 +14,7 @@ CTX_MOVES, CTX_SETUP, CTX_CHANCE = Context.MOVES.number, Context.SETUP.number, C
 # The board, players, objects, limits (codegen.NativeCompiler.compile).
 W = H = P = NOBJ = 1
 MAXSTEPS = MAXDEPTH = POOL = OPERATION_STEPS = 1
-CAP_OPS = CAP_MOVES = KEYS = TABLE = WEIGHTS = PERFT_OPS = PERFT_MOVES = 1
+CAP_OPS = CAP_MOVES = KEYS = TABLE = WEIGHTS = PERFT_OPS = PERFT_MOVES = MEMO = MEMO_LEN = 1
 OWN_CANDIDATES = 0
 # Squares that count (runtime/counts.py): the board holds NBO objects, then NBO counts.
 COUNTING = False

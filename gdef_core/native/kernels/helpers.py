@@ -10,7 +10,7 @@ from gdef_core.lower.arithmetic import (
     INT_MAX, float_div, float_mod_is_nan, int_div, int_div_fails, int_mod, negate_fails,
 )
 from gdef_core.native.kernels.generated import (
-    CACHE, CAP_MOVES, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, H_RES, NB, NBO,
+    CACHE, CAP_MOVES, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, CTX_SETUP, H, H_RES, NBO,
     OPERATION_STEPS, P, WEIGHTS, W,
 )
 
@@ -337,41 +337,16 @@ def _add_op(S, CO, x, y, o, place):
 
 
 @njit(cache=CACHE, inline='always')
-def _consequence(B, OPS, S, HS, x, y, o):
-    """addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
-    ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
-    first consequence (HS[H_RES] = 1; the entry point resets it). One step each."""
-    if x < 0 or x >= W or y < 0 or y >= H:
-        _bad(S)
-        return
-    S[_ST] -= 1
-    k = x * H + y
-    if S[_CTX] == CTX_END:
-        B[k] = o
-        if COUNTING:  # a place or a clear resets the count
-            B[NBO + k] = 0
-    elif S[_CTX] == CTX_IS_MOVE_LEGAL:
-        if HS[H_RES] == 0:
-            for j in range(NB):
-                HS[H_RES + 1 + j] = B[j]
-            a = S[_OP0]
-            for i in range(a, a + S[_NOPS]):
-                _apply(HS, OPS, i, H_RES + 1)
-            HS[H_RES] = 1
-        HS[H_RES + 1 + k] = o
+def _set_square(b, at, k, o, place):
+    """One consequence on the board b from `at` (the board, or the scratch copy in HS): a count
+    (place 2, o the count) sets the count and leaves the object; a place or a clear sets the
+    object and resets the count."""
+    if place == 2:
+        b[at + NBO + k] = o
+    else:
+        b[at + k] = o
         if COUNTING:
-            HS[H_RES + 1 + NBO + k] = 0
-    else:
-        _bad(S)
-
-
-@njit(cache=CACHE, inline='always')
-def _add_any(B, OPS, S, CO, HS, x, y, o, place):
-    """addPlace / addClear in a function that moves() (or chance()) and end() both reach."""
-    if S[_CTX] == CTX_MOVES or S[_CTX] == CTX_CHANCE:
-        _add_op(S, CO, x, y, o, place)
-    else:
-        _consequence(B, OPS, S, HS, x, y, o)
+            b[at + NBO + k] = 0
 
 
 @njit(cache=CACHE, inline='always')
@@ -383,6 +358,15 @@ def _rread(B, OPS, S, HS, x, y):
     if COUNTING:
         return _nread_counted(B, OPS, S, x, y)
     return _nread(B, OPS, S, x, y)
+
+
+@njit(cache=CACHE, inline='always')
+def _rcount(B, OPS, S, HS, x, y):
+    """ResultCount[x][y]: the counts of ResultPosition (the scratch copy holds them after its
+    objects), else NextCount."""
+    if S[_CTX] == CTX_IS_MOVE_LEGAL and HS[H_RES] != 0:
+        return HS[H_RES + 1 + NBO + _sq(S, x, y)]
+    return _ncount(B, OPS, S, x, y)
 
 
 @njit(cache=CACHE, inline='always')

@@ -1,5 +1,6 @@
-"""The position history of repetitions() and nextBoardSeen(), PreviousPosition, and the
-values of OperationList columns typed only at run time.
+"""The position history of repetitions() and nextBoardSeen(), PreviousPosition, the
+consequences of end() and isMoveLegal() (the board, whose hash the history keeps, and the
+scratch ResultPosition), and the values of OperationList columns typed only at run time.
 
 Part of every generated native module (see kernels/__init__.py): the lines below MODULE_TEXT
 are copied into it; the imports above it are for linters and editors.
@@ -7,11 +8,11 @@ are copied into it; the imports above it are for linters and editors.
 import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
-    CACHE, CTX_END, CTX_IS_MOVE_LEGAL, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY, H_PREV, H_PT, H_RES, H_ROWS,
-    KEYLEN, NB, NBO, TMASK, TSIZE, _key_row,
+    CACHE, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP, H_BT, H_EB, H_EH, H_EK, H_KEY,
+    H_PREV, H_PT, H_RES, H_ROWS, KEYLEN, NB, NBO, TMASK, TSIZE, USES_HISTORY, W, _key_row,
 )
 from gdef_core.native.kernels.helpers import (
-    _CTX, _NOPS, _OP0, _apply, _bad, _fail, _next_player, _opcount, _opobj, _sq,
+    _CTX, _NOPS, _OP0, _ST, _add_op, _apply, _bad, _fail, _next_player, _opcount, _opobj, _set_square, _sq,
 )
 
 
@@ -28,6 +29,9 @@ from gdef_core.native.kernels.helpers import (
 # Entries come and go last in, first out (a playout; perft's walk), so dropping the newest
 # only empties its table slots.
 _HN, _HN0, _HX, _HF = 0, 1, 2, 3
+# _HBH: the hash of the board after the move, kept by kernel._play while _HBV is 1 (code that
+# writes the board anywhere else must set _HBV to 0).
+_HBH, _HBV = 4, 5
 
 
 @njit(cache=CACHE, inline='always')
@@ -69,6 +73,55 @@ def _z(k, o):
     h = (k * 1021 + o) * -7046029254386353131
     h = (h ^ (h >> 32)) * -49064778989728563
     return h ^ (h >> 29)
+
+
+@njit(cache=CACHE, inline='always')
+def _set(B, HS, k, v):
+    """Square (or count) k of the board becomes v, the board's hash _play keeps (_HBV)
+    changed with it."""
+    if USES_HISTORY and HS[_HBV] != 0:
+        HS[_HBH] ^= _z(k, B[k]) ^ _z(k, v)
+    B[k] = v
+
+
+@njit(cache=CACHE, inline='always')
+def _consequence(B, OPS, S, HS, x, y, o, place):
+    """addPlace / addClear / addCount in end(): the board at once (through _set, which keeps
+    its hash); in isMoveLegal(): the scratch copy ResultPosition, HS from H_RES + 1, made from
+    the board after the move at the judgement's first consequence (HS[H_RES] = 1; the entry
+    point resets it). One step each."""
+    if x < 0 or x >= W or y < 0 or y >= H:
+        _bad(S)
+        return
+    S[_ST] -= 1
+    k = x * H + y
+    if S[_CTX] == CTX_END:
+        if place == 2:   # a count sets the count and leaves the object
+            _set(B, HS, NBO + k, o)
+        else:
+            _set(B, HS, k, o)
+            if COUNTING:  # a place or a clear resets the count
+                _set(B, HS, NBO + k, 0)
+    elif S[_CTX] == CTX_IS_MOVE_LEGAL:
+        if HS[H_RES] == 0:
+            for j in range(NB):
+                HS[H_RES + 1 + j] = B[j]
+            a = S[_OP0]
+            for i in range(a, a + S[_NOPS]):
+                _apply(HS, OPS, i, H_RES + 1)
+            HS[H_RES] = 1
+        _set_square(HS, H_RES + 1, k, o, place)
+    else:
+        _bad(S)
+
+
+@njit(cache=CACHE, inline='always')
+def _add_any(B, OPS, S, CO, HS, x, y, o, place):
+    """addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach."""
+    if S[_CTX] == CTX_MOVES or S[_CTX] == CTX_CHANCE:
+        _add_op(S, CO, x, y, o, place)
+    else:
+        _consequence(B, OPS, S, HS, x, y, o, place)
 
 
 @njit(cache=CACHE, inline='always')
@@ -116,13 +169,22 @@ def _tremove(HS, table, h, i):
     HS[table + s] = -1
 
 
+@njit(cache=CACHE, inline='always')
+def _board_now(HS, at):
+    """The hash of the board B, which is the board of the key at `at`: the one _play kept (the
+    newest entry's, changed by the move's operations), else computed."""
+    if HS[_HBV] != 0:
+        return HS[_HBH]
+    return _board_hash(HS, at)
+
+
 @njit(cache=CACHE)
 def _hist_add(HS, full):
     """The key written at entry _HN becomes the newest entry (full: a position; else only its
     board, as seen)."""
     n = HS[_HN]
     row = H_ROWS + n * KEYLEN
-    hb = _board_hash(HS, row)
+    hb = _board_now(HS, row)
     HS[H_EH + n] = _fin(_hash(HS, row + NB, KEYLEN - NB, hb))
     HS[H_EB + n] = hb
     HS[H_EK + n] = full
@@ -151,6 +213,7 @@ def _hist_load(HS, H0):
     HS[H_PT:H_PT + 2 * TSIZE] = -1
     HS[_HN] = 0
     HS[_HX] = 0
+    HS[_HBV] = 0
     if H0.shape[0] > HCAP // 2:
         HS[_HN0] = -1
         return
@@ -167,6 +230,7 @@ def _hist_restart(HS):
     if HS[_HN0] < 0:
         _fail()
     _hist_truncate(HS, HS[_HN0])
+    HS[_HBV] = 0
 
 
 @njit(cache=CACHE)
@@ -176,6 +240,7 @@ def _hist_play(B, p, V, VF, HS):
         _fail()  # a game longer than the buffer: the Python backend finishes it
     _key_row(B, p, V, VF, HS, H_ROWS + HS[_HN] * KEYLEN)
     _hist_add(HS, 1)
+    HS[_HBV] = 0
 
 
 @njit(cache=CACHE)
@@ -186,7 +251,7 @@ def _repetitions(B, S, V, VF, HS):
         return 0
     p = _next_player(S)
     _key_row(B, p, V, VF, HS, H_KEY)
-    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_hash(HS, H_KEY)))
+    h = _fin(_hash(HS, H_KEY + NB, KEYLEN - NB, _board_now(HS, H_KEY)))
     count = 0
     s = h & TMASK
     while HS[H_PT + s] >= 0:

@@ -8,16 +8,16 @@ import numpy as np
 from numba import njit
 from gdef_core.native.kernels.generated import (
     CACHE, CAP_MOVES, CAP_OPS, CHANCE, COUNTING, CTX_CHANCE, CTX_END, CTX_IS_MOVE_LEGAL, CTX_MOVES, H, HCAP,
-    H_PREV, H_ROWS, KEYLEN, KEYS, MAXSTEPS, NB, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES, PERFT_OPS, POOL,
-    TABLE, USES_HISTORY, USES_PREVIOUS, W, WEIGHTS,
+    H_EB, H_PREV, H_ROWS, KEYLEN, KEYS, MAXSTEPS, MEMO, NB, NBO, NOBJ, NRT, OWN_CANDIDATES, P, PERFT_MOVES,
+    PERFT_OPS, POOL, TABLE, USES_HISTORY, USES_PREVIOUS, W, WEIGHTS,
     _candidates, _chance_outcomes, e_end, e_isMoveLegal,
 )
 from gdef_core.native.kernels.helpers import (
     NSLOTS, _BAD, _CHN, _CTX, _ERR, _ICM, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
-    _WIN, _apply, _bad, _fail, _next_player,
+    _WIN, _bad, _fail, _next_player,
 )
 from gdef_core.native.kernels.history import (
-    _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate,
+    _HBH, _HBV, _HN, _HN0, _HX, _hist_add, _hist_load, _hist_play, _hist_restart, _hist_truncate, _set,
 )
 
 
@@ -39,9 +39,9 @@ def _same(CO, a, b, c, d):
 def _starts():
     """CS: the candidates' start offsets (CAP_MOVES), then the search number and one stamp per
     single-operation candidate (KEYS): the stamp says which search last generated it; from
-    TABLE, _dedupe_any's hash table; from WEIGHTS, the weights of a chance node's outcomes.
-    Searches thus make no arrays: the kernels run without numba's reference counting unless
-    the rules make arrays (codegen.NRT)."""
+    TABLE, _dedupe_any's hash table; from MEMO, the memo of hasLegalMove()'s candidates (off);
+    from WEIGHTS, the weights of a chance node's outcomes. Searches thus make no arrays: the
+    kernels run without numba's reference counting unless the rules make arrays (codegen.NRT)."""
     CS = np.empty(WEIGHTS + CAP_MOVES, np.int64)
     CS[CAP_MOVES:] = 0
     return CS
@@ -96,6 +96,19 @@ def _keep(CO, CS, kept, a, b):
     CS[kept + 1] = start + b - a
 
 
+@njit(cache=CACHE, inline='always')
+def _ops_hash(CO, a, b):
+    """A hash of the operations a .. b - 1 for the duplicate table: each operation's four fields
+    packed into one word, one multiplication per operation (equal hashes are compared whole,
+    so collisions cost time only)."""
+    h = np.uint64(b - a)
+    for k in range(a, b):
+        w = ((((np.uint64(CO[k, 0]) << np.uint64(16)) ^ np.uint64(CO[k, 1])) << np.uint64(16))
+             ^ np.uint64(CO[k, 2])) << np.uint64(1)
+        h = (h + (w ^ np.uint64(CO[k, 3]))) * np.uint64(0x9E3779B97F4A7C15)
+    return h ^ (h >> np.uint64(29))
+
+
 @njit(cache=CACHE)
 def _dedupe_any(CO, CS, m):
     if m <= 16:
@@ -120,11 +133,8 @@ def _dedupe_any(CO, CS, m):
     kept = 0
     for i in range(m):
         a, b = CS[i], CS[i + 1]
-        h = np.uint64(b - a)
-        for k in range(a, b):
-            for f in range(4):
-                h = (h ^ np.uint64(CO[k, f] + 7)) * np.uint64(0x100000001B3)
-        slot = np.int64(h >> np.uint64(20)) & (size - 1)
+        h = _ops_hash(CO, a, b)
+        slot = np.int64(h >> np.uint64(40)) & (size - 1)
         duplicate = False
         while table[slot] >= 0:
             j = table[slot]
@@ -286,6 +296,53 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
     return r and S[_ERR] == 0 and S[_ST] >= 0
 
 
+@njit(cache=CACHE, inline='always')
+def _memo_keep(B, V, VF, CS, player, mn, m, first):
+    """Keep the candidates hasLegalMove() generated in end() for the next turn of a random game
+    (which generates the same player's moves from the same position otherwise). CS from MEMO:
+    0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
+    move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
+    before it are illegal), from the board and int game variables from MEMO + 5. Games with
+    float game variables keep none here (the C route compares their bits)."""
+    if CS[MEMO] == 0 or VF.shape[0] > 0:
+        return
+    CS[MEMO] = 2
+    CS[MEMO + 1] = player
+    CS[MEMO + 2] = mn
+    CS[MEMO + 3] = m
+    CS[MEMO + 4] = first
+    for k in range(NB):
+        CS[MEMO + 5 + k] = B[k]
+    for k in range(V.shape[0]):
+        CS[MEMO + 5 + NB + k] = V[k]
+
+
+@njit(cache=CACHE, inline='always')
+def _gen_memo(B, S, V, VF, SC, CO, CS, player, mn, HS):
+    """The candidates of `player` at move mn -> (how many, the first legal one or -1 when none
+    was judged): those hasLegalMove() kept when the board, the game variables, the player and
+    the move number are unchanged (end() may change the variables or the next player after
+    asking), and then isMoveLegal() would see what it saw; else _gen(). The memo is emptied."""
+    if CS[MEMO] == 2 and CS[MEMO + 1] == player and CS[MEMO + 2] == mn:
+        CS[MEMO] = 1
+        same = True
+        for k in range(NB):
+            if CS[MEMO + 5 + k] != B[k]:
+                same = False
+                break
+        if same:
+            for k in range(V.shape[0]):
+                if CS[MEMO + 5 + NB + k] != V[k]:
+                    same = False
+                    break
+        if same:
+            S[_ERR] = 0
+            return CS[MEMO + 3], CS[MEMO + 4]
+    if CS[MEMO] != 0:
+        CS[MEMO] = 1
+    return _gen(B, S, V, VF, SC, CO, CS, player, mn, HS), np.int64(-1)
+
+
 @njit(cache=CACHE, _nrt=NRT)
 def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     """hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put
@@ -301,6 +358,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
     m = _gen(B, S, V, VF, SC, CO, CS, p, mn, HS)
     failed = S[_ERR] != 0
     found = False
+    first = m
     S[_POOL] = POOL
     for c in range(m):
         legal = _judge(B, S, V, VF, SC, CO, CS, c, p, mn, HS)
@@ -309,7 +367,10 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
             break
         if legal:
             found = True
+            first = c
             break
+    if not failed:
+        _memo_keep(B, V, VF, CS, p, mn, m, first)
     (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
      S[_NM], S[_BAD], S[_POOL], S[_OP0]) = saved
     S[_ERR] = 1 if failed or failed_before else 0
@@ -339,11 +400,18 @@ def _play(B, S, V, VF, SC, CO, CS, MV, a, n, player, mn, chance, HS):
     if USES_PREVIOUS:  # the board before the move, for PreviousPosition
         for k in range(NB):
             HS[H_PREV + k] = B[k]
+    # the newest entry is the board before the move: its hash is kept up to date (history._set)
+    HS[_HBV] = 1 if USES_HISTORY and HS[_HN] > 0 else 0
+    if HS[_HBV] != 0:
+        HS[_HBH] = HS[H_EB + HS[_HN] - 1]
     for i in range(a, a + n):
-        if COUNTING:  # squares that count: a count operation, and places resetting counts
-            _apply(B, MV, i, 0)
+        k = MV[i, 0] * H + MV[i, 1]
+        if COUNTING and MV[i, 3] == 2:  # squares that count: a count operation
+            _set(B, HS, NBO + k, MV[i, 2])
         else:
-            B[MV[i, 0] * H + MV[i, 1]] = MV[i, 2]
+            _set(B, HS, k, MV[i, 2])
+            if COUNTING:  # a place or a clear resets the count
+                _set(B, HS, NBO + k, 0)
     S[_T] = player
     S[_MN] = mn + 1
     S[_CTX] = CTX_END
@@ -407,8 +475,11 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
             return 1
         if chance:
             m = _outcomes(B, S, V, VF, SC, CO, CS, player, mn, HS)
+            first = -1
+            if CS[MEMO] != 0:   # the outcomes took CO / CS: the memo is gone
+                CS[MEMO] = 1
         else:
-            m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+            m, first = _gen_memo(B, S, V, VF, SC, CO, CS, player, mn, HS)
         if S[_ERR] != 0:
             _fail()
         S[_POOL] = POOL
@@ -421,7 +492,12 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
             left -= 1
             c = order[i]
             order[i] = order[left]
-            legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
+            if c < first:
+                legal = False
+            elif c == first:
+                legal = True
+            else:
+                legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
             if S[_POOL] < 0:
                 _fail()
             if legal:
@@ -538,6 +614,7 @@ def _games(seeds, first, stop, board, V0, VF0, SC0, winners, lengths, status, sc
         G[2] = -1
         if USES_HISTORY:
             _hist_restart(HS)
+        CS[MEMO] = 1  # hasLegalMove() keeps its candidates for the next turn
         state = _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, G[4], G[5], G[6], record,
                       rec_ops, rec_starts, HS)
         _game_over(g, state, G, SC, winners, lengths, status, scores, T, TS, odd)
