@@ -181,7 +181,11 @@ class Compiler:
                 fill = fc.expr(decl.fill).text
                 values.append(f"[{fill}] * {sizes[0]}" if len(sizes) == 1
                               else f"[[{fill}] * {sizes[1]} for _ in range({sizes[0]})]")
-        return [(1, "def _init_vars():", None), (2, "return [" + ", ".join(values) + "]", None)]
+        # Each initial value may read the game variables before it (`int m = n + 1;`), so V
+        # is built up in order, then the V of the game being played is put back.
+        return [(1, "def _init_vars():", None), (2, "nonlocal V", None), (2, "saved, V = V, []", None),
+                (2, "try:", None), *((3, f"V.append({value})", None) for value in values),
+                (3, "return V", None), (2, "finally:", None), (3, "V = saved", None)]
 
     def _entries(self) -> Lines:
         """The functions the Python side calls: one per entry point, plus `_e_filter`, which

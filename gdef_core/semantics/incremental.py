@@ -126,7 +126,7 @@ class IncrementalChecker:
                     result = next(functions)
                     program.expr_types.update(result.expr_types)
                     report.diagnostics += result.types
-                elif isinstance(item, ast.GameVar):
+                elif isinstance(item, ast.GameVar) and not item.param:  # a default is G415's
                     Typer(program, report, array_arguments([item], program.functions)).declare(
                         item, f"game variable '{item.name.text}'")
         check_game_var_inits(program, report)

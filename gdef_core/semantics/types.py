@@ -37,7 +37,7 @@ def check_types(program: Program, report: Report) -> None:
         for item in module.items:
             if isinstance(item, ast.FunctionDef):
                 typer.block(item.body, item)
-            elif isinstance(item, ast.GameVar):
+            elif isinstance(item, ast.GameVar) and not item.param:  # a default is G415's (param_decls)
                 typer.declare(item, f"game variable '{item.name.text}'")
 
 
