@@ -124,7 +124,7 @@ def test_assigning_a_parameter_is_g416_and_indexing_it_g209(tmp_path):
 
 def test_start_cannot_name_a_parameter(tmp_path):
     text = PARAMS + "start { (n,0: X) }\n"
-    assert codes(tmp_path, text) != []
+    assert diagnostics(tmp_path, text) == [("G101", 12, 10)]   # its squares are numbers
 
 
 def test_size_naming_what_is_not_an_int_parameter_is_g404(tmp_path):
@@ -251,12 +251,12 @@ def test_chancenext_is_allowed_only_in_end_and_setup(tmp_path, where):
         text = text.replace("{ return true; }", "{ chanceNext(); return true; }")
     else:
         text += "define moves() { chanceNext(); }\n"
-    assert len(codes(tmp_path, text)) == 1
+    assert codes(tmp_path, text) == ["G411"]
 
 
 def test_is_chance_move_is_allowed_only_in_end(tmp_path):
     text = chance_game(TWO_FACES, legal="return !isChanceMove();")
-    assert len(codes(tmp_path, text)) == 1
+    assert diagnostics(tmp_path, text) == [("G411", 13, 40)]
 
 
 def test_outcomes_are_merged_in_order_with_weights_added_and_the_tail_discarded(tmp_path):
@@ -275,6 +275,36 @@ def test_a_two_object_outcome_is_named_by_its_objects_and_typed_in_any_order(tmp
     again = load_game(write(tmp_path, chance_game(chance))).new_state()
     again.apply("D2+D1")
     assert again.board[2, 0] == "D2"
+
+
+def test_only_identical_operation_lists_are_merged(tmp_path):
+    chance = ("  addPlace(1, 0, D1); addPlace(2, 0, D2); addOutcome(1);\n"
+              "  addPlace(2, 0, D2); addPlace(1, 0, D1); addOutcome(2);\n  addPlace(2, 0, D1); addOutcome(1);")
+    state = load_game(write(tmp_path, chance_game(chance))).new_state()
+    outcomes = state.chance_outcomes()
+    assert [w for _, w in outcomes] == [1, 2, 1]     # the same operations in another order: not merged
+    assert state.move_names([m for m, _ in outcomes]) == ["D1+D2", "D2+D1", "D1"]
+    assert state.check("place(2,0,D2); place(1,0,D1)").ops[0][:2] == (2, 0)   # the outcome typed
+
+
+def test_a_runtime_error_in_chance_stops_the_game_with_the_located_error(tmp_path):
+    path = write(tmp_path, chance_game("  addPlace(2, 0, D1); addOutcome(1 / (moveNumber() - moveNumber()));"))
+    done = tool("run", path, "--moves", write(tmp_path, "D1\n", "m.moves"), cwd=tmp_path)
+    assert done.returncode == 3 and "rejected" not in done.stderr
+    assert "chance() failed, so the game cannot go on:\n" in done.stderr and "t.gdef:10:36: error[G601]" in done.stderr
+    assert "Stopped (chance() failed) before the game ended, after 0 move(s)." in done.stderr
+
+
+def test_openspiel_sees_an_explicit_stochastic_game_with_outcomes_in_order(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    import gdef_core.interop.openspiel  # noqa: F401  registers "gdef"
+    game = pyspiel.load_game("gdef", {"path": write(tmp_path, chance_game(TWO_FACES))})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == [(0, 0.25), (1, 0.75)]
+    state.apply_action(1)
+    assert state.current_player() == 0
 
 
 def test_a_move_that_is_not_an_outcome_is_refused_with_the_outcomes_listed(tmp_path):

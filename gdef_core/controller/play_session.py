@@ -309,16 +309,24 @@ class PlaySession:
                 break
         return True
 
+    def chance_works(self) -> bool:
+        """Whether chance() gives this chance node its outcomes; else (the located error shown)
+        the game cannot go on: no player moved, so nothing is rejected."""
+        try:
+            self.session.state.chance_outcomes()
+        except GdefRuntimeError as error:
+            self.complain("chance() failed, so the game cannot go on:")
+            self.report.show_error(error, self.session.game)
+            return False
+        return True
+
     def roll(self, line: int | None = None) -> bool:
         """Chance's move at a chance node: an outcome drawn by weight (`rolled: D3` said);
         False (after showing the located error) when chance() fails."""
         session = self.session
-        try:
-            move = session.state.sample_chance(self.chance)
-        except GdefRuntimeError as error:
-            self.complain("chance() failed, so the game cannot go on:")
-            self.report.show_error(error, session.game)
+        if not self.chance_works():
             return False
+        move = session.state.sample_chance(self.chance)
         played = session.play(str(move), line)
         if not played.accepted:  # end() failed after the outcome
             self.complain(f"chance's outcome {move} was rejected: {played.verdict.reason}")
@@ -422,6 +430,8 @@ class PlaySession:
             if self.session.state.is_over:
                 self.complain(f"{name}:{number}: the game is over; this line and the ones after it are ignored")
                 break
+            if self.session.state.is_chance_node and not self.chance_works():
+                return self.stop("chance() failed")
             played = self.play(text, number)
             if played.accepted:
                 self.say(f"{len(session.moves)}. {self.played(played)}")

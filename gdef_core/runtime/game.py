@@ -520,7 +520,8 @@ class State:
         try:
             legal = self.legal_moves()
         except GdefRuntimeError as error:
-            return Verdict(VerdictKind.RUNTIME_ERROR, f"moves() failed while reading the move's name: "
+            failed = "chance()" if self.is_chance_node else "moves()"
+            return Verdict(VerdictKind.RUNTIME_ERROR, f"{failed} failed while reading the move's name: "
                                                       f"{error.headline()}", error)
         found = read_move_name(self, text, legal)
         if isinstance(found, NameProblem):
