@@ -620,3 +620,69 @@ def test_records_hold_the_players_operations_and_resume_recomputes(tmp_path):
     assert tool("run", path, "--moves", moves, "--record", str(record), cwd=tmp_path).returncode == 3
     data = json.loads(record.read_text(encoding="utf-8"))
     assert [m["move"] for m in data["moves"]] == ["place(0,0,X)"]
+
+
+# ============================================================ the text's own examples
+
+
+def examples_of(heading: str, next_heading: str) -> list[tuple[int, str]]:
+    """The ```gdef blocks between two headings of docs/language.md, with their first line."""
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text[text.index(heading):text.index(next_heading)]
+    offset = text[:text.index(heading)].count("\n")
+    return [(offset + section[:match.start()].count("\n") + 2, match.group(1))
+            for match in re.finditer(r"```gdef\n(.*?)```", section, re.S)]
+
+
+SECTIONS = [("### Parameters: `param`", "### Objects"),
+            ("## Language 3", "## Games in several files")]
+
+
+@pytest.mark.parametrize("heading, next_heading", SECTIONS)
+def test_the_examples_parse_but_for_their_elisions(tmp_path, heading, next_heading):
+    from gdef_core import parse
+    blocks = examples_of(heading, next_heading)
+    assert blocks
+    for first, body in blocks:
+        lines = body.splitlines()
+        problems = [(first + d.span.line, d.message) for d in parse(body, "x.gdef").diagnostics
+                    if "..." not in lines[d.span.line]]
+        assert problems == [], f"docs/language.md:{first}"
+
+
+def test_the_parameter_example_checks_clean_in_a_game(tmp_path):
+    (_, declarations), *_ = examples_of(*SECTIONS[0])
+    assert "param float komi = 7.5 in -50.0 to 50.0;" in declarations
+    assert diagnostics(tmp_path, "name: go\nplayers: 2\nobj X\nobj Y\n" + declarations + RULES) == []
+
+
+def test_the_header_examples_are_the_example_files_own():
+    for _, body in examples_of(*SECTIONS[0]) + examples_of(*SECTIONS[1]):
+        named = re.match(r"// (?:\w+ \()?(examples/[\w/.]+\.gdef)", body)
+        if named and "..." not in body:
+            source = (ROOT / named.group(1)).read_text(encoding="utf-8")
+            for line in body.splitlines()[1:]:
+                if line.strip() and not line.startswith("//"):
+                    assert line in source, (named.group(1), line)
+
+
+def test_nxn_is_one_name_in_size(tmp_path):
+    text = "name: t\nplayers: 2\nparam int n = 3 in 1 to 5;\nsize: nxn\nobj X\n" + RULES
+    assert diagnostics(tmp_path, text) == [("G404", 4, 7)]
+    assert codes(tmp_path, text.replace("nxn", "n x n")) == []
+
+
+def test_result_count_reads_as_current_count_does_and_makes_a_game_count(tmp_path):
+    text = HEAD + "define isMoveLegal() -> bool { return ResultCount[0] == 0; }\ndefine end() -> bool { return false; }\n"
+    assert diagnostics(tmp_path, text) == [("G309", 6, 39)]
+    state = load_game(write(tmp_path, text.replace("ResultCount[0]", "ResultCount[0][0]"))).new_state()
+    state.apply("count(1,0,3)")                     # a game that reads ResultCount keeps counts
+    assert state.board.count(1, 0) == 3
+
+
+def test_each_candidate_of_moves_is_judged_with_a_scratch_copy_of_its_own(tmp_path):
+    legal = "if (ResultPosition[2][0] == Y) { return false; }\n  addPlace(2, 0, Y);\n  return true;"
+    extra = "define moves() { addPlace(0, 0, X); addMove(); addPlace(1, 0, X); addMove(); }\n"
+    state = load_game(write(tmp_path, consequences("return false;", legal=legal, extra=extra))).new_state()
+    assert [str(m) for m in state.legal_moves()] == ["place(0,0,X)", "place(1,0,X)"]
+    assert state.board[2, 0] == "empty"
