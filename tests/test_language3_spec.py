@@ -686,3 +686,43 @@ def test_each_candidate_of_moves_is_judged_with_a_scratch_copy_of_its_own(tmp_pa
     state = load_game(write(tmp_path, consequences("return false;", legal=legal, extra=extra))).new_state()
     assert [str(m) for m in state.legal_moves()] == ["place(0,0,X)", "place(1,0,X)"]
     assert state.board[2, 0] == "empty"
+
+
+def test_g419_in_chance_names_the_call_path(tmp_path):
+    text = chance_game(TWO_FACES + "\n  helper();") + "define helper() { setScore(0, 1); }\n"
+    found = [d for d in check_files([write(tmp_path, text)]) if d.severity == Severity.ERROR]
+    assert [(d.code, d.span.line + 1, d.span.column + 1) for d in found] == [("G419", 20, 19)]
+    assert "chance() -> helper() -> setScore()" in found[0].message
+
+
+def test_has_legal_move_after_an_outcome_asks_about_the_waiting_player(tmp_path):
+    end = ("if (isChanceMove()) {\n    if (!hasLegalMove()) { setWinner(0); return true; }\n    return false;\n  }\n"
+           "  chanceNext();\n  return false;")
+    state = load_game(write(tmp_path, chance_game(TWO_FACES, end=end, legal="return onTurn() == 0;"))).new_state()
+    state.apply("D1")
+    assert not state.is_over and state.current_player == 0       # player 0 waited, and can move
+    state.apply("place(0,0,X)")
+    state.apply("D2")
+    assert state.is_over and state.winner == 0                   # player 1 waited, and cannot
+
+
+@pytest.mark.parametrize("value, status", [("true", 0), ("false", 0), ("1", 2), ("yes", 2)])
+def test_a_bool_parameter_takes_true_or_false_on_the_command_line(tmp_path, value, status):
+    done = tool("check", "--param", f"pie={value}", write(tmp_path, PARAMS), cwd=tmp_path)
+    assert done.returncode == status, done.stdout + done.stderr
+
+
+def test_pettingzoo_takes_parameters_and_resolves_chance_with_its_seed(tmp_path):
+    pytest.importorskip("pettingzoo")
+    from gdef_core.interop.pettingzoo import env
+    params_env = env(write(tmp_path, PARAMS, "p.gdef"), n=4)
+    params_env.reset(seed=1)
+    assert params_env.unwrapped.state.game.width == 4
+    boards = []
+    for _ in range(2):
+        chance_env = env(write(tmp_path, chance_game(TWO_FACES)))
+        chance_env.reset(seed=7)
+        state = chance_env.unwrapped.state
+        assert not state.is_chance_node and state.move_number == 1   # the roll was made in reset()
+        boards.append(state.board[2, 0])
+    assert boards[0] == boards[1]
