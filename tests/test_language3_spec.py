@@ -726,3 +726,14 @@ def test_pettingzoo_takes_parameters_and_resolves_chance_with_its_seed(tmp_path)
         assert not state.is_chance_node and state.move_number == 1   # the roll was made in reset()
         boards.append(state.board[2, 0])
     assert boards[0] == boards[1]
+
+
+def test_outcomes_placing_nothing_are_named_by_their_operations_and_shared_names_as_moves(tmp_path):
+    counts = "  addCount(2, 0, 1); addOutcome(1);\n  addCount(2, 0, 2); addOutcome(1);"
+    state = load_game(write(tmp_path, chance_game(counts))).new_state()
+    assert state.move_names([m for m, _ in state.chance_outcomes()]) == ["count(2,0,1)", "count(2,0,2)"]
+    state.apply("count(2,0,2)")
+    assert state.board.count(2, 0) == 2
+    shared = "  addPlace(1, 0, D1); addOutcome(1);\n  addPlace(2, 0, D1); addOutcome(1);"
+    state = load_game(write(tmp_path, chance_game(shared))).new_state()
+    assert state.move_names([m for m, _ in state.chance_outcomes()]) == ["1,0", "2,0"]
