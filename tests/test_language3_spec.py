@@ -737,3 +737,36 @@ def test_outcomes_placing_nothing_are_named_by_their_operations_and_shared_names
     shared = "  addPlace(1, 0, D1); addOutcome(1);\n  addPlace(2, 0, D1); addOutcome(1);"
     state = load_game(write(tmp_path, chance_game(shared))).new_state()
     assert state.move_names([m for m, _ in state.chance_outcomes()]) == ["1,0", "2,0"]
+
+
+RESULT_ELSEWHERE = """name: t
+players: 2
+size: 3 x 1
+obj X
+obj D1
+int flag = 0;
+int prev = 0;
+define setup() {
+  addPlace(0, 0, X); addCount(1, 0, 3);
+  if (ResultPosition[0][0] == X && CurrentPosition[0][0] == X && ResultCount[1][0] == 3) { flag = 1; }
+  chanceNext();
+}
+define chance() {
+  if (ResultPosition[0][0] == X) { addPlace(2, 0, D1); addOutcome(1); } else { addClear(2, 0); addOutcome(1); }
+}
+define isMoveLegal() -> bool { return true; }
+define end() -> bool {
+  addCount(1, 0, 9); prev = PreviousCount[1][0];
+  if (isChanceMove()) { return false; }
+  chanceNext();
+  return false;
+}
+"""
+
+
+def test_result_position_in_setup_and_chance_and_consequences_after_an_outcome(tmp_path):
+    state = load_game(write(tmp_path, RESULT_ELSEWHERE)).new_state()
+    assert state.variables["flag"] == 1                        # setup(): the start made so far
+    assert [str(m) for m, _ in state.chance_outcomes()] == ["place(2,0,D1)"]   # chance(): CurrentPosition
+    state.apply("D1")
+    assert state.board.count(1, 0) == 9 and state.variables["prev"] == 3   # end() after an outcome
