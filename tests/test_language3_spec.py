@@ -770,3 +770,30 @@ def test_result_position_in_setup_and_chance_and_consequences_after_an_outcome(t
     assert [str(m) for m, _ in state.chance_outcomes()] == ["place(2,0,D1)"]   # chance(): CurrentPosition
     state.apply("D1")
     assert state.board.count(1, 0) == 9 and state.variables["prev"] == 3   # end() after an outcome
+
+
+def test_a_parameter_may_be_declared_in_any_file_of_the_game_but_once(tmp_path):
+    write(tmp_path, "param int n = 3 in 1 to 2000;\n", "lib.gdef")
+    game = write(tmp_path, 'name: t\nplayers: 2\nsize: n x 1\nuse "lib.gdef"\nobj X\n' + RULES)
+    assert load_game(game, params={"n": 5}).width == 5
+    large = tool("check", game, "--param", "n=1001", cwd=tmp_path)
+    assert large.returncode == 1
+    assert "t.gdef:3:7: error[G404]: the board's width must be from 1 to 1000, not n = 1001" in large.stdout
+    write(tmp_path, "param int n = 3 in 1 to 2000;\nparam int n = 4 in 1 to 5;\nobj n\n", "lib.gdef")
+    found = [(d.code, d.span.line + 1, d.span.column + 1) for d in check_files([game])]
+    assert found == [("G203", 2, 11), ("G203", 3, 5)]
+
+
+def test_a_weight_is_an_int(tmp_path):
+    found = diagnostics(tmp_path, chance_game("  addPlace(2, 0, D1); addOutcome(1.5);"))
+    assert found == [("G303", 10, 34)]
+
+
+def test_set_next_player_with_chancenext_names_who_moves_after_the_event(tmp_path):
+    end = "if (isChanceMove()) { return false; }\n  setNextPlayer(0);\n  chanceNext();\n  return false;"
+    state = load_game(write(tmp_path, chance_game(TWO_FACES, end=end))).new_state()
+    state.apply("D1")
+    state.apply("place(0,0,X)")
+    assert state.is_chance_node and state.current_player == 0
+    state.apply("D2")
+    assert state.current_player == 0
