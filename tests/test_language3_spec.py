@@ -797,3 +797,12 @@ def test_set_next_player_with_chancenext_names_who_moves_after_the_event(tmp_pat
     assert state.is_chance_node and state.current_player == 0
     state.apply("D2")
     assert state.current_player == 0
+
+
+def test_the_history_keeps_the_position_after_the_consequences(tmp_path):
+    end = "addClear(0, 0);\n  seen[0] = repetitions();\n  return false;"
+    state = load_game(write(tmp_path, consequences(end))).new_state()
+    state.apply("place(0,0,X)")
+    assert state.variables["seen"][0] == 0
+    state.apply("place(0,0,Y)")
+    assert state.variables["seen"][0] == 1 and state.board[0, 0] == "empty"   # the start again
