@@ -479,7 +479,7 @@ def test_counts_are_ints_for_the_checker(tmp_path):
 
 
 def test_gdef_test_checks_a_count(tmp_path):
-    path = write(tmp_path, COUNTING)
+    write(tmp_path, COUNTING)   # t.gdef, the game of t.test.moves beside it
     script = write(tmp_path, "count(2,0,6)\n? count 2,0 6\n? count 1,0 4\n", "t.test.moves")
     assert tool("test", script, cwd=tmp_path).returncode == 0
     write(tmp_path, "count(2,0,6)\n? count 2,0 5\n", "t.test.moves")
