@@ -806,3 +806,9 @@ def test_the_history_keeps_the_position_after_the_consequences(tmp_path):
     assert state.variables["seen"][0] == 0
     state.apply("place(0,0,Y)")
     assert state.variables["seen"][0] == 1 and state.board[0, 0] == "empty"   # the start again
+
+
+def test_perft_counts_each_outcome_as_one_move(tmp_path):
+    text = chance_game(TWO_FACES) + "define moves() { addPlace(0, 0, X); addMove(); addPlace(1, 0, X); addMove(); }\n"
+    done = tool("run", write(tmp_path, text), "--perft", "3", cwd=tmp_path)
+    assert done.stdout.splitlines() == ["depth 1: 2", "depth 2: 4", "depth 3: 8"], done.stderr
