@@ -812,3 +812,12 @@ def test_perft_counts_each_outcome_as_one_move(tmp_path):
     text = chance_game(TWO_FACES) + "define moves() { addPlace(0, 0, X); addMove(); addPlace(1, 0, X); addMove(); }\n"
     done = tool("run", write(tmp_path, text), "--perft", "3", cwd=tmp_path)
     assert done.stdout.splitlines() == ["depth 1: 2", "depth 2: 4", "depth 3: 8"], done.stderr
+
+
+def test_openspiel_observations_of_a_game_that_counts_get_one_more_plane(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    import gdef_core.interop.openspiel  # noqa: F401  registers "gdef"
+    plain = write(tmp_path, HEAD + RULES, "plain.gdef")
+    counting = write(tmp_path, HEAD + RULES.replace("return true;", "return CurrentCount[0][0] == 0;"), "counts.gdef")
+    shapes = [pyspiel.load_game("gdef", {"path": path}).observation_tensor_shape() for path in (plain, counting)]
+    assert shapes[1] == [shapes[0][0] + 1, *shapes[0][1:]]
