@@ -107,7 +107,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "Everywhere else it equals `CurrentPosition`.", extension=True),
     _b("ResultPosition", Kind.BOARD, (("x", "int"), ("y", "int")), "obj",
        "The position with the consequences of the move made so far. In `isMoveLegal()`: "
-       "`NextPosition` changed by the `addPlace`/`addClear` calls of this judgement (a scratch "
+       "`NextPosition` changed by the `addPlace`/`addClear`/`addCount` calls of this judgement (a scratch "
        "copy, dropped when it returns), so a rule can judge the move after its captures. In "
        "`end()`: `CurrentPosition` (which the consequences change at once). Elsewhere it equals "
        "`CurrentPosition`.", extension=True),
@@ -122,6 +122,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("PreviousCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
        "In `end()` and the functions it calls: the count on square (x, y) before the move just "
        "applied. Everywhere else it equals `CurrentCount`.", extension=True),
+    _b("ResultCount", Kind.BOARD, (("x", "int"), ("y", "int")), "int",
+       "The count on square (x, y) of `ResultPosition`, with the consequences of the move made "
+       "so far. In `isMoveLegal()`: `NextCount` changed by the `addPlace`/`addClear`/`addCount` "
+       "calls of this judgement (the scratch copy). In `end()`: `CurrentCount` (which the "
+       "consequences change at once). Elsewhere it equals `CurrentCount`.", extension=True),
     _b("OperationList", Kind.BOARD, (("i", "int"), ("j", "int")), "int|obj",
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
        "j = 2 its object (obj; `empty` for a clear or a count), j = 3 its count (int; 0 for a "
@@ -167,8 +172,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _b("addCount", Kind.FUNCTION, (("x", "int"), ("y", "int"), ("n", "int")), None,
        "In `moves()`: appends `count(x, y, n)` to the candidate move being built (square (x, y) "
        "will hold the count n; its object stays). In `setup()`: sets the count of (x, y) of the "
-       "start position at once. In `chance()`: appends it to the outcome being built.",
-       (_M, _S, _C), extension=True),
+       "start position at once. In `end()`: a consequence of the move just applied (a sweep): "
+       "sets the count of (x, y) of the position at once. In `isMoveLegal()`: sets the count of "
+       "(x, y) of the scratch copy `ResultCount` only. In `chance()`: appends it to the outcome "
+       "being built.",
+       (_M, _S, _X, _I, _C), extension=True),
     _b("addMove", Kind.FUNCTION, (), None,
        "In `moves()`: finishes the candidate move being built (an empty one is a pass) and "
        "starts a new one. Operations after the last `addMove()` are discarded.", (_M,),
@@ -228,7 +236,12 @@ OPERATION_FIELDS: tuple[tuple[str, str], ...] = (
 
 # The built-ins that read or write squares' counts: a game using none of them keeps no counts
 # (its states hold only objects, and `count(...)` is not a move of it).
-COUNT_BUILTINS = frozenset({"CurrentCount", "NextCount", "PreviousCount", "addCount", "isCountOperation"})
+COUNT_BUILTINS = frozenset({"CurrentCount", "NextCount", "PreviousCount", "ResultCount", "addCount",
+                            "isCountOperation"})
+
+# The built-ins that build a candidate in moves() and make a consequence of the move in end()
+# and isMoveLegal() (docs/language.md, "Consequences of a move").
+CONSEQUENCE_BUILTINS = frozenset({"addPlace", "addClear", "addCount"})
 
 # `empt` is the original text's misspelling of `empty`: accepted, with warning G506.
 ALIASES: dict[str, str] = {"empt": "empty"}

@@ -155,9 +155,9 @@ _code("G211", E, "cannot assign",
       "Only locals, parameters and game variables can be assigned. Objects, functions, `empty`, "
       "the boards (`CurrentPosition[x][y] = X;`) and other expressions cannot; a move changes "
       "the board through its operations, `setup()` and `end()` (a consequence of the move) "
-      "through `addPlace`/`addClear`.",
+      "through `addPlace`/`addClear`/`addCount`.",
       "define end() -> bool {\n  CurrentPosition[0][0] = X;\n  return false;\n}",
-      "Assign a variable, or change the board with `addPlace`/`addClear` in `setup()` or `end()`.")
+      "Assign a variable, or change the board with `addPlace`/`addClear`/`addCount` in `setup()` or `end()`.")
 
 # ------------------------------------------------------------------ G3xx: types
 _code("G301", E, "operand types do not match",
@@ -284,7 +284,8 @@ _code("G410", E, "game variable initialiser is not constant",
       "Write the value as a constant, or assign it in `setup()`.")
 _code("G411", E, "built-in not allowed here",
       "Some built-ins work only in some entry points (and the functions they call): "
-      "`addPlace`/`addClear` in `moves()`, `setup()`, `end()` and `isMoveLegal()`, `addMove` in "
+      "`addPlace`/`addClear`/`addCount` in `moves()`, `setup()`, `chance()`, `end()` and "
+      "`isMoveLegal()`, `addMove` in "
       "`moves()`, `hasLegalMove` "
       "in `end()`, `setNextPlayer` in `end()` and `setup()`. The message names the call path "
       "from the entry point that reaches the call.",
@@ -345,9 +346,10 @@ _code("G419", E, "built-in on the wrong side of chance()",
       "`addOutcome(w)` in `chance()`.")
 
 _code("G420", E, "consequence reached from moves() and isMoveLegal()",
-      "`addPlace`/`addClear` mean two different things in `moves()` and in `isMoveLegal()`: in "
-      "`moves()` they build a candidate move, in `isMoveLegal()` they change the scratch copy "
-      "`ResultPosition` (a consequence of the move being judged, such as a capture). A function "
+      "`addPlace`/`addClear`/`addCount` mean two different things in `moves()` and in "
+      "`isMoveLegal()`: in `moves()` they build a candidate move, in `isMoveLegal()` they change "
+      "the scratch copy `ResultPosition` and its counts `ResultCount` (a consequence of the move "
+      "being judged, such as a capture). A function "
       "that calls them and is reached from both entry points would do one thing or the other "
       "depending on who called it. The message names both call paths.",
       "define capture(int x, int y) { addClear(x, y); }\n"
@@ -452,7 +454,7 @@ _code("G607", E, "step limit exceeded",
       "--max-steps N`). Usually a loop whose condition never becomes false. In `moves()` each "
       "operation held by `addPlace`/`addClear` counts 4 steps, so that memory is bounded like "
       "time (at most 1,250,000 operations by default); in `end()` and `isMoveLegal()` each "
-      "consequence (`addPlace`/`addClear`) counts one step.",
+      "consequence (`addPlace`/`addClear`/`addCount`) counts one step.",
       "define end() -> bool {\n  int i = 0;\n  while (i < 3) { }\n  return false;\n}",
       "Make the loop progress (`i = i + 1;`), or raise the limit if the work is real.")
 _code("G608", E, "recursion too deep",

@@ -3,9 +3,10 @@
 For each game of examples/ (every .gdef file that is a game, not a library) this starts
 `gdef-run --web --no-browser` on it, opens the page in Chromium through Playwright (Debian's
 `chromium`, or $GDEF_CHROMIUM), plays a few moves chosen from the legal-move list with a fixed
-seed, as a person clicking it would, and photographs the board; for chess also the whole page
-(docs/images/web-board.png, in docs/web.md). docs/gallery.md is written from the same list, so
-the page and its images always match the examples.
+seed, as a person clicking it would, and photographs the board; for chess and einstein also the
+whole page (docs/images/web-board.png: a piece selected, its targets marked; web-chance.png: the
+Roll button of a chance node; both in docs/web.md). docs/gallery.md is written from the same
+list, so the page and its images always match the examples.
 
     python scripts/gallery.py              write docs/images/gallery/*.png and docs/gallery.md
     python scripts/gallery.py --check      fail when docs/gallery.md or an image is missing or stale
@@ -34,11 +35,12 @@ from gdef_core.loader import load_program  # noqa: E402
 
 VIEWPORT = {"width": 1100, "height": 820}
 SEED = 29
-MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12}  # per game name; else:
+MOVES = {"go9": 40, "go19": 60, "gomoku": 16, "reversi": 16, "connect4": 12, "backgammon": 13}  # per game name; else:
 DEFAULT_MOVES = 8
 IMAGES = "images/gallery"
-PAGE_GAME = "chess"  # the game of the whole page's picture, docs/images/web-board.png (docs/web.md)
-PAGE_IMAGE = "images/web-board.png"
+# The games photographed whole page too (docs/web.md shows them): chess with a piece selected,
+# einstein waiting for a roll (after 8 moves, a player's move: its die is next)
+PAGES = {"chess": "images/web-board.png", "einstein": "images/web-chance.png"}
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,9 @@ class Server:
 
 
 def photograph(browser, game: Example, out: Path, scratch: Path, whole_page: Path | None = None) -> None:
-    """The board of `game` a few moves in; with `whole_page`, also the whole page there, a
-    piece of the player on turn selected with its targets marked."""
+    """The board of `game` a few moves in; with `whole_page`, also the whole page there: at a
+    chance node with its Roll button, else a piece of the player on turn selected with its
+    targets marked."""
     from playwright.sync_api import expect
 
     server = Server(game.path, scratch / f"{game.name}.json")
@@ -132,7 +135,10 @@ def photograph(browser, game: Example, out: Path, scratch: Path, whole_page: Pat
         page.locator("#message").evaluate("box => box.textContent = ''")
         page.locator("h1").hover()  # no move of the list hovered: its squares would be highlighted
         page.locator("#board-wrap").screenshot(path=str(out / game.image), animations="disabled")
-        if whole_page is not None:
+        if whole_page is not None and page.locator("#roll").is_visible():
+            expect(page.locator("#status")).to_contain_text("to roll")
+            page.screenshot(path=str(whole_page), animations="disabled")
+        elif whole_page is not None:
             moves = page.locator("#legal li:not(.muted)")
             first = moves.nth(rng.randrange(moves.count())).get_attribute("title")  # its operations
             x, y = re.search(r"clear\((\d+),(\d+)\)", first).groups()
@@ -167,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         if not written.is_file() or written.read_text(encoding="utf-8") != page:
             problems.append(f"{written} does not follow the examples")
         problems += [f"{args.out / game.image} is missing" for game in games if not (args.out / game.image).is_file()]
+        problems += [f"{args.out / image} is missing" for image in PAGES.values() if not (args.out / image).is_file()]
         for problem in problems:
             print(f"gallery: {problem}; run python scripts/gallery.py", file=sys.stderr)
         return 1 if problems else 0
@@ -181,9 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         try:
             for game in chosen:
-                whole_page = args.out / PAGE_IMAGE if game.name == PAGE_GAME and not args.games else None
+                whole_page = args.out / PAGES[game.name] if game.name in PAGES else None
                 photograph(browser, game, args.out, Path(scratch), whole_page)
                 print(f"{game.image}: {game.path}")
+                if whole_page is not None:
+                    print(f"{PAGES[game.name]}: {game.path}")
         finally:
             browser.close()
     if not args.games:

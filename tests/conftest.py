@@ -77,3 +77,41 @@ def web():
     yield start
     for run in runs:
         run.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium through Playwright, launched once per module of browser tests (skipped, or failed
+    in CI, where either is missing: web_support.playwright_or_skip)."""
+    from web_support import playwright_or_skip
+
+    playwright_api, chromium = playwright_or_skip()
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def open_board(browser, web):
+    """open_board(*gdef-run arguments, **WebRun options) -> (the board page, the running
+    `gdef-run --web`), the page loaded; no page may raise a JavaScript error."""
+    from web_support import playwright_or_skip
+
+    expect = playwright_or_skip()[0].expect
+    opened = []
+
+    def open_(*args: str, **options):
+        run = web(*args, **options)
+        page = browser.new_page(viewport={"width": 1200, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        opened.append((page, errors))
+        page.goto(run.url)
+        expect(page.locator("#status")).not_to_have_text("Loading…")
+        return page, run
+
+    yield open_
+    for page, errors in opened:
+        page.close()
+        assert errors == [], f"the page raised: {errors}"

@@ -99,6 +99,36 @@ def test_chance_node_state_round_trips_and_undo_restores_it(die):
     assert state.is_chance_node and outcomes(state)[0] == ("place(0,0,D1)", 2)
 
 
+FLIP = str(ROOT / "tests" / "data" / "chance" / "flip.gdef")
+
+
+def test_a_chance_node_and_the_same_board_after_the_toss_are_different_positions():
+    """tests/data/chance/flip.gdef: heads tossed onto heads leaves the board, the player and
+    the variables as they were, but one position waits for chance and the other for a move:
+    repetitions() and the history tell them apart, and the flag survives a state's JSON."""
+    game = load_game(FLIP)
+    state = game.new_state()
+    state.apply("place(0,0,H)")
+    state.apply("place(1,0,A)")
+    assert state.is_chance_node and state.current_player == 1 and state.variables["seen"] == 0
+    state.apply("place(0,0,H)")   # the same board, player 1 to move: not a chance node
+    assert not state.is_chance_node and state.current_player == 1
+    assert state.variables["seen"] == 0
+    state.apply("place(1,0,B)")
+    state.apply("place(0,0,H)")
+    state.apply("place(1,0,A)")   # back to the chance node of move 2
+    assert state.is_chance_node and state.variables["seen"] == 1
+    data = state.to_json()
+    assert [position.get("chance", False) for position in data["history"]] == [
+        True, False, True, False, True, False, True]
+    again = game.state_from_json(data)
+    assert again == state
+    for replayed in (state, again):
+        replayed.apply("place(0,0,H)")   # and back to the position after that toss
+        assert not replayed.is_chance_node and replayed.variables["seen"] == 1
+    assert again == state
+
+
 def test_perft_counts_each_outcome_as_one_move(die):
     assert perft(die.new_state(), 3) == [3, 9, 18]
 

@@ -4,11 +4,11 @@ checker's G420; the step budget; undo, records and --resume recompute them (Go's
 from __future__ import annotations
 
 import json
-import queue
 import subprocess
 
 import pytest
 
+from debug_support import Listener
 from support import ROOT, console_script
 from gdef_core import IllegalMoveError, load_game, parse
 from gdef_core.debug.engine import DebugSession, LaunchOptions
@@ -203,26 +203,6 @@ def test_the_debugger_shows_result_position_while_the_capture_is_judged(tmp_path
         assert boards["ResultPosition"].children()[-1].children()[1].value == "B"   # the stone played
     finally:
         session.quit()
-
-
-class Listener:
-    def __init__(self) -> None:
-        self.events: queue.Queue = queue.Queue()
-
-    def stopped(self, stop) -> None:
-        self.events.put(("stopped", stop))
-
-    def output(self, category: str, text: str) -> None:
-        pass
-
-    def waiting(self) -> None:
-        self.events.put(("waiting", None))
-
-    def finished(self, code: int) -> None:
-        self.events.put(("finished", code))
-
-    def next(self):
-        return self.events.get(timeout=60)
 
 
 # end() clears the square its move took: repetitions() and hasLegalMove() see the position with

@@ -64,7 +64,9 @@ define isMoveLegal() -> bool {
   return CurrentCount[0] == 1;
 }
 define end() -> bool { addCount(0, 0, 1); return PreviousCount[0][0] > 0 && OperationList[0][3] > 0; }
-""") == [("G304", 5, 11), ("G301", 6, 7), ("G309", 7, 10), ("G411", 9, 24)]
+define moves() { addCount(0, 0, 1); addMove(); }
+define setup() { addCount(0, 0, 1); addMove(); }
+""") == [("G304", 5, 11), ("G301", 6, 7), ("G309", 7, 10), ("G411", 11, 37)]   # addCount in end(): a consequence
 
 
 def test_counts_are_read_written_and_judged(tmp_path):

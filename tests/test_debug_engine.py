@@ -2,37 +2,17 @@
 not reach."""
 from __future__ import annotations
 
-import queue
 import sys
 from pathlib import Path
 
 import pytest
 
+from debug_support import Listener
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions
 from gdef_core.debug.values import scopes
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKERS = str(ROOT / "examples" / "checkers.gdef")
-
-
-class Listener:
-    def __init__(self) -> None:
-        self.events: queue.Queue = queue.Queue()
-
-    def stopped(self, stop) -> None:
-        self.events.put(("stopped", stop))
-
-    def output(self, category: str, text: str) -> None:
-        pass
-
-    def waiting(self) -> None:
-        self.events.put(("waiting", None))
-
-    def finished(self, code: int) -> None:
-        self.events.put(("finished", code))
-
-    def next(self):
-        return self.events.get(timeout=60)
 
 
 def line_of(path: str, start: str, after: int = 0) -> int:
@@ -246,11 +226,12 @@ def test_a_stop_in_kalah_shows_its_counts_and_its_move_of_counts(tmp_path):
         groups = {group.name: group.nodes for group in scopes(session._scope(stop, 0), True)}
         assert [node.value for node in groups["Move"]][:2] == ["count(3,0,0)", "count(4,0,5)"]
         assert [node.name for node in groups["Positions"]] == [
-            "CurrentPosition", "CurrentCount", "PreviousPosition", "PreviousCount", "ResultPosition"]
+            "CurrentPosition", "CurrentCount", "PreviousPosition", "PreviousCount", "ResultPosition", "ResultCount"]
         rows = groups["Positions"][1].children()
         assert [row.value for row in rows] == ["0 4 4 4 4 4 4 0", "0 4 4 0 5 5 5 1"]
         assert [show(session.evaluate(text, 0)) for text in
-                ("CurrentCount[7][0]", "PreviousCount[3][0]", "OperationList[0][3]", "OperationList[1][3]")] \
-            == ["1", "4", "0", "5"]
+                ("CurrentCount[7][0]", "PreviousCount[3][0]", "OperationList[0][3]", "OperationList[1][3]",
+                 "ResultCount[7][0]")] \
+            == ["1", "4", "0", "5", "1"]
     finally:
         session.quit()

@@ -60,6 +60,7 @@ EXAMPLES = {
     "kalah": "examples/kalah.gdef",
     "einstein": "examples/einstein.gdef",
     "oware": "examples/oware.gdef",
+    "backgammon": "examples/backgammon.gdef",
 }
 # Games that cannot end in a draw (breakthrough: every move advances a pawn; someone arrives;
 # Go: the komi is half a point; hex: a full board always joins one pair of edges; einstein:

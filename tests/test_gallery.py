@@ -30,6 +30,13 @@ def test_the_gallery_shows_every_example() -> None:
         assert width > 200 and height > 200
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/images/gallery/chess.png" in readme and "docs/images/gallery/go9.png" in readme
+    # the whole page: a piece selected (chess) and a chance node's Roll button (einstein)
+    assert "docs/images/web-chance.png" in readme
+    web = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    for image in ("web-board.png", "web-chance.png"):
+        assert f"](images/{image})" in web
+        width, height = png_size(ROOT / "docs" / "images" / image)
+        assert width > 800 and height > 600
 
 
 def test_a_stale_gallery_is_found(tmp_path) -> None:
@@ -38,6 +45,7 @@ def test_a_stale_gallery_is_found(tmp_path) -> None:
     assert done.returncode == 1
     assert f"{tmp_path / 'gallery.md'} does not follow the examples" in done.stderr
     assert f"{tmp_path / 'images/gallery/chess.png'} is missing" in done.stderr
+    assert f"{tmp_path / 'images/web-chance.png'} is missing" in done.stderr
 
 
 def test_the_script_photographs_the_page_in_a_browser(tmp_path) -> None:
@@ -54,3 +62,18 @@ def test_the_script_photographs_the_page_in_a_browser(tmp_path) -> None:
     small_width, _ = png_size(tmp_path / "images" / "gallery" / "tictactoe.png")
     assert go_width > 400 and go_height > 400 and small_width < go_width
     assert not (tmp_path / "gallery.md").exists()
+
+
+def test_a_chance_game_is_photographed_waiting_for_its_roll(tmp_path) -> None:
+    """einstein's whole page at a chance node: the script waits for the Roll button and the
+    status line's "to roll" before it takes the picture, and fails when they do not come."""
+    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
+    done = subprocess.run([*GALLERY, "--out", str(tmp_path), "--games", "einstein"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["images/gallery/einstein.png: examples/einstein.gdef",
+                                        "images/web-chance.png: examples/einstein.gdef"]
+    width, height = png_size(tmp_path / "images" / "web-chance.png")
+    assert (width, height) == (1100, 820)   # the whole viewport

@@ -41,6 +41,7 @@ def test_hover_describes_each_kind_of_name(tmp_path):
                                                             + BUILTINS["CurrentPosition"].doc)
     assert "Allowed in end(), setup()" in _hover_builtin(tmp_path, "setNextPlayer")
     assert "Allowed in" not in _hover_builtin(tmp_path, "addPlace")   # in every entry point
+    assert "Allowed in" not in _hover_builtin(tmp_path, "addCount")   # so is addCount, a consequence in end()
     assert "Game parameter." in hover(s.analyses(path), path, 1, 2).markdown
     assert hover(s.analyses(path), path, 6, 5) is None  # inside the comment
 

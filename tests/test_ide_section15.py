@@ -125,10 +125,12 @@ def test_size_of_offers_arrays_then_dimensions(tmp_path):
 
 def test_builtins_only_where_the_table_allows_them(tmp_path):
     legal = candidates(tmp_path, GAME.replace("  seen[0][0] = true;", "  ‸\n  seen[0][0] = true;"))
-    assert {"isGenerated", "nextBoardSeen", "sizeOf", "onTurn", "addPlace", "ResultPosition"} <= set(legal)
+    assert {"isGenerated", "nextBoardSeen", "sizeOf", "onTurn", "addPlace", "addCount", "ResultPosition",
+            "ResultCount"} <= set(legal)
     assert not {"repetitions", "setScore", "addMove", "hasLegalMove"} & set(legal)
     end = candidates(tmp_path, GAME.replace("  return false;\n}\n", "  ‸\n  return false;\n}\n"))
-    assert {"repetitions", "setScore", "hasLegalMove", "PreviousPosition", "addClear", "ResultPosition"} <= set(end)
+    assert {"repetitions", "setScore", "hasLegalMove", "PreviousPosition", "addClear", "addCount", "ResultPosition",
+            "ResultCount"} <= set(end)
     assert not {"isGenerated", "nextBoardSeen", "addMove"} & set(end)
     moves = candidates(tmp_path, GAME.replace("    addMove();", "    ‸\n    addMove();"))
     assert {"addMove", "addPlace", "addClear"} <= set(moves) and "isGenerated" not in moves

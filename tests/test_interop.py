@@ -19,7 +19,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 import gdef_core.interop.openspiel as gdef_openspiel  # noqa: E402
-from gdef_core.interop.actions import ActionMap  # noqa: E402
+from gdef_core.interop.actions import ActionMap, ActionRangeError  # noqa: E402
 from gdef_core.interop.pettingzoo import env as gdef_env  # noqa: E402
 from gdef_core.runtime import Move, load_game  # noqa: E402
 
@@ -34,6 +34,16 @@ def _games() -> list[str]:
     return found
 
 
+# The action numbering (docs/interop.md, "Actions") tells apart `move_variants` (default 4)
+# legal moves with the same first operation and the same last square; a backgammon turn (up
+# to four checker moves, over a hundred turns sharing both in one position) needs more.
+ADAPTER_PARAMS = {"backgammon": {"move_variants": 256}}
+
+
+def _adapter_params(path: str) -> dict:
+    return ADAPTER_PARAMS.get(Path(path).stem, {})
+
+
 GAMES = _games()
 TICTACTOE = str(ROOT / "examples/tictactoe.gdef")
 CHECKERS = str(ROOT / "examples/checkers.gdef")
@@ -46,8 +56,38 @@ GO9 = str(ROOT / "examples/go/go9.gdef")
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
 def test_openspiel_random_sim_test_passes_on_every_example(path):
-    game = pyspiel.load_game("gdef", {"path": path})
+    game = pyspiel.load_game("gdef", {"path": path, **_adapter_params(path)})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_position_beyond_the_action_scheme_names_the_game():
+    game = load_game(str(ROOT / "examples/backgammon.gdef"))
+    state = game.new_state()
+    state.apply("place(9,1,D6); place(10,1,D1)")   # X opens with 6 and 1
+    assert ActionMap(game).legal(state)
+    state.apply(state.legal_moves()[0])
+    state.apply("D3+D3")                            # O's double 3: its turns share first and last squares
+    with pytest.raises(ActionRangeError, match=r"^backgammon: 28 legal moves start with count\(12,2,1\) "
+                                               r"and end on the square of clear\(10,1\); the action "
+                                               r"numbering tells apart 4 \(move_variants\): load the "
+                                               r"game with move_variants of at least 28$"):
+        ActionMap(game).legal(state)
+    wider = ActionMap(game, 28)
+    legal = wider.legal(state)
+    assert len(legal) == len(state.legal_moves())
+    assert wider.size == 421 + 420 * 42 * 28    # C + 1 + C * S * V: C = 42 squares x (8 objects + 2)
+
+
+def test_move_variants_is_a_parameter_of_both_adapters():
+    path = str(ROOT / "examples/backgammon.gdef")
+    game = pyspiel.load_game("gdef", {"path": path, "move_variants": 256})
+    assert game.num_distinct_actions() == 421 + 420 * 42 * 256
+    assert game.get_parameters()["move_variants"] == 256
+    environment = gdef_env(path, move_variants=256)
+    environment.reset(seed=1)
+    assert environment.action_space("player_0").n == game.num_distinct_actions()
+    with pytest.raises(ValueError, match="move_variants must be at least 1"):
+        pyspiel.load_game("gdef", {"path": path, "move_variants": 0})
 
 
 def test_load_is_load_game():
@@ -180,7 +220,7 @@ def test_one_operation_generators_get_the_small_range():
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
 def test_pettingzoo_api_test_passes_on_every_example(path):
     with pytest.warns(UserWarning):   # PettingZoo warns of every Dict observation (masks)
-        api_test(gdef_env(path), num_cycles=30, verbose_progress=False)
+        api_test(gdef_env(path, **_adapter_params(path)), num_cycles=30, verbose_progress=False)
 
 
 def test_pettingzoo_game_with_action_masks_to_the_end():
@@ -261,7 +301,7 @@ FILL = str(ROOT / "tests" / "data" / "params" / "fill.gdef")
 def test_openspiel_takes_the_games_parameters_by_name():
     game = pyspiel.load_game("gdef", {"path": FILL, "n": 3, "bonus": True})
     assert game.get_parameters() == {"path": FILL, "max_game_length": 10000, "returns": "winner",
-                                     "max_chance_outcomes": 4096, "n": 3, "komi": 0.5, "bonus": True}
+                                     "max_chance_outcomes": 4096, "move_variants": 4, "n": 3, "komi": 0.5, "bonus": True}
     state = game.new_initial_state()
     assert len(state.legal_actions()) == 8
     while not state.is_terminal():

@@ -125,6 +125,15 @@ async def test_a_test_file_is_not_read_as_gdef(client, folder):
     close_document(client, target)
 
 
+async def test_a_param_line_that_is_not_a_setting_is_shown_at_its_line(client, folder):
+    target = open_document(client, folder / "tictactoe-param.test.moves", "# param: size\n" + TESTS)
+    found = await published(client, target, "gdef-test", 1, timeout=10)
+    assert [(d.range.start.line, d.range.end.character, d.message) for d in found] == [
+        (0, 13, "`# param: size` is not a parameter setting: write `# param: NAME=VALUE` "
+                "(for example `# param: board_size=7`)")]
+    close_document(client, target)
+
+
 async def test_assertion_keywords_are_completed_and_explained(client, folder):
     text = TESTS + "? \n? over \n? var \n? square 1,1 \n"
     target = open_document(client, folder / "tictactoe.test.moves", text)

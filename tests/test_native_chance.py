@@ -254,21 +254,33 @@ def test_both_routes_draw_the_same_outcomes(compiled, route):
         c_rules.recorded_moves(int(seeds[3]), game.new_state(), None)
 
 
-@pytest.fixture(scope="module")
-def einstein(route, tmp_path_factory):
-    """(game, native rules) of examples/einstein.gdef, whose two opening chance nodes have 720
-    outcomes each (the merge's hash table)."""
+def _example_rules(tmp_path_factory, name: str):
+    """(game, native rules) of examples/NAME.gdef, compiled into a temporary cache."""
     from gdef_core.native import NativeRules
     from gdef_core.runtime import load_game
 
-    path = tmp_path_factory.mktemp("gdef-native-einstein")
+    path = tmp_path_factory.mktemp(f"gdef-native-{name}")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_CACHE_DIR", str(path / "cache"))
-        game = load_game(str(ROOT / "examples" / "einstein.gdef"))
+        game = load_game(str(ROOT / "examples" / f"{name}.gdef"))
         said: list[str] = []
         native = NativeRules.load(game, said.append)
         assert native is not None, said
         yield game, native
+
+
+@pytest.fixture(scope="module")
+def einstein(route, tmp_path_factory):
+    """(game, native rules) of examples/einstein.gdef, whose two opening chance nodes have 720
+    outcomes each (the merge's hash table)."""
+    yield from _example_rules(tmp_path_factory, "einstein")
+
+
+@pytest.fixture(scope="module")
+def backgammon(route, tmp_path_factory):
+    """(game, native rules) of examples/backgammon.gdef: counts, weighted outcomes, a turn
+    searched recursively over arrays passed to functions."""
+    yield from _example_rules(tmp_path_factory, "backgammon")
 
 
 def test_einstein_agrees_with_the_python_backend(einstein):
@@ -289,3 +301,21 @@ def test_einstein_agrees_with_the_python_backend(einstein):
         state.apply(state.random_move(rng))
     assert kernel_perft(native, state, 4) == perft(state, 4)
     replay_native_games(game, native, start, 10)
+
+
+def test_backgammon_agrees_with_the_python_backend(backgammon):
+    game, native = backgammon
+    sizes, weights = set(), set()
+    for state in python_positions(game, 3, seed=4):
+        if state.is_chance_node:
+            outcomes = state.chance_outcomes()
+            sizes.add(len(outcomes))
+            weights |= {weight for _, weight in outcomes}
+            assert native.chance_outcomes(state) == outcomes
+        else:
+            assert native.legal_moves(state) == state.legal_moves()
+    assert sizes == {30, 21} and weights == {1, 2}   # the opening roll, then two dice low then high
+    state = game.new_state()
+    state.apply("place(9,1,D6); place(10,1,D1)")   # X opens with 6 and 1
+    assert kernel_perft(native, state, 3) == perft(state, 3)
+    replay_native_games(game, native, game.new_state(), 10)

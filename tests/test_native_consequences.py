@@ -2,7 +2,8 @@
 whose captures end() makes on the board and isMoveLegal() on the scratch copy ResultPosition
 (suicide after the captures, positional superko with nextBoardSeen()). Perft from positions
 where captures, a ko and a superko repeat are near, native random games replayed legally in
-Python with the same ends; a small game of consequences of its own."""
+Python with the same ends; a small game of consequences of its own, and one of counts set as
+consequences (addCount in end() and isMoveLegal(), ResultCount)."""
 from __future__ import annotations
 
 import os
@@ -144,3 +145,59 @@ def test_a_function_reached_from_moves_and_end_follows_the_entry_point(tmp_path,
     game, native = compile_rules(tmp_path, "shared", SHARED)
     assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
     replay_native_games(game, native, game.new_state(), 8, seed=3)
+
+
+# Counts as consequences: a square of the mover's row that reaches 3 spills its seeds into the
+# opponent's square opposite, made by isMoveLegal() on the scratch copy (ResultCount, judged
+# with nextBoardSeen()) and by end() on the board; add() makes a candidate's count in moves()
+# and a consequence in end(); a place in end() resets a count.
+SOWING = """players: 2
+size: 4 x 2
+obj M
+define add(int x, int y, int n) { addCount(x, y, n); }
+define moves() {
+  int y = onTurn();
+  for (int x = 0; x < 4; x = x + 1) {
+    if (CurrentCount[x][y] < 3) { add(x, y, CurrentCount[x][y] + 1); addMove(); }
+  }
+}
+define spill(int x, int y) {
+  if (ResultCount[x][y] == 3) { addCount(x, y, 0); addCount(x, 1 - y, ResultCount[x][1 - y] + 3); }
+}
+define isMoveLegal() -> bool {
+  if (!isGenerated()) { return false; }
+  int x = OperationList[0][0];
+  int y = OperationList[0][1];
+  spill(x, y);
+  return ResultCount[x][1 - y] <= 6 && !nextBoardSeen();
+}
+define row(int y) -> int {
+  int sum = 0;
+  for (int x = 0; x < 4; x = x + 1) { sum = sum + CurrentCount[x][y]; }
+  return sum;
+}
+define end() -> bool {
+  int x = OperationList[0][0];
+  int y = OperationList[0][1];
+  spill(x, y);
+  if (CurrentCount[x][y] == 2 && CurrentCount[x][1 - y] > 0) { add(x, 1 - y, CurrentCount[x][1 - y] - 1); }
+  if (CurrentPosition[0][y] == empty && CurrentCount[0][y] + CurrentCount[3][y] == 4) { addPlace(0, y, M); }
+  setScore(0, row(0));
+  setScore(1, row(1));
+  if (moveNumber() >= 16 || repetitions() >= 1 || !hasLegalMove()) {
+    if (row(0) > row(1)) { setWinner(0); }
+    if (row(1) > row(0)) { setWinner(1); }
+    return true;
+  }
+  return false;
+}
+"""
+
+
+def test_counts_set_as_consequences_equal_the_python_backend(tmp_path, cache_dir):
+    game, native = compile_rules(tmp_path, "sowing", SOWING)
+    start = game.new_state()
+    assert native.perft(start, 5) == perft(start, 5)
+    outcomes = replay_native_games(game, native, start, 24, seed=4)
+    assert {outcome.winner for outcome in outcomes} >= {0, 1}
+    assert len({outcome.length for outcome in outcomes}) > 1

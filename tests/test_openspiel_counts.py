@@ -4,10 +4,9 @@ sows, OpenSpiel's action), the same player on turn, the same seeds in every pit,
 returns at the end."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from openspiel_support import ApiState, play_alongside
 from support import EXAMPLES, need_module
 
 pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
@@ -34,34 +33,30 @@ def kalah_action(move) -> int:
     return KALAH_PITS.index((first.x, first.y))
 
 
-def our_returns(state) -> list[float]:
-    if state.winner is None:
-        return [0.0, 0.0]
-    return [1.0 if p == state.winner else -1.0 for p in range(2)]
+def sown_square(ours, player: int, action: int) -> tuple[int, int]:
+    """The square an action of our pyspiel adapter sows first: its first operation's, `count(x,y,n)`."""
+    first = ours.action_to_string(player, action).split(";")[0]
+    x, y = (int(v) for v in first[len("count("):].split(",")[:2])
+    return x, y
+
+
+def same_pits(ours, theirs, where: str) -> None:
+    assert kalah_pits(ours.state) == spiel_pits(theirs), where
+
+
+def kalah_moves(ours, theirs, player: int, where: str) -> dict:
+    """OpenSpiel's action (the pit sown) -> our move, each named by that pit."""
+    mine = {kalah_action(move): move for move in ours.state.legal_moves()}
+    assert all(ours.state.move_name(move) == ours.state.game.presentation.square(*KALAH_PITS[a])
+               for a, move in mine.items()), where
+    return mine
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_kalah_plays_as_openspiel_mancala(seed):
-    game, spiel_game = load_game(KALAH), pyspiel.load_game("mancala")
-    rng = random.Random(seed)
-    for number in range(40):
-        ours, theirs = game.new_state(), spiel_game.new_initial_state()
-        step = 0
-        while not theirs.is_terminal():
-            where = f"seed {seed} game {number} step {step}"
-            assert not ours.is_over, where
-            assert kalah_pits(ours) == spiel_pits(theirs), where
-            assert ours.current_player == theirs.current_player(), where
-            mine = {kalah_action(move): move for move in ours.legal_moves()}
-            assert sorted(mine) == theirs.legal_actions(), where
-            assert all(ours.move_name(move) == game.presentation.square(*KALAH_PITS[a]) for a, move in mine.items())
-            action = rng.choice(theirs.legal_actions())
-            theirs.apply_action(action)
-            ours.apply(mine[action])
-            step += 1
-        assert ours.is_over, f"seed {seed} game {number}"
-        assert kalah_pits(ours) == spiel_pits(theirs)
-        assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
+    game = load_game(KALAH)
+    play_alongside(lambda: ApiState(game.new_state()), pyspiel.load_game("mancala"), games=40, seed=seed,
+                   label=f"seed {seed}", same=same_pits, actions=kalah_moves, final=same_pits)
 
 
 def test_kalah_through_the_gdef_adapter_plays_as_mancala():
@@ -73,24 +68,16 @@ def test_kalah_through_the_gdef_adapter_plays_as_mancala():
     ours_game, theirs_game = pyspiel.load_game("gdef", {"path": KALAH}), pyspiel.load_game("mancala")
     shape = ours_game.observation_tensor_shape()
     assert shape == [3, 8, 2]   # no objects, two players' planes, the counts
-    rng = random.Random(3)
-    for number in range(10):
-        ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
-        while not theirs.is_terminal():
-            player = theirs.current_player()
-            assert ours.current_player() == player
-            counts = np.array(ours.observation_tensor()).reshape(shape)[2]
-            assert [int(counts[x, y]) for x, y in KALAH_PITS] == spiel_pits(theirs)
-            mine = {}
-            for action in ours.legal_actions():
-                first = ours.action_to_string(player, action).split(";")[0]
-                x, y = (int(v) for v in first[len("count("):].split(",")[:2])
-                mine[KALAH_PITS.index((x, y))] = action
-            assert sorted(mine) == theirs.legal_actions()
-            action = rng.choice(theirs.legal_actions())
-            theirs.apply_action(action)
-            ours.apply_action(mine[action])
-        assert ours.is_terminal() and ours.returns() == theirs.returns(), f"game {number}"
+
+    def same_count_plane(ours, theirs, where: str) -> None:
+        counts = np.array(ours.observation_tensor()).reshape(shape)[2]
+        assert [int(counts[x, y]) for x, y in KALAH_PITS] == spiel_pits(theirs), where
+
+    def pit_actions(ours, theirs, player: int, where: str) -> dict[int, int]:
+        return {KALAH_PITS.index(sown_square(ours, player, action)): action for action in ours.legal_actions()}
+
+    play_alongside(ours_game.new_initial_state, theirs_game, games=10, seed=3, label="adapter",
+                   same=same_count_plane, actions=pit_actions)
 
 
 OWARE = str(EXAMPLES / "oware.gdef")
@@ -114,31 +101,53 @@ def oware_action(move, player: int) -> int:
     return OWARE_HOUSES.index((first.x, first.y)) - 6 * player
 
 
+def same_houses(ours, theirs, where: str) -> None:
+    assert oware_position(ours.state) == spiel_oware(theirs), where
+
+
+def oware_moves(ours, theirs, player: int, where: str) -> dict:
+    return {oware_action(move, player): move for move in ours.state.legal_moves()}
+
+
+def swept(ours, theirs, where: str) -> None:
+    assert oware_position(ours.state) == spiel_oware(theirs) == ([0] * 12, ours.state.scores), where
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_oware_plays_as_openspiel_oware(seed):
     """At every node the same houses, stores, legal moves and player; at the end the same
-    returns, and our final scores are OpenSpiel's after its final sweep. The sweep itself is
-    not on our board (end() cannot change the board yet), so the last board is not compared."""
-    game, spiel_game = load_game(OWARE), pyspiel.load_game("oware")
-    rng = random.Random(seed)
-    for number in range(15):
-        ours, theirs = game.new_state(), spiel_game.new_initial_state()
-        step = 0
-        while not theirs.is_terminal():
-            where = f"seed {seed} game {number} step {step}"
-            assert not ours.is_over, where
-            assert oware_position(ours) == spiel_oware(theirs), where
-            player = theirs.current_player()
-            assert ours.current_player == player, where
-            mine = {oware_action(move, player): move for move in ours.legal_moves()}
-            assert sorted(mine) == theirs.legal_actions(), where
-            action = rng.choice(theirs.legal_actions())
-            theirs.apply_action(action)
-            ours.apply(mine[action])
-            step += 1
-        assert ours.is_over, f"seed {seed} game {number}"
-        assert our_returns(ours) == theirs.returns(), f"seed {seed} game {number}"
-        assert ours.scores == spiel_oware(theirs)[1], f"seed {seed} game {number}"
+    returns and the same board after the final sweep (every house empty, the seeds left in the
+    stores: end()'s consequences), and our final scores are OpenSpiel's."""
+    game = load_game(OWARE)
+    play_alongside(lambda: ApiState(game.new_state()), pyspiel.load_game("oware"), games=15, seed=seed,
+                   label=f"seed {seed}", same=same_houses, actions=oware_moves, final=swept)
+
+
+def test_oware_through_the_gdef_adapter_ends_on_the_swept_board():
+    """Through `pyspiel.load_game("gdef", ...)`: the observation's count plane holds OpenSpiel's
+    houses and scores at every node, the terminal one too (after the final sweep, which
+    end() makes on the board)."""
+    import numpy as np
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    ours_game, theirs_game = pyspiel.load_game("gdef", {"path": OWARE}), pyspiel.load_game("oware")
+    shape = ours_game.observation_tensor_shape()
+
+    def same_count_plane(ours, theirs, where: str) -> None:
+        counts = np.array(ours.observation_tensor(0)).reshape(shape)[-1]
+        assert ([int(counts[x, y]) for x, y in OWARE_HOUSES], [int(counts[x, y]) for x, y in OWARE_STORES]) \
+            == spiel_oware(theirs), where
+
+    def swept_plane(ours, theirs, where: str) -> None:
+        same_count_plane(ours, theirs, where)
+        assert spiel_oware(theirs)[0] == [0] * 12, where
+
+    def house_actions(ours, theirs, player: int, where: str) -> dict[int, int]:
+        return {OWARE_HOUSES.index(sown_square(ours, player, action)) - 6 * player: action
+                for action in ours.legal_actions()}
+
+    play_alongside(ours_game.new_initial_state, theirs_game, games=5, seed=4, label="adapter",
+                   same=same_count_plane, actions=house_actions, final=swept_plane)
 
 
 @pytest.mark.parametrize("path, name, depth", [(KALAH, "mancala", 5), (OWARE, "oware", 4)])

@@ -6,11 +6,9 @@ in lexicographic order, the roll k + 1), the same legal moves, and the same retu
 OpenSpiel's cell (row r, column c) is our square (c, 4 - r), as the example's header says."""
 from __future__ import annotations
 
-import random
 import re
 
-import pytest
-
+from openspiel_support import play_alongside
 from support import EXAMPLES, need_module
 
 pyspiel = need_module("pyspiel", "pip install -e '.[interop]'")
@@ -43,48 +41,29 @@ def board_text(state) -> str:
     return "\n".join(rows) + "\n"
 
 
-def draw(outcomes, rng) -> int:
-    actions, weights = zip(*outcomes)
-    return rng.choices(actions, weights)[0]
+def same_board(ours, theirs, where: str) -> None:
+    assert board_text(ours) == str(theirs), where
+
+
+def einstein_actions(ours, theirs, player: int, where: str) -> dict[int, int]:
+    """OpenSpiel's action of each of our legal actions -> ours; each moves the same cube."""
+    board = ours.pos.inner.board
+    mine = {}
+    for a in ours.legal_actions():
+        text = ours.action_to_string(player, a)
+        action = spiel_action(text, board)
+        mine[action] = a
+        cube = _STEP.fullmatch(text).group(5)
+        assert theirs.action_to_string(player, action).startswith(cube + "-"), where
+    return mine
 
 
 def test_einstein_plays_as_openspiel():
     ours_game = pyspiel.load_game("gdef", {"path": EINSTEIN})
     theirs_game = pyspiel.load_game("einstein_wurfelt_nicht")
     assert ours_game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-    rng = random.Random(SEED)
-    winners = set()
-    for number in range(GAMES):
-        ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
-        step = 0
-        while not theirs.is_terminal():
-            where = f"game {number} step {step}"
-            assert not ours.is_terminal(), where
-            player = theirs.current_player()
-            assert ours.current_player() == player, where
-            assert board_text(ours) == str(theirs), where
-            if theirs.is_chance_node():
-                mine, expected = ours.chance_outcomes(), theirs.chance_outcomes()
-                assert [a for a, _ in mine] == [a for a, _ in expected], where
-                assert [p for _, p in mine] == pytest.approx([p for _, p in expected]), where
-                action = draw(expected, rng)
-                ours.apply_action(action)
-            else:
-                board = ours.pos.inner.board
-                mine = {}
-                for a in ours.legal_actions():
-                    text = ours.action_to_string(player, a)
-                    mine[spiel_action(text, board)] = a
-                    cube = _STEP.fullmatch(text).group(5)
-                    assert theirs.action_to_string(player, spiel_action(text, board)).startswith(cube + "-"), where
-                assert sorted(mine) == theirs.legal_actions(), where
-                action = rng.choice(theirs.legal_actions())
-                ours.apply_action(mine[action])
-            theirs.apply_action(action)
-            step += 1
-        assert ours.is_terminal() and ours.returns() == theirs.returns(), f"game {number}"
-        assert board_text(ours) == str(theirs), f"game {number}"
-        winners.add(tuple(theirs.returns()))
+    winners = play_alongside(ours_game.new_initial_state, theirs_game, games=GAMES, seed=SEED, label="einstein",
+                             same=same_board, actions=einstein_actions, final=same_board)
     assert winners == {(1.0, -1.0), (-1.0, 1.0)}  # both sides won some
 
 

@@ -177,3 +177,30 @@ def test_gdef_test_plays_rule_tests_with_param(tmp_path):
     assert refused.returncode == 2 and "--param: parameter 'n' cannot be 30: it takes 2 to 8" in refused.stderr
     unknown = run_tool("test", str(script), "--param", "size=3", cwd=tmp_path)
     assert unknown.returncode == 2 and "--param size: no game tested declares a parameter 'size'" in unknown.stderr
+
+
+def test_a_test_files_param_lines_set_the_game_for_its_tests(tmp_path):
+    script = tmp_path / "small.test.moves"
+    script.write_text(f"# game: {FILL}\n# param: n=3\n\n[a 3 x 3 board]\n? moves 8\nplace(2,2,X)\n"
+                      "? illegal place(3,0,O)\n")
+    passed = run_tool("test", str(script), cwd=tmp_path)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    # the command line wins over the file: 4 x 4 has 15 moves after none
+    assert run_tool("test", str(script), "--param", "n=4", cwd=tmp_path).returncode == 1
+    # a line below the first test is a comment, not a setting
+    late = tmp_path / "late.test.moves"
+    late.write_text(f"# game: {FILL}\n[default]\n# param: n=3\n? moves 15\n")
+    assert run_tool("test", str(late), cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("line, message", [
+    ("# param: n=30", "small.test.moves:2: # param: parameter 'n' cannot be 30: it takes 2 to 8"),
+    ("# param: size=3", "small.test.moves:2: # param: the game has no parameter 'size'"),
+    ("# param: n", "small.test.moves:2: `# param: n` is not a parameter setting: write `# param: NAME=VALUE`"),
+])
+def test_a_refused_param_line_is_an_error_at_its_line(tmp_path, line, message):
+    script = tmp_path / "small.test.moves"
+    script.write_text(f"# game: {FILL}\n{line}\n? moves 8\n")
+    result = run_tool("test", str(script), cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr

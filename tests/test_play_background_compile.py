@@ -9,13 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from gdef_core import load_game
 from gdef_core.play import background_compile
 from gdef_core.play.mcts import MctsAgent
 
-from support import EXAMPLES, ROOT, need_module
+from support import EVENT_SECONDS, EXAMPLES, ROOT, line_within, need_module, wait_for
 
 need_module("numba", "pip install 'gdef[fast]'")
 
@@ -76,26 +75,27 @@ def test_ctrl_c_stops_the_compile_and_leaves_no_files(tmp_path):
     process = subprocess.Popen([sys.executable, "-c", STOPPED_WHILE_COMPILING, CHESS], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout.readline() == "compiling\n"
-        owner = None
-        for _ in range(600):   # until the child has taken its building folder
+        assert line_within(process.stdout) == "compiling\n"
+
+        def compiling_child() -> int | None:   # once the child has taken its building folder
+            assert process.poll() is None, "the game stopped before its compile started"
             owners = list((cache / "native").glob(".building-*/owner"))
-            if owners and owners[0].read_text():
-                owner = int(owners[0].read_text())
-                break
-            time.sleep(0.1)
-        assert owner is not None
+            text = owners[0].read_text() if owners else ""
+            return int(text) if text else None
+
+        owner = wait_for(compiling_child, "the compiling child taking its building folder")
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=EVENT_SECONDS)   # sleeps 600 s unless Ctrl-C stops it
     finally:
         process.kill()
     assert "KeyboardInterrupt" in err
     assert leftovers(cache) == [] and list((cache / "native").iterdir()) == []
-    for _ in range(100):   # the killed child is reaped by init
+
+    def gone() -> bool:   # the child was killed and reaped
         try:
             os.kill(owner, 0)
         except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        raise AssertionError(f"the compiling child {owner} still runs")
+            return True
+        return False
+
+    wait_for(gone, f"the end of the compiling child {owner}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT, need_module
+from support import EVENT_SECONDS, ROOT, line_within, need_module
 
 need_module("dask.distributed", "pip install -e '.[cluster]'")
 
@@ -138,11 +138,14 @@ def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far(tmp_path):
                                 "--games", "5000000", "--cluster", "local:1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "TMPDIR": str(tmp_path)})
-    # the first progress line says games are being played on the cluster
-    first = process.stderr.readline()
-    assert "games" in first, first
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        # the first progress line says games are being played on the cluster
+        first = line_within(process.stderr)
+        assert "games" in first, first
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=EVENT_SECONDS)
+    finally:
+        process.kill()
     assert process.returncode == 130
     finished = int(re.search(r"the table counts the (\d+) games finished before", err)[1])
     assert 0 < finished < 5_000_000

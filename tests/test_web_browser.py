@@ -13,48 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from support import missing, need_module
-from web_support import BOOM, ROOT, TICTACTOE, WebRun, chromium_path
+from web_support import BOOM, ROOT, TICTACTOE, playwright_or_skip
 
-playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
-CHROMIUM = chromium_path()
-if CHROMIUM is None:
-    missing("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
-
+playwright_api, _ = playwright_or_skip()
 expect = playwright_api.expect
 WIN_FOR_X = [(0, 0), (1, 1), (1, 0), (2, 2), (2, 0)]  # X, O, X, O, X: X wins on the bottom row
 # Why tic-tac-toe refuses a mark on a taken square (the line of examples/tictactoe.gdef).
 TAKEN = "tictactoe.gdef:53: a mark goes on an empty square (return CurrentPosition[x][y] == empty;)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_board(browser):
-    """open_board(*gdef-run arguments) -> (the page, the running server)."""
-    opened = []
-
-    def open_(*args: str, **options):
-        run = WebRun(*args, **options)
-        page = browser.new_page(viewport={"width": 1200, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        opened.append((run, page, errors))
-        page.goto(run.url)
-        expect(page.locator("#status")).not_to_have_text("Loading…")
-        return page, run
-
-    yield open_
-    for run, page, errors in opened:
-        page.close()
-        run.close()
-        assert errors == [], f"the page raised: {errors}"
 
 
 def square(page, x: int, y: int):
@@ -423,6 +388,7 @@ def test_hexagonal_cells_each_row_half_a_cell_further(open_board, tmp_path) -> N
 def test_a_refused_move_offers_debug_this_move(open_board) -> None:
     page, run = open_board(TICTACTOE)
     square(page, 1, 1).click()
+    expect(page.locator("#moves li")).to_have_count(1)   # played (which empties the move box) before typing
     message = page.locator("#message")
     page.locator("#move-text").fill("place(1,1")   # not a move: the rules never judged it
     page.locator("#play").click()
@@ -485,6 +451,33 @@ def wait_until_thinking(run) -> None:
             return
         time.sleep(0.1)
     raise AssertionError("the computer never started thinking")
+
+
+def test_a_page_opened_while_the_computer_thinks_shows_move_now(open_board, browser) -> None:
+    """A second tab (or a reload) opened during the computer's search shows the position it
+    thinks about with *Move now*; pressed there, the computer plays, and both pages show it."""
+    first, run = open_board(TICTACTOE, "--player", "1=mcts:time=600", "--seed", "3")
+    square(first, 1, 1).click()
+    wait_until_thinking(run)
+    second = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    second.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        second.goto(run.url)
+        expect(second.locator("#move-now")).to_be_visible(timeout=10_000)
+        expect(second.locator("#status")).to_have_text(re.compile(r"^Player 1 \(mcts:time=600(\.0)?\) to move…$"))
+        expect(square(second, 1, 1)).to_have_attribute("data-object", "X")
+        assert re.fullmatch(r"player 1 \(mcts:time=600(\.0)?\)", run.get("/api/state")[1]["thinking"])
+        second.locator("#move-now").click()
+        for page in (second, first):
+            expect(page.locator("#moves li")).to_have_count(2, timeout=30_000)
+            expect(page.locator("#move-now")).to_be_hidden()
+            expect(page.locator("#status")).to_have_text("Player 0 to move")
+        expect(second.locator("#legal li")).to_have_count(7)   # the legal moves came after the move
+        assert run.get("/api/state")[1]["thinking"] is None
+    finally:
+        second.close()
+    assert errors == [], f"the second page raised: {errors}"
 
 
 def test_undo_while_the_computer_thinks_stops_it_and_takes_back(open_board) -> None:

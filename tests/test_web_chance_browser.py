@@ -7,49 +7,17 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from support import ROOT
-from web_support import WebRun, playwright_or_skip
+from web_support import playwright_or_skip
 
-playwright_api, CHROMIUM = playwright_or_skip()
+playwright_api, _ = playwright_or_skip()
 expect = playwright_api.expect
 DICE_RACE = str(ROOT / "tests" / "data" / "play" / "dice_race.gdef")
 ROLLED = re.compile(r"^rolled: D[123]$")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def board(browser):
-    """board(*gdef-run arguments) -> (the page, the running server)."""
-    opened = []
-
-    def open_(*args: str):
-        run = WebRun(DICE_RACE, *args)
-        page = browser.new_page(viewport={"width": 1200, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        opened.append((run, page, errors))
-        page.goto(run.url)
-        expect(page.locator("#status")).not_to_have_text("Loading…")
-        return page, run
-
-    yield open_
-    for run, page, errors in opened:
-        page.close()
-        run.close()
-        assert errors == [], f"the page raised: {errors}"
-
-
-def test_a_person_rolls_and_sees_the_roll(board) -> None:
-    page, run = board("--seed", "3")
+def test_a_person_rolls_and_sees_the_roll(open_board) -> None:
+    page, run = open_board(DICE_RACE, "--seed", "3")
     status, roll = page.locator("#status"), page.locator("#roll")
     expect(status).to_have_text("Player 0 to roll")
     expect(roll).to_be_visible()
@@ -75,8 +43,8 @@ def test_a_person_rolls_and_sees_the_roll(board) -> None:
     expect(roll).to_be_enabled()
 
 
-def test_the_computer_rolls_for_its_player(board) -> None:
-    page, run = board("--seed", "4", "--player", "1=random")
+def test_the_computer_rolls_for_its_player(open_board) -> None:
+    page, run = open_board(DICE_RACE, "--seed", "4", "--player", "1=random")
     status = page.locator("#status")
     page.locator("#roll").click()
     expect(page.locator("#moves li")).to_have_count(1)

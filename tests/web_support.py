@@ -1,5 +1,7 @@
 """A real `gdef-run --web` process for the web tests: started on a free port, its address read
-from what it prints, spoken to over HTTP, stopped with Ctrl-C (SIGINT) as a person would."""
+from what it prints, spoken to over HTTP, stopped with Ctrl-C (SIGINT) as a person would; and what the browser tests
+need (Playwright and Chromium, or a skip; their fixtures are conftest.py's `browser` and
+`open_board`)."""
 from __future__ import annotations
 
 import http.client
@@ -11,7 +13,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from support import EXAMPLES, ROOT, console_script  # EXAMPLES: also imported from here by the web tests
+from support import EXAMPLES, ROOT, console_script, missing, need_module  # EXAMPLES: also imported from here by the web tests
 
 GDEF_RUN = console_script("gdef-run")
 TICTACTOE = "examples/tictactoe.gdef"
@@ -118,19 +120,9 @@ def chromium_path() -> str | None:
 
 def playwright_or_skip():
     """The playwright module, with Chromium's path; the test module is skipped, saying why,
-    when either is missing (GDEF_REQUIRE_BROWSER=1 makes that a failure, as CI wants)."""
-    import pytest
-
-    required = bool(os.environ.get("GDEF_REQUIRE_BROWSER"))
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if required:
-            raise
-        pytest.skip("the playwright package is not installed (pip install -e '.[dev]')", allow_module_level=True)
+    when either is missing (a failure in CI: support.missing)."""
+    playwright_api = need_module("playwright.sync_api", "pip install -e '.[dev]'")
     chromium = chromium_path()
     if chromium is None:
-        if required:
-            raise RuntimeError("GDEF_REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium")
-        pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)", allow_module_level=True)
+        missing("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
     return playwright_api, chromium

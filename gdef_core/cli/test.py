@@ -110,14 +110,15 @@ class TestSession:
         try:
             test_file = parse_test_file(path, text)
         except TestFileError as error:
-            self.err.write(f"{PROG}: error: {path}: {error.message}\n")
+            where = f"{path}:{error.line}" if error.line else path
+            self.err.write(f"{PROG}: error: {where}: {error.message}\n")
             self.unreadable += 1
             return
         cases = [case for case in test_file.cases if selected(case.node_id)]
         self.deselected += len(test_file.cases) - len(cases)
         if not cases:
             return
-        game, problem = self.game(test_file.game_paths)
+        game, problem = self.game(test_file)
         marks = []
         for case in cases:
             if game is None:
@@ -149,23 +150,34 @@ class TestSession:
             return None
         return data.decode("utf-8", errors="replace")
 
-    def game(self, paths: list[str]):
-        """The compiled game (loaded once per run), or None and the problems drawn."""
+    def game(self, test_file):
+        """The compiled game of a test file, with its `# param:` lines and the run's --param
+        (which wins), loaded once per run; or None and the problems drawn."""
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
         from gdef_core.report.limit import limit_syntax_errors
         from gdef_core.runtime.errors import GameLoadError, ParamError
         from gdef_core.runtime.game import game_from_program
 
-        key = tuple(os.path.abspath(path) for path in paths)
+        paths = test_file.game_paths
+        header = {name: setting for name, setting in test_file.params.items() if name not in self.params}
+        params = {**{name: setting.value for name, setting in header.items()}, **self.params}
+        key = (tuple(os.path.abspath(path) for path in paths), tuple(sorted(params.items())))
         if key not in self.games:
             try:
-                program = load_program(list(paths), params=self.params)
+                program = load_program(list(paths), params=params)
                 # a --param this game does not declare is for another game of the run
+                refused = {name: why for name, why in program.param_errors.items() if name in header}
                 program.param_errors = {name: why for name, why in program.param_errors.items()
-                                        if name in program.params}
+                                        if name in program.params and name not in header}
                 self.declared.update(program.params)
-                self.games[key] = (game_from_program(program), "")
+                for name, why in refused.items():
+                    self.err.write(f"{PROG}: error: {test_file.path}:{header[name].line}: # param: {why}\n")
+                if refused:
+                    self.unreadable += 1
+                    self.games[key] = (None, f"# param: {'; '.join(refused.values())}")
+                else:
+                    self.games[key] = (game_from_program(program), "")
             except GdefFileError as error:
                 self.games[key] = (None, f"cannot read the game: {error}")
             except ParamError as error:

@@ -32,7 +32,7 @@ from gdef_core.span import Span
 
 # The entry points the kernels run (setup() runs in the Python backend, which makes states).
 ENTRIES = (Context.IS_MOVE_LEGAL, Context.END, Context.MOVES, Context.CHANCE)
-# Where addPlace/addClear make a consequence instead of a candidate's operation.
+# Where addPlace/addClear/addCount make a consequence instead of a candidate's operation.
 _CONSEQUENCE_CONTEXTS = frozenset({Context.IS_MOVE_LEGAL, Context.END})
 # The runtime's files, in the order the generated module includes them.
 RUNTIME = ("gdef.h", "kernel.c")
@@ -548,6 +548,8 @@ class _FunctionEmitter:
             return self.sequenced([a_node, b_node], lambda t: f"g_pcount(c, {t[0]}, {t[1]})")
         if name == "ResultPosition":
             return self.sequenced([a_node, b_node], lambda t: f"g_rread(c, {t[0]}, {t[1]})")
+        if name == "ResultCount":
+            return self.sequenced([a_node, b_node], lambda t: f"g_rcount(c, {t[0]}, {t[1]})")
         if name == "OperationList":
             if not (isinstance(b_node, ir.Const) and b_node.value in (0, 1, 2, 3)):
                 dyn = "g_opdyn_counted" if counting else "g_opdyn"
@@ -590,19 +592,19 @@ class _FunctionEmitter:
             return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})")
         if name == "isCountOperation":
             return texts_of(lambda t: f"(g_opf(c, {t[0]}, 3) == 2)")
-        if name == "addCount":
-            return texts_of(lambda t: f"g_add_op(c, {t[0]}, {t[1]}, {t[2]}, 2)")
         if name == "setWinner":
             return texts_of(lambda t: f"g_set_winner(c, {t[0]})")
         if name == "setNextPlayer":
             return texts_of(lambda t: f"g_set_next(c, {t[0]})")
-        if name in ("addPlace", "addClear"):
+        if name in ("addPlace", "addClear", "addCount"):
             # a candidate's (outcome's) operation in moves() (chance()), a consequence in end() and isMoveLegal()
             contexts = self.function.contexts
             helper = ("g_add_any" if contexts & {Context.MOVES, Context.CHANCE} and contexts & _CONSEQUENCE_CONTEXTS
                       else "g_consequence" if contexts & _CONSEQUENCE_CONTEXTS else "g_add_op")
             if name == "addPlace":
                 return texts_of(lambda t: f"{helper}(c, {t[0]}, {t[1]}, {t[2]}, 1)")
+            if name == "addCount":
+                return texts_of(lambda t: f"{helper}(c, {t[0]}, {t[1]}, {t[2]}, 2)")
             return texts_of(lambda t: f"{helper}(c, {t[0]}, {t[1]}, 0, 0)")
         if name == "addOutcome":
             return texts_of(lambda t: f"g_add_outcome(c, {t[0]})")

@@ -68,7 +68,7 @@ def positions(scope: Scope) -> dict:
                 or name == "ResultPosition" and context not in (1, 2)):
             continue
         found[name] = Board(list(squares[:size]), game.width, game.height)
-        if game.counting and name != "ResultPosition":  # ResultCount: designed, not a built-in yet
+        if game.counting:
             found[name.replace("Position", "Count")] = Board(list(squares[size:]), game.width, game.height)
     return found
 
@@ -126,6 +126,6 @@ def lookup(name: str, scope: Scope):
     if name == "OperationList":
         return [[*op[:3], op[4] if len(op) > 4 else 0] for op in scope.cells.get("OPS") or ()]
     if name in ("CurrentPosition", "NextPosition", "PreviousPosition", "ResultPosition", "CurrentCount", "NextCount",
-                "PreviousCount"):
+                "PreviousCount", "ResultCount"):
         raise EvaluationError(f"{name} is not valid here")
     raise EvaluationError(f"'{name}' is not a name visible here")

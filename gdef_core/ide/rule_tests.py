@@ -17,7 +17,7 @@ from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
 from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
-from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases
+from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases, read_params
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -68,6 +68,11 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         game = game_of(path, text)
         if isinstance(game, Problem):
             found.append(game)
+        try:
+            read_params(path, text)
+        except TestFileError as error:
+            line = (error.line or 1) - 1
+            found.append(Problem(line, 0, len(_line(text, line)), error.message))
         _, cases = read_cases(path, text)
         steps = [step for case in cases for step in case.steps]
     else:

@@ -12,8 +12,9 @@ on the position, so an action means the same move wherever it is legal:
   + k), where first is its first operation as `moves()` wrote it, square(last) the square of
   its last one, and k (0 .. V-1) tells apart the legal moves of one position that share both
   (ordered by their operations, so the four promotions of a chess pawn always come in the same
-  order). V = VARIANTS. For chess that is the from and to squares, for checkers the start and
-  the end of a jump, for reversi the square played and the last disc turned.
+  order). V is the adapters' `move_variants` (default 4). For chess that is the from and to
+  squares, for checkers the start and the end of a jump, for reversi the square played and the
+  last disc turned.
 
 A game with `moves()` whose every `addPlace`/`addClear` is followed at once by `addMove()`
 (connect four, gomoku) proposes one-operation moves only: it gets the C + 1 actions too.
@@ -25,18 +26,25 @@ then the last pit changed).
 """
 from __future__ import annotations
 
-VARIANTS = 4
+DEFAULT_VARIANTS = 4
 
 
 class ActionRangeError(Exception):
-    """A position has more moves with the same first and last operation than VARIANTS."""
+    """A position has more moves with the same first and last operation than the variants the
+    numbering has room for."""
 
 
 class ActionMap:
     """The action numbering of one game; `encode` and `decode` need the position's legal moves
     only for moves of several operations."""
 
-    def __init__(self, game) -> None:
+    def __init__(self, game, variants: int = DEFAULT_VARIANTS) -> None:
+        """`variants`: V, how many legal moves of one position may share their first operation
+        and the square of their last (a game whose moves are whole turns, like backgammon's,
+        needs more than the default; each one more adds C * S actions)."""
+        if variants < 1:
+            raise ValueError(f"move_variants must be at least 1, not {variants}")
+        self.variants = variants
         self.game = game
         self.height = game.height
         self.object_index = {obj: i for i, obj in enumerate(game.objects.values())}
@@ -47,7 +55,7 @@ class ActionMap:
         self.pass_action = self.codes
         self.multi = game.rules.raw_moves is not None and (self.counting or not _one_operation_generator(game.program))
         self.squares = game.width * game.height
-        self.size = self.codes + 1 + (self.codes * self.squares * VARIANTS if self.multi else 0)
+        self.size = self.codes + 1 + (self.codes * self.squares * variants if self.multi else 0)
 
     def code(self, op) -> int:
         """The code of one resolved operation (x, y, obj, is_place[, count])."""
@@ -74,13 +82,15 @@ class ActionMap:
                 x, y = ops[-1][0], ops[-1][1]
                 key = self.code(ops[0]) * self.squares + x * self.height + y
                 groups.setdefault(key, []).append(move)
+        largest = max(groups.values(), key=len, default=[])
+        if len(largest) > self.variants:   # the largest group, so the number asked for is enough
+            raise ActionRangeError(
+                f"{self.game.name}: {len(largest)} legal moves start with {largest[0].ops[0]} and end on the square "
+                f"of {largest[0].ops[-1]}; the action numbering tells apart {self.variants} (move_variants): "
+                f"load the game with move_variants of at least {len(largest)}")
         for key, group in groups.items():
-            if len(group) > VARIANTS:
-                raise ActionRangeError(
-                    f"{len(group)} legal moves start with {group[0].ops[0]} and end on the square "
-                    f"of {group[0].ops[-1]}; the action scheme tells apart at most {VARIANTS}")
             group.sort(key=_sort_key)
-            base = self.codes + 1 + key * VARIANTS
+            base = self.codes + 1 + key * self.variants
             for variant, move in enumerate(group):
                 actions[base + variant] = move
         return dict(sorted(actions.items()))
@@ -93,7 +103,7 @@ class ActionMap:
             return self._op_text(action)
         if action == self.pass_action:
             return "pass"
-        rest, variant = divmod(action - self.codes - 1, VARIANTS)
+        rest, variant = divmod(action - self.codes - 1, self.variants)
         first, last = divmod(rest, self.squares)
         x, y = divmod(last, self.height)
         return f"{self._op_text(first)}; ... ({x},{y}) (variant {variant})"

@@ -9,9 +9,10 @@
 Parameters: `path` (the game file; other files it `use`s are found as usual), `max_game_length`
 (default 10000: a game still running after that many moves ends as a draw, because OpenSpiel
 needs a bound), `returns` ("winner": +1 for the winner, -1/(N-1) for the others, 0 each in a
-draw; "scores": the final scores of `setScore`) and `max_chance_outcomes` (default 4096: the
-most outcomes a chance node may have, OpenSpiel's bound on chance actions). Actions are
-numbered by gdef_core.interop.actions; observations are the planes of
+draw; "scores": the final scores of `setScore`), `max_chance_outcomes` (default 4096: the
+most outcomes a chance node may have, OpenSpiel's bound on chance actions) and `move_variants`
+(default 4: how many legal moves of a position may share their first operation and last
+square; backgammon's whole turns need more). Actions are numbered by gdef_core.interop.actions; observations are the planes of
 gdef_core.interop.observation. Serialisation is OpenSpiel's own: the game's parameters and the
 history of actions.
 
@@ -37,7 +38,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from gdef_core.interop.actions import ActionMap
+from gdef_core.interop.actions import DEFAULT_VARIANTS, ActionMap
 from gdef_core.interop.loading import declared_params, load_gdef_game, returns_of
 from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
@@ -45,7 +46,7 @@ SHORT_NAME = "gdef"
 DEFAULT_MAX_GAME_LENGTH = 10_000
 DEFAULT_MAX_CHANCE_OUTCOMES = 4096
 _PARAMETERS = {"path": "", "max_game_length": DEFAULT_MAX_GAME_LENGTH, "returns": "winner",
-               "max_chance_outcomes": DEFAULT_MAX_CHANCE_OUTCOMES}
+               "max_chance_outcomes": DEFAULT_MAX_CHANCE_OUTCOMES, "move_variants": DEFAULT_VARIANTS}
 
 
 def _game_type(players: int, returns: str, game_params: dict | None = None,
@@ -89,8 +90,11 @@ class GdefGame(pyspiel.Game):
         max_outcomes = params["max_chance_outcomes"]
         if max_outcomes < 1:
             raise ValueError("gdef: max_chance_outcomes must be at least 1")
+        variants = params["move_variants"]
+        if variants < 1:
+            raise ValueError("gdef: move_variants must be at least 1")
         self.shared = _shared((os.path.abspath(os.fspath(path)), max_length, returns,
-                               tuple(sorted(game_params.items())), max_outcomes))
+                               tuple(sorted(game_params.items())), max_outcomes, variants))
         players = self.shared.gdef.players
         chance = self.shared.gdef.rules.raw_chance is not None
         params = {**params, **self.shared.gdef.params}  # every parameter's value in use
@@ -119,10 +123,10 @@ class _Shared:
     whose Python attributes do not survive OpenSpiel's cloning of states."""
 
     def __init__(self, gdef, max_length: int, returns: str, key: tuple = (),
-                 max_outcomes: int = DEFAULT_MAX_CHANCE_OUTCOMES) -> None:
+                 max_outcomes: int = DEFAULT_MAX_CHANCE_OUTCOMES, variants: int = DEFAULT_VARIANTS) -> None:
         self.key = key
         self.gdef = gdef
-        self.actions = ActionMap(gdef)
+        self.actions = ActionMap(gdef, variants)
         self.max_length = max_length
         self.returns_kind = returns
         self.max_outcomes = max_outcomes
@@ -136,9 +140,9 @@ def _shared(key: tuple) -> _Shared:
     max_chance_outcomes), loaded once per process."""
     shared = _SHARED.get(key)
     if shared is None:
-        path, max_length, returns, game_params, max_outcomes = key
+        path, max_length, returns, game_params, max_outcomes, variants = key
         shared = _SHARED[key] = _Shared(load_gdef_game(path, dict(game_params)), max_length, returns, key,
-                                        max_outcomes)
+                                        max_outcomes, variants)
     return shared
 
 

@@ -16,7 +16,8 @@ int8 over the actions of gdef_core.interop.actions}. Rewards come at the end: by
 (+1 / -1/(N-1) / 0 in a draw) or, with returns="scores", the final scores. A game still running
 after `max_moves` moves is truncated. `env()` adds PettingZoo's usual wrappers (an illegal
 action ends the game with reward -1 for its player); `raw_env` has none. The game's
-parameters are keyword arguments: `env("examples/hex.gdef", board_size=7)`. Chance nodes (a
+parameters are keyword arguments: `env("examples/hex.gdef", board_size=7)`; `move_variants`
+(default 4) sizes the action numbering for games whose moves are whole turns (backgammon). Chance nodes (a
 game that calls `chanceNext()`) are resolved inside `reset()` and `step()`, each outcome drawn
 by weight from the environment's generator, seeded by `reset(seed=...)`: agents never see them.
 """
@@ -30,7 +31,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from gdef_core.interop.actions import ActionMap
+from gdef_core.interop.actions import DEFAULT_VARIANTS, ActionMap
 from gdef_core.interop.loading import load_gdef_game, returns_of
 from gdef_core.interop.observation import board_text, fill_planes, plane_shape
 
@@ -51,7 +52,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     metadata = {"render_modes": ["ansi", "human"], "name": "gdef_v0", "is_parallelizable": False}
 
     def __init__(self, path, *, max_moves: int = DEFAULT_MAX_MOVES, returns: str = "winner",
-                 render_mode: str | None = None, **params) -> None:
+                 render_mode: str | None = None, move_variants: int = DEFAULT_VARIANTS, **params) -> None:
         """`params`: the game's parameters by name (`env("hex.gdef", board_size=7)`)."""
         super().__init__()
         if returns not in ("winner", "scores"):
@@ -59,7 +60,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.game = load_gdef_game(os.fspath(path), params)
-        self.actions = ActionMap(self.game)
+        self.actions = ActionMap(self.game, move_variants)
         self.max_moves = max_moves
         self.returns = returns
         self.render_mode = render_mode

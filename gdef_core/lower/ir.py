@@ -104,7 +104,7 @@ class Element:
 @dataclass(frozen=True, slots=True)
 class Board:
     """A board built-in indexed (CurrentPosition[x][y], NextPosition, PreviousPosition, their
-    counts CurrentCount, NextCount, PreviousCount, OperationList[i][j]); SQUARE or OPERATION checks the indexes."""
+    counts CurrentCount, NextCount, PreviousCount, ResultCount, OperationList[i][j]); SQUARE or OPERATION checks the indexes."""
 
     builtin: Builtin
     indexes: tuple["Expr", "Expr"]

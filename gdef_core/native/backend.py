@@ -280,7 +280,7 @@ class NativeRules:
         if not module.USES_HISTORY:
             return np.zeros((0, module.KEYLEN), np.int64)
         if history is None:   # a state kept without its history: it starts here
-            key = self.game.rules.position_key(state._board, state.player, state._vars)
+            key = self.game.rules.position_key(state._board, state.player, state._vars, state.chance)
             return self._key_of(key)[None, :]
         if len(self._rows) > 8192:
             self._rows.clear()
@@ -296,8 +296,9 @@ class NativeRules:
         return np.stack(rows)
 
     def _key_of(self, key: tuple):
-        """One position (board, player, compared variables) as a kernel key."""
-        board, player, values = key
+        """One position (board, player, compared variables) as a kernel key. Its chance flag is
+        always false: a game with chance and a history plays on Python (codegen refuses it)."""
+        board, player, values, _chance = key
         row = self._board_row(board)
         row.append(player)
         compared = [slot for slot in self.layout.values() if not slot.counter]

@@ -626,6 +626,8 @@ class _FunctionCompiler:
             return Code(f"_pcount({self.state('B', 'S', 'HS')}, {a.text}, {b.text})", "int")
         if name == "ResultPosition":
             return Code(f"_rread({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "obj")
+        if name == "ResultCount":
+            return Code(f"_rcount({self.state('B', 'OPS', 'S', 'HS')}, {a.text}, {b.text})", "int")
         if name == "OperationList":
             if b.value not in (0, 1, 2, 3):  # an int or an obj, known only at run time
                 dyn = "_opdyn_counted" if counting else "_opdyn"
@@ -677,30 +679,28 @@ class _FunctionCompiler:
             return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) {'== 1' if self.c.module.counting else '!= 0'})", "bool")
         if name == "isCountOperation":
             return Code(f"(_opf({self.state('OPS', 'S')}, {texts[0]}, 3) == 2)", "bool")
-        if name == "addCount":
-            return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {texts[2]}, 2)", None)
         if name == "setWinner":
             return Code(f"_set_winner(S, {texts[0]})", None)
         if name == "setNextPlayer":
             return Code(f"_set_next(S, {texts[0]})", None)
-        if name in ("addPlace", "addClear"):
+        if name in ("addPlace", "addClear", "addCount"):
             return self.add_operation(call, texts)
         if name == "addOutcome":
             return Code(f"_add_outcome({self.state('S', 'CS')}, {texts[0]})", None)
         raise NativeUnsupported(f"the built-in {name}()", call.span)
 
     def add_operation(self, call: ir.CallBuiltin, texts: list[str]) -> Code:
-        """addPlace/addClear: a candidate's operation in moves(), a consequence in end() and
-        isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
-        reach the function."""
-        obj, place = (texts[2], 1) if call.builtin.name == "addPlace" else ("0", 0)
+        """addPlace/addClear/addCount: a candidate's operation in moves(), a consequence in end()
+        and isMoveLegal() (kernels/helpers.py); chosen by the entry point running where both
+        reach the function. A count is the operation (x, y, n, 2)."""
+        obj, place = {"addPlace": (texts[-1], 1), "addCount": (texts[-1], 2)}.get(call.builtin.name, ("0", 0))
         proposing = bool(self.function.contexts & {Context.MOVES, Context.CHANCE})  # chance(): an outcome's
         consequence = bool(self.function.contexts & {Context.END, Context.IS_MOVE_LEGAL})
         if proposing and consequence:
             return Code(f"_add_any({self.state('B', 'OPS', 'S', 'CO', 'HS')}, {texts[0]}, {texts[1]}, "
                         f"{obj}, {place})", None)
         if consequence:
-            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj})", None)
+            return Code(f"_consequence({self.state('B', 'OPS', 'S', 'HS')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
         return Code(f"_add_op({self.state('S', 'CO')}, {texts[0]}, {texts[1]}, {obj}, {place})", None)
 
     def size_of(self, call: ir.CallBuiltin) -> Code:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import hashlib
+import itertools
 import logging
 import os
 import tempfile
@@ -21,6 +22,7 @@ _ADDRESS = re.compile(r"^(?:dask|tcp)://(?P<host>[^\s:/]+|\[[0-9a-fA-F:]+\]):(?P
 _LOCAL = re.compile(r"^local:(?P<workers>\d{1,4})$")
 BATCHES_PER_WORKER = 8
 MAX_BATCH = 256
+IN_FLIGHT_PER_WORKER = 3
 QUIET = logging.CRITICAL + 10   # above Dask's own "critical" lines about comms closed on Ctrl-C
 
 
@@ -76,12 +78,22 @@ def cluster_outcomes(address: str, game, specs: Sequence, games: int, seed: int,
         batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
         job = (key, sources, list(game.files), dict(game.params), game.max_steps, game.max_depth,
                tuple(specs), seed, max_moves)
-        futures = [client.submit(_play_batch, job, batch.start, batch.stop, pure=False)
-                   for batch in batches]
+        waiting = iter(batches)
+
+        def submit(batch: range):
+            return client.submit(_play_batch, job, batch.start, batch.stop, pure=False)
+
+        # a few batches per worker in flight, the next submitted as one finishes: a long run
+        # never floods the scheduler with its tasks, and Ctrl-C has only those few to cancel
+        running = as_completed([submit(batch) for batch in
+                                itertools.islice(waiting, workers * IN_FLIGHT_PER_WORKER)])
         finished = 0
         try:
-            for future in as_completed(futures):
+            for future in running:
                 outcomes = future.result()
+                following = next(waiting, None)
+                if following is not None:
+                    running.add(submit(following))
                 finished += len(outcomes)
                 yield from outcomes
         except (concurrent.futures.CancelledError, OSError, TimeoutError) as error:

@@ -74,6 +74,15 @@ def _previous_count(fc, node, args):
     return fc.board_read("PB", node, args, counts=True)
 
 
+@implements("ResultCount")
+def _result_count(fc, node, args):
+    """The counts of ResultPosition: the scratch copy R where isMoveLegal() makes consequences;
+    else NextCount (CurrentCount outside isMoveLegal())."""
+    if fc.compiler.judged_consequences:
+        return fc.board_read("R", node, args, counts=True)
+    return _next_count(fc, node, args)
+
+
 @implements("OperationList")
 def _operation_list(fc, node, args):
     return fc.operation_field(node, args)

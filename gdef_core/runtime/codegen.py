@@ -409,7 +409,7 @@ def _prelude(compiler: Compiler) -> Lines:
     header = (f"def _factory(OBJECTS, W={compiler.width}, H={compiler.height}, P={compiler.players}, "
               f"MAX_DEPTH={compiler.max_depth}, MAX_STEPS={compiler.max_steps}):")
     objects = [f"o_{name} = OBJECTS[{number}]" for name, number in compiler.module.objects.items() if number]
-    key = ["def _position_key(b, p, v):", f"    return (tuple(b), p, ({compiler.position_vars()}))"]
+    key = ["def _position_key(b, p, v, c):", f"    return (tuple(b), p, ({compiler.position_vars()}), c)"]
     if compiler.module.counting:  # a count operation has a fifth field; the board holds the counts after the objects
         key += ["_next_board = _next_counted", "_effect = _effect_counted"]
     return [(0, header, None), *((0, line, None) for line in _prelude_body()),

@@ -196,7 +196,7 @@ class Game:
                     player = chosen
             history = None
             if self.rules.uses_history:
-                history = History.start(self.rules.position_key(board, player, variables))
+                history = History.start(self.rules.position_key(board, player, variables, chance_next))
             self._initial = State(self, board, player, 0, variables, scores=scores, history=history,
                                   chance=chance_next)
         return self._initial.clone()
@@ -591,7 +591,7 @@ class State:
         elif not chance_move:  # after a chance outcome the player who waited for it moves
             self.player = (self.player + 1) % game.players
         if self._history is not None:
-            self._history = self._history.then(rules.position_key(board, self.player, variables))
+            self._history = self._history.then(rules.position_key(board, self.player, variables, self.chance))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move here, in the order generated (spec section 12); [] once over.
@@ -740,29 +740,30 @@ def _state_from_json(game: Game, data: dict) -> State:
     if not (isinstance(scores, list) and len(scores) == game.players
             and all(type(v) in (int, float) for v in scores)):
         raise ValueError(f"scores {scores!r} are not one number per player")
+    chance_node = data.get("chance", False)
+    if type(chance_node) is not bool:
+        raise ValueError(f"'chance' {chance_node!r} is not true or false")
     history = None
     if game.rules.uses_history:
         positions = data.get("history")
         if positions is None:  # a state written without its history: it starts here
-            history = History.start(game.rules.position_key(board, player, variables))
+            history = History.start(game.rules.position_key(board, player, variables, chance_node))
         else:
             if not isinstance(positions, list) or not positions:
                 raise ValueError("'history' must list the positions of the game, this one last")
             for position in positions:
                 key = _position_from_json(game, position)
                 history = History.start(key) if history is None else history.then(key)
-            if history.key != game.rules.position_key(board, player, variables):
+            if history.key != game.rules.position_key(board, player, variables, chance_node):
                 raise ValueError("the last position of 'history' is not this state's position")
-    chance_node = data.get("chance", False)
-    if type(chance_node) is not bool:
-        raise ValueError(f"'chance' {chance_node!r} is not true or false")
     return State(game, board, player, move_number, variables, bool(data["over"]), winner, scores, history,
                  chance_node)
 
 
 def _position_json(game: Game, key: tuple) -> dict:
-    """One position of a history (board, player to move, compared variables) for to_json()."""
-    board, player, values = key
+    """One position of a history (board, player to move, compared variables, whether chance
+    moves next) for to_json()."""
+    board, player, values, chance = key
     height = game.height
     names = [name for name in game.variable_names if not game.is_counter(name)]
     size = game.width * height
@@ -770,7 +771,8 @@ def _position_json(game: Game, key: tuple) -> dict:
             "vars": {name: _json_value(value) for name, value in zip(names, values)},
             "board": [[i // height, i % height, str(obj)] for i, obj in enumerate(board[:size]) if obj is not game.empty],
             **({"counts": [[i // height, i % height, n] for i, n in enumerate(board[size:]) if n]}
-               if game.counting else {})}
+               if game.counting else {}),
+            **({"chance": True} if chance else {})}
 
 
 def _position_from_json(game: Game, data) -> tuple:
@@ -789,7 +791,10 @@ def _position_from_json(game: Game, data) -> tuple:
         raise ValueError(f"history player {player!r} is out of range")
     variables = [_variable(game, name, data["vars"][name]) if not game.is_counter(name)
                  else game._start_vars[i] for i, name in enumerate(game.variable_names)]
-    return game.rules.position_key(board, player, variables)
+    chance = data.get("chance", False)
+    if type(chance) is not bool:
+        raise ValueError(f"history 'chance' {chance!r} is not true or false")
+    return game.rules.position_key(board, player, variables, chance)
 
 
 def _counts_from_json(game: Game, board: list, entries, what: str) -> None:

@@ -1,8 +1,8 @@
 """The positions a game has passed through (spec section 15.4), for `repetitions()` and
 `nextBoardSeen()`.
 
-A position is the board, the game variables (without those declared `counter`) and the player
-to move. A `History` is immutable: applying a move makes a new one (`then`), so clones of a
+A position is the board, the game variables (without those declared `counter`), the player
+to move and whether chance moves first (a chance node). A `History` is immutable: applying a move makes a new one (`then`), so clones of a
 state share theirs and undo is dropping the newer object. Each History holds the count of every
 position seen so far and the set of boards seen, so both built-ins are one dictionary lookup
 however long the game. Building the next History copies those (time linear in the length of the
@@ -17,7 +17,7 @@ class History:
 
     def __init__(self, parent: "History | None", key: tuple, counts: dict, boards: frozenset | set) -> None:
         self.parent = parent
-        self.key = key  # the latest position: (board tuple, player to move, variables tuple)
+        self.key = key  # the latest position: (board tuple, player to move, variables tuple, chance node)
         self.counts = counts  # position -> how many times it occurred, this one included
         self.boards = boards  # every board seen, this one included
 

@@ -163,19 +163,24 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         else:
             _change(x, y, EMPTY, loc)
 
-    def _change(x, y, o, loc):
-        """addPlace/addClear outside moves(): the start position in setup(), a consequence of
-        the move in end() (the board at once) and isMoveLegal() (the scratch copy R)."""
+    def _changed_board(x, y, loc):
+        """The board that addPlace/addClear/addCount outside moves() and chance() change: the
+        start position in setup(), the board at once in end() and the scratch copy R in
+        isMoveLegal() (consequences of the move, a step each)."""
         nonlocal ST, R
         if not (0 <= x < W and 0 <= y < H):
             _off_board(x, y, loc)
-        board = B
-        if CTX != CTX_SETUP:
-            ST -= 1  # a consequence is a step
-            if CTX == CTX_IS_MOVE_LEGAL:
-                if R is N or R is B:  # the first consequence of this judgement: a copy of its own
-                    R = R.copy()
-                board = R
+        if CTX == CTX_SETUP:
+            return B
+        ST -= 1  # a consequence is a step
+        if CTX != CTX_IS_MOVE_LEGAL:
+            return B
+        if R is N or R is B:  # the first consequence of this judgement: a copy of its own
+            R = R.copy()
+        return R
+
+    def _change(x, y, o, loc):
+        board = _changed_board(x, y, loc)
         board[x * H + y] = o
         if len(board) > W * H:  # a game whose squares count: a place or a clear resets the count
             board[W * H + x * H + y] = 0
@@ -185,17 +190,13 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
         if CTX == CTX_MOVES:
             CUR.append((x, y, EMPTY, False, n) if 0 <= x < W and 0 <= y < H else None)
             ST -= OPERATION_STEPS
-        elif CTX == CTX_SETUP:
-            if not (0 <= x < W and 0 <= y < H):
-                _off_board(x, y, loc)
-            B[W * H + x * H + y] = n
         elif CTX == CTX_CHANCE:
             if not (0 <= x < W and 0 <= y < H):
                 _off_board(x, y, loc)
             CUR.append((x, y, EMPTY, False, n))
             ST -= OPERATION_STEPS
-        else:
-            _not_here("addCount()", "moves(), setup() and chance()", loc)
+        else:  # the object stays
+            _changed_board(x, y, loc)[W * H + x * H + y] = n
 
     def _add_move(loc):
         if CTX != CTX_MOVES:
@@ -250,7 +251,7 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
             _not_here("repetitions()", "end()", loc)
         if HIS is None:
             return 0
-        return HIS.repetitions(_position_key(B, _next_player(), V))
+        return HIS.repetitions(_position_key(B, _next_player(), V, CHN))  # a chance node as chosen so far
 
     def _board_seen(b, loc):
         if CTX != CTX_IS_MOVE_LEGAL:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from gdef_core.builtins import ENTRY_POINTS, Context
+from gdef_core.builtins import CONSEQUENCE_BUILTINS, ENTRY_POINTS, Context
 from gdef_core.diagnostics import Tag
 from gdef_core.semantics.chance import is_entry_point, uses_chance
 from gdef_core.semantics.program import Program, SymbolKind
@@ -20,10 +20,6 @@ from gdef_core.syntax import ast
 
 # Entry points that judge or propose a move (or chance's outcomes) and must not change the game.
 _READ_ONLY = (Context.IS_MOVE_LEGAL, Context.MOVES, Context.CHANCE)
-
-# The built-ins that build a candidate in moves() but make a consequence in isMoveLegal()
-# (docs/language.md, "Consequences of a move"): one function may not serve both (G420).
-_CONSEQUENCES = frozenset({"addPlace", "addClear"})
 
 
 @dataclass(eq=False)
@@ -88,16 +84,18 @@ def check_contexts(program: Program, report: Report, sites: dict[str, Sites] | N
 
 def _check_double_meaning(program: Program, report: Report, sites: dict[str, Sites],
                           reached: dict, reported: set[int]) -> None:
-    """G420: addPlace/addClear in a function reached from both moves() (a candidate) and
-    isMoveLegal() (a consequence on the scratch copy), with both call paths."""
+    """G420: addPlace/addClear/addCount (builtins.CONSEQUENCE_BUILTINS) in a function reached
+    from both moves() (a candidate) and isMoveLegal() (a consequence on the scratch copy): one
+    function may not serve both. Reported with both call paths."""
     proposing, judging = reached.get(Context.MOVES, {}), reached.get(Context.IS_MOVE_LEGAL, {})
     for function in proposing.keys() & judging.keys():
         for call in sites[function].builtin_calls:
             name = program.references[call.callee].builtin.name
-            if name in _CONSEQUENCES and id(call) not in reported:
+            if name in CONSEQUENCE_BUILTINS and id(call) not in reported:
                 reported.add(id(call))
                 report.add("G420", call.callee.span, f"'{name}()' builds a candidate move when moves() "
-                           f"reaches it ({_path(proposing[function], name)}) but changes ResultPosition "
+                           f"reaches it ({_path(proposing[function], name)}) but changes "
+                           f"{'ResultCount' if name == 'addCount' else 'ResultPosition'} "
                            f"when isMoveLegal() does ({_path(judging[function], name)}): write one "
                            "function for each")
 

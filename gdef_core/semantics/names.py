@@ -173,7 +173,7 @@ class Resolver:
             self.expr(target, scope)
             self.report.add("G211", target.span, "only a local, a parameter or a game variable can be "
                             "assigned" + (f"; '{target.base.text}' is a board, changed only by moves "
-                                          "and by addPlace/addClear in setup() and end()"
+                                          "and by addPlace/addClear/addCount in setup() and end()"
                                           if isinstance(target, ast.Index) else ""))
             return
         name = target.name

@@ -1,6 +1,7 @@
 """Rule-test files (`*.test.moves`): a move script with assertions, split into named tests.
 
     # game: ../checkers.gdef          (optional: else NAME.gdef beside the file, see find_game)
+    # param: board_size=7             (optional, repeatable: the game's parameters, read_params)
     [a man reaching the far row is crowned]
     place(...) clear(...)             a move, as at the gdef-run prompt
     ? square 3,7 K                    an assertion (gdef_core.testing.assertions)
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 SUFFIX = ".test.moves"
 _GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>\S.*?)\s*$")
+_PARAM_HEADER = re.compile(r"#\s*param\s*:\s*(?P<setting>.*?)\s*$")
 _SECTION = re.compile(r"\[(?P<name>[^\]]*)\]\s*$")
 
 
@@ -50,16 +52,46 @@ class TestCase:
         return f"{self.file}::{self.name}"
 
 
+@dataclass(frozen=True, slots=True)
+class ParamSetting:
+    """One `# param: NAME=VALUE` header line."""
+
+    value: str
+    line: int
+
+
 @dataclass
 class TestFile:
     path: str
     game_paths: list[str]
     cases: list[TestCase]
+    params: dict[str, ParamSetting] = field(default_factory=dict)
 
 
 def parse_test_file(path: str, text: str) -> TestFile:
     header, cases = read_cases(path, text)
-    return TestFile(path, find_game(path, header), cases)
+    return TestFile(path, find_game(path, header), cases, read_params(path, text))
+
+
+def read_params(path: str, text: str) -> dict[str, ParamSetting]:
+    """The `# param: NAME=VALUE` lines of the file's header (the comment lines it starts with,
+    beside `# game:`): the game's parameters for every test of the file; the last line of a
+    name counts. A line that is not NAME=VALUE is a TestFileError at its line."""
+    params: dict[str, ParamSetting] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _PARAM_HEADER.match(stripped)
+        if match:
+            name, equals, value = match["setting"].partition("=")
+            if not equals or not name.strip() or not value.strip():
+                raise TestFileError(path, f"`{stripped}` is not a parameter setting: write "
+                                          f"`# param: NAME=VALUE` (for example `# param: board_size=7`)", number)
+            params[name.strip()] = ParamSetting(value.strip(), number)
+    return params
 
 
 def read_cases(path: str, text: str) -> tuple[str | None, list[TestCase]]:

@@ -11,7 +11,8 @@ It drives the same game controller as the terminal (gdef_core.controller PlaySes
 session, computer players and record saving), so `--record`, `--resume`, `--player` and `--seed`
 mean the same in the browser as in the terminal. One lock makes requests take turns: a session
 is not thread-safe, and the page never needs two answers at once. While a computer player thinks
-(holding the lock), `thinking` names it and `thinking_state` is the position it thinks about;
+(holding the lock), `thinking` names it and `thinking_state` is the position it thinks about,
+with `thinking` in it, so that a page opened meanwhile shows *Move now* too;
 `stopping` stops its search when the server stops. Two requests reach a thinking player without
 the lock, as in chess programs: *Move now* (`move_now`) makes it play the best move found so
 far, and *Undo* (`abandon_thinking`, then `undo` once it has stopped) stops it without playing.
@@ -118,6 +119,7 @@ class Board:
             "computerToMove": not state.is_over and computers.plays(state.current_player),
             "script": self._script_json(),
             "endedBy": _rule_json(session.ended_by()),
+            "thinking": None,
         }
 
     def _chance_json(self, state) -> dict:
@@ -195,8 +197,9 @@ class Board:
         label = computers.label(player)
         self.hurry.clear()
         self.abandoned.clear()
-        self.thinking_state = self.state()
-        self.thinking = f"player {player} ({label})"
+        thinking = f"player {player} ({label})"
+        self.thinking_state = {**self.state(), "thinking": thinking}
+        self.thinking = thinking
 
         def stop() -> bool:
             return self.stopping.is_set() or self.hurry.is_set() or self.abandoned.is_set()

@@ -400,12 +400,22 @@ static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pla
     S[S_ST] -= OPERATION_STEPS;
 }
 
-/* addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
- * ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
+/* One consequence on board b (the board, or the scratch copy): a count (place 2, o the count)
+ * sets the count and leaves the object; a place or a clear sets the object and resets the count. */
+static inline void g_set_square(int64_t *b, int64_t k, int64_t o, int64_t place) {
+    if (place == 2) {
+        b[NBO + k] = o;
+    } else {
+        b[k] = o;
+        if (COUNTING) b[NBO + k] = 0;
+    }
+}
+
+/* addPlace / addClear / addCount in end(): the board at once; in isMoveLegal(): the scratch
+ * copy ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
  * first consequence (HS[H_RES] = 1; the entry point resets it). One step each. */
 static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S, *HS = c->HS;
-    (void)place;
     if (x < 0 || x >= W || y < 0 || y >= H) {
         g_bad(c);
         return;
@@ -413,8 +423,12 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
     S[S_ST] -= 1;
     int64_t k = x * H + y;
     if (S[S_CTX] == CTX_END) {
-        g_set(c, k, o);
-        if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+        if (place == 2) {           /* the board through g_set, which keeps its hash */
+            g_set(c, NBO + k, o);
+        } else {
+            g_set(c, k, o);
+            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+        }
     } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
         if (HS[H_RES] == 0) {
             memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
@@ -422,14 +436,13 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
                 g_apply(HS + H_RES + 1, c->OPS, i);
             HS[H_RES] = 1;
         }
-        HS[H_RES + 1 + k] = o;
-        if (COUNTING) HS[H_RES + 1 + NBO + k] = 0;
+        g_set_square(HS + H_RES + 1, k, o, place);
     } else {
         g_bad(c);
     }
 }
 
-/* addPlace / addClear in a function that moves() (or chance()) and end() both reach. */
+/* addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach. */
 static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
         g_add_op(c, x, y, o, place);
@@ -521,6 +534,13 @@ static inline int64_t g_pcount(Ctx *c, int64_t x, int64_t y) {
 static inline int64_t g_rread(Ctx *c, int64_t x, int64_t y) {
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL && c->HS[H_RES] != 0) return c->HS[H_RES + 1 + g_sq(c, x, y)];
     return COUNTING ? g_nread_counted(c, x, y) : g_nread(c, x, y);
+}
+
+/* ResultCount[x][y]: the counts of ResultPosition (the scratch copy holds them after its
+ * objects), else NextCount. */
+static inline int64_t g_rcount(Ctx *c, int64_t x, int64_t y) {
+    if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL && c->HS[H_RES] != 0) return c->HS[H_RES + 1 + NBO + g_sq(c, x, y)];
+    return g_ncount(c, x, y);
 }
 
 /* A float of a key as int64 bits (0.0 and -0.0 alike); NaN, which Python compares by identity,

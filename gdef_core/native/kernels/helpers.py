@@ -338,6 +338,19 @@ def _add_op(S, CO, x, y, o, place):
 
 
 @njit(cache=CACHE, inline='always')
+def _set_square(b, at, k, o, place):
+    """One consequence on the board b from `at` (the board, or the scratch copy in HS): a count
+    (place 2, o the count) sets the count and leaves the object; a place or a clear sets the
+    object and resets the count."""
+    if place == 2:
+        b[at + NBO + k] = o
+    else:
+        b[at + k] = o
+        if COUNTING:
+            b[at + NBO + k] = 0
+
+
+@njit(cache=CACHE, inline='always')
 def _rread(B, OPS, S, HS, x, y):
     """ResultPosition[x][y]: in isMoveLegal() the scratch copy once a consequence made it,
     else NextPosition (which is the board, consequences of end() included, elsewhere)."""
@@ -346,6 +359,15 @@ def _rread(B, OPS, S, HS, x, y):
     if COUNTING:
         return _nread_counted(B, OPS, S, x, y)
     return _nread(B, OPS, S, x, y)
+
+
+@njit(cache=CACHE, inline='always')
+def _rcount(B, OPS, S, HS, x, y):
+    """ResultCount[x][y]: the counts of ResultPosition (the scratch copy holds them after its
+    objects), else NextCount."""
+    if S[_CTX] == CTX_IS_MOVE_LEGAL and HS[H_RES] != 0:
+        return HS[H_RES + 1 + NBO + _sq(S, x, y)]
+    return _ncount(B, OPS, S, x, y)
 
 
 @njit(cache=CACHE, inline='always')

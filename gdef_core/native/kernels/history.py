@@ -12,7 +12,7 @@ from gdef_core.native.kernels.generated import (
     H_PREV, H_PT, H_RES, H_ROWS, KEYLEN, NB, NBO, TMASK, TSIZE, USES_HISTORY, W, _key_row,
 )
 from gdef_core.native.kernels.helpers import (
-    _CTX, _NOPS, _OP0, _ST, _add_op, _apply, _bad, _fail, _next_player, _opcount, _opobj, _sq,
+    _CTX, _NOPS, _OP0, _ST, _add_op, _apply, _bad, _fail, _next_player, _opcount, _opobj, _set_square, _sq,
 )
 
 
@@ -85,19 +85,23 @@ def _set(B, HS, k, v):
 
 
 @njit(cache=CACHE, inline='always')
-def _consequence(B, OPS, S, HS, x, y, o):
-    """addPlace / addClear in end(): the board at once; in isMoveLegal(): the scratch copy
-    ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
-    first consequence (HS[H_RES] = 1; the entry point resets it). One step each."""
+def _consequence(B, OPS, S, HS, x, y, o, place):
+    """addPlace / addClear / addCount in end(): the board at once (through _set, which keeps
+    its hash); in isMoveLegal(): the scratch copy ResultPosition, HS from H_RES + 1, made from
+    the board after the move at the judgement's first consequence (HS[H_RES] = 1; the entry
+    point resets it). One step each."""
     if x < 0 or x >= W or y < 0 or y >= H:
         _bad(S)
         return
     S[_ST] -= 1
     k = x * H + y
     if S[_CTX] == CTX_END:
-        _set(B, HS, k, o)
-        if COUNTING:  # a place or a clear resets the count
-            _set(B, HS, NBO + k, 0)
+        if place == 2:   # a count sets the count and leaves the object
+            _set(B, HS, NBO + k, o)
+        else:
+            _set(B, HS, k, o)
+            if COUNTING:  # a place or a clear resets the count
+                _set(B, HS, NBO + k, 0)
     elif S[_CTX] == CTX_IS_MOVE_LEGAL:
         if HS[H_RES] == 0:
             for j in range(NB):
@@ -106,20 +110,18 @@ def _consequence(B, OPS, S, HS, x, y, o):
             for i in range(a, a + S[_NOPS]):
                 _apply(HS, OPS, i, H_RES + 1)
             HS[H_RES] = 1
-        HS[H_RES + 1 + k] = o
-        if COUNTING:
-            HS[H_RES + 1 + NBO + k] = 0
+        _set_square(HS, H_RES + 1, k, o, place)
     else:
         _bad(S)
 
 
 @njit(cache=CACHE, inline='always')
 def _add_any(B, OPS, S, CO, HS, x, y, o, place):
-    """addPlace / addClear in a function that moves() (or chance()) and end() both reach."""
+    """addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach."""
     if S[_CTX] == CTX_MOVES or S[_CTX] == CTX_CHANCE:
         _add_op(S, CO, x, y, o, place)
     else:
-        _consequence(B, OPS, S, HS, x, y, o)
+        _consequence(B, OPS, S, HS, x, y, o, place)
 
 
 @njit(cache=CACHE, inline='always')

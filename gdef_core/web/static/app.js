@@ -8,6 +8,7 @@ const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
 const HEX_WIDTH = 0.866; // a pointy-top hexagon's width over its height (style.css's --hex-width)
 const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
+const THINKING_POLL_MS = 250; // a computer move another page asked for: look again after this
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -80,6 +81,7 @@ async function api(path, body) {
 async function refresh() {
   const before = page.state;
   page.state = await api("/api/state");
+  if (page.state.thinking && !page.thinking) page.state = await othersThinking();
   if (!page.state.over || !before || !before.over) page.bannerClosed = false;
   page.legal = await api("/api/legal");
   page.selection = [];
@@ -947,6 +949,24 @@ async function computerMove() {
     setThinking(false);
   }
   await refresh().catch(failed);
+}
+
+// A computer player thinks for another page (a tab opened meanwhile, or the page before a
+// reload): this one shows the position it thinks about with "Move now" and looks again until
+// the move is played; the state after it.
+async function othersThinking() {
+  render();
+  setThinking(true);
+  try {
+    let state = page.state;
+    while (state.thinking) {
+      await new Promise((resolve) => setTimeout(resolve, THINKING_POLL_MS));
+      state = await api("/api/state");
+    }
+    return state;
+  } finally {
+    setThinking(false);
+  }
 }
 
 // "Move now" shows while the computer thinks: its search stops and it plays the best move found.

@@ -1,7 +1,8 @@
 """Writes the scripted games `*/openspiel-*.moves` from seeded random games played by OpenSpiel
 (and gomoku/full-board-draw.moves, a constructed draw, checkers/openspiel-traps-*.moves,
-a game with illegal lines aimed at checkers' rules, and einstein/openspiel-*.moves, whose
-chance outcomes, the start placements and the rolls, are lines of the script too).
+a game with illegal lines aimed at checkers' rules, and einstein/openspiel-*.moves and
+backgammon/openspiel-*.moves, whose chance outcomes, the start placements and the rolls, are
+lines of the script too).
 
 Why: a game played by OpenSpiel's own implementation, converted square by square into our
 move text, has an outcome we did not compute ourselves, so replaying it through the runtime
@@ -345,6 +346,109 @@ def einstein_script(seed: int, reason: str) -> str:
     return "\n".join(lines + body) + "\n"
 
 
+# Backgammon: (seed, policy, what the seed was chosen for); chance drawn by OpenSpiel's
+# probabilities. `uniform` picks one of OpenSpiel's actions (of a double's halves: each) at
+# random; `prolonging` picks the whole turn that leaves the most pips to the opponent and the
+# most blots of its own (hits, and being hit), to reach the 500-turn draw.
+BACKGAMMON_GAMES = [(5, "uniform", "player 0 wins"), (1, "uniform", "player 1 wins"),
+                    (2, "prolonging", "a draw after 500 turns")]
+
+
+def backgammon_layout() -> dict:
+    """The squares of examples/backgammon.gdef (its tables pointX, pointY, barY, dieX)."""
+    sys.path.insert(0, str(HERE.parent.parent.parent))
+    from gdef_core import load_game
+
+    return load_game([str(HERE.parent.parent.parent / "examples" / "backgammon.gdef")]).new_state().variables
+
+
+def backgammon_board(state: pyspiel.State, layout: dict) -> dict[tuple[int, int], tuple[str, int]]:
+    """Our squares (object and count) of OpenSpiel's points, bars and borne-off checkers."""
+    squares = {}
+    for p in range(24):
+        for player, checker in enumerate("XO"):
+            if state.board(player, p):
+                squares[(layout["pointX"][p], layout["pointY"][p])] = (checker, state.board(player, p))
+    for player, checker in enumerate("XO"):
+        y = layout["barY"][player]
+        if state.board(player, 100):
+            squares[(6, y)] = (checker, state.board(player, 100))
+        off = 15 - state.board(player, 100) - sum(state.board(player, p) for p in range(24))
+        if off:
+            squares[(13, y)] = (checker, off)
+    return squares
+
+
+def _pips(state: pyspiel.State, player: int) -> int:
+    return 25 * state.board(player, 100) + sum(
+        state.board(player, p) * (24 - p if player == 0 else p + 1) for p in range(24))
+
+
+def _prolonging(state: pyspiel.State, rng: random.Random) -> pyspiel.State:
+    me = state.current_player()
+    options = list(turns(state))
+    rank = [_pips(s, 1 - me) + 10 * sum(s.board(me, p) == 1 for p in range(24)) + rng.random()
+            for s in options]
+    return options[rank.index(max(rank))]
+
+
+def _uniform_turn(state: pyspiel.State, rng: random.Random) -> pyspiel.State:
+    player = state.current_player()
+    while True:
+        state = state.child(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.current_player() != player:
+            return state
+
+
+def backgammon_script(seed: int, policy: str, reason: str) -> str:
+    """A seeded game, each roll and each whole turn a line, with two kinds of illegal line:
+    a turn played again before the next roll, and a turn that leaves the dice lying."""
+    layout = backgammon_layout()
+    dice_x = layout["dieX"]
+    rng = random.Random(seed)
+    choose = _prolonging if policy == "prolonging" else _uniform_turn
+    state = pyspiel.load_game("backgammon").new_initial_state()
+    header, body, rejected, turns_played = 4, [], [], 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes())
+            action = rng.choices(actions, probabilities)[0]
+            opening = state.move_number() == 0
+            state.apply_action(action)
+            low, high = sorted(int(c) for c in str(state).split("Dice: ")[1].split("\n")[0])
+            first, second = (high, low) if opening and action % 2 == 0 else (low, high)
+            body.append(f"place({dice_x[0]},1,D{first}); place({dice_x[1]},1,D{second})")
+            continue
+        before = backgammon_board(state, layout)
+        state = choose(state, rng)
+        after = backgammon_board(state, layout)
+        ops = []
+        for square in sorted(before.keys() | after.keys()):
+            (was, had), (now, has) = before.get(square, ("", 0)), after.get(square, ("", 0))
+            if not has:
+                ops.append(f"clear({square[0]},{square[1]})")
+            elif now != was:
+                ops.append(f"place({square[0]},{square[1]},{now}); count({square[0]},{square[1]},{has})")
+            elif has != had:
+                ops.append(f"count({square[0]},{square[1]},{has})")
+        dice = [f"clear({x},1)" for x in dice_x]
+        turns_played += 1
+        if turns_played in (4, 9) and ops:
+            body.append("; ".join(ops) + "   # illegal (the dice are not picked up): rejected")
+            rejected.append(header + len(body))
+        body.append("; ".join(ops + dice))
+        if turns_played == 6 and not state.is_terminal():
+            body.append("; ".join(ops + dice) + "   # illegal (chance rolls next): rejected")
+            rejected.append(header + len(body))
+    lines = [
+        f"# A game of OpenSpiel's backgammon (seed {seed}, {policy} turns: {reason}), each roll",
+        "# and each whole turn a line; written by tests/data/games/from_openspiel.py; do not edit.",
+        f"# expect: {outcome(state)}",
+        "# expect: rejected " + " ".join(map(str, rejected)),
+    ]
+    return "\n".join(lines + body) + "\n"
+
+
 def verify(paths: list[Path]) -> int:
     """Re-plays scripts in OpenSpiel: each line must be legal there (and name each square it
     changes once, and nothing else) exactly when the script says it is not rejected, and the
@@ -357,7 +461,7 @@ def verify(paths: list[Path]) -> int:
     games = {directory: game for directory, game, *_ in GAMES}
     failures = 0
     for path in paths:
-        if path.parent.name not in games:  # einstein's: chance's lines have no OpenSpiel board move
+        if path.parent.name not in games:  # einstein's, backgammon's: chance's lines have no OpenSpiel board move
             continue
         script, game = read_script(path), games[path.parent.name]
         layout = LAYOUTS[game]
@@ -444,6 +548,10 @@ def main(argv: list[str]) -> int:
     (HERE / "einstein").mkdir(exist_ok=True)
     for seed, reason in EINSTEIN_GAMES:
         (HERE / "einstein" / f"openspiel-uniform-seed{seed}.moves").write_text(einstein_script(seed, reason))
+    (HERE / "backgammon").mkdir(exist_ok=True)
+    for seed, policy, reason in BACKGAMMON_GAMES:
+        (HERE / "backgammon" / f"openspiel-{policy}-seed{seed}.moves").write_text(
+            backgammon_script(seed, policy, reason))
     return 0
 
 
