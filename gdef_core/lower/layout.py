@@ -59,6 +59,6 @@ def var_layout(program: Program) -> dict[str, VarSlot]:
 
 def stamp_keys(width: int, height: int, objects: int) -> int:
     """The single operations (a place of each object or a clear on each square) when few
-    enough to keep a stamp each for removing duplicate candidates (the kernels' _dedupe)."""
+    enough to keep a stamp each for removing duplicate candidates (the kernels' _stamped)."""
     keys = width * height * (objects + 2)
     return keys if keys <= MAX_STAMP_KEYS else 0

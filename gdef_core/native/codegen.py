@@ -147,7 +147,7 @@ class NativeCompiler:
                      # hasLegalMove()'s candidates kept for the next turn (kernel.py, _memo_keep),
                      # then the weights of a chance node's outcomes
                      "MEMO = TABLE + 2 * CAP_MOVES\n"
-                     f"MEMO_LEN = {5 + game.width * game.height * (2 if game.counting else 1) + self.int_variables()}\n"
+                     f"MEMO_LEN = {6 + game.width * game.height * (2 if game.counting else 1) + self.int_variables()}\n"
                      "WEIGHTS = MEMO + MEMO_LEN\n"
                      f"CHANCE = {chance}\n"
                      # whether the kernels need numba's reference counting: the rules make arrays
@@ -164,7 +164,7 @@ class NativeCompiler:
                           "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
                           "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
                           "    if S[_ERR] != 0:\n        return 0\n"
-                          "    return _dedupe(CO, CS, S[_NM])\n")
+                          "    return _stamped(S, CO, CS, S[_NM])\n")
         else:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    return _automatic(B, S, CO, CS)\n")

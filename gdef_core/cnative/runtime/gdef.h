@@ -32,9 +32,10 @@
 
 #define G_INT_MIN (-INT64_C(9223372036854775807) - 1)
 
-/* Slots of S (the same as the numba kernels'). */
+/* Slots of S (the same as the numba kernels'; S_DUP: the candidates may hold duplicates,
+ * kernel.c's g_stamped). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
-       S_OP0, S_CHN, S_ICM, NSLOTS };
+       S_OP0, S_CHN, S_ICM, S_DUP, NSLOTS };
 /* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play and g_set
  * while HS_BV is 1; code that writes c->B anywhere else must set HS_BV to 0). */
 enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };

@@ -276,11 +276,23 @@ static int64_t g_dedupe_any(Op *CO, int64_t *CS, int64_t m) {
     return kept;
 }
 
-/* Drop candidates equal to an earlier one (the Python backend's dict.fromkeys). */
-static inline int64_t g_dedupe(Op *CO, int64_t *CS, int64_t m) {
+/* The m candidates moves() proposed. When each is one operation with a stamp slot, the
+ * duplicates (the Python backend drops them: dict.fromkeys) are dropped at once; else they stay
+ * and S[S_DUP] says so: a list of legal moves drops them (g_gen_distinct), a random game skips
+ * them as it draws (g_first_of), so a turn hashes no candidate. */
+static inline int64_t g_stamped(Ctx *c, int64_t m) {
     int64_t kept;
-    if (g_single_unique(CO, CS, m, &kept)) return kept;
-    return g_dedupe_any(CO, CS, m);
+    if (g_single_unique(c->CO, c->CS, m, &kept)) return kept;
+    c->S[S_DUP] = m > 1;
+    return m;
+}
+
+/* Whether candidate k is the first with its operations (no candidate before it the same). */
+static inline int g_first_of(Ctx *c, int64_t k) {
+    int64_t a = c->CS[k], b = c->CS[k + 1];
+    for (int64_t j = 0; j < k; j++)
+        if (g_same(c->CO, c->CS[j], c->CS[j + 1], a, b)) return 0;
+    return 1;
 }
 
 /* A game without moves(): every place, the clear of every occupied square, the pass. */
@@ -332,6 +344,7 @@ static inline void g_propose_frame(Ctx *c, int64_t player, int64_t mn, int64_t c
     S[S_NM] = 0;
     S[S_BAD] = 0;
     S[S_ERR] = 0;
+    S[S_DUP] = 0;
     c->CS[0] = 0;
 }
 
@@ -342,6 +355,16 @@ static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
     size_t top = G_MARK();
     int64_t m = g_candidates(c);
     G_RELEASE(top);
+    return m;
+}
+
+/* The candidates of `player`, each once (g_gen, then the duplicates dropped). */
+static inline int64_t g_gen_distinct(Ctx *c, int64_t player, int64_t mn) {
+    int64_t m = g_gen(c, player, mn);
+    if (c->S[S_DUP] != 0) {
+        m = g_dedupe_any(c->CO, c->CS, m);
+        c->S[S_DUP] = 0;
+    }
     return m;
 }
 
@@ -437,8 +460,8 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
  * (which generates the same player's moves from the same position otherwise). CS from MEMO:
  * 0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
  * move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
- * before it are illegal), from the board and game variables from MEMO + 5 (floats as their
- * bits). The next turn takes them only if all of these are unchanged (end() may go on to
+ * before it are illegal), whether they may hold duplicates (MEMO + 5, S_DUP), from the board
+ * and game variables from MEMO + 6 (floats as their bits). The next turn takes them only if all of these are unchanged (end() may go on to
  * change the variables or the next player after asking), and then judges again only the
  * candidates after the first legal one: isMoveLegal() sees the same position, move number,
  * variables and boards seen (spec 15.4: the position counts as seen in both). */
@@ -456,7 +479,8 @@ static inline void g_memo_keep(Ctx *c, int64_t player, int64_t mn, int64_t m, in
     M[2] = mn;
     M[3] = m;
     M[4] = first;
-    g_memo_row(c, M + 5);
+    M[5] = c->S[S_DUP];
+    g_memo_row(c, M + 6);
 }
 
 /* The candidates of `player` at move mn: those kept by hasLegalMove() when still valid (and
@@ -466,11 +490,12 @@ static inline int64_t g_gen_memo(Ctx *c, int64_t player, int64_t mn, int64_t *fi
     int64_t *M = c->CS + MEMO;
     *first = -1;
     if (M[0] == 2 && M[1] == player && M[2] == mn) {
-        int64_t row[MEMO_LEN - 5 > 0 ? MEMO_LEN - 5 : 1];
+        int64_t row[MEMO_LEN - 6 > 0 ? MEMO_LEN - 6 : 1];
         g_memo_row(c, row);
         M[0] = 1;
-        if (memcmp(row, M + 5, (MEMO_LEN - 5) * sizeof(int64_t)) == 0) {
+        if (memcmp(row, M + 6, (MEMO_LEN - 6) * sizeof(int64_t)) == 0) {
             c->S[S_ERR] = 0;
+            c->S[S_DUP] = M[5];
             *first = M[4];
             return M[3];
         }
@@ -641,7 +666,11 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
             left -= 1;
             int64_t k = G->order[i];
             G->order[i] = G->order[left];
-            int legal = k < first ? 0 : k == first ? 1 : g_judge(c, k, player, mn);
+            /* the first legal one is never a duplicate (its twin before it would be legal) */
+            int legal = k < first                          ? 0
+                        : k == first                       ? 1
+                        : S[S_DUP] != 0 && !g_first_of(c, k) ? 0
+                                                           : g_judge(c, k, player, mn);
             if (S[S_POOL] < 0) g_fail(c);
             if (legal) {
                 chosen = k;
@@ -804,7 +833,7 @@ G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const
 static int64_t g_legal_into(Ctx *c, int64_t player, int64_t mn, Op *LO, int64_t lo_rows, int64_t *LS,
                             int64_t ls_len) {
     int64_t *S = c->S;
-    int64_t m = g_gen(c, player, mn);
+    int64_t m = g_gen_distinct(c, player, mn);
     if (S[S_ERR] != 0) g_fail(c);
     S[S_POOL] = POOL;
     int64_t n = 0;

@@ -26,9 +26,10 @@ from numba import njit
 negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan = (
     njit(cache=CACHE, inline='always')(operation)
     for operation in (negate_fails, int_div_fails, int_div, int_mod, float_div, float_mod_is_nan))
-# Slots of S (_CHN: end() called chanceNext(); _ICM: the move end() follows is a chance outcome).
-_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0, _CHN, _ICM = range(17)
-NSLOTS = 17
+# Slots of S (_CHN: end() called chanceNext(); _ICM: the move end() follows is a chance outcome;
+# _DUP: the candidates may hold duplicates, kernel._stamped).
+_T, _MN, _ST, _CTX, _RO, _WIN, _NXT, _NOPS, _OWN, _NC, _NM, _BAD, _POOL, _ERR, _OP0, _CHN, _ICM, _DUP = range(18)
+NSLOTS = 18
 
 
 @njit(cache=CACHE)

@@ -13,7 +13,7 @@ from gdef_core.native.kernels.generated import (
     _candidates, _chance_outcomes, e_end, e_isMoveLegal,
 )
 from gdef_core.native.kernels.helpers import (
-    NSLOTS, _BAD, _CHN, _CTX, _ERR, _ICM, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
+    NSLOTS, _BAD, _CHN, _CTX, _DUP, _ERR, _ICM, _MN, _NC, _NM, _NOPS, _NXT, _OP0, _OWN, _POOL, _RO, _ST, _T,
     _WIN, _bad, _fail, _next_player,
 )
 from gdef_core.native.kernels.history import (
@@ -75,14 +75,26 @@ def _single_unique(CO, CS, m):
 
 
 @njit(cache=CACHE, inline='always')
-def _dedupe(CO, CS, m):
-    """Drop candidates equal to an earlier one (the Python backend's dict.fromkeys): single
-    operations by stamps, a few others by comparing each with those kept (no allocation),
-    more with a hash table."""
+def _stamped(S, CO, CS, m):
+    """The m candidates moves() proposed. When each is one operation with a stamp slot, the
+    duplicates (the Python backend drops them: dict.fromkeys) are dropped at once; else they
+    stay and S[_DUP] says so: a list of legal moves drops them (_gen_distinct), a random game
+    skips them as it draws (_first_of), so a turn hashes no candidate."""
     single, kept = _single_unique(CO, CS, m)
     if single:
         return kept
-    return _dedupe_any(CO, CS, m)
+    S[_DUP] = 1 if m > 1 else 0
+    return m
+
+
+@njit(cache=CACHE, inline='always')
+def _first_of(CO, CS, k):
+    """Whether candidate k is the first with its operations (no candidate before it the same)."""
+    a, b = CS[k], CS[k + 1]
+    for j in range(k):
+        if _same(CO, CS[j], CS[j + 1], a, b):
+            return False
+    return True
 
 
 @njit(cache=CACHE, inline='always')
@@ -151,12 +163,12 @@ def _dedupe_any(CO, CS, m):
 
 
 @njit(cache=CACHE, inline='always')
-def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
-    """The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
-    S[_ERR] set, when moves() failed)."""
+def _propose_frame(S, CS, player, mn, context):
+    """The state moves() and chance() start from: `player` proposing at move `mn`, read-only,
+    a full step budget, no candidate or outcome yet (kernel.c's g_propose_frame)."""
     S[_T] = player
     S[_MN] = mn
-    S[_CTX] = CTX_MOVES
+    S[_CTX] = context
     S[_RO] = 1
     S[_NOPS] = 0
     S[_OP0] = 0
@@ -165,8 +177,26 @@ def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
     S[_NM] = 0
     S[_BAD] = 0
     S[_ERR] = 0
+    S[_DUP] = 0
     CS[0] = 0
+
+
+@njit(cache=CACHE, inline='always')
+def _gen(B, S, V, VF, SC, CO, CS, player, mn, HS):
+    """The candidates of `player` (spec section 12) into CO / CS; -> how many (none, with
+    S[_ERR] set, when moves() failed). They may hold duplicates (S[_DUP], _stamped)."""
+    _propose_frame(S, CS, player, mn, CTX_MOVES)
     return _candidates(B, S, V, VF, SC, CO, CS, HS)
+
+
+@njit(cache=CACHE, inline='always')
+def _gen_distinct(B, S, V, VF, SC, CO, CS, player, mn, HS):
+    """The candidates of `player`, each once (_gen, then the duplicates dropped)."""
+    m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+    if S[_DUP] != 0:
+        m = _dedupe_any(CO, CS, m)
+        S[_DUP] = 0
+    return m
 
 
 @njit(cache=CACHE)
@@ -219,18 +249,7 @@ def _outcomes(B, S, V, VF, SC, CO, CS, player, mn, HS):
     """The outcomes of the chance node where `player` moves next into CO / CS, their weights
     from CS[WEIGHTS]; -> how many (none, with S[_ERR] set, when chance() failed or proposed
     none: G615, which the Python backend reports located)."""
-    S[_T] = player
-    S[_MN] = mn
-    S[_CTX] = CTX_CHANCE
-    S[_RO] = 1
-    S[_NOPS] = 0
-    S[_OP0] = 0
-    S[_ST] = MAXSTEPS
-    S[_NC] = 0
-    S[_NM] = 0
-    S[_BAD] = 0
-    S[_ERR] = 0
-    CS[0] = 0
+    _propose_frame(S, CS, player, mn, CTX_CHANCE)
     m = _chance_outcomes(B, S, V, VF, SC, CO, CS, HS)
     if m == 0:
         S[_ERR] = 1
@@ -297,13 +316,14 @@ def _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS):
 
 
 @njit(cache=CACHE, inline='always')
-def _memo_keep(B, V, VF, CS, player, mn, m, first):
+def _memo_keep(B, V, VF, CS, player, mn, m, first, dup):
     """Keep the candidates hasLegalMove() generated in end() for the next turn of a random game
     (which generates the same player's moves from the same position otherwise). CS from MEMO:
     0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
     move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
-    before it are illegal), from the board and int game variables from MEMO + 5. Games with
-    float game variables keep none here (the C route compares their bits)."""
+    before it are illegal), whether they may hold duplicates (MEMO + 5, S[_DUP]), from the
+    board and int game variables from MEMO + 6. Games with float game variables keep none here
+    (the C route compares their bits)."""
     if CS[MEMO] == 0 or VF.shape[0] > 0:
         return
     CS[MEMO] = 2
@@ -311,10 +331,11 @@ def _memo_keep(B, V, VF, CS, player, mn, m, first):
     CS[MEMO + 2] = mn
     CS[MEMO + 3] = m
     CS[MEMO + 4] = first
+    CS[MEMO + 5] = dup
     for k in range(NB):
-        CS[MEMO + 5 + k] = B[k]
+        CS[MEMO + 6 + k] = B[k]
     for k in range(V.shape[0]):
-        CS[MEMO + 5 + NB + k] = V[k]
+        CS[MEMO + 6 + NB + k] = V[k]
 
 
 @njit(cache=CACHE, inline='always')
@@ -327,16 +348,17 @@ def _gen_memo(B, S, V, VF, SC, CO, CS, player, mn, HS):
         CS[MEMO] = 1
         same = True
         for k in range(NB):
-            if CS[MEMO + 5 + k] != B[k]:
+            if CS[MEMO + 6 + k] != B[k]:
                 same = False
                 break
         if same:
             for k in range(V.shape[0]):
-                if CS[MEMO + 5 + NB + k] != V[k]:
+                if CS[MEMO + 6 + NB + k] != V[k]:
                     same = False
                     break
         if same:
             S[_ERR] = 0
+            S[_DUP] = CS[MEMO + 5]
             return CS[MEMO + 3], CS[MEMO + 4]
     if CS[MEMO] != 0:
         CS[MEMO] = 1
@@ -370,7 +392,7 @@ def _has_legal_move(B, S, V, VF, SC, CO, CS, HS):
             first = c
             break
     if not failed:
-        _memo_keep(B, V, VF, CS, p, mn, m, first)
+        _memo_keep(B, V, VF, CS, p, mn, m, first, S[_DUP])
     (S[_T], S[_MN], S[_ST], S[_CTX], S[_RO], S[_WIN], S[_NXT], S[_NOPS], S[_OWN], S[_NC],
      S[_NM], S[_BAD], S[_POOL], S[_OP0]) = saved
     S[_ERR] = 1 if failed or failed_before else 0
@@ -494,8 +516,10 @@ def _game(B, S, V, VF, SC, CO, CS, order, MV, R, G, player, mn, max_moves, recor
             order[i] = order[left]
             if c < first:
                 legal = False
-            elif c == first:
+            elif c == first:   # never a duplicate (its twin before it would be legal)
                 legal = True
+            elif S[_DUP] != 0 and not _first_of(CO, CS, c):
+                legal = False
             else:
                 legal = _judge(B, S, V, VF, SC, CO, CS, c, player, mn, HS)
             if S[_POOL] < 0:
@@ -684,7 +708,7 @@ def simulate(seed, first, stop, board, player0, mn0, V0, VF0, SC0, max_moves, T,
 @njit(cache=CACHE)
 def _legal_into(B, S, V, VF, SC, CO, CS, player, mn, LO, LS, HS):
     """The legal moves of a position, copied into LO / LS; -> how many."""
-    m = _gen(B, S, V, VF, SC, CO, CS, player, mn, HS)
+    m = _gen_distinct(B, S, V, VF, SC, CO, CS, player, mn, HS)
     if S[_ERR] != 0:
         _fail()
     S[_POOL] = POOL
