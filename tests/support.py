@@ -8,6 +8,7 @@ import importlib
 import os
 import queue
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -84,3 +85,10 @@ def wait_for(event: Callable[[], T], what: str, seconds: float = EVENT_SECONDS) 
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {seconds:.0f} s")
         time.sleep(0.1)
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """`preexec_fn` of a child a test stops with SIGINT. A shell without job control starts
+    background jobs with SIGINT ignored (`scripts/test.sh &`, `nohup .ci/run &`), and every
+    child would inherit that: Ctrl-C would stop nothing and the test would wait for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

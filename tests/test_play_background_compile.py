@@ -14,7 +14,7 @@ from gdef_core import load_game
 from gdef_core.play import background_compile
 from gdef_core.play.mcts import MctsAgent
 
-from support import EVENT_SECONDS, EXAMPLES, ROOT, line_within, need_module, wait_for
+from support import EVENT_SECONDS, EXAMPLES, ROOT, ctrl_c_as_at_a_terminal, line_within, need_module, wait_for
 
 need_module("numba", "pip install 'gdef[fast]'")
 
@@ -73,7 +73,8 @@ def test_ctrl_c_stops_the_compile_and_leaves_no_files(tmp_path):
     cache = tmp_path / "cache"
     env = {**os.environ, "GDEF_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT), "GDEF_NATIVE_ROUTE": "numba"}
     process = subprocess.Popen([sys.executable, "-c", STOPPED_WHILE_COMPILING, CHESS], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         assert line_within(process.stdout) == "compiling\n"
 

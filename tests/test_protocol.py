@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT
+from support import ROOT, ctrl_c_as_at_a_terminal
 
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 FIRST_LEGAL = str(ROOT / "examples" / "bots" / "first_legal.py")
@@ -26,7 +26,7 @@ class Engine:
         # would inherit that: Ctrl-C is made to work as at a terminal.
         self.process = subprocess.Popen([GDEF_RUN, "--protocol", *argv], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                        preexec_fn=ctrl_c_as_at_a_terminal)
         self.hello = self.read()
 
     def read(self) -> dict:

@@ -13,7 +13,7 @@ import pytest
 
 from gdef_core.cli.run import run
 
-from support import ROOT, console_script
+from support import ROOT, console_script, ctrl_c_as_at_a_terminal
 
 DATA = ROOT / "tests" / "data" / "runtime"
 TICTACTOE = str(DATA / "tictactoe.gdef")
@@ -282,7 +282,7 @@ def test_ctrl_c_saves_the_record(tmp_path) -> None:
     # would inherit that: give it the default disposition, as a terminal would.
     process = subprocess.Popen([GDEF_RUN, TICTACTOE, "--record", str(record)], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     process.stdin.write("place(2,2,X)\n")
     process.stdin.flush()
     deadline = time.time() + 30

@@ -18,7 +18,7 @@ from gdef_core.play.simulate import simulate
 from gdef_core.play.spec import parse_agent
 from gdef_core import load_game
 
-from support import ROOT
+from support import ROOT, ctrl_c_as_at_a_terminal
 
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
@@ -281,7 +281,7 @@ def test_ctrl_c_prints_the_games_finished_so_far():
     command = [sys.executable, "-c", "from gdef_core.cli.sim import main; main()",
                str(ROOT / "examples" / "reversi.gdef"), "--games", "1000000", "--jobs", "2"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     time.sleep(4)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)

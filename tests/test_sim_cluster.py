@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support import EVENT_SECONDS, ROOT, line_within, need_module
+from support import EVENT_SECONDS, ROOT, ctrl_c_as_at_a_terminal, line_within, need_module
 
 need_module("dask.distributed", "pip install -e '.[cluster]'")
 
@@ -137,7 +137,7 @@ def test_ctrl_c_stops_a_cluster_run_with_the_games_finished_so_far(tmp_path):
     process = subprocess.Popen([str(Path(sys.executable).with_name("gdef-sim")), TICTACTOE,
                                 "--games", "5000000", "--cluster", "local:1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "TMPDIR": str(tmp_path)})
+                               env={**os.environ, "TMPDIR": str(tmp_path)}, preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         # the first progress line says games are being played on the cluster
         first = line_within(process.stderr)

@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE
+from support import ctrl_c_as_at_a_terminal
 
 WIN_FOR_X = ["place(0,0,X)", "place(1,1,O)", "place(1,0,X)", "place(2,2,O)", "place(2,0,X)"]
 # A mark on a taken square: refused by this line of examples/tictactoe.gdef.
@@ -376,7 +377,7 @@ def test_a_port_out_of_range_is_a_clear_error() -> None:
 def test_without_a_display_no_browser_is_started(tmp_path) -> None:
     env = {key: value for key, value in os.environ.items() if key not in ("DISPLAY", "WAYLAND_DISPLAY")}
     process = subprocess.Popen([GDEF_RUN, "--web", str(EXAMPLES / "tictactoe.gdef")], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=env)
+                               stderr=subprocess.PIPE, text=True, env=env, preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         assert process.stdout.readline().startswith("Serving tictactoe at http://127.0.0.1:")
         assert process.stdout.readline() == "No graphical display here: open the address in a browser yourself.\n"

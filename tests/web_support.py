@@ -13,7 +13,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from support import EXAMPLES, ROOT, console_script, missing, need_module  # EXAMPLES: also imported from here by the web tests
+from support import EVENT_SECONDS, EXAMPLES, ROOT, console_script, ctrl_c_as_at_a_terminal, missing, need_module  # EXAMPLES: also imported from here by the web tests
 
 GDEF_RUN = console_script("gdef-run")
 TICTACTOE = "examples/tictactoe.gdef"
@@ -39,7 +39,8 @@ class WebRun:
 
     def __init__(self, *args: str, cwd: Path = ROOT) -> None:
         self.process = subprocess.Popen([GDEF_RUN, "--web", "--no-browser", *args], cwd=cwd,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=ctrl_c_as_at_a_terminal)
         self.lines: list[str] = []
         first = self._read_until_serving()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]{40,})", first or "")
@@ -93,8 +94,12 @@ class WebRun:
     def interrupt(self) -> tuple[int, str, str]:
         """Ctrl-C: (exit code, everything printed on stdout, stderr)."""
         self.process.send_signal(signal.SIGINT)
+        try:
+            code = self.process.wait(timeout=EVENT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise AssertionError("Ctrl-C did not stop gdef-run --web") from None
         err = self.process.stderr.read()
-        code = self.process.wait(timeout=30)
         self._reader.join(timeout=10)
         return code, "".join(self.lines), err
 
