@@ -76,7 +76,8 @@ describe('debugging a game', { concurrency: 1 }, () => {
     const number = page.locator('.monaco-editor .line-numbers', { hasText: new RegExp(`^${line}$`) }).first();
     await number.waitFor({ timeout: 10_000 }); // (just opened: the line may not be drawn yet)
     const box = await number.boundingBox();
-    const margin = await page.locator('.monaco-editor .margin').first().boundingBox();
+    // the margin of this editor (the first `.margin` on the page may be a hidden editor's)
+    const margin = await number.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' margin ')]").boundingBox();
     await page.mouse.move(margin.x + 8, box.y + box.height / 2);
     await page.mouse.click(margin.x + 8, box.y + box.height / 2);
     await page.locator('.codicon-debug-breakpoint').first().waitFor({ timeout: 10_000 });
