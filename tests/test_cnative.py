@@ -179,3 +179,101 @@ def test_auto_playouts_compile_in_the_background_thread(c_route):
     state = game.new_state()
     assert agent.choose(state) in state.legal_moves() and agent.last_engine == "native"
     assert [p.name for p in c_route.iterdir()] == ["cnative"]   # nothing but the library
+
+
+# A table no function writes (steps), one end() writes (marks) and one passed to a function
+# (passed); end() reads steps[] past its end on the fourth move.
+TABLES = """
+name: tables
+players: 2
+size: 4 x 1
+obj X
+
+int steps[3] = {1, 2, 3};
+int marks[2] = 0;
+int passed[2] = {5, 6};
+
+define first(int a[]) -> int {
+  return a[0];
+}
+
+define isMoveLegal() -> bool {
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty
+      && steps[OperationList[0][0] % 3] + marks[0] > 0;
+}
+
+define end() -> bool {
+  marks[1] = first(passed);
+  return steps[moveNumber() - 1] == 0;
+}
+"""
+
+
+def test_arrays_no_function_writes_are_read_from_constant_tables(tmp_path, capsys):
+    """lower/tables.py: `steps` becomes a C table; `marks` (assigned) and `passed` (passed to a
+    function, which could write it) stay in the state; an index past the table's end is still
+    the Python backend's located G614."""
+    from gdef_core.cli.sim import main as sim_main
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "tables.gdef"
+    path.write_text(TABLES, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert "static const int64_t G_steps[3] = {INT64_C(1), INT64_C(2), INT64_C(3)};" in text
+    assert "G_steps[g_ix(c, " in text and "G_marks" not in text and "G_passed" not in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c" and native.perft(game.new_state(), 3) == perft(game.new_state(), 3) == [4, 12, 24]
+    errors = []
+    for backend in ("python", "native"):
+        assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
+        errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
+    assert errors[0] == errors[1]
+    assert errors[1][1] == f"{path}:22:10: error[G614]: 'steps': index 3 is out of range (size 3: 0 to 2)"
+
+
+# isMoveLegal() spends x * 7 steps in a loop of calls before it judges square x: with a budget of
+# 29 steps, the squares from x = 2 on are illegal (the budget spent), as in the Python backend.
+BUDGET = """
+name: budget
+players: 2
+size: 8 x 1
+obj X
+
+define one(int n) -> int {
+  return n + 1;
+}
+
+define spend(int k) -> int {
+  int n = 0;
+  for (int i = 0; i < k; i = i + 1) {
+    n = one(n);
+  }
+  return n;
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[x][0] == empty && spend(x * 7) >= 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, legal", [(29, 2), (30, 3), (43, 3), (44, 4), (1000, 8)])
+def test_the_step_budget_counted_in_a_local_runs_out_where_the_python_backend_says(tmp_path, max_steps, legal):
+    """Each generated function counts its steps in a local (`_st`) written back to S around
+    calls and returns: a judgement whose loop of calls spends the budget is illegal at exactly
+    the budget the Python backend stops at."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "budget.gdef"
+    path.write_text(BUDGET, encoding="utf-8")
+    game = load_game(str(path), max_steps=max_steps)
+    assert "if (--_st < 0) { g_bad(c); break; }" in c_source(game.program, max_steps, game.max_depth).text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]

@@ -238,7 +238,8 @@ class _FunctionEmitter:
         self.temps = 0
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
-        self.give_up = f"return {_ZERO[function.result]};" if function.result else "return;"
+        # every return puts the function's step count (the local _st) back into S first
+        self.give_up = f"{{ {_SYNC_OUT} return {_ZERO[function.result] if function.result else ''}; }}"
 
     def signature(self) -> str:
         f = self.function
@@ -259,12 +260,14 @@ class _FunctionEmitter:
             raise CUnsupported("a local read before its declaration may have run", f.span)
         self.line(0, self.signature() + " {")
         self.line(1, "(void)_d;")
+        self.line(1, "int64_t _st = c->S[S_ST];")
         params = {name for name, _ in f.params}
         for name, kind in f.locals.items():
             if name not in params:
                 zero = "{0}" if kind.endswith("[]") else ("{0, 0}" if kind == "dyn" else _ZERO[kind])
                 self.line(1, f"{c_type(kind)} l_{name} = {zero};")
         self.block(f.body, 1)
+        self.line(1, _SYNC_OUT)
         self.line(0, "}")
         return "\n".join(self.lines) + "\n"
 
@@ -278,9 +281,9 @@ class _FunctionEmitter:
         match stmt:
             case ir.Enter(budget=budget, depth=depth):
                 if budget:
-                    self.line(indent, f"if (g_spent(c)) {self.give_up}")
+                    self.line(indent, f"if (--_st < 0) {{ g_bad(c); {self.give_up} }}")
                 else:
-                    self.line(indent, "g_limit(c);")
+                    self.line(indent, "_st -= 1;")
                 if depth:
                     self.line(indent, f"if (_d > MAXDEPTH) {{ g_bad(c); {self.give_up} }}")
                     self.line(indent, "g_stack(c);")
@@ -308,9 +311,11 @@ class _FunctionEmitter:
                 if not _constant(expr):
                     self.line(indent, f"(void)({self.expr(expr)});")
             case ir.Return(value=None):
-                self.line(indent, "return;")
+                self.line(indent, self.give_up)
+            case ir.Return(value=value) if _constant(value):
+                self.line(indent, f"{{ {_SYNC_OUT} return {self.expr(value)}; }}")
             case ir.Return(value=value):
-                self.line(indent, f"return {self.expr(value)};")
+                self.line(indent, f"{{ __auto_type _r = {self.expr(value)}; {_SYNC_OUT} return _r; }}")
             case ir.If():
                 self.if_chain(stmt, indent)
             case ir.Fail(check=Check.NO_RETURN):
@@ -333,7 +338,7 @@ class _FunctionEmitter:
     def loop(self, loop: ir.Loop, indent: int) -> None:
         test = self.expr(loop.cond) if loop.cond is not None else "1"
         self.line(indent, f"while ({test}) {{")
-        self.line(indent + 1, "if (g_spent(c)) break;")
+        self.line(indent + 1, "if (--_st < 0) { g_bad(c); break; }")
         self.loops.append(loop.step)
         self.block([*loop.body, *loop.step], indent + 1)
         self.loops.pop()
@@ -389,7 +394,8 @@ class _FunctionEmitter:
         count = " * ".join(sizes)
         self.line(inner, f"if ({bad} || {count} > MAX_ARRAY_ELEMENTS) {{ g_bad(c); "
                          + " ".join(f"{s} = 1;" for s in sizes) + " }")
-        self.line(inner, f"g_steps(c, {count});")
+        self.line(inner, f"_st -= {count};")
+        self.line(inner, "if (_st < 0) g_bad(c);")
         pointer = "double" if element == "float" else "int64_t"
         if stmt.rows is not None:
             rows = stmt.rows
@@ -474,6 +480,8 @@ class _FunctionEmitter:
                 return self.board(expr)
             case ir.CallFunction():
                 return self.call_function(expr)
+            case ir.CallBuiltin(builtin=builtin, type=kind) if builtin.name not in _STEPLESS:
+                return self.synced(self.call_builtin(expr), kind)
             case ir.CallBuiltin():
                 return self.call_builtin(expr)
             case ir.Unary(op="!", operand=operand):
@@ -569,7 +577,16 @@ class _FunctionEmitter:
     def call_function(self, call: ir.CallFunction) -> str:
         depth = "_d + 1" if call.deeper else "_d"
         return self.sequenced(list(call.args),
-                              lambda texts: f"u_{call.name}({', '.join(['c', depth, *texts])})")
+                              lambda texts: self.synced(f"u_{call.name}({', '.join(['c', depth, *texts])})",
+                                                        call.type))
+
+    def synced(self, call: str, result: str | None) -> str:
+        """`call` of a function that counts steps in S: the local count put there before it and
+        read back after it (its arguments are evaluated first, syncing their own calls)."""
+        if result is None:
+            return f"({{ {_SYNC_OUT} {call}; _st = c->S[S_ST]; }})"
+        r = self.temp()
+        return f"({{ {_SYNC_OUT} __auto_type {r} = {call}; _st = c->S[S_ST]; {r}; }})"
 
     def call_builtin(self, call: ir.CallBuiltin) -> str:
         name = call.builtin.name
@@ -648,6 +665,13 @@ class _FunctionEmitter:
         return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
 
 
+# Each function keeps the step count in a local (_st, a register) rather than in S: written
+# back before it returns and before each call of a function that counts steps (read back after).
+_SYNC_OUT = "c->S[S_ST] = _st;"
+# The built-ins whose helpers neither read nor change the step count (the others are synced).
+_STEPLESS = frozenset({"sizeOf", "setWinner", "setNextPlayer", "setScore", "addMove", "addOutcome", "chanceNext",
+                       "isGenerated", "isPlaceOperation", "isCountOperation", "operationsNum", "onTurn",
+                       "moveNumber", "isChanceMove"})
 # Built-ins without arguments.
 _STATE_READS = {
     "operationsNum": "c->S[S_NOPS]", "onTurn": "c->S[S_T]", "moveNumber": "c->S[S_MN]",
