@@ -182,7 +182,8 @@ def test_auto_playouts_compile_in_the_background_thread(c_route):
 
 
 # A table no function writes (steps), one end() writes (marks) and one passed to a function
-# (passed); end() reads steps[] past its end on the fourth move.
+# (passed); a local array never written (ones) and one written (scratch); end() reads steps[]
+# past its end on the fourth move.
 TABLES = """
 name: tables
 players: 2
@@ -198,8 +199,11 @@ define first(int a[]) -> int {
 }
 
 define isMoveLegal() -> bool {
+  int ones[2][2] = {{1, 1}, {1, 1}};
+  int scratch[2] = {0, 0};
+  scratch[1] = 1;
   return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[OperationList[0][0]][0] == empty
-      && steps[OperationList[0][0] % 3] + marks[0] > 0;
+      && steps[OperationList[0][0] % 3] + marks[0] + ones[1][OperationList[0][0] % 2] + scratch[1] > 0;
 }
 
 define end() -> bool {
@@ -210,9 +214,9 @@ define end() -> bool {
 
 
 def test_arrays_no_function_writes_are_read_from_constant_tables(tmp_path, capsys):
-    """lower/tables.py: `steps` becomes a C table; `marks` (assigned) and `passed` (passed to a
-    function, which could write it) stay in the state; an index past the table's end is still
-    the Python backend's located G614."""
+    """lower/tables.py: `steps` and the local `ones` become C tables; `marks` (assigned) and
+    `passed` (passed to a function, which could write it) stay in the state, `scratch` is made;
+    an index past the table's end is still the Python backend's located G614."""
     from gdef_core.cli.sim import main as sim_main
     from gdef_core.runtime.perft import perft
 
@@ -222,6 +226,7 @@ def test_arrays_no_function_writes_are_read_from_constant_tables(tmp_path, capsy
     text = c_source(game.program, game.max_steps, game.max_depth).text
     assert "static const int64_t G_steps[3] = {INT64_C(1), INT64_C(2), INT64_C(3)};" in text
     assert "G_steps[g_ix(c, " in text and "G_marks" not in text and "G_passed" not in text
+    assert "l_ones.p = (int64_t *)GL_0; l_ones.n0 = 2; l_ones.n1 = 2;" in text and "GL_1" not in text
     native = NativeRules.load(game, None)
     assert native.route == "c" and native.perft(game.new_state(), 3) == perft(game.new_state(), 3) == [4, 12, 24]
     errors = []
@@ -229,7 +234,7 @@ def test_arrays_no_function_writes_are_read_from_constant_tables(tmp_path, capsy
         assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
         errors.append([line for line in capsys.readouterr().err.splitlines() if not line.startswith("gdef: compiling")])
     assert errors[0] == errors[1]
-    assert errors[1][1] == f"{path}:22:10: error[G614]: 'steps': index 3 is out of range (size 3: 0 to 2)"
+    assert errors[1][1] == f"{path}:25:10: error[G614]: 'steps': index 3 is out of range (size 3: 0 to 2)"
 
 
 # isMoveLegal() spends x * 7 steps in a loop of calls before it judges square x: with a budget of
@@ -277,3 +282,46 @@ def test_the_step_budget_counted_in_a_local_runs_out_where_the_python_backend_sa
     native = NativeRules.load(game, None)
     assert native.route == "c"
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# moves() proposes one candidate per square of a 40-square row, each addPlace costing
+# OPERATION_STEPS: 201 steps are enough for the first position, 200 are not (moves()' G607).
+PROPOSALS = """
+name: proposals
+players: 2
+size: 40 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 40; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, fails", [(200, True), (201, False)])
+def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, fails):
+    """addPlace in moves() counts its steps in the generated function's local (not through S):
+    moves() runs out of steps at the budget the Python backend's does, with its located G607."""
+    from gdef_core.play.native_sim import native_games
+
+    path = tmp_path / "proposals.gdef"
+    path.write_text(PROPOSALS, encoding="utf-8")
+    game = load_game(str(path), max_steps=max_steps)
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    outcome, = native_games(native, range(1), 0, None)
+    assert (f"{path}:11:8: error[G607]: step limit exceeded: more than {max_steps} loop iterations" in str(outcome)
+            ) == fails, outcome
