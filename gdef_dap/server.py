@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions, Stop
 from gdef_core.debug.expressions import EvaluationError
@@ -26,7 +29,7 @@ EXCEPTION_FILTERS = [
 CAPABILITIES = protocol.Capabilities(
     supportsConfigurationDoneRequest=True, supportsConditionalBreakpoints=True,
     supportsHitConditionalBreakpoints=True, supportsLogPoints=True, supportsStepBack=True,
-    supportsEvaluateForHovers=True, supportsTerminateRequest=True,
+    supportsEvaluateForHovers=True, supportsTerminateRequest=True, supportsExceptionInfoRequest=True,
     exceptionBreakpointFilters=EXCEPTION_FILTERS)
 POSITION_EVENT = "gdef/position"  # after each stop: the position being debugged, for a board view
 STEPS = {"continue": "continue", "next": "over", "stepIn": "in", "stepOut": "out",
@@ -58,7 +61,7 @@ ARGUMENTS = {
     "stepOut": protocol.StepOutArguments, "stepBack": protocol.StepBackArguments,
     "reverseContinue": protocol.ReverseContinueArguments, "pause": protocol.PauseArguments,
     "evaluate": protocol.EvaluateArguments, "disconnect": protocol.DisconnectArguments,
-    "terminate": protocol.TerminateArguments,
+    "terminate": protocol.TerminateArguments, "exceptionInfo": protocol.ExceptionInfoArguments,
 }
 
 
@@ -71,6 +74,8 @@ class Server:
         self.stream = Stream(reader, writer)
         self.session: DebugSession | None = None
         self.handles: dict[int, Callable[[], list[Node]]] = {}  # variablesReference -> children
+        self.last_handle = 0  # references only grow: one from before a step is never another's
+        self.client = Client()
         self.running = True
         self.after: Callable[[], None] | None = None  # what a request does once it is answered
         self.handlers = {
@@ -79,7 +84,7 @@ class Server:
             "configurationDone": self.configuration_done, "threads": self.threads,
             "stackTrace": self.stack_trace, "scopes": self.scopes, "variables": self.variables,
             "pause": self.pause, "evaluate": self.evaluate, "disconnect": self.disconnect,
-            "terminate": self.terminate,
+            "terminate": self.terminate, "exceptionInfo": self.exception_info,
             **{command: self.stepper(how) for command, how in STEPS.items()},
         }
 
@@ -90,8 +95,8 @@ class Server:
             try:
                 message = self.stream.read()
             except FramingError as error:
-                self.output("stderr", f"gdef-dap: cannot read the client's messages: {error}\n")
-                break
+                self.output("stderr", f"gdef-dap: a message of the client was skipped: {error}\n")
+                continue
             except (ValueError, RecursionError) as error:
                 self.output("stderr", f"gdef-dap: a message is not JSON: {error}\n")
                 continue
@@ -172,8 +177,11 @@ class Server:
     # ------------------------------------------------------------ requests
 
     def initialize(self, arguments: protocol.InitializeRequestArguments) -> protocol.Capabilities:
-        if arguments.linesStartAt1 is False or arguments.columnsStartAt1 is False:
-            raise RequestError("gdef-dap counts lines and columns from 1 (linesStartAt1, columnsStartAt1)")
+        if arguments.pathFormat not in (None, "path", "uri"):
+            raise RequestError(f"unknown pathFormat {arguments.pathFormat!r}: gdef-dap takes 'path' or 'uri'")
+        self.client = Client(0 if arguments.linesStartAt1 is False else 1,
+                             0 if arguments.columnsStartAt1 is False else 1,
+                             arguments.pathFormat == "uri", bool(arguments.supportsVariableType))
         return CAPABILITIES
 
     def launch(self, arguments: LaunchArguments) -> None:
@@ -192,7 +200,7 @@ class Server:
                 if not looks_like_name(move):
                     raise RequestError(f"'debugMove' is not a move: {error}") from None
         options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry),
-                                arguments.resume or None, move, params)
+                                arguments.resume or None, move, params, bool(arguments.noDebug))
         try:
             self.session = DebugSession(options, self)
         except DebugLoadError as error:
@@ -206,22 +214,22 @@ class Server:
 
     def set_breakpoints(self, arguments: protocol.SetBreakpointsArguments) -> protocol.SetBreakpointsResponseBody:
         session = self.need_session()
-        path = arguments.source.path
-        if path is None:
+        if arguments.source.path is None:
             raise RequestError("setBreakpoints needs source.path")
+        path = self.client.path(arguments.source.path)
         asked = arguments.breakpoints
         if asked is None:
             asked = [protocol.SourceBreakpoint(line) for line in arguments.lines or []]
+        first = self.client.lines_from
         for spec in asked:
-            if spec.line < 1:
-                raise RequestError(f"a breakpoint line counts from 1, not {spec.line}")
+            if spec.line < first:
+                raise RequestError(f"a breakpoint line counts from {first}, not {spec.line}")
         found = session.set_breakpoints(path, [
-            {"line": spec.line - 1, "condition": spec.condition or None, "hit_condition": spec.hitCondition or None,
-             "log_message": spec.logMessage} for spec in asked])
+            {"line": spec.line - first, "condition": spec.condition or None,
+             "hit_condition": spec.hitCondition or None, "log_message": spec.logMessage} for spec in asked])
         return protocol.SetBreakpointsResponseBody([
-            protocol.Breakpoint(False, line=breakpoint.line + 1,
-                                message="no statement on or after this line in its function")
-            if breakpoint.verified_line is None else protocol.Breakpoint(True, line=breakpoint.verified_line + 1)
+            protocol.Breakpoint(False, line=breakpoint.line + first, message=breakpoint.message)
+            if breakpoint.verified_line is None else protocol.Breakpoint(True, line=breakpoint.verified_line + first)
             for breakpoint in found])
 
     def set_exception_breakpoints(self, arguments: protocol.SetExceptionBreakpointsArguments) -> None:
@@ -248,8 +256,9 @@ class Server:
             item = protocol.StackFrame(index + 1, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
                                        presentationHint=None if frame.python is not None else "label")
             if frame.span is not None:
-                item.line, item.column = frame.span.line + 1, frame.span.column + 1
-                item.source = protocol.Source(os.path.basename(frame.span.file), os.path.abspath(frame.span.file))
+                item.line = frame.span.line + self.client.lines_from
+                item.column = frame.span.column + self.client.columns_from
+                item.source = protocol.Source(os.path.basename(frame.span.file), self.client.source(frame.span.file))
             frames.append(item)
         start = arguments.startFrame or 0
         levels = arguments.levels or len(frames)
@@ -270,20 +279,23 @@ class Server:
             for group in scopes(session._scope(stop, index), stop.frames[index].python is not None)])
 
     def handle(self, children: Callable[[], list[Node]]) -> int:
-        reference = len(self.handles) + 1
-        self.handles[reference] = children
-        return reference
+        self.last_handle += 1
+        self.handles[self.last_handle] = children
+        return self.last_handle
 
     def variables(self, arguments: protocol.VariablesArguments) -> protocol.VariablesResponseBody:
         self.stop()
         children = self.handles.get(arguments.variablesReference)
         if children is None:
             raise RequestError(f"there is no variablesReference {arguments.variablesReference}")
-        return protocol.VariablesResponseBody([self.variable(node) for node in children()])
+        nodes = children()
+        start = max(arguments.start or 0, 0)
+        nodes = nodes[start:start + arguments.count] if arguments.count else nodes[start:]
+        return protocol.VariablesResponseBody([self.variable(node) for node in nodes])
 
     def variable(self, node: Node) -> protocol.Variable:
         return protocol.Variable(node.name, node.value, self.handle(node.children) if node.children else 0,
-                                 type=node.type or None, evaluateName=node.evaluate_name)
+                                 type=self.client.typed(node.type), evaluateName=node.evaluate_name)
 
     def stepper(self, how: str) -> Callable:
         """The handler of continue, next, stepIn, stepOut, stepBack or reverseContinue."""
@@ -323,7 +335,16 @@ class Server:
             raise RequestError(str(error)) from None
         node = value_node(text, value, text)
         return protocol.EvaluateResponseBody(node.value, self.handle(node.children) if node.children else 0,
-                                             type=node.type or None)
+                                             type=self.client.typed(node.type))
+
+    def exception_info(self, arguments: protocol.ExceptionInfoArguments) -> protocol.ExceptionInfoResponseBody:
+        stop = self.stop()
+        if stop.reason != "exception":
+            raise RequestError("the game is not stopped at an exception")
+        kind = stop.error_code or "assertion"
+        return protocol.ExceptionInfoResponseBody(
+            kind, "always", stop.description,
+            protocol.ExceptionDetails(stop.text, typeName="run-time error" if stop.error_code else "failed assertion"))
 
     def disconnect(self, arguments: protocol.DisconnectArguments) -> None:
         if self.session is not None:
@@ -334,6 +355,30 @@ class Server:
         session = self.need_session()
         session.quit()
         self.event("terminated")
+
+
+@dataclass
+class Client:
+    """How the client counts lines and columns and writes paths (its `initialize` arguments)."""
+
+    lines_from: int = 1
+    columns_from: int = 1
+    uris: bool = False          # pathFormat "uri": file:// URIs instead of paths
+    types: bool = False         # supportsVariableType: a value's type may be sent
+
+    def path(self, given: str) -> str:
+        """A path the client sent, as a file path."""
+        if self.uris and given.startswith("file:"):
+            return url2pathname(urlparse(given).path)
+        return given
+
+    def source(self, path: str) -> str:
+        """A file's path as the client wants it."""
+        absolute = os.path.abspath(path)
+        return Path(absolute).as_uri() if self.uris else absolute
+
+    def typed(self, kind: str | None) -> str | None:
+        return kind or None if self.types else None
 
 
 def launch_params(given: dict | None) -> dict[str, str]:

@@ -19,6 +19,7 @@ through a Listener. While the game thread is stopped, the front end may read the
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import types
@@ -66,12 +67,13 @@ class Listener(Protocol):
 
 @dataclass
 class Breakpoint:
-    line: int                   # as asked, 0-based
+    line: int                   # 0-based: as asked, or the statement line of a refused condition
     verified_line: int | None   # the statement line it stands on, or None (unverified)
     condition: str | None = None
     hit_condition: str | None = None
     log_message: str | None = None
     hits: int = 0
+    message: str | None = None  # why it is not verified
 
 
 @dataclass
@@ -90,6 +92,7 @@ class Stop:
     frames: list[Frame]         # innermost first; the last is the entry point
     tick: int
     text: str | None = None     # the exception's message
+    error_code: str | None = None  # the run-time error's code (G6xx) of an exception stop
     cells: dict = field(default_factory=dict)  # the rules' shared cells: B, N, OPS, V, T, MN, CTX ...
 
 
@@ -102,6 +105,7 @@ class LaunchOptions:
     resume: str | None = None      # a record (gdef-run's JSON) whose position the session starts from
     debug_move: str | None = None  # played after the moves, stopping where isMoveLegal() starts judging it
     params: dict[str, str] = field(default_factory=dict)  # the game's parameters (gdef-run --param)
+    no_debug: bool = False         # play without stopping (the editor's "run without debugging")
 
 
 class _Rewind(BaseException):
@@ -152,12 +156,37 @@ class DebugSession:
     def set_breakpoints(self, path: str, specs: list[dict]) -> list[Breakpoint]:
         """Replace the breakpoints of a file; specs: {line (0-based), condition, hit_condition,
         log_message}."""
-        program_map = self.map or self._static_map
-        found = [Breakpoint(spec["line"], program_map.resolve(path, spec["line"]), spec.get("condition"),
-                            spec.get("hit_condition"), spec.get("log_message")) for spec in specs]
+        found = [self._breakpoint(path, spec) for spec in specs]
         with self.cond:
             self.breakpoints[same_file(path)] = found
         return found
+
+    def _breakpoint(self, path: str, spec: dict) -> Breakpoint:
+        """A breakpoint standing on the statement at or after its line, unverified (with the
+        reason) when there is none or its condition, hit count or log message is not valid there."""
+        program_map = self.map or self._static_map
+        line = spec["line"]
+        breakpoint = Breakpoint(line, program_map.resolve(path, line), spec.get("condition"),
+                                spec.get("hit_condition"), spec.get("log_message"))
+        if breakpoint.verified_line is None:
+            breakpoint.message = ("no statement on or after this line in its function" if program_map.has_file(path)
+                                  else "this file is not part of the game being debugged")
+            return breakpoint
+        function = program_map.function_at(path, breakpoint.verified_line)
+        game = self._static_game
+        mistakes = []
+        if breakpoint.condition:
+            mistake = self.watches.mistake(breakpoint.condition, game, function, bool_only=True)
+            mistakes += [f"the condition '{breakpoint.condition}': {mistake}"] if mistake else []
+        if breakpoint.hit_condition and _HIT_CONDITION.fullmatch(breakpoint.hit_condition) is None:
+            mistakes.append(f"the hit count '{breakpoint.hit_condition}' is not N, >= N, > N, <= N, < N, == N or % N")
+        for part in expressions.interpolated(breakpoint.log_message or ""):
+            mistake = self.watches.mistake(part, game, function)
+            mistakes += [f"{{{part}}} of the log message: {mistake}"] if mistake else []
+        if mistakes:
+            breakpoint.line, breakpoint.verified_line = breakpoint.verified_line, None
+            breakpoint.message = "; ".join(mistakes)
+        return breakpoint
 
     def resume(self, how: str) -> None:
         """how: continue, over, in, out, back (one statement back), reverse (to the previous
@@ -166,6 +195,7 @@ class DebugSession:
             if self.stop is None:
                 raise ValueError("the game is not stopped")
             self._command = (how,)
+            self.stop = None  # from now on, not when the game thread wakes up
             self.cond.notify_all()
 
     def pause(self) -> None:
@@ -224,6 +254,7 @@ class DebugSession:
         except GameLoadError as error:
             raise DebugLoadError(str(error)) from None
         self._static_map = StatementMap(program, game.rules.compiled)
+        self._static_game = game
 
     def _main(self) -> None:
         target = None
@@ -265,7 +296,7 @@ class DebugSession:
             for breakpoint in breakpoints:
                 breakpoint.hits = 0
         self.filename = None
-        sys.settrace(self._trace)
+        sys.settrace(None if self.launch.no_debug else self._trace)
         try:
             play = _DebugPlay.start(options, _Reporter(self))
             if isinstance(play, int):
@@ -463,12 +494,12 @@ class DebugSession:
         copy = Fail(error.code, error.message, error.loc) if isinstance(error, Fail) else RecursionError()
         located = self.game.rules.error(copy.with_traceback(tb))
         self._stop("exception", f"{located.code}: {located.message}", frame,
-                   text=located.headline(), span=located.span)
+                   text=located.headline(), span=located.span, code=located.code)
 
     # ------------------------------------------------------------ stops
 
     def _stop(self, reason: str, description: str, frame, text: str | None = None,
-              span: Span | None = None, waiting: str | None = None) -> None:
+              span: Span | None = None, waiting: str | None = None, code: str | None = None) -> None:
         """Stop the game thread until the front end says how to go on (`waiting`: the name of
         the stop while the game waits for a move)."""
         frames = [Frame(waiting, None)] if waiting else self._frames(frame)
@@ -476,7 +507,7 @@ class DebugSession:
             frames[0].span = span
         cells = self._state_cells() if frame is None else \
             {name: cell.cell_contents for name, cell in self.cells.items() if _has_value(cell)}
-        stop = Stop(reason, description, frames, self.tick, text, cells)
+        stop = Stop(reason, description, frames, self.tick, text, error_code=code, cells=cells)
         with self.cond:
             self.stop = stop
             self._command = None
@@ -588,7 +619,7 @@ class _DebugPlay(PlaySession):
     def check_assertion(self, text: str, name: str, number: int) -> bool:
         passed = super().check_assertion(text, name, number)
         debugger = self.debugger
-        if not passed and debugger.break_on_assertions and debugger.target is None:
+        if not passed and debugger.break_on_assertions and debugger.target is None and not debugger.launch.no_debug:
             debugger._stop("exception", f"assertion failed: {text}", None,
                            text=f"{name}:{number}: assertion failed: {text}")
         return passed
@@ -662,6 +693,9 @@ def _has_value(cell) -> bool:
     except ValueError:
         return False
     return True
+
+
+_HIT_CONDITION = re.compile(r"\s*(>=|<=|==|>|<|%)?\s*\d+\s*")
 
 
 def _hits_met(condition: str, hits: int) -> bool:

@@ -55,19 +55,37 @@ class Watches:
             self.cache[key] = compiled
         return _run(compiled, game, scope.cells, [value for _, _, value in params])
 
-    def _compile(self, text: str, game, function: str | None, params: list, scope_context: int | None):
+    def mistake(self, text: str, game, function: str | None, bool_only: bool = False) -> str | None:
+        """Why `text` cannot be evaluated anywhere in `function` (None: it can be), checked before
+        the game runs (a breakpoint's condition, a logpoint's {expression}): every local the
+        function declares is taken as visible."""
+        if "\n" in text or "\r" in text:
+            return "an expression is one line"
+        params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
+        try:
+            program, found = self._checked(text, game, function, params)
+        except EvaluationError as error:
+            return str(error)
+        if bool_only and found != "bool":
+            return f"a condition must be a bool, not {found}"
+        return None
+
+    def _checked(self, text: str, game, function: str | None, params: list):
+        """The game with the watch function added, checked: (program, the expression's type)."""
         owner = game.program.functions.get(function) if function else None
         path = owner.span.file if owner is not None else game.files[0]
         result = "int"
         for _ in range(2):  # checked as an int first; then as the type the checker found
             program, mistake, found = _check(text, game, self.files, path, params, result)
             if mistake is None:
-                break
+                return program, result
             if found not in _TYPES or found == result:
                 raise EvaluationError(mistake)
             result = found
-        else:
-            raise EvaluationError(mistake)
+        raise EvaluationError(mistake)
+
+    def _compile(self, text: str, game, function: str | None, params: list, scope_context: int | None):
+        program, _ = self._checked(text, game, function, params)
         _check_context(program.functions[WATCH], scope_context)
         compiler = Compiler(program, game.max_steps, game.max_depth, f"<gdef watch #{next(_ids)}>",
                             optimize=False, export=(WATCH,))
@@ -120,15 +138,21 @@ def _check_context(watch: ast.FunctionDef, context: int | None) -> None:
 
 def _visible(function: ast.FunctionDef | None, python_locals: dict) -> list[tuple[str, str, object]]:
     """(name, type, value) of the locals the stopped function can see: `int[][]` for arrays."""
-    if function is None:
-        return []
+    declared = _declared(function)
+    return [(name, declared[name], value) for name, value in local_values(python_locals).items() if name in declared]
+
+
+def _declared(function: ast.FunctionDef | None) -> dict[str, str]:
+    """name -> type of the parameters and locals `function` declares: `int[][]` for arrays."""
     declared: dict[str, str] = {}
+    if function is None:
+        return declared
     for param in function.params:
         declared[param.name.text] = param.type.name + "[]" * param.rank
     for node in ast.walk(function.body):
         if isinstance(node, ast.VarDecl):
             declared[node.name.text] = node.type.name + "[]" * len(node.sizes)
-    return [(name, declared[name], value) for name, value in local_values(python_locals).items() if name in declared]
+    return declared
 
 
 def _run(entries: dict, game, cells: dict, values: list):

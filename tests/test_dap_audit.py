@@ -1,0 +1,139 @@
+"""gdef-dap checked against the Debug Adapter Protocol's text and issue 28 as an outside checker
+would: clients that count lines from 0 and send URIs (initialize's arguments), each capability
+advertised answering, bad breakpoint conditions reported where they are set, variables paging and
+references that die with the stop, `noDebug`, and a stream that goes wrong and goes on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dap_support import GAME, GAMES, HELPERS, Client, client, launch  # noqa: F401 (client: the fixture)
+
+
+def test_bad_conditions_hit_counts_and_log_messages_are_unverified_with_the_reason(client):
+    _, verified = launch(client, "wins.moves", {
+        HELPERS: [{"line": 7, "condition": "x ==="}, {"line": 7, "condition": "count + 1"},
+                  {"line": 7, "condition": "nosuch == 1"}, {"line": 7, "hitCondition": "banana"},
+                  {"line": 7, "logMessage": "x is {x}, {nosuch}"}, {"line": 7, "condition": "x == 2"},
+                  {"line": 7, "hitCondition": ">= 2", "logMessage": "at {x}"}],
+        "/nowhere/else.gdef": [{"line": 3}]})
+    assert verified[HELPERS] == [
+        {"verified": False, "line": 7, "message": "the condition 'x ===': column 5: expected an expression, found '='"},
+        {"verified": False, "line": 7, "message": "the condition 'count + 1': a condition must be a bool, not int"},
+        {"verified": False, "line": 7, "message": "the condition 'nosuch == 1': column 1: 'nosuch' is not declared"},
+        {"verified": False, "line": 7, "message": "the hit count 'banana' is not N, >= N, > N, <= N, < N, == N or % N"},
+        {"verified": False, "line": 7, "message": "{nosuch} of the log message: column 1: 'nosuch' is not declared"},
+        {"verified": True, "line": 7},
+        {"verified": True, "line": 7}]
+    assert verified["/nowhere/else.gdef"] == [
+        {"verified": False, "line": 3, "message": "this file is not part of the game being debugged"}]
+    client.stopped("breakpoint")   # x == 2, and nothing said about the refused ones while running
+    assert client.frames()[0] == ("countInRow()", "helpers.gdef", 7)
+    said = [event["body"]["output"] for event in client.events if event["event"] == "output"]
+    assert said == ["at 1\n", "at 2\n"]
+    client.request("disconnect", {"terminateDebuggee": True})
+    assert client.close() == 0
+
+
+def test_a_client_counting_from_0_with_uris_and_no_value_types(client):
+    """As a client that sets linesStartAt1/columnsStartAt1 false, pathFormat "uri" and no
+    supportsVariableType: lines, columns and paths in its terms, no `type` in values."""
+    client.request("initialize", {"adapterID": "gdef", "clientID": "zero", "linesStartAt1": False,
+                                  "columnsStartAt1": False, "pathFormat": "uri"})
+    client.request("launch", {"program": GAME, "moves": str(GAMES / "wins.moves")})
+    client.event("initialized")
+    helpers = Path(HELPERS).as_uri()
+    answer = client.request("setBreakpoints", {"source": {"path": helpers}, "breakpoints": [{"line": 6}, {"line": 0}]})
+    assert answer["body"]["breakpoints"] == [
+        {"verified": True, "line": 6},
+        {"verified": False, "line": 0, "message": "no statement on or after this line in its function"}]
+    client.request("setBreakpoints", {"source": {"path": helpers}, "lines": [-1]}, ok=False)
+    client.request("configurationDone")
+    client.stopped("breakpoint")
+    top, caller = client.request("stackTrace", {"threadId": 1})["body"]["stackFrames"][:2]
+    assert (top["name"], top["line"], top["column"], top["source"]["path"]) == ("countInRow()", 6, 4, helpers)
+    assert (caller["name"], caller["line"], caller["column"]) == ("check()", 26, 14)
+    assert caller["source"]["path"] == Path(GAME).as_uri()
+    local = client.variables()["Locals"]["x"]
+    assert local == {"name": "x", "value": "0", "variablesReference": 0, "evaluateName": "x"}
+    hover = client.request("evaluate", {"expression": "count", "frameId": top["id"], "context": "hover"})["body"]
+    assert hover == {"result": "0", "variablesReference": 0}
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_a_run_time_error_and_a_failed_assertion_as_exception_info(client):
+    capabilities, _ = launch(client, "fails.moves", {})
+    assert capabilities["supportsExceptionInfoRequest"] is True
+    client.stopped("exception")
+    info = client.request("exceptionInfo", {"threadId": 1})["body"]
+    assert info["exceptionId"] == "G601"
+    assert info["breakMode"] == "always"
+    assert info["description"] == "G601: division by zero (10 / 0)"
+    assert info["details"]["typeName"] == "run-time error"
+    assert info["details"]["message"].endswith("rows.gdef:28:18: error[G601]: division by zero (10 / 0)")
+    client.request("continue", {"threadId": 1})
+    client.stopped("exception")
+    info = client.request("exceptionInfo", {"threadId": 1})["body"]
+    assert (info["exceptionId"], info["description"]) == ("assertion", "assertion failed: ? turn 0")
+    client.request("continue", {"threadId": 1})
+    client.request("exceptionInfo", {"threadId": 1}, ok=False)   # not stopped at all
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_variables_paging_and_references_that_end_with_the_stop(client):
+    launch(client, "wins.moves", {GAME: [{"line": 29}]})
+    client.stopped("breakpoint")
+    scopes = client.request("scopes", {"frameId": 1})["body"]["scopes"]
+    locals_ = scopes[0]["variablesReference"]
+    every = client.request("variables", {"variablesReference": locals_})["body"]["variables"]
+    assert [v["name"] for v in every] == ["y", "inRow", "spare"]
+    page = client.request("variables", {"variablesReference": locals_, "start": 1, "count": 1})["body"]["variables"]
+    assert [v["name"] for v in page] == ["inRow"]
+    rest = client.request("variables", {"variablesReference": locals_, "start": 2})["body"]["variables"]
+    assert [v["name"] for v in rest] == ["spare"]
+    client.request("next", {"threadId": 1})
+    client.stopped("step")
+    client.request("variables", {"variablesReference": locals_}, ok=False)   # from the stop before
+    again = client.request("scopes", {"frameId": 1})["body"]["scopes"]
+    assert min(scope["variablesReference"] for scope in again) > max(scope["variablesReference"] for scope in scopes)
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_no_debug_plays_the_game_without_stopping(client):
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": GAME, "moves": str(GAMES / "fails.moves"), "noDebug": True,
+                              "stopOnEntry": True})
+    client.event("initialized")
+    client.request("setBreakpoints", {"source": {"path": HELPERS}, "breakpoints": [{"line": 7}]})
+    client.request("configurationDone")
+    said = ""
+    while "moves ran out" not in said:
+        said += client.event("output")["body"]["output"]
+    assert not [event for event in client.events if event["event"] == "stopped"]
+    assert "error[G601]: division by zero (10 / 0)" in said
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_a_stream_that_goes_wrong_is_skipped_and_the_adapter_goes_on():
+    client = Client()
+    try:
+        client.send_raw(b"Content-Length: %d\r\n\r\n" % (17 * 1024 * 1024) + b" " * (17 * 1024 * 1024))
+        assert client.request("initialize", {"adapterID": "gdef"})["body"]["supportsStepBack"] is True
+        client.send_raw(b"Content-Length: abc\r\n\r\n{\"seq\": 99}")
+        client.request("threads")
+        client.send_raw(b"X-Long: " + b"x" * 20000 + b"\r\n\r\n")
+        client.request("threads")
+        said = [event["body"]["output"] for event in client.events if event["event"] == "output"]
+        assert said == ["gdef-dap: a message of the client was skipped: a message of 17,825,792 bytes is more "
+                        "than 16,777,216: skipped\n",
+                        "gdef-dap: a message of the client was skipped: bad Content-Length: 'abc'\n",
+                        "gdef-dap: a message of the client was skipped: the header is too long\n"]
+        client.request("disconnect", {})
+        assert client.close() == 0
+    finally:
+        if client.process.poll() is None:
+            client.process.kill()
+            client.close()
