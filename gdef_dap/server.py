@@ -238,7 +238,10 @@ class Server:
         session.break_on_assertions = "assertion" in arguments.filters
 
     def configuration_done(self, arguments) -> None:
-        self.after = self.need_session().start
+        session = self.need_session()
+        if session.started:
+            raise RequestError("configurationDone came before: the game has started")
+        self.after = session.start
 
     def threads(self, arguments) -> protocol.ThreadsResponseBody:
         return protocol.ThreadsResponseBody([protocol.Thread(THREAD_ID, "game")])

@@ -137,3 +137,43 @@ def test_a_stream_that_goes_wrong_is_skipped_and_the_adapter_goes_on():
         if client.process.poll() is None:
             client.process.kill()
             client.close()
+
+
+def test_debug_this_move_from_the_web_board_stops_in_is_move_legal(web, client, tmp_path, monkeypatch):
+    """The chain a person follows: a move refused on `gdef-run --web`'s board, its "Debug this
+    move" (/api/debug) launch configuration given as it is to gdef-dap."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    run = web(GAME)
+    for move in ("place(0,0,X)", "place(1,1,O)"):
+        assert run.post("/api/move", {"move": move})[1]["accepted"] is True
+    assert run.post("/api/move", {"move": "place(1,1,X)"})[1]["kind"] == "rejected"
+    status, answer = run.post("/api/debug", {"move": "place(1,1,X)"})
+    assert status == 200
+    launch_arguments = answer["launch"]
+    assert launch_arguments["resume"] == answer["record"] and answer["record"].startswith(str(tmp_path))
+    status, refused = run.post("/api/debug", {"move": "place(1,1"})
+    assert status == 400 and refused["error"].startswith("'place(1,1' is not a move: ")
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", launch_arguments)
+    client.event("initialized")
+    client.request("configurationDone")
+    assert client.stopped("entry")["description"] == "Stopped where isMoveLegal() judges place(1,1,X)"
+    assert client.frames() == [("isMoveLegal()", "rows.gdef", 20),
+                               ("isMoveLegal() judging move 3: place(1,1,X)", None, 0)]
+    assert client.variables()["Move"]["[0]"]["value"] == "place(1,1,X)"
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_a_second_configuration_done_does_not_play_the_game_twice(client):
+    launch(client, "wins.moves", {}, stop_on_entry=True)
+    answer = client.request("configurationDone", ok=False)
+    assert answer["message"] == "configurationDone came before: the game has started"
+    client.stopped("entry")
+    client.request("continue", {"threadId": 1})
+    client.event("terminated")
+    assert not [event for event in client.events if event["event"] == "stopped"]
+    said = [event["body"]["output"] for event in client.events if event["event"] == "output"]
+    assert said.count("1. player 0: 0,0 (place(0,0,X))\n") == 1, said
+    client.request("disconnect", {})
+    assert client.close() == 0

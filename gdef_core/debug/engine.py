@@ -149,6 +149,10 @@ class DebugSession:
 
     # ------------------------------------------------------------ the front end's calls
 
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._main, name="gdef game", daemon=True)
         self._thread.start()
