@@ -253,6 +253,7 @@ class Server:
         return stop
 
     def stack_trace(self, arguments: protocol.StackTraceArguments) -> protocol.StackTraceResponseBody:
+        thread(arguments.threadId)
         stop = self.stop()
         frames = []
         for index, frame in enumerate(stop.frames):
@@ -305,8 +306,7 @@ class Server:
 
         def step(arguments) -> protocol.ContinueResponseBody | None:
             session = self.need_session()
-            if arguments.threadId != THREAD_ID:
-                raise RequestError(f"there is no thread {arguments.threadId}")
+            thread(arguments.threadId)
             if session.stop is None:
                 raise RequestError("the game is not stopped")
             self.handles.clear()
@@ -316,6 +316,7 @@ class Server:
         return step
 
     def pause(self, arguments: protocol.PauseArguments) -> None:
+        thread(arguments.threadId)
         self.need_session().pause()
 
     def evaluate(self, arguments: protocol.EvaluateArguments) -> protocol.EvaluateResponseBody:
@@ -341,6 +342,7 @@ class Server:
                                              type=self.client.typed(node.type))
 
     def exception_info(self, arguments: protocol.ExceptionInfoArguments) -> protocol.ExceptionInfoResponseBody:
+        thread(arguments.threadId)
         stop = self.stop()
         if stop.reason != "exception":
             raise RequestError("the game is not stopped at an exception")
@@ -358,6 +360,12 @@ class Server:
         session = self.need_session()
         session.quit()
         self.event("terminated")
+
+
+def thread(thread_id: int) -> None:
+    """The game is the adapter's one thread; any other id is an error."""
+    if thread_id != THREAD_ID:
+        raise RequestError(f"there is no thread {thread_id}")
 
 
 @dataclass

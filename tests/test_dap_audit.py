@@ -177,3 +177,19 @@ def test_a_second_configuration_done_does_not_play_the_game_twice(client):
     assert said.count("1. player 0: 0,0 (place(0,0,X))\n") == 1, said
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_a_condition_failing_at_run_time_is_said_once_and_other_threads_do_not_exist(client):
+    # `10 / (x - 1) > 0` divides by zero at x == 1 on every call of countInRow: said the first time only
+    launch(client, "wins.moves", {HELPERS: [{"line": 7, "condition": "10 / (x - 1) > 100"}]})
+    client.event("terminated")
+    said = [event["body"]["output"] for event in client.events if event["event"] == "output"]
+    failures = [text for text in said if "cannot be evaluated" in text]
+    assert failures == [f"{HELPERS}:7:5: the breakpoint's condition '10 / (x - 1) > 100' cannot be evaluated: "
+                        "error[G601]: division by zero (10 / 0) (said once; the breakpoint does not stop where "
+                        "it cannot be evaluated)\n"]
+    for command in ("stackTrace", "pause", "exceptionInfo", "continue"):
+        answer = client.request(command, {"threadId": 2}, ok=False)
+        assert answer["message"] == "there is no thread 2"
+    client.request("disconnect", {})
+    assert client.close() == 0

@@ -74,6 +74,7 @@ class Breakpoint:
     log_message: str | None = None
     hits: int = 0
     message: str | None = None  # why it is not verified
+    failed: bool = False        # its condition failed to evaluate once (said then, not again)
 
 
 @dataclass
@@ -459,8 +460,11 @@ class DebugSession:
                     if not expressions.truth(self._evaluate(breakpoint.condition, scope, statement.function)):
                         continue
                 except expressions.EvaluationError as error:
-                    self._say("stderr", f"{statement.span}: the breakpoint's condition "
-                                        f"'{breakpoint.condition}' cannot be evaluated: {error}")
+                    if not breakpoint.failed and not self.silent:  # once, not at every hit of a loop
+                        breakpoint.failed = True
+                        self._say("stderr", f"{statement.span}: the breakpoint's condition '{breakpoint.condition}' "
+                                            f"cannot be evaluated: {error} (said once; the breakpoint does not stop "
+                                            "where it cannot be evaluated)\n")
                     continue
             breakpoint.hits += 1
             if breakpoint.hit_condition and not _hits_met(breakpoint.hit_condition, breakpoint.hits):
