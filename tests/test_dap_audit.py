@@ -193,3 +193,18 @@ def test_a_condition_failing_at_run_time_is_said_once_and_other_threads_do_not_e
         assert answer["message"] == "there is no thread 2"
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_an_assignment_in_watch_hover_or_repl_is_refused_as_a_write(client):
+    launch(client, "wins.moves", {GAME: [{"line": 29}]})
+    client.stopped("breakpoint")
+    for context in ("watch", "hover", "repl"):
+        for text in ("placed = 3", "inRow=1", " spare [0] = 2"):
+            answer = client.request("evaluate", {"expression": text, "frameId": 1, "context": context}, ok=False)
+            assert answer["message"] == f"'{text.strip()}' assigns: the debugger's expressions are read-only"
+    assert client.request("evaluate", {"expression": "placed == 1", "frameId": 1, "context": "watch"})["body"][
+        "result"] == "true"
+    assert client.request("evaluate", {"expression": "placed", "frameId": 1, "context": "repl"})["body"][
+        "result"] == "1"
+    client.request("disconnect", {})
+    assert client.close() == 0

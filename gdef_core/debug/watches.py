@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 
 from gdef_core.builtins import ALIASES, BUILTINS, Context
 from gdef_core.debug.expressions import EvaluationError, Scope, local_values
@@ -29,6 +30,7 @@ _SHARED = set(prelude.CELLS.split(", "))  # the state of a game being judged (no
 _COPIED = {"B", "N", "PB", "V"}  # mutable: every evaluation gets its own
 _ids = itertools.count(1)
 MAX_CACHED = 200
+_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w*\s*(\[[^=]*\]\s*)*=(?!=)")  # `x = 1`, `a[i][j] = 2`: a statement
 # The rules' CTX cell (gdef_core.runtime.prelude) as the checker's contexts.
 _CONTEXTS = {context.number: context for context in Context}
 
@@ -79,6 +81,8 @@ class Watches:
             program, mistake, found = _check(text, game, self.files, path, params, result)
             if mistake is None:
                 return program, result
+            if _ASSIGNMENT.match(text):
+                raise EvaluationError(f"'{text.strip()}' assigns: the debugger's expressions are read-only")
             if found not in _TYPES or found == result:
                 raise EvaluationError(mistake)
             result = found
