@@ -208,3 +208,50 @@ def test_an_assignment_in_watch_hover_or_repl_is_refused_as_a_write(client):
         "result"] == "1"
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+SPIN = """\
+name: spin
+players: 2
+size: 3 x 3
+obj X
+
+define spin() -> int {
+  int i = 0;
+  while (i < 1000000000) {
+    i = i + 1;
+  }
+  return i;
+}
+
+define isMoveLegal() -> bool { return true; }
+
+define end() -> bool { return spin() > 0; }
+"""
+
+
+def test_pause_and_terminate_a_game_running_a_long_loop(client, tmp_path):
+    game = tmp_path / "spin.gdef"
+    game.write_text(SPIN)
+    moves = tmp_path / "spin.moves"
+    moves.write_text("place(0,0,X)\n")
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": str(game), "moves": str(moves)})
+    client.event("initialized")
+    client.request("setBreakpoints", {"source": {"path": str(game)}, "breakpoints": [{"line": 9, "hitCondition": "3"}]})
+    client.request("configurationDone")
+    client.stopped("breakpoint")    # in the loop: then it runs on, without breakpoints, until paused
+    client.request("setBreakpoints", {"source": {"path": str(game)}, "breakpoints": []})
+    client.request("continue", {"threadId": 1})
+    client.request("pause", {"threadId": 1})
+    client.stopped("pause")
+    frames = client.frames()
+    assert frames[0][:2] == ("spin()", "spin.gdef") and frames[0][2] in (8, 9)
+    assert frames[1:] == [("end()", "spin.gdef", 16), ("end() after move 1: place(0,0,X)", "spin.moves", 1)]
+    assert int(client.request("evaluate", {"expression": "i", "frameId": 1})["body"]["result"]) >= 0
+    client.request("continue", {"threadId": 1})
+    client.request("stackTrace", {"threadId": 1}, ok=False)   # running again
+    client.request("terminate", {})
+    client.event("terminated")
+    client.request("disconnect", {"terminateDebuggee": True})
+    assert client.close() == 0

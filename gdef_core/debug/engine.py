@@ -200,7 +200,8 @@ class DebugSession:
             if self.stop is None:
                 raise ValueError("the game is not stopped")
             self._command = (how,)
-            self.stop = None  # from now on, not when the game thread wakes up
+            self.stop = None    # from now on, not when the game thread wakes up,
+            self._pause = False  # and a pause asked while stopped is dropped now: one asked after this counts
             self.cond.notify_all()
 
     def pause(self) -> None:
@@ -525,7 +526,6 @@ class DebugSession:
                 self.cond.wait()
             command = self._command[0]
             self.stop = None
-            self._pause = False
         if command == "quit":
             raise _Quit()
         if command == "back":
