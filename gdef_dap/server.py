@@ -247,9 +247,10 @@ class Server:
         return protocol.ThreadsResponseBody([protocol.Thread(THREAD_ID, "game")])
 
     def stop(self) -> Stop:
-        stop = self.need_session().stop
+        session = self.need_session()
+        stop = session.stop
         if stop is None:
-            raise RequestError("the game is running: pause it first")
+            raise RequestError("the game has ended" if session.ended else "the game is running: pause it first")
         return stop
 
     def stack_trace(self, arguments: protocol.StackTraceArguments) -> protocol.StackTraceResponseBody:
@@ -265,7 +266,9 @@ class Server:
                 item.source = protocol.Source(os.path.basename(frame.span.file), self.client.source(frame.span.file))
             frames.append(item)
         start = arguments.startFrame or 0
-        levels = arguments.levels or len(frames)
+        levels = arguments.levels or len(frames)   # 0 or none: all
+        if start < 0 or levels < 0:
+            raise RequestError("startFrame and levels count from 0")
         return protocol.StackTraceResponseBody(frames[start:start + levels], len(frames))
 
     def frame_index(self, stop: Stop, frame_id: int) -> int:
@@ -292,9 +295,11 @@ class Server:
         children = self.handles.get(arguments.variablesReference)
         if children is None:
             raise RequestError(f"there is no variablesReference {arguments.variablesReference}")
+        start, count = arguments.start or 0, arguments.count or 0   # count 0 or none: all
+        if start < 0 or count < 0:
+            raise RequestError("start and count of variables count from 0")
         nodes = children()
-        start = max(arguments.start or 0, 0)
-        nodes = nodes[start:start + arguments.count] if arguments.count else nodes[start:]
+        nodes = nodes[start:start + count] if count else nodes[start:]
         return protocol.VariablesResponseBody([self.variable(node) for node in nodes])
 
     def variable(self, node: Node) -> protocol.Variable:

@@ -4,6 +4,7 @@ advertised answering, bad breakpoint conditions reported where they are set, var
 references that die with the stop, `noDebug`, and a stream that goes wrong and goes on."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from dap_support import GAME, GAMES, HELPERS, Client, client, launch  # noqa: F401 (client: the fixture)
@@ -92,6 +93,12 @@ def test_variables_paging_and_references_that_end_with_the_stop(client):
     assert [v["name"] for v in page] == ["inRow"]
     rest = client.request("variables", {"variablesReference": locals_, "start": 2})["body"]["variables"]
     assert [v["name"] for v in rest] == ["spare"]
+    client.request("variables", {"variablesReference": locals_, "start": -1}, ok=False)
+    client.request("variables", {"variablesReference": locals_, "count": -2}, ok=False)
+    frames = client.request("stackTrace", {"threadId": 1, "startFrame": 1, "levels": 1})["body"]
+    assert ([frame["name"] for frame in frames["stackFrames"]], frames["totalFrames"]) == (["end()"], 3)
+    assert client.request("stackTrace", {"threadId": 1, "startFrame": 5})["body"] == {"stackFrames": [], "totalFrames": 3}
+    client.request("stackTrace", {"threadId": 1, "startFrame": -1}, ok=False)
     client.request("next", {"threadId": 1})
     client.stopped("step")
     client.request("variables", {"variablesReference": locals_}, ok=False)   # from the stop before
@@ -254,4 +261,24 @@ def test_pause_and_terminate_a_game_running_a_long_loop(client, tmp_path):
     client.request("terminate", {})
     client.event("terminated")
     client.request("disconnect", {"terminateDebuggee": True})
+    assert client.close() == 0
+
+
+def test_a_record_that_cannot_be_written_is_a_launch_error_and_an_ended_game_says_so(client, tmp_path):
+    client.request("initialize", {"adapterID": "gdef"})
+    missing = tmp_path / "no" / "such" / "record.json"
+    answer = client.request("launch", {"program": GAME, "record": str(missing)}, ok=False)
+    assert answer["message"] == (f"cannot debug {GAME}: cannot write the record {missing}: "
+                                 f"there is no folder {missing.parent}")
+    answer = client.request("launch", {"program": GAME, "record": str(tmp_path)}, ok=False)
+    assert answer["message"] == f"cannot debug {GAME}: the record {tmp_path} is a folder: give a file name"
+    record = tmp_path / "game.json"
+    client.request("launch", {"program": GAME, "moves": str(GAMES / "wins.moves"), "record": str(record)})
+    client.event("initialized")
+    client.request("configurationDone")
+    assert client.event("exited")["body"] == {"exitCode": 0}
+    client.event("terminated")
+    assert client.request("stackTrace", {"threadId": 1}, ok=False)["message"] == "the game has ended"
+    assert len(json.loads(record.read_text())["moves"]) == 5
+    client.request("disconnect", {})
     assert client.close() == 0

@@ -129,6 +129,8 @@ class DebugSession:
         self.script_name = launch.moves or "debug console"
         if launch.resume:
             _check_record(launch.resume)
+        if launch.record:
+            _check_record_target(launch.record)
         # script lines, then the move to debug, then moves typed while waiting
         self.inputs: list[str] = list(self.script) + ([launch.debug_move] if launch.debug_move else [])
         self._check_game()
@@ -142,6 +144,7 @@ class DebugSession:
         self._pause = False
         self._quit = False
         self._thread: threading.Thread | None = None
+        self.ended = False  # the game thread has finished: the game is over or the session ended
         self._logged = 0
         self._first_record = True
         self.watches = Watches(list(launch.program))
@@ -279,6 +282,7 @@ class DebugSession:
                                                f"{type(error).__name__}: {error}\n")
                 code = EXIT_INTERNAL
             break
+        self.ended = True
         if code is not None:
             self.listener.finished(code)
 
@@ -671,6 +675,15 @@ def _check_record(path: str) -> None:
         load_record(path)
     except RecordError as error:
         raise DebugLoadError(str(error)) from None
+
+
+def _check_record_target(path: str) -> None:
+    """A record can be written at `path` (an existing file there is kept aside when it is)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise DebugLoadError(f"the record {path} is a folder: give a file name")
+    if not os.path.isdir(folder):
+        raise DebugLoadError(f"cannot write the record {path}: there is no folder {folder}")
 
 
 def _quiet(frame) -> bool:
