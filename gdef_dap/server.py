@@ -331,7 +331,8 @@ class Server:
             try:
                 Move.parse(text)
             except MoveSyntaxError as error:
-                raise RequestError(f"not a move: {error}") from None
+                if not looks_like_name(text):   # a name is read when it is played, as gdef-run reads it
+                    raise RequestError(f"not a move: {error}") from None
             self.after = lambda: session.play_move(text)
             return protocol.EvaluateResponseBody(f"played {text.strip()}", 0)
         stop = session.stop

@@ -282,3 +282,19 @@ def test_a_record_that_cannot_be_written_is_a_launch_error_and_an_ended_game_say
     assert len(json.loads(record.read_text())["moves"]) == 5
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_a_move_typed_by_its_name_in_the_debug_console_is_played(client):
+    launch(client, "fails.moves", {}, filters=())
+    said = ""
+    while "moves ran out" not in said:
+        said += client.event("output")["body"]["output"]
+    client.request("evaluate", {"expression": "place(", "context": "repl"}, ok=False)
+    client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": 20}]})
+    played = client.request("evaluate", {"expression": "1,1", "context": "repl"})   # O's mark at 1,1, by name
+    assert played["body"]["result"] == "played 1,1"
+    client.stopped("breakpoint")
+    assert client.frames() == [("isMoveLegal()", "rows.gdef", 20), ("isMoveLegal() judging move 2: 1,1", None, 0)]
+    assert client.variables()["Move"]["[0]"]["value"] == "place(1,1,O)"
+    client.request("disconnect", {})
+    assert client.close() == 0
