@@ -4,7 +4,7 @@ default), 0-based in the engine. A malformed request gets an error response, nev
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ CAPABILITIES = protocol.Capabilities(
     supportsHitConditionalBreakpoints=True, supportsLogPoints=True, supportsStepBack=True,
     supportsEvaluateForHovers=True, supportsTerminateRequest=True, supportsExceptionInfoRequest=True,
     exceptionBreakpointFilters=EXCEPTION_FILTERS)
+MAX_VARIABLES = 1000  # children in one variables response: a client pages through more (indexedVariables)
 POSITION_EVENT = "gdef/position"  # after each stop: the position being debugged, for a board view
 STEPS = {"continue": "continue", "next": "over", "stepIn": "in", "stepOut": "out",
          "stepBack": "back", "reverseContinue": "reverse"}
@@ -73,7 +74,7 @@ class Server:
     def __init__(self, reader, writer) -> None:
         self.stream = Stream(reader, writer)
         self.session: DebugSession | None = None
-        self.handles: dict[int, Callable[[], list[Node]]] = {}  # variablesReference -> children
+        self.handles: dict[int, Callable[[], Sequence[Node]]] = {}  # variablesReference -> children
         self.last_handle = 0  # references only grow: one from before a step is never another's
         self.client = Client()
         self.running = True
@@ -285,7 +286,7 @@ class Server:
                            presentationHint="locals" if group.name == "Locals" else None)
             for group in scopes(session._scope(stop, index), stop.frames[index].python is not None)])
 
-    def handle(self, children: Callable[[], list[Node]]) -> int:
+    def handle(self, children: Callable[[], Sequence[Node]]) -> int:
         self.last_handle += 1
         self.handles[self.last_handle] = children
         return self.last_handle
@@ -299,12 +300,17 @@ class Server:
         if start < 0 or count < 0:
             raise RequestError("start and count of variables count from 0")
         nodes = children()
-        nodes = nodes[start:start + count] if count else nodes[start:]
-        return protocol.VariablesResponseBody([self.variable(node) for node in nodes])
+        end = min(start + (count or MAX_VARIABLES), start + MAX_VARIABLES, len(nodes))
+        shown = [self.variable(node) for node in nodes[start:end]]
+        if end < len(nodes) and not count:
+            shown.append(protocol.Variable("...", f"{len(nodes) - end:,} more, not shown: ask for them by "
+                                                  "start and count, or evaluate one", 0))
+        return protocol.VariablesResponseBody(shown)
 
     def variable(self, node: Node) -> protocol.Variable:
         return protocol.Variable(node.name, node.value, self.handle(node.children) if node.children else 0,
-                                 type=self.client.typed(node.type), evaluateName=node.evaluate_name)
+                                 type=self.client.typed(node.type), evaluateName=node.evaluate_name,
+                                 indexedVariables=node.elements or None)
 
     def stepper(self, how: str) -> Callable:
         """The handler of continue, next, stepIn, stepOut, stepBack or reverseContinue."""
@@ -345,7 +351,7 @@ class Server:
             raise RequestError(str(error)) from None
         node = value_node(text, value, text)
         return protocol.EvaluateResponseBody(node.value, self.handle(node.children) if node.children else 0,
-                                             type=self.client.typed(node.type))
+                                             type=self.client.typed(node.type), indexedVariables=node.elements or None)
 
     def exception_info(self, arguments: protocol.ExceptionInfoArguments) -> protocol.ExceptionInfoResponseBody:
         thread(arguments.threadId)

@@ -298,3 +298,50 @@ def test_a_move_typed_by_its_name_in_the_debug_console_is_played(client):
     assert client.variables()["Move"]["[0]"]["value"] == "place(1,1,O)"
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+BIG = """\
+name: big
+players: 2
+size: 3 x 3
+obj X
+
+define isMoveLegal() -> bool {
+  int a[5000] = 0;
+  a[4999] = 7;
+  return a[4999] == 7;
+}
+
+define end() -> bool { return true; }
+"""
+
+
+def test_a_big_array_is_paged_and_never_sent_whole(client, tmp_path):
+    game = tmp_path / "big.gdef"
+    game.write_text(BIG)
+    client.request("initialize", {"adapterID": "gdef", "supportsVariablePaging": True})
+    client.request("launch", {"program": str(game)})
+    client.event("initialized")
+    client.request("setBreakpoints", {"source": {"path": str(game)}, "breakpoints": [{"line": 9}]})
+    client.request("configurationDone")
+    said = ""
+    while "moves ran out" not in said:
+        said += client.event("output")["body"]["output"]
+    client.request("evaluate", {"expression": "place(0,0,X)", "context": "repl"})
+    client.stopped("breakpoint")
+    array = client.variables()["Locals"]["a"]
+    assert (array["value"], array["indexedVariables"]) == ("[5000 elements]", 5000)
+    reference = array["variablesReference"]
+    page = client.request("variables", {"variablesReference": reference, "filter": "indexed", "start": 4990,
+                                        "count": 20})["body"]["variables"]
+    assert [(v["name"], v["value"], v["evaluateName"]) for v in page][-2:] == [("[4998]", "0", "a[4998]"),
+                                                                              ("[4999]", "7", "a[4999]")]
+    assert len(page) == 10
+    whole = client.request("variables", {"variablesReference": reference})["body"]["variables"]
+    assert len(whole) == 1001 and whole[999]["name"] == "[999]"
+    assert whole[-1] == {"name": "...", "value": "4,000 more, not shown: ask for them by start and count, or "
+                                                 "evaluate one", "variablesReference": 0}
+    evaluated = client.request("evaluate", {"expression": "a", "frameId": 1, "context": "watch"})["body"]
+    assert evaluated["indexedVariables"] == 5000
+    client.request("disconnect", {})
+    assert client.close() == 0
