@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from dap_support import GAME, GAMES, HELPERS, Client, client, launch  # noqa: F401 (client: the fixture)
 
 
@@ -345,3 +347,62 @@ def test_a_big_array_is_paged_and_never_sent_whole(client, tmp_path):
     assert evaluated["indexedVariables"] == 5000
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+VSCODE_INITIALIZE = {"clientID": "vscode", "clientName": "Visual Studio Code", "adapterID": "gdef", "pathFormat": "path",
+                     "linesStartAt1": True, "columnsStartAt1": True, "supportsVariableType": True,
+                     "supportsVariablePaging": True, "supportsRunInTerminalRequest": True, "locale": "en",
+                     "supportsProgressReporting": True, "supportsInvalidatedEvent": True,
+                     "supportsMemoryReferences": True, "supportsArgsCanBeInterpretedByShell": True,
+                     "supportsMemoryEvent": True, "supportsStartDebuggingRequest": True, "supportsANSIStyling": True}
+NVIM_DAP_INITIALIZE = {"clientID": "neovim", "clientName": "neovim", "adapterID": "gdef", "pathFormat": "path",
+                       "columnsStartAt1": True, "linesStartAt1": True, "supportsRunInTerminalRequest": True,
+                       "supportsVariableType": True, "supportsProgressReporting": True,
+                       "supportsStartDebuggingRequest": True, "locale": "en_US.UTF-8"}
+
+
+def test_sessions_as_vs_code_and_nvim_dap_send_them(client_for):
+    """Each editor's own initialize arguments and launch configuration (with the keys the editor
+    adds), its order of requests after `initialized`, a stop looked at, a step and the end."""
+    for initialize, extra in ((VSCODE_INITIALIZE, {"__configurationTarget": 6, "__sessionId": "4f1c"}),
+                              (NVIM_DAP_INITIALIZE, {})):
+        client = client_for()
+        capabilities = client.request("initialize", initialize)["body"]
+        filters = [f["filter"] for f in capabilities["exceptionBreakpointFilters"] if f["default"]]
+        client.request("launch", {"type": "gdef", "request": "launch", "name": "Debug game", "program": GAME,
+                                  "moves": str(GAMES / "wins.moves"), **extra})
+        client.event("initialized")
+        answer = client.request("setBreakpoints", {"source": {"name": "helpers.gdef", "path": HELPERS},
+                                                   "breakpoints": [{"line": 7}], "lines": [7], "sourceModified": False})
+        assert answer["body"]["breakpoints"] == [{"verified": True, "line": 7}]
+        client.request("setExceptionBreakpoints", {"filters": filters})
+        client.request("configurationDone")
+        client.stopped("breakpoint")
+        assert client.request("threads")["body"]["threads"] == [{"id": 1, "name": "game"}]
+        frames = client.request("stackTrace", {"threadId": 1, "startFrame": 0, "levels": 20})["body"]
+        assert [frame["name"] for frame in frames["stackFrames"]] == [
+            "countInRow()", "check()", "end()", "end() after move 1: place(0,0,X)"]
+        assert client.variables(frames["stackFrames"][0]["id"])["Locals"]["x"]["type"] == "int"
+        client.request("next", {"threadId": 1, "granularity": "statement"})
+        client.stopped("step")
+        client.request("setBreakpoints", {"source": {"path": HELPERS}, "breakpoints": []})
+        client.request("continue", {"threadId": 1})
+        assert client.event("exited")["body"] == {"exitCode": 0}
+        client.event("terminated")
+        client.request("disconnect", {"restart": False, "terminateDebuggee": True, "suspendDebuggee": False})
+        assert client.close() == 0
+
+
+@pytest.fixture
+def client_for():
+    clients = []
+
+    def start() -> Client:
+        clients.append(Client())
+        return clients[-1]
+
+    yield start
+    for client in clients:
+        if client.process.poll() is None:
+            client.process.kill()
+            client.close()
