@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values
+from gdef_core.cli.common import add_param_option, add_version, exit_or_return, param_values
 
 PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
@@ -42,11 +42,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; `prog`: the name in usage lines (`gdef test` from gdef)."""
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_FAILED)
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_FAILED)
 
 
 def run(argv: Sequence[str] | None, out: TextIO | None = None, err: TextIO | None = None,
