@@ -5,11 +5,10 @@
 //
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
-import { boxOf, checkWithEvidence, CTRL, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
+import { describe } from 'node:test';
+import { boxOf, checkWithEvidence, CTRL, goTo, openFile, ROOT, runCommand, vscodeOnFolder } from './harness.mjs';
 
 // a folder name that breaks anything passing paths through a shell
 const FOLDER = 'my games $(touch pwned)';
@@ -20,10 +19,7 @@ let workspace;
 let vscode;
 let page;
 
-before(async () => {
-  workspace = mkdtempSync(join(tmpdir(), 'gdef-e2e-'));
-  const folder = join(workspace, FOLDER);
-  mkdirSync(folder);
+vscodeOnFolder('gdef-e2e-', FOLDER, (folder) => {
   copyFileSync(SEED, join(folder, 'original seed.gdef'));
   copyFileSync(GAME, join(folder, 'tictactoe.gdef'));
   // rule tests of it: `? moves 8` is wrong (the empty board has 9 moves), so one test fails
@@ -33,16 +29,7 @@ before(async () => {
   const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
   mkdirSync(join(folder, '.vscode'));
   writeFileSync(join(folder, '.vscode', 'tasks.json'), tasks);
-  vscode = await openVSCode({ folder });
-  page = vscode.page;
-});
-
-after(async () => {
-  await vscode?.stop();
-  if (workspace) {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-});
+}, (opened) => ({ workspace, vscode, page } = opened));
 
 const check = checkWithEvidence('', () => vscode);
 
