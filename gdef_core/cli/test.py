@@ -103,29 +103,41 @@ class TestSession:
     def run_file(self, path: str, selected) -> None:
         from gdef_core.testing.runner import ERROR, CaseResult, run_case
         from gdef_core.testing.scripts import TestFileError, parse_test_file
+        from gdef_core.testing.start_position import StartError, read_record, record_params, start_state
 
         text = self.read(path)
         if text is None:
             return
         try:
             test_file = parse_test_file(path, text)
+            record = read_record(test_file)
+            recorded = record_params(test_file, record, self.given_params(test_file))
         except TestFileError as error:
-            where = f"{path}:{error.line}" if error.line else path
-            self.err.write(f"{PROG}: error: {where}: {error.message}\n")
+            self.err.write(f"{PROG}: error: {error.where}: {error.message}\n")
             self.unreadable += 1
             return
         cases = [case for case in test_file.cases if selected(case.node_id)]
         self.deselected += len(test_file.cases) - len(cases)
         if not cases:
             return
-        game, problem = self.game(test_file)
+        game, problem = self.game(test_file, recorded)
+        start = start_error = None
+        if game is not None and (record is not None or test_file.start.writes_position):
+            try:
+                start = start_state(game, test_file.start, record)
+            except StartError as error:
+                start_error = error
         marks = []
         for case in cases:
             if game is None:
                 result = CaseResult(case, ERROR, line=case.line, message=problem.splitlines()[0])
                 self.load_errors[case.node_id] = problem
+            elif start_error is not None:
+                at = start_error.at
+                result = CaseResult(case, ERROR, line=at.line, column=at.column, location=start_error.location,
+                                    message=f"the start position does not fit {game.name}: {start_error.message}")
             else:
-                result = run_case(game, case)
+                result = run_case(game, case, start)
             self.results.append(result)
             marks.append(result)
             if self.args.verbose:
@@ -150,9 +162,14 @@ class TestSession:
             return None
         return data.decode("utf-8", errors="replace")
 
-    def game(self, test_file):
-        """The compiled game of a test file, with its `# param:` lines and the run's --param
-        (which wins), loaded once per run; or None and the problems drawn."""
+    def given_params(self, test_file) -> dict[str, str]:
+        """The parameters a test file's `# param:` lines and the run's --param (which wins) set."""
+        return {**{name: setting.value for name, setting in test_file.params.items()}, **self.params}
+
+    def game(self, test_file, recorded: dict):
+        """The compiled game of a test file, with the parameters of the record it starts from,
+        its `# param:` lines and the run's --param (which wins), loaded once per run; or None
+        and the problems drawn."""
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
         from gdef_core.report.limit import limit_syntax_errors
@@ -161,7 +178,7 @@ class TestSession:
 
         paths = test_file.game_paths
         header = {name: setting for name, setting in test_file.params.items() if name not in self.params}
-        params = {**{name: setting.value for name, setting in header.items()}, **self.params}
+        params = {**recorded, **{name: setting.value for name, setting in header.items()}, **self.params}
         key = (tuple(os.path.abspath(path) for path in paths), tuple(sorted(params.items())))
         if key not in self.games:
             try:

@@ -17,12 +17,13 @@ from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
 from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
-from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases, read_params
+from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
+                                       read_start_header)
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
-_STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?): (.*)$")
+_STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
 
 
@@ -73,6 +74,7 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         except TestFileError as error:
             line = (error.line or 1) - 1
             found.append(Problem(line, 0, len(_line(text, line)), error.message))
+        found += _start_problems(path, text)
         _, cases = read_cases(path, text)
         steps = [step for case in cases for step in case.steps]
     else:
@@ -94,6 +96,20 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         except MoveSyntaxError as error:
             found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
     return found
+
+
+def _start_problems(path: str, text: str) -> list[Problem]:
+    """The start-position header's lines that cannot be read, and a `# from:` record that is
+    not a file (what fits the game is found by running the tests)."""
+    try:
+        start = read_start_header(path, text)
+    except TestFileError as error:
+        return [Problem(error.line - 1, error.column, error.end, error.message)]
+    record = start.record_path(path) if start.is_record else None
+    if record is not None and not os.path.isfile(record):
+        at = start.source_at
+        return [Problem(at.line - 1, at.column, at.end, f"the record {record} is not a file")]
+    return []
 
 
 def _line(text: str, line: int) -> str:
@@ -256,7 +272,9 @@ def read_report(junit_xml: str, stderr: str) -> RunReport:
     for text in stderr.splitlines():
         match = _STDERR_PROBLEM.match(text.strip())
         if match and is_test_file(match[1]):
-            report.file_problems.setdefault(os.path.abspath(match[1]), []).append(Problem(0, 0, 0, match[2]))
+            line, column = int(match[2] or 1) - 1, int(match[3] or 1) - 1
+            end = -1 if match[2] else 0  # a line's problem runs to its end
+            report.file_problems.setdefault(os.path.abspath(match[1]), []).append(Problem(line, column, end, match[4]))
     if not junit_xml.strip():
         return report
     for case in ET.fromstring(junit_xml).iter("testcase"):

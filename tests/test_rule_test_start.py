@@ -1,0 +1,268 @@
+"""Rule tests that start from a position (docs/runtime.md, "Starting from a position"): a
+record gdef-run wrote (`# from: FILE.json`) or a written position (`# from: empty`, `# board:`,
+`# turn:`, `# var:`, `# score:`, `# move:`), with exact outcomes, and every header that does
+not fit reported at its line and column."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gdef_core import load_game
+from gdef_core.cli.run import run as gdef_run
+from gdef_core.cli.test import run as gdef_test
+from gdef_core.testing.start_header import read_start
+from gdef_core.testing.start_position import start_state
+
+from support import EXAMPLES
+
+
+def run_tests(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = gdef_test(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    for name in ("tictactoe", "kalah", "checkers", "backgammon", "hex"):
+        shutil.copy(EXAMPLES / f"{name}.gdef", tmp_path / f"{name}.gdef")
+    return tmp_path
+
+
+def record(project: Path, game: str, moves: list[str], name: str, *options: str) -> Path:
+    """A record gdef-run writes of `moves` played in `game`."""
+    script = project / f"{name}.moves"
+    script.write_text("\n".join(moves) + "\n", encoding="utf-8")
+    path = project / f"{name}.json"
+    code = gdef_run([str(project / f"{game}.gdef"), "--moves", str(script), "--record", str(path), *options],
+                    io.StringIO(), io.StringIO(), io.StringIO())
+    assert code in (0, 3) and len(json.loads(path.read_text())["moves"]) == len(moves)
+    return path
+
+
+def passes(project: Path, name: str, text: str) -> None:
+    (project / name).write_text(text, encoding="utf-8")
+    code, out, err = run_tests(str(project / name))
+    assert code == 0, out + err
+
+
+# ------------------------------------------------------------------ written positions
+
+def test_a_written_position_is_where_every_test_of_the_file_starts(project):
+    passes(project, "tictactoe-corner.test.moves", """# from: empty
+# board: place(0,0,X); place(1,0,X); place(1,1,O); place(2,2,O)
+# turn: 0
+[X completes the bottom row]
+? moves 5
+? square 0,0 X
+? square 0,1 empty
+place(2,0,X)
+? over winner 0
+[the same position again, not the one the test above left]
+? not over
+? turn 0
+place(0,2,X)
+? turn 1
+""")
+
+
+def test_start_is_setups_position_with_the_header_applied(project):
+    passes(project, "tictactoe-start.test.moves", """# board: place(1,1,O)
+? square 1,1 O
+? turn 0
+? moves 8
+""")
+
+
+def test_counts_and_the_move_number_of_a_written_position(project):
+    passes(project, "kalah-end.test.moves", """# from: empty
+# board: count(6,0,1); count(1,1,3); count(7,0,20); count(0,1,10)
+# turn: 0
+[South's last seed goes to its store: the game ends, North keeps its own seeds]
+? moves 1
+g1
+? over winner 0
+? score 0 21
+? score 1 13
+? count 7,0 21
+""")
+    passes(project, "kalah-long.test.moves", """# move: 1000
+[after move 1000 the game ends]
+? not over
+b1
+? over
+""")
+
+
+def test_variables_and_scores_of_a_written_position(project):
+    passes(project, "checkers-quiet.test.moves", """# var: movesWithoutCapture=39
+? var movesWithoutCapture 39
+clear(2,2); place(3,3,W)
+? over draw
+""")
+    passes(project, "tictactoe-score.test.moves", "# score: 1=7\n? score 1 7\n? score 0 0\n")
+
+
+def test_a_later_line_writes_over_an_earlier_one(project):
+    passes(project, "tictactoe-over.test.moves", """# board: place(0,0,X); place(0,0,O)
+# board: clear(0,0); place(2,2,X)
+? square 0,0 empty
+? square 2,2 X
+""")
+
+
+# ------------------------------------------------------------------ records
+
+OPENING = ["D6+D2", "count(12,0,1); place(5,0,X); count(5,0,1); count(0,0,4); place(1,2,X); count(1,2,1); "
+                    "clear(9,1); clear(10,1)"]
+
+
+def test_a_record_starts_the_tests_where_its_moves_lead(project):
+    record(project, "tictactoe", ["place(1,1,X)", "place(0,0,O)"], "two")
+    passes(project, "tictactoe-rec.test.moves", """# from: two.json
+? square 1,1 X
+? square 0,0 O
+? turn 0
+? moves 7
+[the record and a written change]
+? square 0,0 O
+""")
+    passes(project, "tictactoe-rec2.test.moves", "# from: two.json\n# board: clear(0,0)\n# turn: 1\n"
+                                                "? square 0,0 empty\n? turn 1\n? moves 8\n")
+
+
+def test_a_record_keeps_its_chance_state(project):
+    record(project, "backgammon", OPENING[:1], "rolled")
+    passes(project, "backgammon-rolled.test.moves", "# from: rolled.json\n? turn 0\n? moves 14\n" + OPENING[1]
+           + "\n? chance\n? moves 21\n")
+    record(project, "backgammon", OPENING, "moved")
+    passes(project, "backgammon-moved.test.moves", "# from: moved.json\n? chance\nD1+D2\n? turn 1\n")
+    passes(project, "backgammon-written.test.moves", "# from: rolled.json\n# turn: chance then 1\n"
+                                                     "? chance\n? moves 21\n")
+
+
+def test_a_record_brings_its_parameters(project):
+    record(project, "hex", ["place(2,2,B)"], "small", "--param", "board_size=5")
+    passes(project, "hex-small.test.moves", "# from: small.json\n? square 2,2 B\n? illegal place(6,6,W)\n")
+    (project / "hex-clash.test.moves").write_text("# from: small.json\n# param: board_size=7\n? turn 1\n")
+    code, _, err = run_tests(str(project / "hex-clash.test.moves"))
+    assert (code, err) == (2, f"gdef-test: error: {project / 'hex-clash.test.moves'}:1:9: the record was played "
+                              "with board_size=5, not with board_size=7: a test from a record keeps its "
+                              "parameters (drop the other setting)\n")
+
+
+# ------------------------------------------------------------------ what does not fit, located
+
+@pytest.mark.parametrize("header, where, message", [
+    ("# board: place(0,0,X); place(3,0,X)", "2:24",
+     "place(3,0,X) names square (3, 0), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)"),
+    ("# board: place(1,0,Q)", "2:10",
+     "place(1,0,Q) names 'Q', which is not an object of this game (objects: X, O, empty)"),
+    ("# board: count(1,1,2)", "2:10",
+     "count(1,1,2): the squares of tictactoe hold no counts (its rules never read or write one)"),
+    ("# turn: 2", "2:9", "tictactoe has no player 2 (players 0 to 1)"),
+    ("# turn: chance then 1", "2:9", "chance never moves in tictactoe: it has no chance()"),
+    ("# var: lines=3", "2:8", "tictactoe has no game variable 'lines' (game variables: none)"),
+    ("# score: 5=1", "2:10", "tictactoe has no player 5 (players 0 to 1)"),
+])
+def test_a_header_that_does_not_fit_the_game_is_an_error_at_its_place(project, header, where, message):
+    path = project / "tictactoe-bad.test.moves"
+    path.write_text(f"# game: tictactoe.gdef\n{header}\n[one]\n? turn 0\n[two]\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path} EE\n" in out
+    assert f"{path}:{where}: the start position does not fit tictactoe: {message}\n" in out
+
+
+def test_a_variable_of_another_type_is_an_error_at_its_line(project):
+    path = project / "checkers-bad.test.moves"
+    path.write_text("# var: movesWithoutCapture=W\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:1:8: the start position does not fit checkers: game variable 'movesWithoutCapture': " \
+           "'W' is not int\n" in out
+
+
+def test_a_record_of_another_game_or_that_does_not_replay_is_an_error(project):
+    record(project, "tictactoe", ["place(1,1,X)"], "ttt")
+    path = project / "checkers-ttt.test.moves"
+    path.write_text("# from: ttt.json\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:1:9: the start position does not fit checkers: the record is of 'tictactoe', not of " \
+           "'checkers'\n" in out
+    broken = project / "ttt.json"
+    broken.write_text(broken.read_text().replace("place(1,1,X)", "place(1,1,O)"))
+    path = project / "tictactoe-broken.test.moves"
+    path.write_text("# from: ttt.json\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:1:9: the start position does not fit tictactoe: the record does not replay: move 1 " \
+           "(place(1,1,O)) does not replay: refused by" in out
+
+
+@pytest.mark.parametrize("header, where, message", [
+    ("# from: missing.json", "1:9", "# from: {folder}/missing.json: cannot read the record: No such file or directory"),
+    ("# from: tictactoe.gdef", "1:9", "# from: {folder}/tictactoe.gdef: not a JSON game record: "),
+    ("# board: place(0,0,X) place(1,1,O)", "1:23", "not operations: expected ';' between operations, found 'place'"),
+    ("# board: pass", "1:10", "`pass` changes no square: write `# board: OPERATIONS`"),
+    ("# turn: one", "1:9", "`one` is not a player: write `# turn: P | chance then P`"),
+    ("# var: lines", "1:8", "`lines` is not a setting: write `# var: NAME=VALUE`"),
+    ("# score: 0=X", "1:10", "`0=X` is not a player's score: write `# score: P=VALUE`"),
+    ("# move: -1", "1:9", "`-1` is not a number of moves: write `# move: N`"),
+    ("# move:", "1:8", "`# move:` needs a value: write `# move: N`"),
+    ("# from: empty\n# from: start", "2:9", "a second `# from:` line: a header sets it once"),
+])
+def test_a_header_that_cannot_be_read_makes_the_file_unreadable(project, header, where, message):
+    path = project / "tictactoe-bad.test.moves"
+    path.write_text(f"{header}\n? turn 0\n")
+    code, out, err = run_tests(str(path))
+    assert code == 2 and "passed" not in out
+    assert err.startswith(f"gdef-test: error: {path}:{where}: {message.format(folder=project)}")
+
+
+# ------------------------------------------------------------------ round trip
+
+def header_of(state) -> str:
+    """A state written as a header: `# from: empty` and every square, the turn, variables, scores, move."""
+    data = state.to_json()
+    ops = [f"place({x},{y},{name})" for x, y, name in data["board"]]
+    ops += [f"count({x},{y},{n})" for x, y, n in data.get("counts", [])]
+    lines = ["# from: empty", *(f"# board: {'; '.join(ops[i:i + 8])}" for i in range(0, len(ops), 8)),
+             f"# turn: {'chance then ' if data.get('chance') else ''}{data['player']}",
+             *(f"# var: {name}={written(value)}" for name, value in data["vars"].items()),
+             *(f"# score: {player}={written(value)}" for player, value in enumerate(data["scores"])),
+             f"# move: {data['move_number']}"]
+    return "\n".join(lines) + "\n"
+
+
+def written(value) -> str:
+    if isinstance(value, list):
+        return "{" + ", ".join(written(item) for item in value) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if value != "" else "empty"
+
+
+@pytest.mark.parametrize("name", ["tictactoe.gdef", "checkers.gdef", "kalah.gdef", "backgammon.gdef",
+                                  "einstein.gdef", "chess/chess.gdef", "go/go9.gdef"])
+def test_every_position_of_random_games_reads_back_from_its_header(name):
+    game = load_game(str(EXAMPLES / name))
+    rng = random.Random(7)
+    for _ in range(3):
+        state = game.new_state()
+        for _ in range(rng.randrange(1, 40)):
+            if state.is_over:
+                break
+            state.apply(state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_moves()))
+            if not state.is_over:
+                read = start_state(game, read_start(header_of(state)), None).to_json()
+                read.pop("history", None)
+                wanted = state.to_json()
+                wanted.pop("history", None)
+                assert read == wanted
