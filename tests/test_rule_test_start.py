@@ -15,6 +15,7 @@ import pytest
 from gdef_core import load_game
 from gdef_core.cli.run import run as gdef_run
 from gdef_core.cli.test import run as gdef_test
+from gdef_core.runtime.render import render_board
 from gdef_core.testing.start_header import read_start
 from gdef_core.testing.start_position import start_state
 
@@ -116,6 +117,50 @@ def test_a_later_line_writes_over_an_earlier_one(project):
 """)
 
 
+def test_a_drawn_board_is_read_as_gdef_test_draws_it(project):
+    passes(project, "checkers-drawn.test.moves", """# from: empty
+# board:
+#    a  b  c  d  e  f  g  h
+# 8  .  .  .  .  .  .  .  . 8
+# 7  .  .  .  .  .  .  .  . 7
+# 6  .  .  .  .  .  .  .  . 6
+# 5  .  .  .  .  .  .  .  . 5
+# 4  .  .  .  B  .  .  .  . 4
+# 3  .  .  W  .  .  .  .  . 3
+# 2  .  .  .  .  .  .  .  . 2
+# 1  .  .  .  .  .  .  .  . 1
+#    a  b  c  d  e  f  g  h
+#
+# White to move: the capture is the only move, and it takes Black's last man
+? moves 1
+clear(2,2); clear(3,3); place(4,4,W)
+? over winner 0
+""")
+    passes(project, "kalah-drawn.test.moves", """# board:
+#   a  b  c  d  e  f  g  h
+# 2 10 3  .  .  .  .  .  . 2
+# 1 .  .  .  .  .  .  1 20 1
+# turn: 0
+g1
+? over winner 0
+? score 1 13
+""")
+
+
+def test_a_drawn_board_then_operations_in_the_order_written(project):
+    passes(project, "tictactoe-drawn.test.moves", """# board: place(2,2,O)
+# board:
+# 2 X . .
+# 1 . O .
+# 0 . . X
+# board: clear(0,2)
+? square 2,2 empty
+? square 1,1 O
+? square 2,0 X
+? square 0,2 empty
+""")
+
+
 # ------------------------------------------------------------------ records
 
 OPENING = ["D6+D2", "count(12,0,1); place(5,0,X); count(5,0,1); count(0,0,4); place(1,2,X); count(1,2,1); "
@@ -206,7 +251,34 @@ def test_a_record_of_another_game_or_that_does_not_replay_is_an_error(project):
            "(place(1,1,O)) does not replay: refused by" in out
 
 
+PICTURE = "# board:\n#   0 1 2\n# 2 . . .\n# 1 . X .\n# 0 . . .\n"
+
+
+@pytest.mark.parametrize("picture, where, message", [
+    (PICTURE.replace("# 2 . . .", "# 3 . . ."), "4:3",
+     "`3` is not a row of tictactoe's board: a drawn row starts with its label (2 to 0); a line `#` alone "
+     "ends the picture"),
+    (PICTURE.replace("# 0 . . .", "# 1 . . ."), "6:3", "row 1 is drawn twice (lines 5 and 6)"),
+    (PICTURE.replace("# 1 . X .", "# 1 . X . ."), "5:3", "row 1 draws 4 squares: the board is 3 wide"),
+    (PICTURE.replace("# 1 . X .", "# 1 . Q ."), "5:7",
+     "`Q` is not a square as drawn: an object (X, O), `.` for an empty square, a count after the object or alone"),
+    (PICTURE.replace("# 1 . X .", "# 1 . X3 ."), "5:7",
+     "`X3` draws a count, but the squares of tictactoe hold no counts"),
+    (PICTURE.replace("# 0 . . .\n", ""), "2:3", "the drawn board has no row 0: draw every row of the 3x3 board"),
+    (PICTURE + "# X to move\n", "7:3",
+     "`X` is not a row of tictactoe's board: a drawn row starts with its label (2 to 0); a line `#` alone "
+     "ends the picture"),
+])
+def test_a_drawn_board_that_does_not_fit_is_an_error_at_its_place(project, picture, where, message):
+    path = project / "tictactoe-bad.test.moves"
+    path.write_text(f"# game: tictactoe.gdef\n{picture}? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:{where}: the start position does not fit tictactoe: {message}\n" in out
+
+
 @pytest.mark.parametrize("header, where, message", [
+    ("# board:\n#\n? turn 0", "1:9", "no board is drawn below `# board:`: write `# board: OPERATIONS`"),
     ("# from: missing.json", "1:9", "# from: {folder}/missing.json: cannot read the record: No such file or directory"),
     ("# from: tictactoe.gdef", "1:9", "# from: {folder}/tictactoe.gdef: not a JSON game record: "),
     ("# board: place(0,0,X) place(1,1,O)", "1:23", "not operations: expected ';' between operations, found 'place'"),
@@ -228,12 +300,20 @@ def test_a_header_that_cannot_be_read_makes_the_file_unreadable(project, header,
 
 # ------------------------------------------------------------------ round trip
 
-def header_of(state) -> str:
-    """A state written as a header: `# from: empty` and every square, the turn, variables, scores, move."""
+def header_of(state, drawn: str) -> str:
+    """A state written as a header: every square (as operations on the empty board, or the board
+    drawn as render_board draws it: `ascii` or `glyphs`), the turn, variables, scores, move."""
     data = state.to_json()
     ops = [f"place({x},{y},{name})" for x, y, name in data["board"]]
     ops += [f"count({x},{y},{n})" for x, y, n in data.get("counts", [])]
-    lines = ["# from: empty", *(f"# board: {'; '.join(ops[i:i + 8])}" for i in range(0, len(ops), 8)),
+    if drawn == "operations":
+        board = ["# from: empty", *(f"# board: {'; '.join(ops[i:i + 8])}" for i in range(0, len(ops), 8))]
+    else:
+        game = state.game
+        picture = render_board(state.board, list(game.objects), presentation=game.presentation,
+                               ascii=drawn == "ascii")
+        board = ["# board:", *(f"# {line}" for line in picture.splitlines()), "#"]
+    lines = [*board,
              f"# turn: {'chance then ' if data.get('chance') else ''}{data['player']}",
              *(f"# var: {name}={written(value)}" for name, value in data["vars"].items()),
              *(f"# score: {player}={written(value)}" for player, value in enumerate(data["scores"])),
@@ -250,8 +330,10 @@ def written(value) -> str:
 
 
 @pytest.mark.parametrize("name", ["tictactoe.gdef", "checkers.gdef", "kalah.gdef", "backgammon.gdef",
-                                  "einstein.gdef", "chess/chess.gdef", "go/go9.gdef"])
-def test_every_position_of_random_games_reads_back_from_its_header(name):
+                                  "einstein.gdef", "oware.gdef", "hex.gdef", "chess/chess.gdef",
+                                  "go/go9.gdef"])
+@pytest.mark.parametrize("drawn", ["operations", "ascii", "glyphs"])
+def test_every_position_of_random_games_reads_back_from_its_header(name, drawn):
     game = load_game(str(EXAMPLES / name))
     rng = random.Random(7)
     for _ in range(3):
@@ -261,7 +343,7 @@ def test_every_position_of_random_games_reads_back_from_its_header(name):
                 break
             state.apply(state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_moves()))
             if not state.is_over:
-                read = start_state(game, read_start(header_of(state)), None).to_json()
+                read = start_state(game, read_start(header_of(state, drawn)), None).to_json()
                 read.pop("history", None)
                 wanted = state.to_json()
                 wanted.pop("history", None)

@@ -3,6 +3,11 @@
 
     # from: endgame.json            a gdef-run record (relative to the file), `empty` or `start`
     # board: place(0,7,BK); clear(4,4); count(2,0,3)    operations applied to that board, in order
+    # board:                        or the whole board, drawn as gdef-test and gdef-run --ascii draw it:
+    #   a b c                         each row its label, then its squares (an object's name or glyph,
+    # 3 . . .                         `.` or `+` for an empty square, a count after it or alone)
+    # 2 . X .                         up to a line `#` alone, the next header line or the header's end
+    # 1 O . .
     # turn: 1                       player 1 moves next (`# turn: chance then 1`: chance first)
     # var: movesWithoutCapture=40   a game variable, its value written as `? var` writes one
     # score: 0=12                   a player's score
@@ -27,7 +32,7 @@ KEYS: dict[str, tuple[str, str]] = {
              "(after setup()), that position with every square emptied, or the position a gdef-run "
              "record reaches (its moves replayed), the record's path relative to this file"),
     "board": ("OPERATIONS", "operations applied in order to that board: place(x,y,OBJ), clear(x,y), "
-              "count(x,y,N), separated by ';'"),
+              "count(x,y,N), separated by ';'; or nothing, and the board drawn on the lines below"),
     "turn": ("P | chance then P", "player P moves next, or chance moves next and then player P"),
     "var": ("NAME=VALUE", "game variable NAME holds VALUE: a number, true/false, an object, "
             "an array as {a, b} / {{a, b}, {c, d}}"),
@@ -57,11 +62,19 @@ class At:
     end: int
 
 
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A board drawn below `# board:`: each line's number, the column its text starts at, its text."""
+
+    at: At  # of the `# board:` line
+    lines: tuple[tuple[int, int, str], ...]
+
+
 @dataclass
 class StartHeader:
     source: str = "start"  # "start", "empty", or a record's path as written
     source_at: At | None = None
-    board: list[tuple[Op, At]] = field(default_factory=list)
+    board: list[tuple[Op, At] | Picture] = field(default_factory=list)  # in the order written
     turn: tuple[int, bool, At] | None = None  # the player, whether chance moves first
     variables: list[tuple[str, object, At]] = field(default_factory=list)  # At: the whole setting
     scores: list[tuple[int, object, At]] = field(default_factory=list)
@@ -97,16 +110,36 @@ def read_start(text: str) -> StartHeader:
     """The start position a test file's header writes (the game's start when it writes none);
     HeaderError at the first line that cannot be read."""
     header = StartHeader()
-    for number, raw in header_lines(text):
+    lines = list(header_lines(text))
+    position = 0
+    while position < len(lines):
+        number, raw = lines[position]
+        position += 1
         match = _LINE.match(raw)
         if not match or match["key"] not in KEYS:
             continue
         key, value = match["key"], match["value"]
         at = At(number, match.start("value"), match.start("value") + len(value))
+        if key == "board" and not value:
+            drawn = []
+            while position < len(lines) and not _ends_picture(lines[position][1]):
+                line, raw = lines[position]
+                start = raw.index("#") + 1
+                drawn.append((line, start, raw[start:]))
+                position += 1
+            if not drawn:
+                raise _error(key, "no board is drawn below `# board:`", at)
+            header.board.append(Picture(At(number, match.start("key"), match.end("key")), tuple(drawn)))
+            continue
         if not value:
             raise _error(key, f"`# {key}:` needs a value", at)
         _READERS[key](header, value, at)
     return header
+
+
+def _ends_picture(raw: str) -> bool:
+    """A line `#` alone, or a header line (`# turn: 1`, `# game: ...`), ends a drawn board."""
+    return raw.strip() == "#" or bool(re.match(r"\s*#\s*[a-z]+\s*:", raw))
 
 
 def _error(key: str, message: str, at: At) -> HeaderError:

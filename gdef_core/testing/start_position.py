@@ -12,11 +12,14 @@ the game goes on from a written position, and the history of positions starts th
 """
 from __future__ import annotations
 
+import re
+
 from gdef_core.moves import Move
 from gdef_core.runtime.errors import GdefRuntimeError
+from gdef_core.runtime.render import CROSSING_MARK, EMPTY_MARK
 from gdef_core.runtime.session import RecordError, Session, load_record
 from gdef_core.testing.scripts import TestFile, TestFileError
-from gdef_core.testing.start_header import At, StartHeader
+from gdef_core.testing.start_header import At, Picture, StartHeader
 
 
 class StartError(ValueError):
@@ -82,7 +85,8 @@ def start_state(game, header: StartHeader, record: dict | None):
 
 
 def _first(header: StartHeader) -> At:
-    places = [at for _, at in header.board] + [entry[-1] for entry in (*header.variables, *header.scores)]
+    places = [item.at if isinstance(item, Picture) else item[1] for item in header.board]
+    places += [entry[-1] for entry in (*header.variables, *header.scores)]
     places += [entry[-1] for entry in (header.turn, header.move) if entry is not None]
     return min(places, key=lambda at: (at.line, at.column), default=At(1, 0, 0))
 
@@ -94,7 +98,11 @@ def _written(game, data: dict, header: StartHeader):
     empty = header.source == "empty"
     squares = {} if empty else {(x, y): name for x, y, name in data["board"]}
     counts = {} if empty else {(x, y): n for x, y, n in data.get("counts", [])}
-    for op, at in header.board:
+    for item in header.board:
+        if isinstance(item, Picture):
+            squares, counts = _drawn(game, item)
+            continue
+        op, at = item
         verdict = game.resolve(Move((op,)))
         if not verdict:
             raise StartError(verdict.reason, at)
@@ -131,6 +139,79 @@ def _written(game, data: dict, header: StartHeader):
     if header.move is not None:
         data["move_number"] = header.move[0]
     return _read(game, data, _first(header))
+
+
+def _drawn(game, picture: Picture) -> tuple[dict, dict]:
+    """The squares and counts of a board drawn as render_board draws it in ASCII (or with its
+    glyphs): every row once, by its label; the axis lines of column labels skipped."""
+    presentation = game.presentation
+    rows = {label: y for y, label in enumerate(presentation.rows)}
+    squares: dict[tuple[int, int], str] = {}
+    counts: dict[tuple[int, int], int] = {}
+    drawn: dict[int, int] = {}  # y -> the line it is drawn on
+    glyphs: dict[str, list] = {}
+    for name, obj in game.objects.items():
+        glyph = presentation.piece(name).glyph
+        if glyph:
+            glyphs.setdefault(glyph, []).append(obj)
+    for number, offset, text in picture.lines:
+        words = [(match.group(), At(number, offset + match.start(), offset + match.end()))
+                 for match in re.finditer(r"\S+", text)]
+        if not words or [word for word, _ in words] == list(presentation.columns):
+            continue
+        (label, at), cells = words[0], words[1:]
+        if label not in rows:
+            raise StartError(f"`{label}` is not a row of {game.name}'s board: a drawn row starts with its label "
+                             f"({presentation.rows[-1]} to {presentation.rows[0]}); a line `#` alone ends the "
+                             "picture", at)
+        y = rows[label]
+        if y in drawn:
+            raise StartError(f"row {label} is drawn twice (lines {drawn[y]} and {number})", at)
+        drawn[y] = number
+        if len(cells) == game.width + 1 and cells[-1][0] == label:
+            cells = cells[:-1]  # the label repeated at the end
+        if len(cells) != game.width:
+            raise StartError(f"row {label} draws {len(cells)} squares: the board is {game.width} wide",
+                             At(number, at.column, words[-1][1].end))
+        for x, (cell, where) in enumerate(cells):
+            obj, count = _cell(game, glyphs, cell, where)
+            if obj is not game.empty:
+                squares[(x, y)] = str(obj)
+            if count:
+                counts[(x, y)] = count
+    missing = [presentation.rows[y] for y in range(game.height) if y not in drawn]
+    if missing:
+        raise StartError(f"the drawn board has no row {', '.join(missing)}: draw every row of the "
+                         f"{game.width}x{game.height} board", picture.at)
+    return squares, counts
+
+
+def _cell(game, glyphs: dict[str, list], cell: str, at: At):
+    """A drawn square: (its object, its count); `glyphs`: the objects drawn by each glyph."""
+    if cell in (EMPTY_MARK, CROSSING_MARK):
+        return game.empty, 0
+
+    def drawn_object(text: str):
+        if text in game.objects:
+            return game.objects[text]
+        found = glyphs.get(text, [])
+        if len(found) > 1:
+            raise StartError(f"`{text}` is the glyph of {', '.join(map(str, found))}: write the object's name", at)
+        return found[0] if found else None
+
+    obj = drawn_object(cell)
+    if obj is not None:
+        return obj, 0
+    for split in range(len(cell) - 1, -1, -1):  # an object then its count: the longest name first
+        if re.fullmatch(r"-?\d{1,19}", cell[split:]):
+            obj = game.empty if split == 0 else drawn_object(cell[:split])
+            if obj is not None:
+                if not game.counting:
+                    raise StartError(f"`{cell}` draws a count, but the squares of {game.name} hold no counts", at)
+                return obj, int(cell[split:])
+    names = ", ".join(game.objects)
+    raise StartError(f"`{cell}` is not a square as drawn: an object ({names}), `.` for an empty square, "
+                     "a count after the object or alone", at)
 
 
 def _read(game, data: dict, at: At):
