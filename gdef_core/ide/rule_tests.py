@@ -19,9 +19,11 @@ from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
 from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
                                        read_start_header)
+from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_KEY = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:")
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
 _STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
@@ -175,8 +177,15 @@ class Hover:
 
 def hover(text: str, line: int, column: int) -> Hover | None:
     """The meaning of the assertion keyword (or its fixed words: `winner`, `draw`, `over`)
-    under the cursor."""
+    or of the start-position header key (`# from:`, `# board:` ...) under the cursor."""
     content = _line(text, line)
+    key = _HEADER_KEY.match(content)
+    if key and key["key"] in START_KEYS and key.start("key") <= column <= key.end("key") \
+            and any(number == line + 1 for number, _ in header_lines(text)):
+        written, meaning = START_KEYS[key["key"]]
+        usage_line = code_block(f"# {key['key']}: {written}")
+        markdown = f"{usage_line}\n\nA line of the header that says where this file's tests start: {meaning}."
+        return Hover(markdown, line, key.start("key"), key.end("key"))
     if not content.lstrip().startswith("?") or "#" in content[:column]:
         return None
     words = list(_WORD.finditer(content))
