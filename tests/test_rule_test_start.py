@@ -278,7 +278,8 @@ def test_a_drawn_board_that_does_not_fit_is_an_error_at_its_place(project, pictu
 
 
 @pytest.mark.parametrize("header, where, message", [
-    ("# board:\n#\n? turn 0", "1:9", "no board is drawn below `# board:`: write `# board: OPERATIONS`"),
+    ("# board:\n#\n? turn 0", "1:3", "no board is drawn below `# board:`: draw it on the lines below (a row a "
+                                     "line, as gdef-test draws a board), or write operations after `# board:`"),
     ("# from: missing.json", "1:9", "# from: {folder}/missing.json: cannot read the record: No such file or directory"),
     ("# from: tictactoe.gdef", "1:9", "# from: {folder}/tictactoe.gdef: not a JSON game record: "),
     ("# board: place(0,0,X) place(1,1,O)", "1:23", "not operations: expected ';' between operations, found 'place'"),
@@ -348,3 +349,29 @@ def test_every_position_of_random_games_reads_back_from_its_header(name, drawn):
                 wanted = state.to_json()
                 wanted.pop("history", None)
                 assert read == wanted
+
+
+def test_a_variable_beyond_the_languages_ints_is_refused(project):
+    path = project / "checkers-big.test.moves"
+    path.write_text("# var: movesWithoutCapture=9223372036854775808\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:1:8: the start position does not fit checkers: game variable 'movesWithoutCapture': " \
+           "9223372036854775808 is not int\n" in out
+    path.write_text("# var: movesWithoutCapture=9223372036854775807\n? var movesWithoutCapture 9223372036854775807\n")
+    assert run_tests(str(path))[0] == 0
+
+
+@pytest.mark.parametrize("header", [
+    "# board: place(99999999999999999999,0,X)", "# board: count(0,0,99999999999999999999)",
+    "# var: movesWithoutCapture={1, {2}", "# var: movesWithoutCapture={1, 2}", "# score: 0=1e5",
+    "# turn: 99999999999", "# move: 99999999999999999999999", "# from: .", "# from: ../../../../etc/passwd",
+    "# board:\n# 8 ♜ ♜ ♜\n#", "# board:\n# ", "# from: " + "x" * 5000, "# turn: chance then",
+])
+def test_odd_headers_are_errors_never_tracebacks(project, header):
+    path = project / "checkers-odd.test.moves"
+    path.write_text(f"{header}\n? turn 0\n", encoding="utf-8")
+    code, out, err = run_tests(str(path))
+    assert code in (1, 2), out + err
+    assert "Traceback" not in out + err and "internal error" not in out + err
+    assert f"{path}:" in out + err

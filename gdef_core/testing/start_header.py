@@ -128,7 +128,9 @@ def read_start(text: str) -> StartHeader:
                 drawn.append((line, start, raw[start:]))
                 position += 1
             if not drawn:
-                raise _error(key, "no board is drawn below `# board:`", at)
+                raise HeaderError("no board is drawn below `# board:`: draw it on the lines below (a row a "
+                                  "line, as gdef-test draws a board), or write operations after `# board:`",
+                                  number, match.start("key"), match.end("key"))
             header.board.append(Picture(At(number, match.start("key"), match.end("key")), tuple(drawn)))
             continue
         if not value:
