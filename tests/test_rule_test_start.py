@@ -15,11 +15,12 @@ import pytest
 from gdef_core import load_game
 from gdef_core.cli.run import run as gdef_run
 from gdef_core.cli.test import run as gdef_test
+from gdef_core.ide.rule_tests import Problem, syntax_problems
 from gdef_core.runtime.render import render_board
 from gdef_core.testing.start_header import read_start
 from gdef_core.testing.start_position import start_state
 
-from support import EXAMPLES
+from support import EXAMPLES, ROOT
 
 
 def run_tests(*argv: str) -> tuple[int, str, str]:
@@ -159,6 +160,81 @@ def test_a_drawn_board_then_operations_in_the_order_written(project):
 ? square 2,0 X
 ? square 0,2 empty
 """)
+
+
+def test_a_test_may_write_its_own_start_below_its_name(project):
+    passes(project, "tictactoe-tests.test.moves", """# board: place(1,1,O)
+# turn: 0
+
+[the file's position]
+? square 1,1 O
+? turn 0
+
+[its own lines follow the file's]
+# board: place(0,0,X); place(1,0,X)
+# turn: 1
+? square 1,1 O
+? square 0,0 X
+? turn 1
+place(2,0,O)
+? not over
+
+[with its own `from` only its own lines count]
+# from: empty
+# board: place(0,0,X); place(1,0,X)
+? square 1,1 empty
+place(2,0,X)
+? over winner 0
+
+[a later test starts where the file says again]
+? square 0,0 empty
+? square 1,1 O
+""")
+
+
+def test_a_tests_own_start_that_does_not_fit_errs_only_that_test(project):
+    path = project / "tictactoe-mixed.test.moves"
+    path.write_text("[fine]\n? turn 0\n[off]\n# comment lines may stand among them\n# board: place(5,5,X)\n"
+                    "? turn 0\n[fine again]\n? turn 0\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path} .E.\n" in out
+    assert f"{path}:5:10: the start position does not fit tictactoe: place(5,5,X) names square (5, 5), which is " \
+           "off the 3x3 board" in out
+    path.write_text("[fine]\n? turn 0\n[unreadable]\n# turn: X\n? turn 0\n")
+    code, _, err = run_tests(str(path))
+    assert (code, err) == (2, f"gdef-test: error: {path}:4:9: `X` is not a player: write `# turn: P | chance then P`\n")
+
+
+def test_tests_of_one_file_start_from_records_of_their_own(project):
+    record(project, "tictactoe", ["place(1,1,X)"], "centre")
+    record(project, "tictactoe", ["place(0,0,X)"], "corner")
+    passes(project, "tictactoe-records.test.moves", """[centre]
+# from: centre.json
+? square 1,1 X
+? turn 1
+[corner]
+# from: corner.json
+? square 0,0 X
+? square 1,1 empty
+""")
+    record(project, "hex", ["place(2,2,B)"], "small", "--param", "board_size=5")
+    path = project / "hex-other.test.moves"
+    path.write_text("[small]\n# from: small.json\n? turn 1\n")
+    code, out, _ = run_tests(str(path))
+    assert code == 1
+    assert f"{path}:2:9: the start position does not fit hex: the record was played with board_size=5, the tests " \
+           "with board_size=11: a test's record is played with the parameters of its file (`# param:`)" in out
+
+
+def test_the_editor_finds_unreadable_start_lines_and_missing_records_without_the_game(project):
+    path = str(project / "tictactoe-typed.test.moves")
+    text = "# from: gone.json\n[one]\n# var: x\n? turn 0\n"
+    assert syntax_problems(path, text) == [Problem(2, 7, 8, "`x` is not a setting: write `# var: NAME=VALUE`")]
+    text = "# from: gone.json\n[one]\n# from: lost.json\n? turn 0\n[two]\n? turn 0\n"
+    assert syntax_problems(path, text) == [
+        Problem(0, 8, 17, f"the record {project / 'gone.json'} is not a file"),
+        Problem(2, 8, 17, f"the record {project / 'lost.json'} is not a file")]
 
 
 # ------------------------------------------------------------------ records
@@ -375,3 +451,11 @@ def test_odd_headers_are_errors_never_tracebacks(project, header):
     assert code in (1, 2), out + err
     assert "Traceback" not in out + err and "internal error" not in out + err
     assert f"{path}:" in out + err
+
+
+def test_the_examples_of_the_docs_pass(project):
+    section = (ROOT / "docs" / "runtime.md").read_text(encoding="utf-8").split("#### Starting from a position")[1]
+    blocks = [block for block in section.split("```")[1::2] if block.lstrip("\n").startswith("# game: ../")]
+    assert len(blocks) == 2
+    for number, block in enumerate(blocks):
+        passes(project, f"doc{number}.test.moves", block.lstrip("\n").replace("# game: ../", "# game: ", 1))

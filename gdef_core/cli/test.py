@@ -103,14 +103,16 @@ class TestSession:
     def run_file(self, path: str, selected) -> None:
         from gdef_core.testing.runner import ERROR, CaseResult, run_case
         from gdef_core.testing.scripts import TestFileError, parse_test_file
-        from gdef_core.testing.start_position import StartError, read_record, record_params, start_state
+        from gdef_core.testing.start_position import StartError, read_records, record_params
 
         text = self.read(path)
         if text is None:
             return
         try:
             test_file = parse_test_file(path, text)
-            record = read_record(test_file)
+            records = read_records(test_file)
+            header = test_file.start
+            record = records[header.record_path(path)] if header.is_record else None
             recorded = record_params(test_file, record, self.given_params(test_file))
         except TestFileError as error:
             self.err.write(f"{PROG}: error: {error.where}: {error.message}\n")
@@ -121,21 +123,17 @@ class TestSession:
         if not cases:
             return
         game, problem = self.game(test_file, recorded)
-        start = start_error = None
-        if game is not None and (record is not None or test_file.start.writes_position):
-            try:
-                start = start_state(game, test_file.start, record)
-            except StartError as error:
-                start_error = error
+        starts: dict[int, object] = {}  # id of a StartHeader -> its State, or the StartError
         marks = []
         for case in cases:
+            start = None if game is None else self.start(game, case.start, records, path, starts)
             if game is None:
                 result = CaseResult(case, ERROR, line=case.line, message=problem.splitlines()[0])
                 self.load_errors[case.node_id] = problem
-            elif start_error is not None:
-                at = start_error.at
-                result = CaseResult(case, ERROR, line=at.line, column=at.column, location=start_error.location,
-                                    message=f"the start position does not fit {game.name}: {start_error.message}")
+            elif isinstance(start, StartError):
+                at = start.at
+                result = CaseResult(case, ERROR, line=at.line, column=at.column, location=start.location,
+                                    message=f"the start position does not fit {game.name}: {start.message}")
             else:
                 result = run_case(game, case, start)
             self.results.append(result)
@@ -161,6 +159,22 @@ class TestSession:
             self.unreadable += 1
             return None
         return data.decode("utf-8", errors="replace")
+
+    @staticmethod
+    def start(game, header, records: dict, path: str, starts: dict):
+        """The State a test starts from (None: the game's start), or the StartError saying
+        why its header does not fit; each header of a file made a State once."""
+        from gdef_core.testing.start_position import StartError, start_state
+
+        if not (header.is_record or header.writes_position):
+            return None
+        if id(header) not in starts:
+            record = records[header.record_path(path)] if header.is_record else None
+            try:
+                starts[id(header)] = start_state(game, header, record)
+            except StartError as error:
+                starts[id(header)] = error
+        return starts[id(header)]
 
     def given_params(self, test_file) -> dict[str, str]:
         """The parameters a test file's `# param:` lines and the run's --param (which wins) set."""

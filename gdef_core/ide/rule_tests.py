@@ -18,7 +18,7 @@ from gdef_core.ide.describe import code_block
 from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
 from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
-                                       read_start_header)
+                                       read_starts)
 from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
 
 TEST_MODULE = "gdef_core.cli.test"
@@ -101,17 +101,19 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
 
 
 def _start_problems(path: str, text: str) -> list[Problem]:
-    """The start-position header's lines that cannot be read, and a `# from:` record that is
-    not a file (what fits the game is found by running the tests)."""
+    """Start-position lines (the file's header, a test's) that cannot be read, and `# from:`
+    records that are not files (what fits the game is found by running the tests)."""
+    _, cases = read_cases(path, text)
     try:
-        start = read_start_header(path, text)
+        start = read_starts(path, text, cases)
     except TestFileError as error:
         return [Problem(error.line - 1, error.column, error.end, error.message)]
-    record = start.record_path(path) if start.is_record else None
-    if record is not None and not os.path.isfile(record):
-        at = start.source_at
-        return [Problem(at.line - 1, at.column, at.end, f"the record {record} is not a file")]
-    return []
+    found = {}
+    for header in (start, *(case.start for case in cases)):
+        if header.is_record and not os.path.isfile(header.record_path(path)):
+            at = header.source_at
+            found[at] = Problem(at.line - 1, at.column, at.end, f"the record {header.record_path(path)} is not a file")
+    return list(found.values())
 
 
 def _line(text: str, line: int) -> str:
@@ -167,6 +169,13 @@ def _meaning(keyword: str) -> str:
            "reached and changes nothing."
 
 
+def _start_line_numbers(text: str) -> set[int]:
+    """The (1-based) lines that may write a start position: the header's, and those below each `[name]`."""
+    _, cases = read_cases("", text)
+    return {number for number, _ in header_lines(text)} | {
+        number for case in cases for number, _ in case.start_lines}
+
+
 @dataclass(frozen=True, slots=True)
 class Hover:
     markdown: str
@@ -181,10 +190,11 @@ def hover(text: str, line: int, column: int) -> Hover | None:
     content = _line(text, line)
     key = _HEADER_KEY.match(content)
     if key and key["key"] in START_KEYS and key.start("key") <= column <= key.end("key") \
-            and any(number == line + 1 for number, _ in header_lines(text)):
+            and line + 1 in _start_line_numbers(text):
         written, meaning = START_KEYS[key["key"]]
         usage_line = code_block(f"# {key['key']}: {written}")
-        markdown = f"{usage_line}\n\nA line of the header that says where this file's tests start: {meaning}."
+        markdown = f"{usage_line}\n\nWhere the tests start (a line of the file's header, or below a test's " \
+                   f"`[name]`): {meaning}."
         return Hover(markdown, line, key.start("key"), key.end("key"))
     if not content.lstrip().startswith("?") or "#" in content[:column]:
         return None

@@ -8,7 +8,8 @@
     place(...) clear(...)             a move, as at the gdef-run prompt
     ? square 3,7 K                    an assertion (gdef_core.testing.assertions)
 
-A `[name]` line starts a test from the file's start position; lines before the first one form a test
+A `[name]` line starts a test from the file's start position (the comment lines right below it
+may write the test's own, on the file's); lines before the first one form a test
 named after the file. `#` starts a comment.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from gdef_core.testing.start_header import HeaderError, StartHeader, header_lines, read_start
+from gdef_core.testing.start_header import HeaderError, StartHeader, header_lines, read_start, read_start_lines
 
 SUFFIX = ".test.moves"
 _GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>\S.*?)\s*$")
@@ -60,6 +61,10 @@ class TestCase:
     name: str
     line: int  # of its `[name]` line, or 1
     steps: list[Step] = field(default_factory=list)
+    # The comment lines below its `[name]` line before its first step, (number, text): they
+    # may write where it starts (start_header); and that start on the file's, once read.
+    start_lines: list[tuple[int, str]] = field(default_factory=list)
+    start: StartHeader | None = None
 
     @property
     def node_id(self) -> str:
@@ -85,13 +90,18 @@ class TestFile:
 
 def parse_test_file(path: str, text: str) -> TestFile:
     header, cases = read_cases(path, text)
-    return TestFile(path, find_game(path, header), cases, read_params(path, text), read_start_header(path, text))
+    start = read_starts(path, text, cases)
+    return TestFile(path, find_game(path, header), cases, read_params(path, text), start)
 
 
-def read_start_header(path: str, text: str) -> StartHeader:
-    """The header's start position (start_header.read_start), a TestFileError where it cannot be read."""
+def read_starts(path: str, text: str, cases: list[TestCase]) -> StartHeader:
+    """The file header's start position (start_header), and each test's (`case.start`: the
+    lines below its `[name]` on the file's); a TestFileError at a line that cannot be read."""
     try:
-        return read_start(text)
+        start = read_start(text)
+        for case in cases:
+            case.start = start.within(read_start_lines(case.start_lines)) if case.start_lines else start
+        return start
     except HeaderError as error:
         raise TestFileError(path, error.message, error.line, error.column, error.end) from None
 
@@ -128,6 +138,8 @@ def read_cases(path: str, text: str) -> tuple[str | None, list[TestCase]]:
         content = raw.split("#", 1)[0]
         stripped = content.strip()
         if not stripped:
+            if len(cases) > 1 and not cases[-1].steps and raw.strip():
+                cases[-1].start_lines.append((number, raw))
             continue
         section = _SECTION.fullmatch(stripped)
         if section:

@@ -90,6 +90,15 @@ class StartHeader:
         return (self.source == "empty" or bool(self.board) or self.turn is not None or bool(self.variables)
                 or bool(self.scores) or self.move is not None)
 
+    def within(self, test: "StartHeader") -> "StartHeader":
+        """A test's own start (the lines below its `[name]`) on this one, the file's: with its own
+        `# from:` the test's lines alone count; else they follow the file's, a turn or a move
+        number of the test's replacing the file's."""
+        if test.source_at is not None:
+            return test
+        return StartHeader(self.source, self.source_at, [*self.board, *test.board], test.turn or self.turn,
+                           [*self.variables, *test.variables], [*self.scores, *test.scores], test.move or self.move)
+
     def record_path(self, test_path: str) -> str:
         """The record's path, relative to the test file's folder."""
         return os.path.normpath(os.path.join(os.path.dirname(test_path) or ".", self.source))
@@ -109,8 +118,13 @@ def header_lines(text: str) -> Iterator[tuple[int, str]]:
 def read_start(text: str) -> StartHeader:
     """The start position a test file's header writes (the game's start when it writes none);
     HeaderError at the first line that cannot be read."""
+    return read_start_lines(list(header_lines(text)))
+
+
+def read_start_lines(lines: list[tuple[int, str]]) -> StartHeader:
+    """The start position written by these comment lines (numbered from 1 in their file): a
+    file's header, or the lines below a test's `[name]`; other comments among them are skipped."""
     header = StartHeader()
-    lines = list(header_lines(text))
     position = 0
     while position < len(lines):
         number, raw = lines[position]

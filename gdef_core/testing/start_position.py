@@ -30,17 +30,21 @@ class StartError(ValueError):
         self.message, self.at, self.location = message, at, location
 
 
-def read_record(test_file: TestFile) -> dict | None:
-    """The record a `# from:` line names (None without one); TestFileError at that line when
-    it cannot be read or is not a record."""
-    start = test_file.start
-    if not start.is_record:
-        return None
-    at = start.source_at
-    try:
-        return load_record(start.record_path(test_file.path))
-    except RecordError as error:
-        raise TestFileError(test_file.path, f"# from: {error}", at.line, at.column, at.end) from None
+def read_records(test_file: TestFile) -> dict[str, dict]:
+    """The records the `# from:` lines name (the header's and the tests'), by path; a
+    TestFileError at the line of one that cannot be read or is not a record."""
+    records: dict[str, dict] = {}
+    for start in (test_file.start, *(case.start for case in test_file.cases)):
+        if start is None or not start.is_record:
+            continue
+        path = start.record_path(test_file.path)
+        if path not in records:
+            at = start.source_at
+            try:
+                records[path] = load_record(path)
+            except RecordError as error:
+                raise TestFileError(test_file.path, f"# from: {error}", at.line, at.column, at.end) from None
+    return records
 
 
 def record_params(test_file: TestFile, record: dict | None, given: dict[str, str]) -> dict:
@@ -63,11 +67,17 @@ def _shown(value) -> str:
 
 
 def start_state(game, header: StartHeader, record: dict | None):
-    """The State the tests start from; StartError at the header line that does not fit."""
+    """The State a test starts from; StartError at the header line that does not fit."""
     first = header.source_at or _first(header)
     if record is not None:
         if record.get("game") != game.name:
             raise StartError(f"the record is of '{record.get('game')}', not of '{game.name}'", first)
+        played = {name: value for name, value in record.get("params", {}).items()
+                  if name in game.params and _shown(value) != _shown(game.params[name])}
+        if played:
+            raise StartError("the record was played with " + ", ".join(f"{n}={_shown(v)}" for n, v in played.items())
+                             + ", the tests with " + ", ".join(f"{n}={_shown(game.params[n])}" for n in played)
+                             + ": a test's record is played with the parameters of its file (`# param:`)", first)
         try:
             state = Session.from_record(game, game.files, record).state
         except RecordError as error:
