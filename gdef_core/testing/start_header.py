@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from gdef_core.moves import Move, MoveSyntaxError, Op
 from gdef_core.testing.assertions import parse_value
 
-# key -> (value as written, what it sets): the one description docs, errors and hover read
+# key -> (value as written, what it sets): the one description that errors and hover read
 KEYS: dict[str, tuple[str, str]] = {
     "from": ("start | empty | RECORD.json", "the position the tests start from: the game's start "
              "(after setup()), that position with every square emptied, or the position a gdef-run "
