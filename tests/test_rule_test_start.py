@@ -15,7 +15,7 @@ import pytest
 from gdef_core import load_game
 from gdef_core.cli.run import run as gdef_run
 from gdef_core.cli.test import run as gdef_test
-from gdef_core.ide.rule_tests import Problem, syntax_problems
+from gdef_core.ide.rule_tests import Problem, read_report, syntax_problems
 from gdef_core.runtime.render import render_board
 from gdef_core.testing.start_header import read_start
 from gdef_core.testing.start_position import start_state
@@ -459,3 +459,14 @@ def test_the_examples_of_the_docs_pass(project):
     assert len(blocks) == 2
     for number, block in enumerate(blocks):
         passes(project, f"doc{number}.test.moves", block.lstrip("\n").replace("# game: ../", "# game: ", 1))
+
+
+def test_a_runs_file_problems_come_back_at_their_line_and_column():
+    stderr = ("gdef-test: error: /p/a.test.moves:2:9: # from: /p/gone.json: cannot read the record\n"
+              "gdef-test: error: /p/a.test.moves:3: # param: board_size=99 is not in 1 to 25\n"
+              "gdef-test: error: /p/b.test.moves: which game does it test?\n")
+    report = read_report("", stderr)
+    assert report.problems("/p/a.test.moves") == [
+        Problem(1, 8, -1, "# from: /p/gone.json: cannot read the record"),
+        Problem(2, 0, -1, "# param: board_size=99 is not in 1 to 25")]
+    assert report.problems("/p/b.test.moves") == [Problem(0, 0, 0, "which game does it test?")]
