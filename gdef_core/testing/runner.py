@@ -32,7 +32,7 @@ class CaseResult:
 
 
 def run_case(game, case: TestCase, start=None) -> CaseResult:
-    """`start`: the State the file's header starts the tests from (a copy is played), else the game's start."""
+    """`start`: the State the test starts from, its header's (a copy is played); else the game's start."""
     from gdef_core.runtime.errors import GdefRuntimeError
     from gdef_core.runtime.game import IllegalMoveError, VerdictKind
 
