@@ -888,7 +888,7 @@ def _scalar(game: Game, name: str, kind: str, value):
         return obj
     if kind == "bool" and type(value) is bool:
         return value
-    if kind == "int" and type(value) is int:
+    if kind == "int" and type(value) is int and -2 ** 63 <= value < 2 ** 63:  # an int of the language
         return value
     if kind == "float" and type(value) in (int, float):
         return float(value)
