@@ -406,3 +406,16 @@ def client_for():
         if client.process.poll() is None:
             client.process.kill()
             client.close()
+
+
+def test_reverse_continue_without_an_earlier_hit_says_where_it_stopped(client):
+    launch(client, "wins.moves", {}, stop_on_entry=True)
+    assert client.stopped("entry")["description"] == "Stopped at the first statement"
+    client.request("next", {"threadId": 1})
+    client.stopped("step")
+    client.request("reverseContinue", {"threadId": 1})
+    body = client.stopped("entry")
+    assert body["description"] == "Back at the first statement (no breakpoint was hit before)"
+    assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)
+    client.request("disconnect", {})
+    assert client.close() == 0

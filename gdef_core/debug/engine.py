@@ -437,7 +437,8 @@ class DebugSession:
         if target.collect:  # reverse continue: back to the last breakpoint hit before here
             earlier = [tick for tick in self.hit_ticks if tick < target.target]
             raise _Rewind(earlier[-1] if earlier else 1, "breakpoint" if earlier else "entry")
-        self._stop(target.reason, "Stepped back" if target.reason == "step" else "Breakpoint", frame)
+        self._stop(target.reason, {"step": "Stepped back", "breakpoint": "Breakpoint"}.get(
+            target.reason, "Back at the first statement (no breakpoint was hit before)"), frame)
 
     def _step_done(self, frame) -> bool:
         how, depth, entry = self.step
