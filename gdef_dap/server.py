@@ -76,6 +76,7 @@ class Server:
         self.session: DebugSession | None = None
         self.handles: dict[int, Callable[[], Sequence[Node]]] = {}  # variablesReference -> children
         self.last_handle = 0  # references only grow: one from before a step is never another's
+        self.frame_ids: tuple[Stop | None, int] = (None, 1)  # the stop whose frames are numbered, its first id
         self.client = Client()
         self.running = True
         self.after: Callable[[], None] | None = None  # what a request does once it is answered
@@ -160,6 +161,7 @@ class Server:
 
     def stopped(self, stop: Stop) -> None:
         self.handles.clear()
+        self.frame_ids = (stop, self.frame_ids[1] + len(self.frame_ids[0].frames) if self.frame_ids[0] else 1)
         self.event("stopped", to_json(protocol.StoppedEventBody(
             stop.reason, stop.description, THREAD_ID, text=stop.text, allThreadsStopped=True)))
         session = self.session
@@ -259,7 +261,7 @@ class Server:
         stop = self.stop()
         frames = []
         for index, frame in enumerate(stop.frames):
-            item = protocol.StackFrame(index + 1, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
+            item = protocol.StackFrame(self.first_frame_id(stop) + index, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
                                        presentationHint=None if frame.python is not None else "label")
             if frame.span is not None:
                 item.line = frame.span.line + self.client.lines_from
@@ -272,10 +274,18 @@ class Server:
             raise RequestError("startFrame and levels count from 0")
         return protocol.StackTraceResponseBody(frames[start:start + levels], len(frames))
 
+    def first_frame_id(self, stop: Stop) -> int:
+        """Frames are numbered on from the last stop's: an id from before a step is never another's."""
+        owner, first = self.frame_ids
+        if owner is not stop:
+            raise RequestError("the game is running: pause it first")
+        return first
+
     def frame_index(self, stop: Stop, frame_id: int) -> int:
-        if not 1 <= frame_id <= len(stop.frames):
-            raise RequestError(f"there is no frame {frame_id}")
-        return frame_id - 1
+        first = self.first_frame_id(stop)
+        if not first <= frame_id < first + len(stop.frames):
+            raise RequestError(f"there is no frame {frame_id} (frames live until the game runs again)")
+        return frame_id - first
 
     def scopes(self, arguments: protocol.ScopesArguments) -> protocol.ScopesResponseBody:
         stop = self.stop()

@@ -91,8 +91,12 @@ class Client:
         frames = self.request("stackTrace", {"threadId": 1})["body"]["stackFrames"]
         return [(f["name"], Path(f["source"]["path"]).name if "source" in f else None, f["line"]) for f in frames]
 
-    def variables(self, frame: int = 1) -> dict[str, dict[str, dict]]:
-        scopes = self.request("scopes", {"frameId": frame})["body"]["scopes"]
+    def top(self) -> int:
+        """The id of the innermost frame of the stop (ids are the adapter's: ask for them)."""
+        return self.request("stackTrace", {"threadId": 1})["body"]["stackFrames"][0]["id"]
+
+    def variables(self, frame: int | None = None) -> dict[str, dict[str, dict]]:
+        scopes = self.request("scopes", {"frameId": self.top() if frame is None else frame})["body"]["scopes"]
         return {scope["name"]: {v["name"]: v for v in self.request(
             "variables", {"variablesReference": scope["variablesReference"]})["body"]["variables"]}
             for scope in scopes}

@@ -31,10 +31,10 @@ def test_a_session_as_an_editor_drives_it(client):
     rows = client.children(scopes["Positions"]["CurrentPosition"])
     assert [(name, row["value"]) for name, row in rows.items()] == [("y=2", ". . ."), ("y=1", ". . ."), ("y=0", "X . .")]
     assert client.children(rows["y=0"])["[0][0]"]["value"] == "X"
-    evaluate = client.request("evaluate", {"expression": "CurrentPosition[x][y] == m", "frameId": 1,
+    evaluate = client.request("evaluate", {"expression": "CurrentPosition[x][y] == m", "frameId": client.top(),
                                            "context": "watch"})["body"]
     assert evaluate["result"] == "true"
-    client.request("evaluate", {"expression": "nosuchname", "frameId": 1, "context": "hover"}, ok=False)
+    client.request("evaluate", {"expression": "nosuchname", "frameId": client.top(), "context": "hover"}, ok=False)
 
     client.request("setBreakpoints", {"source": {"path": HELPERS}, "breakpoints": []})
     client.request("next", {"threadId": 1})
@@ -154,7 +154,7 @@ def test_malformed_requests_get_error_responses(client):
     client.stopped("breakpoint")
     client.request("scopes", {"frameId": 99}, ok=False)
     client.request("variables", {"variablesReference": 12345}, ok=False)
-    client.request("evaluate", {"expression": "CurrentPosition[9][0]", "frameId": 1}, ok=False)
+    client.request("evaluate", {"expression": "CurrentPosition[9][0]", "frameId": client.top()}, ok=False)
     client.request("next", {"threadId": 7}, ok=False)
     client.send_raw(b"Content-Length: nine\r\n\r\n")               # skipped (test_dap_audit); then the end of stdin ends it
     assert client.close() == 0
@@ -260,7 +260,7 @@ def test_launch_with_the_games_parameters(client):
     client.event("initialized")
     client.request("configurationDone")
     client.stopped("entry")
-    assert client.request("evaluate", {"expression": "board_size", "frameId": 1})["body"]["result"] == "5"
+    assert client.request("evaluate", {"expression": "board_size", "frameId": client.top()})["body"]["result"] == "5"
     client.request("continue", {"threadId": 1})   # (4,4) is on a 5 x 5 board: played
     said = [client.event("output")["body"]["output"]]
     while "moves ran out" not in said[-1]:

@@ -87,7 +87,7 @@ def test_a_run_time_error_and_a_failed_assertion_as_exception_info(client):
 def test_variables_paging_and_references_that_end_with_the_stop(client):
     launch(client, "wins.moves", {GAME: [{"line": 29}]})
     client.stopped("breakpoint")
-    scopes = client.request("scopes", {"frameId": 1})["body"]["scopes"]
+    scopes = client.request("scopes", {"frameId": client.top()})["body"]["scopes"]
     locals_ = scopes[0]["variablesReference"]
     every = client.request("variables", {"variablesReference": locals_})["body"]["variables"]
     assert [v["name"] for v in every] == ["y", "inRow", "spare"]
@@ -101,10 +101,15 @@ def test_variables_paging_and_references_that_end_with_the_stop(client):
     assert ([frame["name"] for frame in frames["stackFrames"]], frames["totalFrames"]) == (["end()"], 3)
     assert client.request("stackTrace", {"threadId": 1, "startFrame": 5})["body"] == {"stackFrames": [], "totalFrames": 3}
     client.request("stackTrace", {"threadId": 1, "startFrame": -1}, ok=False)
+    top = client.top()
     client.request("next", {"threadId": 1})
     client.stopped("step")
     client.request("variables", {"variablesReference": locals_}, ok=False)   # from the stop before
-    again = client.request("scopes", {"frameId": 1})["body"]["scopes"]
+    answer = client.request("scopes", {"frameId": top}, ok=False)
+    assert answer["message"] == f"there is no frame {top} (frames live until the game runs again)"
+    client.request("evaluate", {"expression": "y", "frameId": top}, ok=False)
+    assert client.top() > top
+    again = client.request("scopes", {"frameId": client.top()})["body"]["scopes"]
     assert min(scope["variablesReference"] for scope in again) > max(scope["variablesReference"] for scope in scopes)
     client.request("disconnect", {})
     assert client.close() == 0
@@ -209,11 +214,11 @@ def test_an_assignment_in_watch_hover_or_repl_is_refused_as_a_write(client):
     client.stopped("breakpoint")
     for context in ("watch", "hover", "repl"):
         for text in ("placed = 3", "inRow=1", " spare [0] = 2"):
-            answer = client.request("evaluate", {"expression": text, "frameId": 1, "context": context}, ok=False)
+            answer = client.request("evaluate", {"expression": text, "frameId": client.top(), "context": context}, ok=False)
             assert answer["message"] == f"'{text.strip()}' assigns: the debugger's expressions are read-only"
-    assert client.request("evaluate", {"expression": "placed == 1", "frameId": 1, "context": "watch"})["body"][
+    assert client.request("evaluate", {"expression": "placed == 1", "frameId": client.top(), "context": "watch"})["body"][
         "result"] == "true"
-    assert client.request("evaluate", {"expression": "placed", "frameId": 1, "context": "repl"})["body"][
+    assert client.request("evaluate", {"expression": "placed", "frameId": client.top(), "context": "repl"})["body"][
         "result"] == "1"
     client.request("disconnect", {})
     assert client.close() == 0
@@ -257,7 +262,7 @@ def test_pause_and_terminate_a_game_running_a_long_loop(client, tmp_path):
     frames = client.frames()
     assert frames[0][:2] == ("spin()", "spin.gdef") and frames[0][2] in (8, 9)
     assert frames[1:] == [("end()", "spin.gdef", 16), ("end() after move 1: place(0,0,X)", "spin.moves", 1)]
-    assert int(client.request("evaluate", {"expression": "i", "frameId": 1})["body"]["result"]) >= 0
+    assert int(client.request("evaluate", {"expression": "i", "frameId": client.top()})["body"]["result"]) >= 0
     client.request("continue", {"threadId": 1})
     client.request("stackTrace", {"threadId": 1}, ok=False)   # running again
     client.request("terminate", {})
@@ -343,7 +348,7 @@ def test_a_big_array_is_paged_and_never_sent_whole(client, tmp_path):
     assert len(whole) == 1001 and whole[999]["name"] == "[999]"
     assert whole[-1] == {"name": "...", "value": "4,000 more, not shown: ask for them by start and count, or "
                                                  "evaluate one", "variablesReference": 0}
-    evaluated = client.request("evaluate", {"expression": "a", "frameId": 1, "context": "watch"})["body"]
+    evaluated = client.request("evaluate", {"expression": "a", "frameId": client.top(), "context": "watch"})["body"]
     assert evaluated["indexedVariables"] == 5000
     client.request("disconnect", {})
     assert client.close() == 0
