@@ -424,3 +424,16 @@ def test_reverse_continue_without_an_earlier_hit_says_where_it_stopped(client):
     assert client.frames()[0] == ("isMoveLegal()", "rows.gdef", 20)
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_a_refused_parameter_is_named_at_its_declaration_and_a_broken_game_says_its_errors(client, tmp_path):
+    game = tmp_path / "spin.gdef"
+    game.write_text(SPIN.replace("obj X\n", "obj X\nparam int n = 3 in 1 to 9;\n"))
+    client.request("initialize", {"adapterID": "gdef"})
+    answer = client.request("launch", {"program": str(game), "params": {"n": 12}}, ok=False)
+    assert answer["message"] == f"cannot debug {game}: {game}:5:1: parameter 'n' cannot be 12: it takes 1 to 9"
+    game.write_text(SPIN.replace("obj X\n", "obj X\nparam int n = 3 in 1 to;\n"))
+    answer = client.request("launch", {"program": str(game), "params": {"n": 2}}, ok=False)
+    assert answer["message"].startswith(f"cannot debug {game}: the game has 1 error:\n{game}:5:")
+    client.request("disconnect", {})
+    assert client.close() == 0

@@ -258,6 +258,11 @@ class DebugSession:
             program = load_program(self.launch.program, params=self.launch.params)
         except GdefFileError as error:
             raise DebugLoadError(str(error)) from None
+        if program.param_errors:
+            if program.ok:  # each refused value at its parameter's declaration
+                raise DebugLoadError("; ".join(f"{program.params[name].span}: {why}" if name in program.params
+                                               else why for name, why in program.param_errors.items()))
+            program.param_errors.clear()  # the game's own errors say more (a broken declaration is no parameter)
         try:
             game = game_from_program(program, optimize=False)
         except GameLoadError as error:
