@@ -437,3 +437,17 @@ def test_a_refused_parameter_is_named_at_its_declaration_and_a_broken_game_says_
     assert answer["message"].startswith(f"cannot debug {game}: the game has 1 error:\n{game}:5:")
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_an_expression_too_long_to_check_in_a_moment_is_refused_at_once(client):
+    long = "y == 0" + " && y == 0" * 1200
+    _, verified = launch(client, "wins.moves", {GAME: [{"line": 29, "condition": long}, {"line": 29}]})
+    assert verified[GAME][0] == {"verified": False, "line": 29, "message": "the condition 'y == 0 && y == 0 && y == 0 "
+                                 "&& y == 0 && y == 0 && ...': an expression is at most 10,000 characters (this one "
+                                 "has 12,006)"}
+    client.stopped("breakpoint")
+    huge = "[" + "0," * 1_000_000 + "]"
+    answer = client.request("evaluate", {"expression": huge, "frameId": client.top(), "context": "watch"}, ok=False)
+    assert answer["message"] == "an expression is at most 10,000 characters (this one has 2,000,002)"
+    client.request("disconnect", {})
+    assert client.close() == 0

@@ -185,12 +185,13 @@ class DebugSession:
         mistakes = []
         if breakpoint.condition:
             mistake = self.watches.mistake(breakpoint.condition, game, function, bool_only=True)
-            mistakes += [f"the condition '{breakpoint.condition}': {mistake}"] if mistake else []
+            mistakes += [f"the condition '{_short(breakpoint.condition)}': {mistake}"] if mistake else []
         if breakpoint.hit_condition and _HIT_CONDITION.fullmatch(breakpoint.hit_condition) is None:
-            mistakes.append(f"the hit count '{breakpoint.hit_condition}' is not N, >= N, > N, <= N, < N, == N or % N")
+            mistakes.append(f"the hit count '{_short(breakpoint.hit_condition)}' is not N, >= N, > N, <= N, < N, "
+                            "== N or % N")
         for part in expressions.interpolated(breakpoint.log_message or ""):
             mistake = self.watches.mistake(part, game, function)
-            mistakes += [f"{{{part}}} of the log message: {mistake}"] if mistake else []
+            mistakes += [f"{{{_short(part)}}} of the log message: {mistake}"] if mistake else []
         if mistakes:
             breakpoint.line, breakpoint.verified_line = breakpoint.verified_line, None
             breakpoint.message = "; ".join(mistakes)
@@ -681,6 +682,11 @@ def _check_record(path: str) -> None:
         load_record(path)
     except RecordError as error:
         raise DebugLoadError(str(error)) from None
+
+
+def _short(text: str, most: int = 50) -> str:
+    """An expression quoted in a message: its start when it is long."""
+    return text if len(text) <= most else text[:most].rstrip() + " ..."
 
 
 def _check_record_target(path: str) -> None:

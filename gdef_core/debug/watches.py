@@ -30,6 +30,7 @@ _SHARED = set(prelude.CELLS.split(", "))  # the state of a game being judged (no
 _COPIED = {"B", "N", "PB", "V"}  # mutable: every evaluation gets its own
 _ids = itertools.count(1)
 MAX_CACHED = 200
+MAX_EXPRESSION = 10_000  # characters of one expression
 _ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w*\s*(\[[^=]*\]\s*)*=(?!=)")  # `x = 1`, `a[i][j] = 2`: a statement
 # The rules' CTX cell (gdef_core.runtime.prelude) as the checker's contexts.
 _CONTEXTS = {context.number: context for context in Context}
@@ -43,8 +44,9 @@ class Watches:
         self.cache: dict[tuple, object] = {}
 
     def evaluate(self, text: str, scope: Scope, function: str | None):
-        if "\n" in text or "\r" in text:
-            raise EvaluationError("an expression is one line")
+        mistake = _shape_mistake(text)
+        if mistake is not None:
+            raise EvaluationError(mistake)
         game = scope.game
         params = _visible(game.program.functions.get(function) if function else None, scope.locals)
         context = scope.cells.get("CTX")
@@ -61,8 +63,8 @@ class Watches:
         """Why `text` cannot be evaluated anywhere in `function` (None: it can be), checked before
         the game runs (a breakpoint's condition, a logpoint's {expression}): every local the
         function declares is taken as visible."""
-        if "\n" in text or "\r" in text:
-            return "an expression is one line"
+        if _shape_mistake(text) is not None:
+            return _shape_mistake(text)
         params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
         try:
             program, found = self._checked(text, game, function, params)
@@ -100,6 +102,16 @@ class Watches:
         namespace = prelude.namespace()
         exec(compile(generated.source, generated.filename, "exec"), namespace)
         return namespace["_factory"]((game.empty, *game.objects.values()))
+
+
+def _shape_mistake(text: str) -> str | None:
+    """Why `text` is not even read as an expression: more than one line, or too long to check
+    in a moment (the checker would read the whole text first)."""
+    if "\n" in text or "\r" in text:
+        return "an expression is one line"
+    if len(text) > MAX_EXPRESSION:
+        return f"an expression is at most {MAX_EXPRESSION:,} characters (this one has {len(text):,})"
+    return None
 
 
 def _check(text: str, game, files: list[str], path: str, params: list, result: str):
