@@ -451,3 +451,16 @@ def test_an_expression_too_long_to_check_in_a_moment_is_refused_at_once(client):
     assert answer["message"] == "an expression is at most 10,000 characters (this one has 2,000,002)"
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_conditions_are_checked_once_and_at_most_a_hundred_per_file(client):
+    launch(client, "wins.moves", {})
+    many = [{"line": 29, "condition": f"y == {i}"} for i in range(101)]
+    answer = client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": many})["body"]["breakpoints"]
+    assert answer[:100] == [{"verified": True, "line": 29}] * 100
+    assert answer[100] == {"verified": False, "line": 29, "message": "more than 100 breakpoints of this file have a "
+                                                                     "condition or a log message: this one is not set"}
+    again = client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": many[:3] + [{"line": 29}]})
+    assert again["body"]["breakpoints"] == [{"verified": True, "line": 29}] * 4
+    client.request("disconnect", {})
+    assert client.close() == 0

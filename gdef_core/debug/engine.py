@@ -43,6 +43,7 @@ _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "m
             "_e_setup": "setup()", "_e_filter": "isMoveLegal()", "_e_default": "isMoveLegal()",
             "_e_chance": "chance()"}
 _CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter", "raw_chance")
+MAX_CHECKED_BREAKPOINTS = 100  # of a file with a condition or log message (each is checked by the checker)
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
@@ -164,7 +165,15 @@ class DebugSession:
     def set_breakpoints(self, path: str, specs: list[dict]) -> list[Breakpoint]:
         """Replace the breakpoints of a file; specs: {line (0-based), condition, hit_condition,
         log_message}."""
-        found = [self._breakpoint(path, spec) for spec in specs]
+        found = []
+        checked = 0
+        for spec in specs:
+            checked += bool(spec.get("condition") or spec.get("log_message"))
+            if checked > MAX_CHECKED_BREAKPOINTS and (spec.get("condition") or spec.get("log_message")):
+                found.append(Breakpoint(spec["line"], None, message=f"more than {MAX_CHECKED_BREAKPOINTS} breakpoints "
+                                        "of this file have a condition or a log message: this one is not set"))
+                continue
+            found.append(self._breakpoint(path, spec))
         with self.cond:
             self.breakpoints[same_file(path)] = found
         return found

@@ -42,6 +42,7 @@ class Watches:
     def __init__(self, files: list[str]) -> None:
         self.files = files
         self.cache: dict[tuple, object] = {}
+        self.types: dict[tuple, str | EvaluationError] = {}  # (text, function) -> its type or why it has none
 
     def evaluate(self, text: str, scope: Scope, function: str | None):
         mistake = _shape_mistake(text)
@@ -65,11 +66,18 @@ class Watches:
         function declares is taken as visible."""
         if _shape_mistake(text) is not None:
             return _shape_mistake(text)
-        params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
-        try:
-            program, found = self._checked(text, game, function, params)
-        except EvaluationError as error:
-            return str(error)
+        key = (text, function)
+        if key not in self.types:  # an editor sends a file's breakpoints again at every change
+            params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
+            try:
+                self.types[key] = self._checked(text, game, function, params)[1]
+            except EvaluationError as error:
+                self.types[key] = error
+            if len(self.types) > MAX_CACHED:
+                self.types.pop(next(iter(self.types)))
+        found = self.types[key]
+        if isinstance(found, EvaluationError):
+            return str(found)
         if bool_only and found != "bool":
             return f"a condition must be a bool, not {found}"
         return None
