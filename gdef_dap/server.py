@@ -358,6 +358,9 @@ class Server:
         try:
             value = session.evaluate(text, index)
         except EvaluationError as error:
+            if arguments.context == "repl" and is_move(text):
+                raise RequestError(f"{error}; a move is played when the game waits for one (when the moves "
+                                   "have run out): continue to there first") from None
             raise RequestError(str(error)) from None
         node = value_node(text, value, text)
         return protocol.EvaluateResponseBody(node.value, self.handle(node.children) if node.children else 0,
@@ -382,6 +385,14 @@ class Server:
         session = self.need_session()
         session.quit()
         self.event("terminated")
+
+
+def is_move(text: str) -> bool:
+    try:
+        Move.parse(text)
+    except MoveSyntaxError:
+        return False
+    return True
 
 
 def thread(thread_id: int) -> None:

@@ -464,3 +464,14 @@ def test_conditions_are_checked_once_and_at_most_a_hundred_per_file(client):
     assert again["body"]["breakpoints"] == [{"verified": True, "line": 29}] * 4
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_a_move_typed_while_the_game_is_stopped_says_when_moves_are_played(client):
+    launch(client, "wins.moves", {GAME: [{"line": 29}]})
+    client.stopped("breakpoint")
+    answer = client.request("evaluate", {"expression": "place(1,1,O)", "context": "repl", "frameId": client.top()},
+                            ok=False)
+    assert answer["message"] == ("column 1: no function named 'place'; did you mean 'addPlace'?; a move is played when "
+                                 "the game waits for one (when the moves have run out): continue to there first")
+    client.request("disconnect", {})
+    assert client.close() == 0
