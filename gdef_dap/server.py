@@ -79,6 +79,7 @@ class Server:
         self.frame_ids: tuple[Stop | None, int] = (None, 1)  # the stop whose frames are numbered, its first id
         self.client = Client()
         self.running = True
+        self.terminated = False  # the `terminated` event was sent (once per session)
         self.after: Callable[[], None] | None = None  # what a request does once it is answered
         self.handlers = {
             "initialize": self.initialize, "launch": self.launch, "setBreakpoints": self.set_breakpoints,
@@ -175,6 +176,7 @@ class Server:
 
     def finished(self, exit_code: int) -> None:
         self.event("exited", to_json(protocol.ExitedEventBody(exit_code)))
+        self.terminated = True
         self.event("terminated")
 
     # ------------------------------------------------------------ requests
@@ -384,7 +386,9 @@ class Server:
     def terminate(self, arguments: protocol.TerminateArguments) -> None:
         session = self.need_session()
         session.quit()
-        self.event("terminated")
+        if not self.terminated:
+            self.terminated = True
+            self.event("terminated")
 
 
 def is_move(text: str) -> bool:

@@ -267,7 +267,9 @@ def test_pause_and_terminate_a_game_running_a_long_loop(client, tmp_path):
     client.request("stackTrace", {"threadId": 1}, ok=False)   # running again
     client.request("terminate", {})
     client.event("terminated")
+    client.request("terminate", {})   # once is enough: no second `terminated`
     client.request("disconnect", {"terminateDebuggee": True})
+    assert not [event for event in client.events if event["event"] == "terminated"]
     assert client.close() == 0
 
 
