@@ -1,6 +1,7 @@
 """The adapter: each request a small handler over gdef_core.debug's DebugSession; the session's
-stops, output and end become events. Lines and columns are 1-based here (the protocol's
-default), 0-based in the engine. A malformed request gets an error response, never a crash."""
+stops, output and end become events. Lines, columns and paths are as the client's `initialize`
+asks (1-based and file paths: the protocol's defaults), 0-based in the engine. A malformed
+request gets an error response, never a crash."""
 from __future__ import annotations
 
 import os
@@ -77,6 +78,7 @@ class Server:
         self.handles: dict[int, Callable[[], Sequence[Node]]] = {}  # variablesReference -> children
         self.last_handle = 0  # references only grow: one from before a step is never another's
         self.frame_ids: tuple[Stop | None, int] = (None, 1)  # the stop whose frames are numbered, its first id
+        self.next_frame_id = 1  # frame ids only grow too
         self.client = Client()
         self.running = True
         self.terminated = False  # the `terminated` event was sent (once per session)
@@ -162,7 +164,8 @@ class Server:
 
     def stopped(self, stop: Stop) -> None:
         self.handles.clear()
-        self.frame_ids = (stop, self.frame_ids[1] + len(self.frame_ids[0].frames) if self.frame_ids[0] else 1)
+        self.frame_ids = (stop, self.next_frame_id)
+        self.next_frame_id += len(stop.frames)
         self.event("stopped", to_json(protocol.StoppedEventBody(
             stop.reason, stop.description, THREAD_ID, text=stop.text, allThreadsStopped=True)))
         session = self.session

@@ -64,8 +64,9 @@ class Watches:
         """Why `text` cannot be evaluated anywhere in `function` (None: it can be), checked before
         the game runs (a breakpoint's condition, a logpoint's {expression}): every local the
         function declares is taken as visible."""
-        if _shape_mistake(text) is not None:
-            return _shape_mistake(text)
+        shape = _shape_mistake(text)
+        if shape is not None:
+            return shape
         key = (text, function)
         if key not in self.types:  # an editor sends a file's breakpoints again at every change
             params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
