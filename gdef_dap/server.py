@@ -258,7 +258,7 @@ class Server:
         session = self.need_session()
         stop = session.stop
         if stop is None:
-            raise RequestError("the game has ended" if session.ended else "the game is running: pause it first")
+            raise RequestError(not_stopped(session))
         return stop
 
     def stack_trace(self, arguments: protocol.StackTraceArguments) -> protocol.StackTraceResponseBody:
@@ -358,7 +358,7 @@ class Server:
             return protocol.EvaluateResponseBody(f"played {text.strip()}", 0)
         stop = session.stop
         if stop is None:
-            raise RequestError("the game is running: expressions are evaluated where it is stopped")
+            raise RequestError(f"{not_stopped(session)} (expressions are evaluated where it is stopped)")
         index = self.frame_index(stop, arguments.frameId) if arguments.frameId is not None else 0
         try:
             value = session.evaluate(text, index)
@@ -392,6 +392,15 @@ class Server:
         if not self.terminated:
             self.terminated = True
             self.event("terminated")
+
+
+def not_stopped(session: DebugSession) -> str:
+    """Why there is no stop to look at."""
+    if session.ended:
+        return "the game has ended"
+    if session.waiting_for_move:
+        return "the game waits for a move: type one in the debug console, or pause to look at the position"
+    return "the game is running: pause it first"
 
 
 def is_move(text: str) -> bool:

@@ -299,6 +299,9 @@ def test_a_move_typed_by_its_name_in_the_debug_console_is_played(client):
     while "moves ran out" not in said:
         said += client.event("output")["body"]["output"]
     client.request("evaluate", {"expression": "place(", "context": "repl"}, ok=False)
+    answer = client.request("evaluate", {"expression": "placed", "context": "watch"}, ok=False)
+    assert answer["message"] == ("the game waits for a move: type one in the debug console, or pause to look at the "
+                                 "position (expressions are evaluated where it is stopped)")
     client.request("setBreakpoints", {"source": {"path": GAME}, "breakpoints": [{"line": 20}]})
     played = client.request("evaluate", {"expression": "1,1", "context": "repl"})   # O's mark at 1,1, by name
     assert played["body"]["result"] == "played 1,1"
