@@ -5,11 +5,15 @@ references that die with the stop, `noDebug`, and a stream that goes wrong and g
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from dap_support import GAME, GAMES, HELPERS, Client, client, launch  # noqa: F401 (client: the fixture)
+from dap_support import GAME, GAMES, HELPERS, ROOT, Client, client, launch  # noqa: F401 (client: the fixture)
 
 
 def test_bad_conditions_hit_counts_and_log_messages_are_unverified_with_the_reason(client):
@@ -480,3 +484,26 @@ def test_a_move_typed_while_the_game_is_stopped_says_when_moves_are_played(clien
                                  "the game waits for one (when the moves have run out): continue to there first")
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def test_gdef_dap_answers_version_and_ends_quietly_on_ctrl_c():
+    from support import ctrl_c_as_at_a_terminal
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shown = subprocess.run([sys.executable, "-m", "gdef_dap", "--version"], capture_output=True, text=True, env=env,
+                           timeout=60)
+    assert (shown.returncode, shown.stdout.split()[0]) == (0, "gdef-dap")
+    process = subprocess.Popen([sys.executable, "-m", "gdef_dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, preexec_fn=ctrl_c_as_at_a_terminal)
+    try:
+        body = b'{"seq": 1, "type": "request", "command": "initialize", "arguments": {"adapterID": "gdef"}}'
+        process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        process.stdin.flush()
+        assert process.stdout.readline().startswith(b"Content-Length: ")   # it is up and reading
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert (process.returncode, err) == (130, b"")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
