@@ -507,3 +507,29 @@ def test_gdef_dap_answers_version_and_ends_quietly_on_ctrl_c():
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+# Each capability gdef-dap claims, and a request that uses it (answered as something it knows).
+CLAIMED = {"supportsConfigurationDoneRequest": "configurationDone", "supportsConditionalBreakpoints": "setBreakpoints",
+           "supportsHitConditionalBreakpoints": "setBreakpoints", "supportsLogPoints": "setBreakpoints",
+           "supportsStepBack": "stepBack", "supportsEvaluateForHovers": "evaluate",
+           "supportsTerminateRequest": "terminate", "supportsExceptionInfoRequest": "exceptionInfo"}
+NOT_CLAIMED = ("setVariable", "restart", "setFunctionBreakpoints", "setDataBreakpoints", "completions", "source",
+               "loadedSources", "cancel", "attach", "breakpointLocations", "stepInTargets", "goto", "gotoTargets",
+               "setExpression", "modules", "disassemble", "readMemory", "restartFrame")
+
+
+def test_every_capability_claimed_has_its_request_and_the_others_are_refused(client):
+    capabilities, _ = launch(client, "wins.moves", {GAME: [{"line": 29}]})
+    claimed = {name for name, value in capabilities.items() if name.startswith("supports") and value is True}
+    assert claimed == set(CLAIMED)
+    client.stopped("breakpoint")
+    for command in NOT_CLAIMED:
+        answer = client.request(command, {"threadId": 1}, ok=False)
+        assert answer["message"] == f"unknown request '{command}'"
+    for command in sorted(set(CLAIMED.values())):   # terminate last: it needs no arguments
+        seq = client.send({"type": "request", "command": command, "arguments": {}})
+        answer = client.response(seq, command, ok=command == "terminate")   # the others miss theirs
+        assert not answer.get("message", "").startswith("unknown request"), answer
+    client.request("disconnect", {})
+    assert client.close() == 0
