@@ -74,6 +74,11 @@ describe('the .vsix with only a Python that has no gdef', { concurrency: 1 }, ()
 
     // and it is the bundled copy that answered, run by the plain Python
     await runCommand(page, 'GDef: Show server output');
+    // the panel follows the end of the log; its first line is drawn only once scrolled to the top
+    const panelLines = page.locator('.part.panel .monaco-editor .view-lines').first();
+    await panelLines.waitFor({ timeout: 10_000 });
+    await panelLines.click();
+    await page.keyboard.press(`${CTRL}+Home`);
     const output = page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Starting the bundled gdef' });
     await output.first().waitFor({ timeout: 10_000 });
     // the rendered lines in order, wrapped ones joined back, with monaco's non-breaking spaces undone
