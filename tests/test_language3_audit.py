@@ -47,3 +47,29 @@ def test_a_state_cannot_change_a_parameter_of_the_game_loaded():
     assert refused["error"] == {"kind": "bad state",
                                 "message": "parameter 'len' is 8 in this game, not 9: load the game with len=9"}
     assert kept["state"]["vars"]["len"] == 8
+
+
+# ------------------------------------------------------------ what the editor says of the new built-ins
+
+
+def test_hover_of_the_outcome_and_operation_built_ins_names_counts_too():
+    """docs/language.md: an outcome is the operations of addPlace/addClear/addCount since the
+    last addOutcome; isPlaceOperation is false for a clear or a count; repetitions() compares
+    counts and whether chance moves next; nextBoardSeen() compares counts too."""
+    from gdef_core.builtins import BUILTINS
+
+    assert "`addCount` since the last `addOutcome`" in BUILTINS["addOutcome"].doc
+    assert "(false: a `clear` or a `count`)" in BUILTINS["isPlaceOperation"].doc
+    assert "board with its counts" in BUILTINS["repetitions"].doc
+    assert "whether chance moves next" in BUILTINS["repetitions"].doc
+    assert "counts included" in BUILTINS["nextBoardSeen"].doc
+
+
+def test_the_audit_games_check_format_and_pass_their_rule_tests():
+    """Each audit game checks and formats clean and its `.test.moves` (with `# param:` lines,
+    named outcomes, counts and a consequence) passes under gdef-test."""
+    tools = Path(sys.executable).parent
+    for tool, argv in (("gdef-check", [str(DATA)]), ("gdef-fmt", ["--check", str(DATA)]),
+                       ("gdef-test", [str(DATA)])):
+        done = subprocess.run([str(tools / tool), *argv], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (tool, done.stdout, done.stderr)
