@@ -73,3 +73,24 @@ def test_the_audit_games_check_format_and_pass_their_rule_tests():
                        ("gdef-test", [str(DATA)])):
         done = subprocess.run([str(tools / tool), *argv], capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (tool, done.stdout, done.stderr)
+
+
+# ------------------------------------------------------------ records keep the parameters
+
+
+def test_resuming_a_record_whose_params_the_game_refuses_names_the_record(tmp_path):
+    """A record's "params" the game refuses is a usage error about that record (exit 2), not
+    about a --param the user never gave."""
+    record = tmp_path / "game.json"
+    played = subprocess.run([GDEF_RUN, DICERACE, "--param", "len=12", "--moves", "-", "--record", str(record)],
+                            input="count(0,2,2)\n0,0-2,0\n", capture_output=True, text=True, timeout=120)
+    assert played.returncode == 3, played.stderr
+    data = json.loads(record.read_text())
+    assert data["params"] == {"len": 12, "faces": 3, "weighted": False}
+    data["params"]["len"] = 99
+    record.write_text(json.dumps(data))
+    done = subprocess.run([GDEF_RUN, "--resume", str(record), "--moves", "-"], input="", capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == (f"gdef-run: error: {record}: the record's \"params\" do not fit the game: "
+                           "parameter 'len' cannot be 99: it takes 4 to 20\n")

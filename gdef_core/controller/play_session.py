@@ -162,7 +162,7 @@ class PlaySession:
                                 + ": a resumed game keeps its parameters (drop --param)")
                 return EXIT_USAGE
             params = {**recorded, **params}
-        game = _load(files, options, report, params)
+        game = _load(files, options, report, params, record and options.resume)
         if isinstance(game, int):
             return game
         try:
@@ -589,8 +589,9 @@ def _shown(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict):
-    """The Game, or an exit code after reporting why there is none."""
+def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict, record: str | None = None):
+    """The Game, or an exit code after reporting why there is none. A refused parameter is
+    blamed on --param, or on the resumed `record` whose "params" gave it."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.runtime.errors import GameLoadError, ParamError
     from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
@@ -599,6 +600,11 @@ def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict
         program = load_program(files, params=params)
     except GdefFileError as error:
         report.complain(f"{PROG}: error: {error}")
+        return EXIT_USAGE
+    from_record = [why for name, why in program.param_errors.items() if name not in options.params]
+    if record and from_record:
+        report.complain(f"{PROG}: error: {record}: the record's \"params\" do not fit the game: "
+                        + "; ".join(from_record))
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,
