@@ -94,3 +94,10 @@ def test_resuming_a_record_whose_params_the_game_refuses_names_the_record(tmp_pa
     assert done.returncode == 2
     assert done.stderr == (f"gdef-run: error: {record}: the record's \"params\" do not fit the game: "
                            "parameter 'len' cannot be 99: it takes 4 to 20\n")
+
+
+def test_the_prompts_help_explains_the_count_operation():
+    """Moves gain a third operation, count(x, y, n); the prompt's help says how to type it."""
+    done = subprocess.run([GDEF_RUN, DICERACE, "--no-color"], input="help\n", capture_output=True, text=True,
+                          timeout=120)
+    assert "count(x,y,N) sets its count to N" in done.stdout

@@ -29,7 +29,8 @@ from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
 square: e4), or as operations: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties
-it; several operations are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+it; count(x,y,N) sets its count to N (in a game whose squares count); several operations are
+joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
 When chance moves next (a die, a draw), Enter rolls (with --seed the same rolls every time), or
 type one of its outcomes ('moves' lists them).
 Commands:
