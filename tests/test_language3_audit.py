@@ -4,6 +4,7 @@ discrepancy found and fixed."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from gdef_core import load_game
+from gdef_core.runtime import ParamError
 
 from support import ROOT
 
@@ -101,3 +103,24 @@ def test_the_prompts_help_explains_the_count_operation():
     done = subprocess.run([GDEF_RUN, DICERACE, "--no-color"], input="help\n", capture_output=True, text=True,
                           timeout=120)
     assert "count(x,y,N) sets its count to N" in done.stdout
+
+
+@pytest.mark.parametrize("setting", ["len=1_0", "len=+5", "len=\u0665", "len=0x5", "len=5.0"])
+def test_a_param_value_on_the_command_line_is_a_literal_of_the_language(setting):
+    """`--param` values are gdef literals: Python's other spellings of a number (underscores,
+    a '+', other scripts' digits, hex) are refused, naming the parameter and what it takes."""
+    done = subprocess.run([str(Path(sys.executable).with_name("gdef-check")), DICERACE, "--param", setting],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert f"parameter 'len' cannot be {setting[4:]}: it takes 4 to 20" in done.stderr
+
+
+def test_a_float_param_takes_int_and_decimal_text_only(tmp_path):
+    path = tmp_path / "komi.gdef"
+    path.write_text("name: k\nplayers: 2\nsize: 3 x 1\nobj X\nparam float komi = 0.5 in -10 to 10;\n"
+                    "define isMoveLegal() -> bool { return komi > 0.0; }\ndefine end() -> bool { return true; }\n")
+    assert load_game(str(path), params={"komi": "-6.5"}).params["komi"] == -6.5
+    assert load_game(str(path), params={"komi": "7"}).params["komi"] == 7.0
+    for refused in ("1_0", "1e1", "nan", ".5"):
+        with pytest.raises(ParamError, match=rf"parameter 'komi' cannot be {re.escape(refused)}: it takes"):
+            load_game(str(path), params={"komi": refused})
