@@ -124,3 +124,16 @@ def test_a_float_param_takes_int_and_decimal_text_only(tmp_path):
     for refused in ("1_0", "1e1", "nan", ".5"):
         with pytest.raises(ParamError, match=rf"parameter 'komi' cannot be {re.escape(refused)}: it takes"):
             load_game(str(path), params={"komi": refused})
+
+
+def test_a_parameter_set_twice_in_a_test_files_header_is_an_error_at_the_second_line(tmp_path):
+    """docs/runtime.md: `# param:` lines, one per parameter; a second one for the same name is
+    an error at its line (exit 2), never a silent choice of one of them."""
+    (tmp_path / "dicerace.gdef").write_text(Path(DICERACE).read_text())
+    tests = tmp_path / "dicerace.test.moves"
+    tests.write_text("# param: faces=6\n# param: faces=2\n[rolls]\n? chance\n")
+    done = subprocess.run([str(Path(sys.executable).with_name("gdef-test")), str(tests)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert (f"gdef-test: error: {tests}:2: parameter 'faces' is already set on line 1: "
+            "keep one `# param: faces=...` line") in done.stderr
