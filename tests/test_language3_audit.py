@@ -137,3 +137,17 @@ def test_a_parameter_set_twice_in_a_test_files_header_is_an_error_at_the_second_
     assert done.returncode == 2
     assert (f"gdef-test: error: {tests}:2: parameter 'faces' is already set on line 1: "
             "keep one `# param: faces=...` line") in done.stderr
+
+
+def test_interop_docs_promise_no_undo_action_openspiel_cannot_give():
+    """docs/interop.md listed `undo_action` as working; OpenSpiel has no undo for a game written
+    in Python. The docs now say so, and what it does is what they say."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    text = (ROOT / "docs" / "interop.md").read_text()
+    assert "`undo_action` is not among them" in text
+    state = pyspiel.load_game("gdef", {"path": DICERACE}).new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(pyspiel.SpielError, match="UndoAction function is not overridden"):
+        state.undo_action(pyspiel.PlayerId.CHANCE, 0)
