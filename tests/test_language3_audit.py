@@ -151,3 +151,13 @@ def test_interop_docs_promise_no_undo_action_openspiel_cannot_give():
     state.apply_action(0)
     with pytest.raises(pyspiel.SpielError, match="UndoAction function is not overridden"):
         state.undo_action(pyspiel.PlayerId.CHANCE, 0)
+
+
+def test_gdef_sim_json_holds_the_parameter_values_it_played_with(tmp_path):
+    """Records store the parameter values; so does the --json of gdef-sim, beside the seeds and
+    file hashes it gives to reproduce a run (a default included)."""
+    out = tmp_path / "run.json"
+    done = subprocess.run([str(Path(sys.executable).with_name("gdef-sim")), DICERACE, "-n", "5", "--param", "len=6",
+                           "--json", str(out), "--no-progress"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["params"] == {"len": 6, "faces": 3, "weighted": False}
