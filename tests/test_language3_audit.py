@@ -161,3 +161,26 @@ def test_gdef_sim_json_holds_the_parameter_values_it_played_with(tmp_path):
                            "--json", str(out), "--no-progress"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(out.read_text())["params"] == {"len": 6, "faces": 3, "weighted": False}
+
+
+OVERFLOW = ("name: t\nplayers: 2\nsize: 3 x 1\nobj X\n"
+            "define setup() { addCount(0, 0, 1); chanceNext(); }\n"
+            "define chance() { addCount(1, 0, 4); addOutcome(1); }\n"
+            "define moves() { addCount(2, 0, CurrentCount[2][0] + 1); addMove(); }\n"
+            "define isMoveLegal() -> bool { return isGenerated(); }\n"
+            "define end() -> bool {\n"
+            "  if (isChanceMove()) { addCount(0, 0, CurrentCount[0][0] * 4611686018427387904); return false; }\n"
+            "  chanceNext();\n  return false;\n}\n")
+
+
+def test_a_drawn_outcome_whose_end_fails_stops_the_game_saying_so(tmp_path):
+    """The end() after an outcome the engine drew fails: gdef-run shows the located error and
+    stops (exit 3) naming end(), not chance(), as the cause."""
+    path = tmp_path / "t.gdef"
+    path.write_text(OVERFLOW)
+    done = subprocess.run([GDEF_RUN, str(path), "--seed", "1", "--no-color", "--record", str(tmp_path / "r.json")],
+                          input="\n2,0\n\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3
+    assert ("chance's outcome count(1,0,4) was rejected: end() failed after it, so the game cannot go on:\n"
+            f"{path}:10:59: error[G602]: integer overflow") in done.stderr
+    assert "Stopped (end() failed after chance's outcome) before the game ended, after 2 move(s)." in done.stderr

@@ -271,8 +271,10 @@ class Runner:
             player = play.session.state.current_player
             chance = play.session.state.is_chance_node
             if play.computers.plays(player):
-                if not (play.roll(self.input_line) if chance else play.computer_move(self.input_line)):
-                    return play.stop("chance or the computer player could not move")
+                if chance and not play.roll(self.input_line):
+                    return play.stop(play.roll_failure)
+                if not chance and not play.computer_move(self.input_line):
+                    return play.stop("the computer player could not move")
                 self.draw()
                 continue
             if chance:  # a person waits for it: Enter rolls, an outcome typed is played
@@ -288,7 +290,7 @@ class Runner:
             if not text:
                 if chance:
                     if not play.roll(self.input_line):
-                        return play.stop("chance() failed")
+                        return play.stop(play.roll_failure)
                     self.draw()
                 continue
             word, _, rest = text.partition(" ")

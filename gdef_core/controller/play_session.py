@@ -117,6 +117,7 @@ class PlaySession:
 
         # chance's outcomes, drawn as gdef-sim draws game 0's of a run with the same seed
         self.chance = chance_rng(computers.seed, 0)
+        self.roll_failure = ""  # why the last roll() could not play chance's move
 
     @property
     def game(self):
@@ -322,15 +323,19 @@ class PlaySession:
 
     def roll(self, line: int | None = None) -> bool:
         """Chance's move at a chance node: an outcome drawn by weight (`rolled: D3` said);
-        False (after showing the located error) when chance() fails."""
+        False (after showing the located error; `roll_failure` says which) when chance() fails
+        or end() fails after the outcome drawn: drawing another would change the odds."""
         session = self.session
         if not self.chance_works():
+            self.roll_failure = "chance() failed"
             return False
         move = session.state.sample_chance(self.chance)
         played = session.play(str(move), line)
         if not played.accepted:  # end() failed after the outcome
-            self.complain(f"chance's outcome {move} was rejected: {played.verdict.reason}")
-            self.show_stack(played)
+            self.roll_failure = "end() failed after chance's outcome"
+            self.complain(f"chance's outcome {session.state.move_name(move)} was rejected: end() failed after it, "
+                          "so the game cannot go on:")
+            self.report.show_error(played.verdict.error, session.game)
             return False
         self.say(f"{len(session.moves)}. {self.played(played)}")
         self.autosave()
