@@ -184,3 +184,21 @@ def test_a_drawn_outcome_whose_end_fails_stops_the_game_saying_so(tmp_path):
     assert ("chance's outcome count(1,0,4) was rejected: end() failed after it, so the game cannot go on:\n"
             f"{path}:10:59: error[G602]: integer overflow") in done.stderr
     assert "Stopped (end() failed after chance's outcome) before the game ended, after 2 move(s)." in done.stderr
+
+
+def test_has_legal_move_beside_chancenext_asks_about_the_board_before_the_roll(tmp_path):
+    """docs/language.md (Chance): in the end() that calls chanceNext(), hasLegalMove() asks
+    about the player who moves after the event on the board before any outcome."""
+    path = tmp_path / "hl.gdef"
+    path.write_text("name: hl\nplayers: 2\nsize: 3 x 1\nobj X\nint seen = -1;\n"
+                    "define setup() { chanceNext(); }\n"
+                    "define chance() { addCount(0, 0, 1); addOutcome(1); }\n"
+                    "define moves() { if (CurrentCount[0][0] == 1) { addCount(0, 0, 0); addMove(); } }\n"
+                    "define isMoveLegal() -> bool { return isGenerated(); }\n"
+                    "define end() -> bool {\n  if (isChanceMove()) { return false; }\n  chanceNext();\n"
+                    "  if (hasLegalMove()) { seen = 1; } else { seen = 0; }\n  return false;\n}\n")
+    state = load_game(str(path)).new_state()
+    state.apply("count(0,0,1)")
+    state.apply("count(0,0,0)")
+    assert state.variables["seen"] == 0 and state.is_chance_node
+    assert "still asks whether the player who moves after the event has a legal move on the board as it\nis, before any outcome" in (ROOT / "docs" / "language.md").read_text()
