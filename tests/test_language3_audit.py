@@ -202,3 +202,17 @@ def test_has_legal_move_beside_chancenext_asks_about_the_board_before_the_roll(t
     state.apply("count(0,0,0)")
     assert state.variables["seen"] == 0 and state.is_chance_node
     assert "still asks whether the player who moves after the event has a legal move on the board as it\nis, before any outcome" in (ROOT / "docs" / "language.md").read_text()
+
+
+def test_openspiel_takes_an_int_for_a_float_parameter(tmp_path):
+    """A float parameter (komi) given as an int through pyspiel, in a dict or a game string,
+    is that float; OpenSpiel alone refuses the type."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import gdef_core.interop.openspiel  # noqa: F401  (registers "gdef")
+
+    path = tmp_path / "komi.gdef"
+    path.write_text("name: k\nplayers: 2\nsize: 3 x 1\nobj X\nparam float komi = 0.5 in -10 to 10;\n"
+                    "define isMoveLegal() -> bool { return komi > 0.0; }\ndefine end() -> bool { return true; }\n")
+    assert pyspiel.load_game("gdef", {"path": str(path), "komi": 7}).get_parameters()["komi"] == 7.0
+    assert pyspiel.load_game(f"gdef(path={path},komi=-2)").get_parameters()["komi"] == -2.0
+    assert pyspiel.load_game(f"gdef(path={path})").get_parameters()["komi"] == 0.5
