@@ -216,3 +216,17 @@ def test_openspiel_takes_an_int_for_a_float_parameter(tmp_path):
     assert pyspiel.load_game("gdef", {"path": str(path), "komi": 7}).get_parameters()["komi"] == 7.0
     assert pyspiel.load_game(f"gdef(path={path},komi=-2)").get_parameters()["komi"] == -2.0
     assert pyspiel.load_game(f"gdef(path={path})").get_parameters()["komi"] == 0.5
+
+
+def test_a_chance_function_in_a_game_without_chancenext_is_unused_saying_why(tmp_path):
+    """A game's chance() runs only where chanceNext() is called; the unused-function warning
+    says so at the name, as the new construct's author would need to hear."""
+    path = tmp_path / "t.gdef"
+    path.write_text("name: t\nplayers: 2\nsize: 3 x 1\nobj X\n"
+                    "define chance() { addCount(0, 0, 1); addOutcome(1); }\n"
+                    "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n")
+    from gdef_core import check_files
+
+    found = [(d.code, d.span.line + 1, d.span.column + 1, d.message) for d in check_files([str(path)])]
+    assert found == [("G502", 5, 8, "function 'chance' is never called: the engine runs chance() only in a game "
+                                    "that calls chanceNext() (in end() or setup())")]
