@@ -230,3 +230,13 @@ def test_a_chance_function_in_a_game_without_chancenext_is_unused_saying_why(tmp
     found = [(d.code, d.span.line + 1, d.span.column + 1, d.message) for d in check_files([str(path)])]
     assert found == [("G502", 5, 8, "function 'chance' is never called: the engine runs chance() only in a game "
                                     "that calls chanceNext() (in end() or setup())")]
+
+
+def test_gdef_check_play_plays_every_game_when_a_param_is_meant_for_one_of_them():
+    """`gdef-check --play N DIR --param len=5`: the parameter is dicerace's; stacks, which does
+    not declare it, is still played (it used to be skipped without a word)."""
+    done = subprocess.run([str(Path(sys.executable).with_name("gdef-check")), "--play", "3", str(DATA),
+                           "--param", "len=5"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "played 3 random games of dicerace" in done.stdout
+    assert "played 3 random games of stacks" in done.stdout
