@@ -131,10 +131,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
        "j = 2 its object (obj; `empty` for a clear or a count), j = 3 its count (int; 0 for a "
        "place or a clear). While `end()` runs it describes the move "
-       "just applied. Indexes out of range are a run-time error."),
+       "just applied; in `moves()`, `setup()` and `chance()` an empty move (every index is out "
+       "of range). Indexes out of range are a run-time error."),
     _b("operationsNum", Kind.FUNCTION, (), "int",
        "How many operations the proposed move has (0 for a pass). While `end()` runs: the move "
-       "just applied."),
+       "just applied. In `moves()`, `setup()` and `chance()`: 0."),
     _b("isPlaceOperation", Kind.FUNCTION, (("i", "int"),), "bool",
        "Whether operation i of the proposed move is a `place` (false: a `clear` or a `count`). An index out "
        "of range is a run-time error."),

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, exit_or_return, param_values, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -71,11 +71,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
     name in usage lines (`gdef sim` when the gdef command runs this one)."""
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
 
 
 def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
