@@ -240,3 +240,14 @@ def test_gdef_check_play_plays_every_game_when_a_param_is_meant_for_one_of_them(
     assert done.returncode == 0, done.stderr
     assert "played 3 random games of dicerace" in done.stdout
     assert "played 3 random games of stacks" in done.stdout
+
+
+def test_perft_names_chance_when_chance_fails(tmp_path):
+    """A chance() that fails while gdef-run --perft counts is named as chance(), not moves()."""
+    path = tmp_path / "t.gdef"
+    path.write_text("name: t\nplayers: 2\nsize: 3 x 1\nobj X\ndefine setup() { chanceNext(); }\n"
+                    "define chance() { int z = 0; addCount(0, 0, 1 / z); addOutcome(1); }\n"
+                    "define isMoveLegal() -> bool { return true; }\ndefine end() -> bool { return false; }\n")
+    done = subprocess.run([GDEF_RUN, str(path), "--perft", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"chance() failed while counting:\n{path}:6:47: error[G601]: division by zero")

@@ -491,7 +491,10 @@ class PlaySession:
         try:
             counts = perft(self.session.state, depth)
         except GdefRuntimeError as error:
-            self.complain("moves() failed while counting:")
+            # the entry point that failed: the outermost call (chance()'s own G615/G616 have none)
+            entry = error.stack[-1].function if error.stack else "chance" if error.code in ("G615", "G616") \
+                else "moves"
+            self.complain(f"{entry}() failed while counting:")
             self.report.show_error(error, self.game)
             return EXIT_DEFINITION
         for level, count in enumerate(counts, 1):
