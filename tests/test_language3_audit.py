@@ -251,3 +251,13 @@ def test_perft_names_chance_when_chance_fails(tmp_path):
     done = subprocess.run([GDEF_RUN, str(path), "--perft", "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert done.stderr.startswith(f"chance() failed while counting:\n{path}:6:47: error[G601]: division by zero")
+
+
+def test_moves_at_a_chance_node_lists_the_outcomes_with_their_probabilities():
+    """At gdef-run's prompt a person waiting for chance may type an outcome; `moves` lists the
+    outcomes with their odds (weight over the sum, in lowest terms), not as legal moves."""
+    done = subprocess.run([GDEF_RUN, DICERACE, "--param", "weighted=true", "--no-color"], input="moves\n",
+                          capture_output=True, text=True, timeout=120)
+    assert "1. count(0,2,1) (1/6)   2. count(0,2,2) (1/3)   3. count(0,2,3) (1/2)\n" in done.stdout
+    assert ("3 outcomes of chance, with their probabilities; type a number to play that one, or press Enter "
+            "to roll.") in done.stdout

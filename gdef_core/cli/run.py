@@ -388,8 +388,10 @@ class Runner:
         legal = self.play.legal_moves()
         if legal is not None:
             width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
-            names = self.play.session.state.move_names(legal)
-            self.say(move_entry.format_listing(move_entry.listing(legal, square, names), width))
+            state = self.play.session.state
+            names = state.move_names(legal)
+            weights = [weight for _, weight in state.chance_outcomes()] if state.is_chance_node else None
+            self.say(move_entry.format_listing(move_entry.listing(legal, square, names, weights), width))
 
     def play_number(self, number: int) -> None:
         legal = self.play.legal_moves()
