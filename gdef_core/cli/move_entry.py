@@ -33,7 +33,6 @@ class Listing:
     weights: list[int] | None = None  # at a chance node: each outcome's weight
 
 
-
 def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
     """`3,1`, `3 1` or `(3,1)` -> (3, 1), or a square's name (`e2`, with a presentation);
     None for anything else."""

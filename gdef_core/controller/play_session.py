@@ -163,7 +163,7 @@ class PlaySession:
                                 + ": a resumed game keeps its parameters (drop --param)")
                 return EXIT_USAGE
             params = {**recorded, **params}
-        game = _load(files, options, report, params, record and options.resume)
+        game = _load(files, options, report, params, options.resume if record is not None else None)
         if isinstance(game, int):
             return game
         try:
