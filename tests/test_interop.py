@@ -318,11 +318,10 @@ def test_openspiel_takes_the_games_parameters_by_name():
         pyspiel.load_game("gdef", {"path": FILL, "size": 3})
 
 
-def test_a_float_parameter_takes_an_int_from_pettingzoo_but_pyspiel_wants_a_float():
-    """docs/interop.md: pyspiel itself refuses an int for a float parameter, before gdef sees
-    it; PettingZoo's keywords accept it, as Python would."""
-    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter komi. Expected type: kDouble, got kInt"):
-        pyspiel.load_game("gdef", {"path": FILL, "komi": 2})
+def test_a_float_parameter_takes_an_int_from_pettingzoo_and_pyspiel():
+    """docs/interop.md: an int for a float parameter is that float, through the wrapped
+    pyspiel.load_game (which OpenSpiel alone would refuse) and PettingZoo's keywords."""
+    assert pyspiel.load_game("gdef", {"path": FILL, "komi": 2}).get_parameters()["komi"] == 2.0
     assert pyspiel.load_game("gdef", {"path": FILL, "komi": 2.0}).get_parameters()["komi"] == 2.0
     env = gdef_env(FILL, komi=2).unwrapped
     assert env.game.params["komi"] == 2.0 and type(env.game.params["komi"]) is float

@@ -152,6 +152,8 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
         for name, why in program.param_errors.items():
             if name in program.params:
                 problems.append(InputProblem(" ".join(unit.paths), f"--param {name}: {why}"))
+        # a --param meant for another game of the run (checked below) does not stop this one's --play
+        program.param_errors = {name: why for name, why in program.param_errors.items() if name in program.params}
         belongs = _belongs_to(unit.report_only)
         for module in program.modules:
             if belongs(module.path):

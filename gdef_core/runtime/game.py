@@ -721,7 +721,7 @@ def _state_from_json(game: Game, data: dict) -> State:
                          f"not {game.width}x{game.height}")
     player = _player_from_json(game, data, "")
     board = _board_from_json(game, data, "")
-    variables = [_variable(game, name, data["vars"][name]) for name in game.variable_names]
+    variables = [_variable_or_param(game, name, data["vars"]) for name in game.variable_names]
     winner = data["winner"]
     if winner is not None and (type(winner) is not int or not 0 <= winner < game.players):
         raise ValueError(f"winner {winner!r} is out of range")
@@ -770,7 +770,7 @@ def _position_from_json(game: Game, data) -> tuple:
         raise ValueError(f"history entry {data!r} is not a position")
     board = _board_from_json(game, data, "history ")
     player = _player_from_json(game, data, "history ")
-    variables = [_variable(game, name, data["vars"][name]) if not game.is_counter(name)
+    variables = [_variable_or_param(game, name, data["vars"]) if not game.is_counter(name)
                  else game._start_vars[i] for i, name in enumerate(game.variable_names)]
     return game.rules.position_key(board, player, variables, _chance_from_json(data, "history "))
 
@@ -862,6 +862,18 @@ def json_value(value):
     if isinstance(value, float) and not math.isfinite(value):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     return str(value) if isinstance(value, str) else value
+
+
+def _variable_or_param(game: Game, name: str, values: dict):
+    """Game variable `name` of a state's "vars"; a parameter is the game's own value (a state
+    may leave it out, and one that says otherwise belongs to the game loaded with other values)."""
+    if name not in game.params:
+        return _variable(game, name, values[name])
+    value = game.params[name]
+    if name in values and _variable(game, name, values[name]) != value:
+        raise ValueError(f"parameter '{name}' is {_json_value(value)} in this game, not "
+                         f"{_json_value(values[name])}: load the game with {name}={_json_value(values[name])}")
+    return value
 
 
 def _variable(game: Game, name: str, value):

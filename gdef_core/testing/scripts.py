@@ -108,8 +108,8 @@ def read_starts(path: str, text: str, cases: list[TestCase]) -> StartHeader:
 
 def read_params(path: str, text: str) -> dict[str, ParamSetting]:
     """The `# param: NAME=VALUE` lines of the file's header (the comment lines it starts with,
-    beside `# game:`): the game's parameters for every test of the file; the last line of a
-    name counts. A line that is not NAME=VALUE is a TestFileError at its line."""
+    beside `# game:`): the game's parameters for every test of the file, one line each. A
+    line that is not NAME=VALUE, or that sets a parameter again, is a TestFileError at its line."""
     params: dict[str, ParamSetting] = {}
     for number, raw in header_lines(text):
         stripped = raw.strip()
@@ -119,6 +119,10 @@ def read_params(path: str, text: str) -> dict[str, ParamSetting]:
             if not equals or not name.strip() or not value.strip():
                 raise TestFileError(path, f"`{stripped}` is not a parameter setting: write "
                                           f"`# param: NAME=VALUE` (for example `# param: board_size=7`)", number)
+            earlier = params.get(name.strip())
+            if earlier is not None:
+                raise TestFileError(path, f"parameter '{name.strip()}' is already set on line {earlier.line}: "
+                                          f"keep one `# param: {name.strip()}=...` line", number)
             params[name.strip()] = ParamSetting(value.strip(), number)
     return params
 
