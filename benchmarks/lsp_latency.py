@@ -42,6 +42,9 @@ from pygls.uris import from_fs_path
 
 import gdef_core
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from generated_game import generated  # noqa: E402  (the game the incremental checker's tests edit)
+
 SIZES = (1_000, 10_000)
 BIG_CHARS = 5 * 1024 * 1024
 
@@ -59,29 +62,6 @@ session.IncrementalChecker = FullChecker
 from gdef_lsp.__main__ import main
 sys.exit(main())
 """
-
-
-def generate(lines: int) -> str:
-    """A valid game of about `lines` lines: a header, then small functions that call each
-    other, read the board and use locals (what completion and the checker work on)."""
-    out = ["// generated for benchmarks/lsp_latency.py", "name: bench", "players: 2", "size: 8 x 8",
-           "obj X", "obj O", "int turns = 0;",
-           "define isMoveLegal() -> bool {", "  return operationsNum() == 1 && helper0(1, X) >= 0;", "}",
-           "define end() -> bool {", "  turns = turns + 1;", "  return turns > 60;", "}"]
-    index = 0
-    while len(out) < lines:
-        previous = f"helper{index - 1}(a, o)" if index else "a"
-        out += [f"// Helper number {index}: counts something about square (a, 0).",
-                f"define helper{index}(int a, obj o) -> int {{",
-                f"  int count = a * {index % 7} + 1;",
-                "  if (CurrentPosition[a % 8][0] == o && count > 3) {",
-                f"    count = count + {previous};",
-                "  }",
-                "  while (count > 100) { count = count / 2; }",
-                "  return count;",
-                "}"]
-        index += 1
-    return "\n".join(out) + "\n"
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -191,11 +171,11 @@ async def big_change(folder: Path) -> dict[str, float]:
     small, other = folder / "small.gdef", folder / "other.gdef"
     small_uri, other_uri = from_fs_path(str(small)), from_fs_path(str(other))
     client = await start(full=False)
-    open_text(client, small_uri, generate(100))
-    open_text(client, other_uri, generate(100))
+    open_text(client, small_uri, generated(100))
+    open_text(client, other_uri, generated(100))
     await client.diagnostics(small_uri, 1)
     await client.diagnostics(other_uri, 1)
-    big = generate(BIG_CHARS // 30)
+    big = generated(BIG_CHARS // 30)
     big = big[:BIG_CHARS]
     sent = time.perf_counter()
     client.text_document_did_change(types.DidChangeTextDocumentParams(
@@ -274,7 +254,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         for lines in SIZES:
-            text = generate(lines)
+            text = generated(lines)
             path = folder / f"bench{lines}.gdef"
             path.write_text(text, encoding="utf-8")
             row = {"lines": len(text.split("\n")) - 1, "full check": full_check_time(path),

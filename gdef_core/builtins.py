@@ -131,12 +131,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "Operation i (from 0) of the proposed move: j = 0 gives its x (int), j = 1 its y (int), "
        "j = 2 its object (obj; `empty` for a clear or a count), j = 3 its count (int; 0 for a "
        "place or a clear). While `end()` runs it describes the move "
-       "just applied. Indexes out of range are a run-time error."),
+       "just applied; in `moves()`, `setup()` and `chance()` an empty move (every index is out "
+       "of range). Indexes out of range are a run-time error."),
     _b("operationsNum", Kind.FUNCTION, (), "int",
        "How many operations the proposed move has (0 for a pass). While `end()` runs: the move "
-       "just applied."),
+       "just applied. In `moves()`, `setup()` and `chance()`: 0."),
     _b("isPlaceOperation", Kind.FUNCTION, (("i", "int"),), "bool",
-       "Whether operation i of the proposed move is a `place` (false: a `clear`). An index out "
+       "Whether operation i of the proposed move is a `place` (false: a `clear` or a `count`). An index out "
        "of range is a run-time error."),
     _b("isCountOperation", Kind.FUNCTION, (("i", "int"),), "bool",
        "Whether operation i of the proposed move is a `count` (then `isPlaceOperation(i)` is "
@@ -195,12 +196,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "`return isGenerated();` judges moves by the generator instead of writing every search "
        "twice.", (_I,), extension=True),
     _b("repetitions", Kind.FUNCTION, (), "int",
-       "In `end()`: how many earlier positions of this game equal the one now reached (board, "
-       "game variables except `counter` ones, player to move). 0 for a new position; threefold "
+       "In `end()`: how many earlier positions of this game equal the one now reached (board "
+       "with its counts, game variables except `counter` ones, player to move, whether chance "
+       "moves next). 0 for a new position; threefold "
        "repetition is `repetitions() >= 2`.", (_X,), extension=True),
     _b("nextBoardSeen", Kind.FUNCTION, (), "bool",
        "In `isMoveLegal()`: whether the board `ResultPosition` (`NextPosition` with the "
-       "consequences made so far) equals the board of any earlier "
+       "consequences made so far, counts included) equals the board of any earlier "
        "position of this game, the current one included (positional superko). A pass always "
        "sees its board.", (_I,), extension=True),
     _b("setScore", Kind.FUNCTION, (("p", "int"), ("v", "float")), None,
@@ -217,8 +219,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
        "`setNextPlayer`) names moves after it. No effect when `end()` returns true.",
        (_X, _S), extension=True),
     _b("addOutcome", Kind.FUNCTION, (("w", "int"),), None,
-       "In `chance()`: finishes the outcome being built (the operations of `addPlace` and "
-       "`addClear` since the last `addOutcome`) with weight w (1 <= w <= 2^31; its probability "
+       "In `chance()`: finishes the outcome being built (the operations of `addPlace`, "
+       "`addClear` and `addCount` since the last `addOutcome`) with weight w (1 <= w <= 2^31; its probability "
        "is w divided by the sum of the weights) and starts a new one. Identical outcomes are "
        "merged, their weights added.", (_C,), extension=True),
     _b("isChanceMove", Kind.FUNCTION, (), "bool",

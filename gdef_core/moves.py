@@ -61,6 +61,12 @@ class Move:
         return _Reader(text).move()
 
     @classmethod
+    def parse_located(cls, text: str) -> tuple["Move", tuple[int, ...]]:
+        """`parse`, and the 1-based column where each operation starts (for messages about one)."""
+        reader = _Reader(text)
+        return reader.move(), tuple(reader.starts)
+
+    @classmethod
     def place(cls, x: int, y: int, obj: str) -> "Move":
         return cls((Op(x, y, obj),))
 
@@ -93,6 +99,7 @@ class _Reader:
             self.tokens.append((kind, match.group(kind), match.start(kind) + 1))
         self.end_column = len(text.rstrip()) + 1
         self.pos = 0
+        self.starts: list[int] = []  # the column of each operation read
 
     def peek(self) -> tuple[str, str, int]:
         if self.pos < len(self.tokens):
@@ -151,9 +158,10 @@ class _Reader:
         return Move(tuple(ops))
 
     def operation(self) -> Op:
-        kind, text, _ = self.peek()
+        kind, text, column = self.peek()
         if kind != "name" or text not in ("place", "clear", "count"):
             raise self.fail("'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass'")
+        self.starts.append(column)
         self.pos += 1
         self.take("(", f"'(' after '{text}'")
         x = self.integer("x coordinate")

@@ -1,12 +1,16 @@
 """The adapter: each request a small handler over gdef_core.debug's DebugSession; the session's
-stops, output and end become events. Lines and columns are 1-based here (the protocol's
-default), 0-based in the engine. A malformed request gets an error response, never a crash."""
+stops, output and end become events. Lines, columns and paths are as the client's `initialize`
+asks (1-based and file paths: the protocol's defaults), 0-based in the engine. A malformed
+request gets an error response, never a crash."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from gdef_core.debug.engine import DebugLoadError, DebugSession, LaunchOptions, Stop
 from gdef_core.debug.expressions import EvaluationError
@@ -26,8 +30,9 @@ EXCEPTION_FILTERS = [
 CAPABILITIES = protocol.Capabilities(
     supportsConfigurationDoneRequest=True, supportsConditionalBreakpoints=True,
     supportsHitConditionalBreakpoints=True, supportsLogPoints=True, supportsStepBack=True,
-    supportsEvaluateForHovers=True, supportsTerminateRequest=True,
+    supportsEvaluateForHovers=True, supportsTerminateRequest=True, supportsExceptionInfoRequest=True,
     exceptionBreakpointFilters=EXCEPTION_FILTERS)
+MAX_VARIABLES = 1000  # children in one variables response: a client pages through more (indexedVariables)
 POSITION_EVENT = "gdef/position"  # after each stop: the position being debugged, for a board view
 STEPS = {"continue": "continue", "next": "over", "stepIn": "in", "stepOut": "out",
          "stepBack": "back", "reverseContinue": "reverse"}
@@ -58,7 +63,7 @@ ARGUMENTS = {
     "stepOut": protocol.StepOutArguments, "stepBack": protocol.StepBackArguments,
     "reverseContinue": protocol.ReverseContinueArguments, "pause": protocol.PauseArguments,
     "evaluate": protocol.EvaluateArguments, "disconnect": protocol.DisconnectArguments,
-    "terminate": protocol.TerminateArguments,
+    "terminate": protocol.TerminateArguments, "exceptionInfo": protocol.ExceptionInfoArguments,
 }
 
 
@@ -70,8 +75,13 @@ class Server:
     def __init__(self, reader, writer) -> None:
         self.stream = Stream(reader, writer)
         self.session: DebugSession | None = None
-        self.handles: dict[int, Callable[[], list[Node]]] = {}  # variablesReference -> children
+        self.handles: dict[int, Callable[[], Sequence[Node]]] = {}  # variablesReference -> children
+        self.last_handle = 0  # references only grow: one from before a step is never another's
+        self.frame_ids: tuple[Stop | None, int] = (None, 1)  # the stop whose frames are numbered, its first id
+        self.next_frame_id = 1  # frame ids only grow too
+        self.client = Client()
         self.running = True
+        self.terminated = False  # the `terminated` event was sent (once per session)
         self.after: Callable[[], None] | None = None  # what a request does once it is answered
         self.handlers = {
             "initialize": self.initialize, "launch": self.launch, "setBreakpoints": self.set_breakpoints,
@@ -79,7 +89,7 @@ class Server:
             "configurationDone": self.configuration_done, "threads": self.threads,
             "stackTrace": self.stack_trace, "scopes": self.scopes, "variables": self.variables,
             "pause": self.pause, "evaluate": self.evaluate, "disconnect": self.disconnect,
-            "terminate": self.terminate,
+            "terminate": self.terminate, "exceptionInfo": self.exception_info,
             **{command: self.stepper(how) for command, how in STEPS.items()},
         }
 
@@ -90,8 +100,8 @@ class Server:
             try:
                 message = self.stream.read()
             except FramingError as error:
-                self.output("stderr", f"gdef-dap: cannot read the client's messages: {error}\n")
-                break
+                self.output("stderr", f"gdef-dap: a message of the client was skipped: {error}\n")
+                continue
             except (ValueError, RecursionError) as error:
                 self.output("stderr", f"gdef-dap: a message is not JSON: {error}\n")
                 continue
@@ -154,6 +164,8 @@ class Server:
 
     def stopped(self, stop: Stop) -> None:
         self.handles.clear()
+        self.frame_ids = (stop, self.next_frame_id)
+        self.next_frame_id += len(stop.frames)
         self.event("stopped", to_json(protocol.StoppedEventBody(
             stop.reason, stop.description, THREAD_ID, text=stop.text, allThreadsStopped=True)))
         session = self.session
@@ -167,13 +179,17 @@ class Server:
 
     def finished(self, exit_code: int) -> None:
         self.event("exited", to_json(protocol.ExitedEventBody(exit_code)))
+        self.terminated = True
         self.event("terminated")
 
     # ------------------------------------------------------------ requests
 
     def initialize(self, arguments: protocol.InitializeRequestArguments) -> protocol.Capabilities:
-        if arguments.linesStartAt1 is False or arguments.columnsStartAt1 is False:
-            raise RequestError("gdef-dap counts lines and columns from 1 (linesStartAt1, columnsStartAt1)")
+        if arguments.pathFormat not in (None, "path", "uri"):
+            raise RequestError(f"unknown pathFormat {arguments.pathFormat!r}: gdef-dap takes 'path' or 'uri'")
+        self.client = Client(0 if arguments.linesStartAt1 is False else 1,
+                             0 if arguments.columnsStartAt1 is False else 1,
+                             arguments.pathFormat == "uri", bool(arguments.supportsVariableType))
         return CAPABILITIES
 
     def launch(self, arguments: LaunchArguments) -> None:
@@ -192,7 +208,7 @@ class Server:
                 if not looks_like_name(move):
                     raise RequestError(f"'debugMove' is not a move: {error}") from None
         options = LaunchOptions(programs, arguments.moves or None, arguments.record or None, bool(arguments.stopOnEntry),
-                                arguments.resume or None, move, params)
+                                arguments.resume or None, move, params, bool(arguments.noDebug))
         try:
             self.session = DebugSession(options, self)
         except DebugLoadError as error:
@@ -206,22 +222,22 @@ class Server:
 
     def set_breakpoints(self, arguments: protocol.SetBreakpointsArguments) -> protocol.SetBreakpointsResponseBody:
         session = self.need_session()
-        path = arguments.source.path
-        if path is None:
+        if arguments.source.path is None:
             raise RequestError("setBreakpoints needs source.path")
+        path = self.client.path(arguments.source.path)
         asked = arguments.breakpoints
         if asked is None:
             asked = [protocol.SourceBreakpoint(line) for line in arguments.lines or []]
+        first = self.client.lines_from
         for spec in asked:
-            if spec.line < 1:
-                raise RequestError(f"a breakpoint line counts from 1, not {spec.line}")
+            if spec.line < first:
+                raise RequestError(f"a breakpoint line counts from {first}, not {spec.line}")
         found = session.set_breakpoints(path, [
-            {"line": spec.line - 1, "condition": spec.condition or None, "hit_condition": spec.hitCondition or None,
-             "log_message": spec.logMessage} for spec in asked])
+            {"line": spec.line - first, "condition": spec.condition or None,
+             "hit_condition": spec.hitCondition or None, "log_message": spec.logMessage} for spec in asked])
         return protocol.SetBreakpointsResponseBody([
-            protocol.Breakpoint(False, line=breakpoint.line + 1,
-                                message="no statement on or after this line in its function")
-            if breakpoint.verified_line is None else protocol.Breakpoint(True, line=breakpoint.verified_line + 1)
+            protocol.Breakpoint(False, line=breakpoint.line + first, message=breakpoint.message)
+            if breakpoint.verified_line is None else protocol.Breakpoint(True, line=breakpoint.verified_line + first)
             for breakpoint in found])
 
     def set_exception_breakpoints(self, arguments: protocol.SetExceptionBreakpointsArguments) -> None:
@@ -230,35 +246,51 @@ class Server:
         session.break_on_assertions = "assertion" in arguments.filters
 
     def configuration_done(self, arguments) -> None:
-        self.after = self.need_session().start
+        session = self.need_session()
+        if session.started:
+            raise RequestError("configurationDone came before: the game has started")
+        self.after = session.start
 
     def threads(self, arguments) -> protocol.ThreadsResponseBody:
         return protocol.ThreadsResponseBody([protocol.Thread(THREAD_ID, "game")])
 
     def stop(self) -> Stop:
-        stop = self.need_session().stop
+        session = self.need_session()
+        stop = session.stop
         if stop is None:
-            raise RequestError("the game is running: pause it first")
+            raise RequestError(not_stopped(session))
         return stop
 
     def stack_trace(self, arguments: protocol.StackTraceArguments) -> protocol.StackTraceResponseBody:
+        thread(arguments.threadId)
         stop = self.stop()
         frames = []
         for index, frame in enumerate(stop.frames):
-            item = protocol.StackFrame(index + 1, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
+            item = protocol.StackFrame(self.first_frame_id(stop) + index, f"{frame.name}()" if frame.python is not None else frame.name, 0, 0,
                                        presentationHint=None if frame.python is not None else "label")
             if frame.span is not None:
-                item.line, item.column = frame.span.line + 1, frame.span.column + 1
-                item.source = protocol.Source(os.path.basename(frame.span.file), os.path.abspath(frame.span.file))
+                item.line = frame.span.line + self.client.lines_from
+                item.column = frame.span.column + self.client.columns_from
+                item.source = protocol.Source(os.path.basename(frame.span.file), self.client.source(frame.span.file))
             frames.append(item)
         start = arguments.startFrame or 0
-        levels = arguments.levels or len(frames)
+        levels = arguments.levels or len(frames)   # 0 or none: all
+        if start < 0 or levels < 0:
+            raise RequestError("startFrame and levels count from 0")
         return protocol.StackTraceResponseBody(frames[start:start + levels], len(frames))
 
+    def first_frame_id(self, stop: Stop) -> int:
+        """Frames are numbered on from the last stop's: an id from before a step is never another's."""
+        owner, first = self.frame_ids
+        if owner is not stop:
+            raise RequestError("the game is running: pause it first")
+        return first
+
     def frame_index(self, stop: Stop, frame_id: int) -> int:
-        if not 1 <= frame_id <= len(stop.frames):
-            raise RequestError(f"there is no frame {frame_id}")
-        return frame_id - 1
+        first = self.first_frame_id(stop)
+        if not first <= frame_id < first + len(stop.frames):
+            raise RequestError(f"there is no frame {frame_id} (frames live until the game runs again)")
+        return frame_id - first
 
     def scopes(self, arguments: protocol.ScopesArguments) -> protocol.ScopesResponseBody:
         stop = self.stop()
@@ -269,29 +301,38 @@ class Server:
                            presentationHint="locals" if group.name == "Locals" else None)
             for group in scopes(session._scope(stop, index), stop.frames[index].python is not None)])
 
-    def handle(self, children: Callable[[], list[Node]]) -> int:
-        reference = len(self.handles) + 1
-        self.handles[reference] = children
-        return reference
+    def handle(self, children: Callable[[], Sequence[Node]]) -> int:
+        self.last_handle += 1
+        self.handles[self.last_handle] = children
+        return self.last_handle
 
     def variables(self, arguments: protocol.VariablesArguments) -> protocol.VariablesResponseBody:
         self.stop()
         children = self.handles.get(arguments.variablesReference)
         if children is None:
             raise RequestError(f"there is no variablesReference {arguments.variablesReference}")
-        return protocol.VariablesResponseBody([self.variable(node) for node in children()])
+        start, count = arguments.start or 0, arguments.count or 0   # count 0 or none: all
+        if start < 0 or count < 0:
+            raise RequestError("start and count of variables count from 0")
+        nodes = children()
+        end = min(start + (count or MAX_VARIABLES), start + MAX_VARIABLES, len(nodes))
+        shown = [self.variable(node) for node in nodes[start:end]]
+        if end < len(nodes) and not count:
+            shown.append(protocol.Variable("...", f"{len(nodes) - end:,} more, not shown: ask for them by "
+                                                  "start and count, or evaluate one", 0))
+        return protocol.VariablesResponseBody(shown)
 
     def variable(self, node: Node) -> protocol.Variable:
         return protocol.Variable(node.name, node.value, self.handle(node.children) if node.children else 0,
-                                 type=node.type or None, evaluateName=node.evaluate_name)
+                                 type=self.client.typed(node.type), evaluateName=node.evaluate_name,
+                                 indexedVariables=node.elements or None)
 
     def stepper(self, how: str) -> Callable:
         """The handler of continue, next, stepIn, stepOut, stepBack or reverseContinue."""
 
         def step(arguments) -> protocol.ContinueResponseBody | None:
             session = self.need_session()
-            if arguments.threadId != THREAD_ID:
-                raise RequestError(f"there is no thread {arguments.threadId}")
+            thread(arguments.threadId)
             if session.stop is None:
                 raise RequestError("the game is not stopped")
             self.handles.clear()
@@ -301,6 +342,7 @@ class Server:
         return step
 
     def pause(self, arguments: protocol.PauseArguments) -> None:
+        thread(arguments.threadId)
         self.need_session().pause()
 
     def evaluate(self, arguments: protocol.EvaluateArguments) -> protocol.EvaluateResponseBody:
@@ -310,20 +352,34 @@ class Server:
             try:
                 Move.parse(text)
             except MoveSyntaxError as error:
-                raise RequestError(f"not a move: {error}") from None
+                if not looks_like_name(text):   # a name is read when it is played, as gdef-run reads it
+                    raise RequestError(f"not a move: {error}") from None
             self.after = lambda: session.play_move(text)
             return protocol.EvaluateResponseBody(f"played {text.strip()}", 0)
         stop = session.stop
         if stop is None:
-            raise RequestError("the game is running: expressions are evaluated where it is stopped")
+            raise RequestError(f"{not_stopped(session)} (expressions are evaluated where it is stopped)")
         index = self.frame_index(stop, arguments.frameId) if arguments.frameId is not None else 0
         try:
             value = session.evaluate(text, index)
         except EvaluationError as error:
+            if arguments.context == "repl" and is_move(text):
+                raise RequestError(f"{error}; a move is played when the game waits for one (when the moves "
+                                   "have run out): continue to there first") from None
             raise RequestError(str(error)) from None
         node = value_node(text, value, text)
         return protocol.EvaluateResponseBody(node.value, self.handle(node.children) if node.children else 0,
-                                             type=node.type or None)
+                                             type=self.client.typed(node.type), indexedVariables=node.elements or None)
+
+    def exception_info(self, arguments: protocol.ExceptionInfoArguments) -> protocol.ExceptionInfoResponseBody:
+        thread(arguments.threadId)
+        stop = self.stop()
+        if stop.reason != "exception":
+            raise RequestError("the game is not stopped at an exception")
+        kind = stop.error_code or "assertion"
+        return protocol.ExceptionInfoResponseBody(
+            kind, "always", stop.description,
+            protocol.ExceptionDetails(stop.text, typeName="run-time error" if stop.error_code else "failed assertion"))
 
     def disconnect(self, arguments: protocol.DisconnectArguments) -> None:
         if self.session is not None:
@@ -333,7 +389,56 @@ class Server:
     def terminate(self, arguments: protocol.TerminateArguments) -> None:
         session = self.need_session()
         session.quit()
-        self.event("terminated")
+        if not self.terminated:
+            self.terminated = True
+            self.event("terminated")
+
+
+def not_stopped(session: DebugSession) -> str:
+    """Why there is no stop to look at."""
+    if session.ended:
+        return "the game has ended"
+    if session.waiting_for_move:
+        return "the game waits for a move: type one in the debug console, or pause to look at the position"
+    return "the game is running: pause it first"
+
+
+def is_move(text: str) -> bool:
+    try:
+        Move.parse(text)
+    except MoveSyntaxError:
+        return False
+    return True
+
+
+def thread(thread_id: int) -> None:
+    """The game is the adapter's one thread; any other id is an error."""
+    if thread_id != THREAD_ID:
+        raise RequestError(f"there is no thread {thread_id}")
+
+
+@dataclass
+class Client:
+    """How the client counts lines and columns and writes paths (its `initialize` arguments)."""
+
+    lines_from: int = 1
+    columns_from: int = 1
+    uris: bool = False          # pathFormat "uri": file:// URIs instead of paths
+    types: bool = False         # supportsVariableType: a value's type may be sent
+
+    def path(self, given: str) -> str:
+        """A path the client sent, as a file path."""
+        if self.uris and given.startswith("file:"):
+            return url2pathname(urlparse(given).path)
+        return given
+
+    def source(self, path: str) -> str:
+        """A file's path as the client wants it."""
+        absolute = os.path.abspath(path)
+        return Path(absolute).as_uri() if self.uris else absolute
+
+    def typed(self, kind: str | None) -> str | None:
+        return kind or None if self.types else None
 
 
 def launch_params(given: dict | None) -> dict[str, str]:

@@ -21,8 +21,6 @@ import argparse
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -30,8 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "tests"))  # the web tests' gdef-run --web and Chromium finder
 
 from gdef_core.loader import load_program  # noqa: E402
+from web_support import WebRun, chromium_path  # noqa: E402
 
 VIEWPORT = {"width": 1100, "height": 820}
 SEED = 29
@@ -77,50 +77,13 @@ def markdown(games: list[Example]) -> str:
     return "\n".join(lines)
 
 
-def chromium_path() -> str | None:
-    for path in (os.environ.get("GDEF_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if path and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-class Server:
-    """`gdef-run --web --no-browser GAME` until closed (Ctrl-C, as a person stops it)."""
-
-    def __init__(self, game: Path, record: Path) -> None:
-        command = [sys.executable, "-m", "gdef_core.cli.run", "--web", "--no-browser", "--record", str(record),
-                   str(game)]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
-        self.url = None
-        for line in self.process.stdout:
-            match = re.search(r"http://127\.0\.0\.1:\d+/\S*", line)
-            if match:
-                self.url = match.group(0)
-                break
-        if self.url is None:
-            self.close()
-            raise RuntimeError(f"gdef-run --web did not start on {game}")
-
-    def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-
-
 def photograph(browser, game: Example, out: Path, scratch: Path, whole_page: Path | None = None) -> None:
     """The board of `game` a few moves in; with `whole_page`, also the whole page there: at a
     chance node with its Roll button, else a piece of the player on turn selected with its
     targets marked."""
     from playwright.sync_api import expect
 
-    server = Server(game.path, scratch / f"{game.name}.json")
+    server = WebRun("--record", str(scratch / f"{game.name}.json"), str(game.path))
     page = browser.new_page(viewport=VIEWPORT)
     try:
         page.goto(server.url)
@@ -182,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         print("gallery: Chromium is missing (apt-get install chromium, or set GDEF_CHROMIUM)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
+
+    os.environ["PYTHONPATH"] = str(ROOT)  # the pages photographed are this checkout's
 
     (args.out / IMAGES).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:

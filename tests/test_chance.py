@@ -170,6 +170,29 @@ def test_the_largest_weight_is_allowed_and_an_outcome_off_the_board_is_g603(tmp_
     assert (error.value.code, error.value.span.line + 1) == ("G603", 7)
 
 
+def test_chance_sees_an_empty_move_not_the_move_before_nor_the_outcome(tmp_path):
+    """docs/language.md, "Chance": operationsNum() is 0 in chance(), at the start and after a
+    player's move (which end() has just seen as OperationList), and reading an operation there
+    is G604 where it is read."""
+    path = tmp_path / "rolls.gdef"
+    path.write_text("name: rolls\nplayers: 2\nsize: 2 x 1\nobj D1\ndefine setup() { chanceNext(); }\n"
+                    "define chance() {\n  addPlace(0, 0, D1);\n  addOutcome(operationsNum() + 1);\n"
+                    "  addPlace(1, 0, D1);\n  addOutcome(operationsNum() + 2);\n}\n"
+                    "define isMoveLegal() -> bool { return true; }\n"
+                    "define end() -> bool { if (!isChanceMove()) { chanceNext(); } return false; }\n", encoding="utf-8")
+    state = load_game(str(path)).new_state()
+    assert outcomes(state) == [("place(0,0,D1)", 1), ("place(1,0,D1)", 2)]
+    state.apply("place(0,0,D1)")
+    state.apply("clear(0,0); place(1,0,D1)")   # a player's move of two operations; end() rolls again
+    assert state.is_chance_node and outcomes(state) == [("place(0,0,D1)", 1), ("place(1,0,D1)", 2)]
+    reading = game_of(tmp_path, "define chance() {\n  addPlace(0, 0, D1);\n  addOutcome(1);\n"
+                                "  if (isPlaceOperation(0)) { addOutcome(1); }\n}\n")
+    with pytest.raises(GdefRuntimeError) as error:
+        reading.chance_outcomes()
+    assert (error.value.code, error.value.span.line + 1, error.value.span.column + 1) == ("G604", 9, 7)
+    assert "there is no operation 0: the move has 0 operations" in error.value.message
+
+
 # ------------------------------------------------------------------ records, gdef-run
 
 

@@ -1,6 +1,6 @@
 """Consequences of a move (docs/language.md, "Consequences of a move"): addPlace/addClear in
 end() change the position at once, in isMoveLegal() the scratch copy ResultPosition; the
-checker's G420; the step budget; undo, records and --resume recompute them (Go's captures)."""
+checker's G420 (addCount's too); the step budget; undo, records and --resume recompute them (Go's captures)."""
 from __future__ import annotations
 
 import json
@@ -88,7 +88,7 @@ def test_is_move_legal_changes_a_scratch_copy_only(tmp_path):
     assert [str(state.board[x, 0]) for x in range(3)] == ["empty", "empty", "X"]
 
 
-# A function reached from moves() and isMoveLegal() that calls addClear: G420, both paths.
+# A function reached from moves() and isMoveLegal() that calls addClear, or addCount: G420, both paths.
 DOUBLE = """players: 2
 size: 3 x 3
 obj X
@@ -100,16 +100,31 @@ define isMoveLegal() -> bool { judge(); return true; }
 define judge() { take(0, 0); }
 define end() -> bool { take(2, 2); addPlace(0, 1, X); return false; }
 """
+DOUBLE_COUNT = """players: 2
+size: 3 x 3
+define sow(int x, int y) {
+  addCount(x, y, 1);
+}
+define moves() { sow(1, 1); addMove(); }
+define isMoveLegal() -> bool { judge(); return true; }
+define judge() { sow(0, 0); }
+define end() -> bool { sow(2, 2); return ResultCount[2][2] == 1; }
+"""
 
 
-def test_a_consequence_reached_from_moves_and_is_move_legal_is_g420():
-    result = parse(DOUBLE, "double.gdef")
+@pytest.mark.parametrize("text, line, message", [
+    (DOUBLE, 5, "'addClear()' builds a candidate move when moves() reaches it (moves() -> take() -> addClear()) "
+                "but changes ResultPosition when isMoveLegal() does (isMoveLegal() -> judge() -> take() -> "
+                "addClear()): write one function for each"),
+    (DOUBLE_COUNT, 4, "'addCount()' builds a candidate move when moves() reaches it (moves() -> sow() -> addCount()) "
+                      "but changes ResultCount when isMoveLegal() does (isMoveLegal() -> judge() -> sow() -> "
+                      "addCount()): write one function for each"),
+], ids=["clear", "count"])
+def test_a_consequence_reached_from_moves_and_is_move_legal_is_g420(text, line, message):
+    result = parse(text, "double.gdef")
     errors = check([result.module], result.diagnostics).errors
-    assert [(d.code, d.span.line + 1, d.span.column + 1, d.span.end_column + 1) for d in errors] == [("G420", 5, 3, 11)]
-    assert errors[0].message == (
-        "'addClear()' builds a candidate move when moves() reaches it (moves() -> take() -> addClear()) "
-        "but changes ResultPosition when isMoveLegal() does (isMoveLegal() -> judge() -> take() -> "
-        "addClear()): write one function for each")
+    assert [(d.code, d.span.line + 1, d.span.column + 1, d.span.end_column + 1) for d in errors] == [("G420", line, 3, 11)]
+    assert errors[0].message == message
 
 
 def test_addmove_is_still_g411_in_end():

@@ -1,6 +1,7 @@
 """Counts as consequences of a move (docs/language.md, "Consequences of a move"): addCount in
 end() sets a count at once, in isMoveLegal() on the scratch copy whose counts ResultCount reads;
-the order of consequences on one square; the checker (G420, G309, G201 gone); the step budget,
+the order of consequences on one square; the checker (G309, G201 gone; G420 for addCount is
+tests/test_consequences.py's); the step budget,
 G603, a failed end() and undo; nextBoardSeen() and repetitions() after count consequences;
 the debugger's ResultCount. (Both native routes: tests/test_native_consequences.py.)"""
 from __future__ import annotations
@@ -105,29 +106,6 @@ def test_is_move_legal_sets_counts_of_a_scratch_copy_only(tmp_path):
     assert [str(move) for move in state.legal_moves()] == ["count(0,0,1)", "count(2,0,3)"]
     assert not state.check("count(1,0,1)").legal
     assert counts(state) == [0, 0, 2]
-
-
-# A function reached from moves() and isMoveLegal() that calls addCount: G420, both paths.
-DOUBLE = """players: 2
-size: 3 x 3
-define sow(int x, int y) {
-  addCount(x, y, 1);
-}
-define moves() { sow(1, 1); addMove(); }
-define isMoveLegal() -> bool { judge(); return true; }
-define judge() { sow(0, 0); }
-define end() -> bool { sow(2, 2); return ResultCount[2][2] == 1; }
-"""
-
-
-def test_a_count_consequence_reached_from_moves_and_is_move_legal_is_g420():
-    result = parse(DOUBLE, "double.gdef")
-    errors = check([result.module], result.diagnostics).errors
-    assert [(d.code, d.span.line + 1, d.span.column + 1, d.span.end_column + 1) for d in errors] == [("G420", 4, 3, 11)]
-    assert errors[0].message == (
-        "'addCount()' builds a candidate move when moves() reaches it (moves() -> sow() -> addCount()) "
-        "but changes ResultCount when isMoveLegal() does (isMoveLegal() -> judge() -> sow() -> "
-        "addCount()): write one function for each")
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -7,9 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from web_support import ROOT, chromium_path
+from web_support import ROOT, playwright_or_skip
 
 GALLERY = [sys.executable, str(ROOT / "scripts" / "gallery.py")]
 
@@ -48,13 +46,17 @@ def test_a_stale_gallery_is_found(tmp_path) -> None:
     assert f"{tmp_path / 'images/web-chance.png'} is missing" in done.stderr
 
 
-def test_the_script_photographs_the_page_in_a_browser(tmp_path) -> None:
-    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
-    done = subprocess.run([*GALLERY, "--out", str(tmp_path), "--games", "go9,tictactoe"],
-                          capture_output=True, text=True, timeout=300)
+def photographed(out: Path, games: str) -> subprocess.CompletedProcess:
+    """scripts/gallery.py run on `games` (names, comma-separated) into `out`, finished
+    successfully; skipped where Playwright or Chromium is missing (a failure in CI)."""
+    playwright_or_skip()
+    done = subprocess.run([*GALLERY, "--out", str(out), "--games", games], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_the_script_photographs_the_page_in_a_browser(tmp_path) -> None:
+    done = photographed(tmp_path, "go9,tictactoe")
     assert done.stdout.splitlines() == ["images/gallery/go9.png: examples/go/go9.gdef",
                                         "images/gallery/tictactoe.png: examples/tictactoe.gdef"]
     # the board of 9 x 9 points with its labels, and of 3 x 3 squares
@@ -67,12 +69,7 @@ def test_the_script_photographs_the_page_in_a_browser(tmp_path) -> None:
 def test_a_chance_game_is_photographed_waiting_for_its_roll(tmp_path) -> None:
     """einstein's whole page at a chance node: the script waits for the Roll button and the
     status line's "to roll" before it takes the picture, and fails when they do not come."""
-    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium, or set GDEF_CHROMIUM)")
-    done = subprocess.run([*GALLERY, "--out", str(tmp_path), "--games", "einstein"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = photographed(tmp_path, "einstein")
     assert done.stdout.splitlines() == ["images/gallery/einstein.png: examples/einstein.gdef",
                                         "images/web-chance.png: examples/einstein.gdef"]
     width, height = png_size(tmp_path / "images" / "web-chance.png")

@@ -22,6 +22,7 @@ from gdef_core.semantics.checker import check
 from gdef_core.semantics.incremental import IncrementalChecker
 from gdef_core.semantics.program import Program
 
+from generated_game import generated
 from support import EXAMPLES, ROOT
 
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
@@ -143,28 +144,6 @@ def test_random_edit_session_on_a_generated_game():
     text = generated(200)
     path = ROOT / "generated.gdef"  # never written: the text is an editor's buffer
     _session(random.Random(3), {path: text}, path, edits=120)
-
-
-def generated(lines: int) -> str:
-    """A game of small functions calling each other, with locals, arrays and game variables."""
-    out = ["name: generated", "players: 2", "size: 8 x 8", "obj X", "obj O", "int turns = 0;",
-           "int marks[4] = {0, 0, 0, 0};",
-           "define isMoveLegal() -> bool { return operationsNum() == 1 && helper0(1, X) >= 0; }",
-           "define end() -> bool { turns = turns + 1; return turns > 60; }"]
-    index = 0
-    while len(out) < lines:
-        previous = f"helper{index - 1}(a, o)" if index else "a"
-        out += [f"// helper {index}",
-                f"define helper{index}(int a, obj o) -> int {{",
-                f"  int count = a * {index % 7} + 1;",
-                "  if (CurrentPosition[a % 8][0] == o && count > 3) {",
-                f"    count = count + {previous};",
-                "  }",
-                "  while (count > 100) { count = count / 2; }",
-                "  return count;",
-                "}"]
-        index += 1
-    return "\n".join(out) + "\n"
 
 
 def test_an_unchanged_game_reuses_every_function_and_an_edit_rechecks_only_what_it_touches():

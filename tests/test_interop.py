@@ -318,6 +318,17 @@ def test_openspiel_takes_the_games_parameters_by_name():
         pyspiel.load_game("gdef", {"path": FILL, "size": 3})
 
 
+def test_a_float_parameter_takes_an_int_from_pettingzoo_and_pyspiel():
+    """docs/interop.md: an int for a float parameter is that float, through the wrapped
+    pyspiel.load_game (which OpenSpiel alone would refuse) and PettingZoo's keywords."""
+    assert pyspiel.load_game("gdef", {"path": FILL, "komi": 2}).get_parameters()["komi"] == 2.0
+    assert pyspiel.load_game("gdef", {"path": FILL, "komi": 2.0}).get_parameters()["komi"] == 2.0
+    env = gdef_env(FILL, komi=2).unwrapped
+    assert env.game.params["komi"] == 2.0 and type(env.game.params["komi"]) is float
+    with pytest.raises(ValueError, match="parameter 'komi' cannot be 6: it takes -5.0 to 5.5"):
+        gdef_env(FILL, komi=6)
+
+
 def test_pettingzoo_takes_the_games_parameters_as_keyword_arguments():
     env = gdef_env(FILL, n=3).unwrapped
     env.reset(seed=0)

@@ -240,3 +240,37 @@ async def test_a_moves_script_gets_assertion_help_but_no_test_lens(client, folde
     result = await client.text_document_completion_async(types.CompletionParams(doc(target), types.Position(2, 2)))
     assert "turn" in [item.label for item in result.items]
     close_document(client, target)
+
+
+async def test_a_start_position_header_is_checked_as_typed_and_by_the_lens(client, folder):
+    path = folder / "corner.test.moves"
+    unreadable = "# game: tictactoe.gdef\n# board: place(0,0,X) place(1,1,O)\n? turn 0\n"
+    target = open_document(client, folder / "corner-typed.test.moves", unreadable)
+    found = await published(client, target, "gdef-test", 1, timeout=10)
+    assert [(d.range.start.line, d.range.start.character, d.range.end.character, d.message) for d in found] == [
+        (1, 22, 34, "not operations: expected ';' between operations, found 'place'")]
+    hovered = await client.text_document_hover_async(types.HoverParams(doc(target), types.Position(1, 4)))
+    assert hovered.contents.value.startswith("```gdef\n# board: OPERATIONS\n```\n\nWhere the tests start (a line "
+                                             "of the file's header, or below a test's `[name]`): operations applied")
+    assert (hovered.range.start.character, hovered.range.end.character) == (2, 7)
+    close_document(client, target)
+    missing = "# game: tictactoe.gdef\n# from: gone.json\n? turn 0\n"
+    target = open_document(client, folder / "corner-record.test.moves", missing)
+    found = await published(client, target, "gdef-test", 1, timeout=10)
+    assert [(d.range.start.line, d.range.start.character, d.range.end.character, d.message) for d in found] == [
+        (1, 8, 17, f"the record {folder / 'gone.json'} is not a file")]
+    close_document(client, target)
+    off_board = "# game: tictactoe.gdef\n# board: place(0,0,X); place(3,0,X)\n? turn 0\n"
+    path.write_text(off_board, encoding="utf-8")
+    try:
+        target = open_document(client, path)
+        assert await published(client, target, "gdef-test", 0, timeout=10) == []  # it needs the game
+        await run(client, target)
+        assert (await finished_lens(client, target)).command.title == "▶ Run rule tests · ✗ 1 error"
+        (error,) = await published(client, target, "gdef-test", 1)
+        assert (error.range.start, error.range.end) == (types.Position(1, 23), types.Position(1, 35))
+        assert error.message == ("[corner] the start position does not fit tictactoe: place(3,0,X) names square "
+                                 "(3, 0), which is off the 3x3 board (x from 0 to 2, y from 0 to 2)")
+        close_document(client, target)
+    finally:
+        path.unlink()

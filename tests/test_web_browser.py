@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from support import EVENT_SECONDS
 from web_support import BOOM, ROOT, TICTACTOE, playwright_or_skip
 
 playwright_api, _ = playwright_or_skip()
@@ -442,6 +443,41 @@ def test_move_now_makes_a_thinking_computer_play_its_best_move(open_board) -> No
     expect(page.locator("#message")).to_have_text(re.compile(r"^Player 1 \(mcts:time=600(\.0)?\) played "))
     moves = run.get("/api/state")[1]["moves"]
     assert [(m["player"], m["move"]) for m in moves][0] == (0, "place(1,1,X)") and moves[1]["player"] == 1
+
+
+# Marks on the page when the answer to a *Move now* has been read (the page's code runs on in
+# the same microtasks, so a test that waits for the mark sees what the page made of the answer).
+MARK_MOVE_NOW_ANSWERS = """() => {
+  const json = Response.prototype.json;
+  Response.prototype.json = function () {
+    const moveNow = this.url.includes('/api/move-now');
+    return json.call(this).then((data) => { if (moveNow) window.moveNowAnswered = true; return data; });
+  };
+}"""
+
+
+def test_a_move_now_answered_after_the_move_leaves_the_move_said(open_board) -> None:
+    """*Move now* and the computer's move are two requests at once: the answer to the first may
+    reach the page after the move it brought. The page then goes on saying what was played,
+    not "Asked ... to play"."""
+    page, run = open_board(TICTACTOE, "--player", "1=mcts:time=600", "--seed", "3")
+    page.evaluate(MARK_MOVE_NOW_ANSWERS)
+
+    def answer_after_the_move(route) -> None:
+        answer = route.fetch()  # the server has been asked: the computer plays at once
+        for _ in range(int(EVENT_SECONDS * 10)):
+            if len(run.get("/api/state")[1]["moves"]) == 2:
+                break
+            time.sleep(0.1)
+        route.fulfill(response=answer)
+
+    page.route("**/api/move-now", answer_after_the_move)
+    square(page, 1, 1).click()
+    wait_until_thinking(run)
+    page.locator("#move-now").click()
+    page.wait_for_function("() => window.moveNowAnswered === true", timeout=EVENT_SECONDS * 1000)
+    expect(page.locator("#moves li")).to_have_count(2)
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Player 1 \(mcts:time=600(\.0)?\) played "))
 
 
 def wait_until_thinking(run) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 
 from gdef_core import __version__
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, exit_or_return, param_values, positive, whole_number
 from gdef_core.codes import CODES, DEFAULT_MAX_ERRORS, render_entry
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -79,11 +79,8 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
     name in usage lines (`gdef check` when the gdef command runs this one)."""
     # A broken pipe means the output was cut, so the run cannot claim to be clean.
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_PROBLEMS)
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_PROBLEMS)
 
 
 def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
@@ -155,6 +152,8 @@ def check(files: Sequence[str], *, one_game: bool = False, select: Sequence[str]
         for name, why in program.param_errors.items():
             if name in program.params:
                 problems.append(InputProblem(" ".join(unit.paths), f"--param {name}: {why}"))
+        # a --param meant for another game of the run (checked below) does not stop this one's --play
+        program.param_errors = {name: why for name, why in program.param_errors.items() if name in program.params}
         belongs = _belongs_to(unit.report_only)
         for module in program.modules:
             if belongs(module.path):

@@ -90,6 +90,17 @@ def guarded(prog: str, run: Callable[[Sequence[str] | None], int], argv: Sequenc
         return internal
 
 
+def exit_or_return(prog: str, run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None,
+                   **codes) -> int:
+    """A command's `main`: `guarded` with `codes`, then the code is the process's exit status
+    when run as a console script (argv None) and returned when called with arguments (the
+    `gdef` command, tests)."""
+    code = guarded(prog, run, argv, **codes)
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
 def _tolerant_output() -> None:
     """Paths and messages may hold characters the terminal's encoding lacks (or undecodable
     file names): escape them rather than fail."""

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import partial
 from dataclasses import dataclass, field
 
-from gdef_core.cli.common import add_version, guarded
+from gdef_core.cli.common import add_version, exit_or_return
 
 PROG = "gdef-fmt"
 EXIT_OK, EXIT_CHANGES, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -54,11 +54,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
     name in usage lines (`gdef fmt` when the gdef command runs this one)."""
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_ERROR)
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_ERROR)
 
 
 @dataclass(slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 NUMBER = re.compile(r"[0-9]+")
 SQUARE = re.compile(r"\s*\(?\s*(-?[0-9]+)\s*[, ]\s*(-?[0-9]+)\s*\)?\s*")
@@ -29,6 +30,7 @@ class Listing:
     shown: list[tuple[int, object]]
     square: tuple[int, int] | None = None
     names: list[str] | None = None  # the moves' names (gdef_core/runtime/notation.py)
+    weights: list[int] | None = None  # at a chance node: each outcome's weight
 
 
 def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
@@ -45,13 +47,15 @@ def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2))
 
 
-def listing(legal: list, square: tuple[int, int] | None = None, names: list[str] | None = None) -> Listing:
-    """Number `legal` from 1; with a square keep the moves that place on or clear it."""
+def listing(legal: list, square: tuple[int, int] | None = None, names: list[str] | None = None,
+            weights: list[int] | None = None) -> Listing:
+    """Number `legal` from 1; with a square keep the moves that place on or clear it. With
+    `weights` the moves are chance's outcomes, listed with their probabilities."""
     numbered = list(enumerate(legal, 1))
     if square is not None:
         numbered = [(n, move) for n, move in numbered
                     if any((op.x, op.y) == square for op in move.ops)]
-    return Listing(legal, numbered, square, names)
+    return Listing(legal, numbered, square, names, weights)
 
 
 def format_listing(found: Listing, width: int = 100) -> str:
@@ -63,7 +67,8 @@ def format_listing(found: Listing, width: int = 100) -> str:
                 f"No legal move touches square {found.square[0]},{found.square[1]} "
                 f"({count} legal move{'s' if count != 1 else ''} in all; 'moves' lists them).")
     digits = len(str(count))
-    cells = [f"{n:>{digits}}. {found.names[n - 1] if found.names else move}" for n, move in found.shown]
+    cells = [f"{n:>{digits}}. {found.names[n - 1] if found.names else move}{_odds(found.weights, n)}"
+             for n, move in found.shown]
     cell_width = max(map(len, cells)) + 3
     columns = max(1, min(len(cells), width // cell_width))
     rows = -(-len(cells) // columns)
@@ -72,8 +77,20 @@ def format_listing(found: Listing, width: int = 100) -> str:
         line = "".join(cells[i].ljust(cell_width) for i in range(row, len(cells), rows))
         lines.append(line.rstrip())
     kept = f"{len(found.shown)} of {count}" if found.square else str(count)
-    lines.append(f"{kept} legal move{'s' if count != 1 else ''}; type a number to play that move.")
+    if found.weights:
+        lines.append(f"{kept} outcome{'s' if count != 1 else ''} of chance, with their probabilities; "
+                     "type a number to play that one, or press Enter to roll.")
+    else:
+        lines.append(f"{kept} legal move{'s' if count != 1 else ''}; type a number to play that move.")
     return "\n".join(lines)
+
+
+def _odds(weights: list[int] | None, n: int) -> str:
+    """` (1/6)`: outcome n's probability, its weight over the sum, in lowest terms."""
+    if not weights:
+        return ""
+    odds = Fraction(weights[n - 1], sum(weights))
+    return f" ({odds.numerator}/{odds.denominator})"
 
 
 def hint_budget(text: str) -> float | str | None:

@@ -29,7 +29,8 @@ from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
 square: e4), or as operations: place(x,y,OBJ) puts OBJ on square (x, y); clear(x,y) empties
-it; several operations are joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
+it; count(x,y,N) sets its count to N (in a game whose squares count); several operations are
+joined with ';' (clear(0,0); place(1,1,X)); pass is the empty move.
 When chance moves next (a die, a draw), Enter rolls (with --seed the same rolls every time), or
 type one of its outcomes ('moves' lists them).
 Commands:
@@ -270,8 +271,10 @@ class Runner:
             player = play.session.state.current_player
             chance = play.session.state.is_chance_node
             if play.computers.plays(player):
-                if not (play.roll(self.input_line) if chance else play.computer_move(self.input_line)):
-                    return play.stop("chance or the computer player could not move")
+                if chance and not play.roll(self.input_line):
+                    return play.stop(play.roll_failure)
+                if not chance and not play.computer_move(self.input_line):
+                    return play.stop("the computer player could not move")
                 self.draw()
                 continue
             if chance:  # a person waits for it: Enter rolls, an outcome typed is played
@@ -287,7 +290,7 @@ class Runner:
             if not text:
                 if chance:
                     if not play.roll(self.input_line):
-                        return play.stop("chance() failed")
+                        return play.stop(play.roll_failure)
                     self.draw()
                 continue
             word, _, rest = text.partition(" ")
@@ -385,8 +388,10 @@ class Runner:
         legal = self.play.legal_moves()
         if legal is not None:
             width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
-            names = self.play.session.state.move_names(legal)
-            self.say(move_entry.format_listing(move_entry.listing(legal, square, names), width))
+            state = self.play.session.state
+            names = state.move_names(legal)
+            weights = [weight for _, weight in state.chance_outcomes()] if state.is_chance_node else None
+            self.say(move_entry.format_listing(move_entry.listing(legal, square, names, weights), width))
 
     def play_number(self, number: int) -> None:
         legal = self.play.legal_moves()

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, whole_number
+from gdef_core.cli.common import add_param_option, add_version, exit_or_return, param_values, positive, whole_number
 from gdef_core.play.errors import AgentSpecError
 from gdef_core.play.spec import AgentSpec, agent_help, parse_player
 
@@ -71,11 +71,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; returns (and exits with) the exit code. `prog`: the
     name in usage lines (`gdef sim` when the gdef command runs this one)."""
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=EXIT_INTERRUPTED, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_FAILED, interrupted_message=f"\n{PROG}: interrupted\n")
 
 
 def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
@@ -173,13 +170,14 @@ def _notice(message: str) -> None:
 def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | None = None,
                backend: str = "python") -> dict:
     """What a --json reader needs to run the same games again: the seeds (as the backend that
-    played derives them), the exact rules (file hashes), the gdef version and every agent's
-    settings."""
+    played derives them), the exact rules (file hashes) and the parameter values they were
+    played with, the gdef version and every agent's settings."""
     import hashlib
     import shlex
 
     import gdef_core
     from gdef_core.play.games import NATIVE_SEED_RULE, SEED_RULE
+    from gdef_core.runtime.game import json_value
 
     return {
         "seed": args.seed,
@@ -188,6 +186,7 @@ def provenance(args, game, specs: Sequence[AgentSpec], argv: Sequence[str] | Non
         "max_moves": args.max_moves,
         "gdef_version": gdef_core.__version__,
         "game": game.name,
+        **({"params": {name: json_value(value) for name, value in game.params.items()}} if game.params else {}),
         "files": [{"path": module.path, "sha256": "sha256:" + hashlib.sha256(module.text.encode("utf-8", "surrogatepass")).hexdigest()} for module in game.program.modules],
         "agents": [{"player": p, "agent": spec.name, "options": dict(spec.options)}
                    for p, spec in enumerate(specs)],

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values
+from gdef_core.cli.common import add_param_option, add_version, exit_or_return, param_values
 
 PROG = "gdef-test"
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL, EXIT_NO_TESTS = 0, 1, 2, 3, 5
@@ -42,11 +42,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; `prog`: the name in usage lines (`gdef test` from gdef)."""
-    code = guarded(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
-                   broken_pipe=EXIT_FAILED)
-    if argv is None:
-        sys.exit(code)
-    return code
+    return exit_or_return(prog, partial(run, prog=prog), argv, interrupted=130, internal=EXIT_INTERNAL,
+                          broken_pipe=EXIT_FAILED)
 
 
 def run(argv: Sequence[str] | None, out: TextIO | None = None, err: TextIO | None = None,
@@ -103,29 +100,39 @@ class TestSession:
     def run_file(self, path: str, selected) -> None:
         from gdef_core.testing.runner import ERROR, CaseResult, run_case
         from gdef_core.testing.scripts import TestFileError, parse_test_file
+        from gdef_core.testing.start_position import StartError, read_records, record_params
 
         text = self.read(path)
         if text is None:
             return
         try:
             test_file = parse_test_file(path, text)
+            records = read_records(test_file)
+            header = test_file.start
+            record = records[header.record_path(path)] if header.is_record else None
+            recorded = record_params(test_file, record, self.given_params(test_file))
         except TestFileError as error:
-            where = f"{path}:{error.line}" if error.line else path
-            self.err.write(f"{PROG}: error: {where}: {error.message}\n")
+            self.err.write(f"{PROG}: error: {error.where}: {error.message}\n")
             self.unreadable += 1
             return
         cases = [case for case in test_file.cases if selected(case.node_id)]
         self.deselected += len(test_file.cases) - len(cases)
         if not cases:
             return
-        game, problem = self.game(test_file)
+        game, problem = self.game(test_file, recorded)
+        starts: dict[int, object] = {}  # id of a StartHeader -> its State, or the StartError
         marks = []
         for case in cases:
+            start = None if game is None else self.start(game, case.start, records, path, starts)
             if game is None:
                 result = CaseResult(case, ERROR, line=case.line, message=problem.splitlines()[0])
                 self.load_errors[case.node_id] = problem
+            elif isinstance(start, StartError):
+                at = start.at
+                result = CaseResult(case, ERROR, line=at.line, column=at.column, location=start.location,
+                                    message=f"the start position does not fit {game.name}: {start.message}")
             else:
-                result = run_case(game, case)
+                result = run_case(game, case, start)
             self.results.append(result)
             marks.append(result)
             if self.args.verbose:
@@ -150,9 +157,30 @@ class TestSession:
             return None
         return data.decode("utf-8", errors="replace")
 
-    def game(self, test_file):
-        """The compiled game of a test file, with its `# param:` lines and the run's --param
-        (which wins), loaded once per run; or None and the problems drawn."""
+    @staticmethod
+    def start(game, header, records: dict, path: str, starts: dict):
+        """The State a test starts from (None: the game's start), or the StartError saying
+        why its header does not fit; each header of a file made a State once."""
+        from gdef_core.testing.start_position import StartError, start_state
+
+        if not (header.is_record or header.writes_position):
+            return None
+        if id(header) not in starts:
+            record = records[header.record_path(path)] if header.is_record else None
+            try:
+                starts[id(header)] = start_state(game, header, record)
+            except StartError as error:
+                starts[id(header)] = error
+        return starts[id(header)]
+
+    def given_params(self, test_file) -> dict[str, str]:
+        """The parameters a test file's `# param:` lines and the run's --param (which wins) set."""
+        return {**{name: setting.value for name, setting in test_file.params.items()}, **self.params}
+
+    def game(self, test_file, recorded: dict):
+        """The compiled game of a test file, with the parameters of the record it starts from,
+        its `# param:` lines and the run's --param (which wins), loaded once per run; or None
+        and the problems drawn."""
         from gdef_core.loader import GdefFileError, load_program
         from gdef_core.report import Report, render_text
         from gdef_core.report.limit import limit_syntax_errors
@@ -161,7 +189,7 @@ class TestSession:
 
         paths = test_file.game_paths
         header = {name: setting for name, setting in test_file.params.items() if name not in self.params}
-        params = {**{name: setting.value for name, setting in header.items()}, **self.params}
+        params = {**recorded, **{name: setting.value for name, setting in header.items()}, **self.params}
         key = (tuple(os.path.abspath(path) for path in paths), tuple(sorted(params.items())))
         if key not in self.games:
             try:

@@ -117,6 +117,7 @@ class PlaySession:
 
         # chance's outcomes, drawn as gdef-sim draws game 0's of a run with the same seed
         self.chance = chance_rng(computers.seed, 0)
+        self.roll_failure = ""  # why the last roll() could not play chance's move
 
     @property
     def game(self):
@@ -162,7 +163,7 @@ class PlaySession:
                                 + ": a resumed game keeps its parameters (drop --param)")
                 return EXIT_USAGE
             params = {**recorded, **params}
-        game = _load(files, options, report, params)
+        game = _load(files, options, report, params, options.resume if record is not None else None)
         if isinstance(game, int):
             return game
         try:
@@ -322,15 +323,19 @@ class PlaySession:
 
     def roll(self, line: int | None = None) -> bool:
         """Chance's move at a chance node: an outcome drawn by weight (`rolled: D3` said);
-        False (after showing the located error) when chance() fails."""
+        False (after showing the located error; `roll_failure` says which) when chance() fails
+        or end() fails after the outcome drawn: drawing another would change the odds."""
         session = self.session
         if not self.chance_works():
+            self.roll_failure = "chance() failed"
             return False
         move = session.state.sample_chance(self.chance)
         played = session.play(str(move), line)
         if not played.accepted:  # end() failed after the outcome
-            self.complain(f"chance's outcome {move} was rejected: {played.verdict.reason}")
-            self.show_stack(played)
+            self.roll_failure = "end() failed after chance's outcome"
+            self.complain(f"chance's outcome {session.state.move_name(move)} was rejected: end() failed after it, "
+                          "so the game cannot go on:")
+            self.report.show_error(played.verdict.error, session.game)
             return False
         self.say(f"{len(session.moves)}. {self.played(played)}")
         self.autosave()
@@ -486,7 +491,10 @@ class PlaySession:
         try:
             counts = perft(self.session.state, depth)
         except GdefRuntimeError as error:
-            self.complain("moves() failed while counting:")
+            # the entry point that failed: the outermost call (chance()'s own G615/G616 have none)
+            entry = error.stack[-1].function if error.stack else "chance" if error.code in ("G615", "G616") \
+                else "moves"
+            self.complain(f"{entry}() failed while counting:")
             self.report.show_error(error, self.game)
             return EXIT_DEFINITION
         for level, count in enumerate(counts, 1):
@@ -589,8 +597,9 @@ def _shown(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict):
-    """The Game, or an exit code after reporting why there is none."""
+def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict, record: str | None = None):
+    """The Game, or an exit code after reporting why there is none. A refused parameter is
+    blamed on --param, or on the resumed `record` whose "params" gave it."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.runtime.errors import GameLoadError, ParamError
     from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
@@ -599,6 +608,11 @@ def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict
         program = load_program(files, params=params)
     except GdefFileError as error:
         report.complain(f"{PROG}: error: {error}")
+        return EXIT_USAGE
+    from_record = [why for name, why in program.param_errors.items() if name not in options.params]
+    if record and from_record:
+        report.complain(f"{PROG}: error: {record}: the record's \"params\" do not fit the game: "
+                        + "; ".join(from_record))
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,

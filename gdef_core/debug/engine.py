@@ -19,6 +19,7 @@ through a Listener. While the game thread is stopped, the front end may read the
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import types
@@ -42,6 +43,7 @@ _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "m
             "_e_setup": "setup()", "_e_filter": "isMoveLegal()", "_e_default": "isMoveLegal()",
             "_e_chance": "chance()"}
 _CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter", "raw_chance")
+MAX_CHECKED_BREAKPOINTS = 100  # of a file with a condition or log message (each is checked by the checker)
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
@@ -66,12 +68,14 @@ class Listener(Protocol):
 
 @dataclass
 class Breakpoint:
-    line: int                   # as asked, 0-based
+    line: int                   # 0-based: as asked, or the statement line of a refused condition
     verified_line: int | None   # the statement line it stands on, or None (unverified)
     condition: str | None = None
     hit_condition: str | None = None
     log_message: str | None = None
     hits: int = 0
+    message: str | None = None  # why it is not verified
+    failed: bool = False        # its condition failed to evaluate once (said then, not again)
 
 
 @dataclass
@@ -90,6 +94,7 @@ class Stop:
     frames: list[Frame]         # innermost first; the last is the entry point
     tick: int
     text: str | None = None     # the exception's message
+    error_code: str | None = None  # the run-time error's code (G6xx) of an exception stop
     cells: dict = field(default_factory=dict)  # the rules' shared cells: B, N, OPS, V, T, MN, CTX ...
 
 
@@ -102,6 +107,7 @@ class LaunchOptions:
     resume: str | None = None      # a record (gdef-run's JSON) whose position the session starts from
     debug_move: str | None = None  # played after the moves, stopping where isMoveLegal() starts judging it
     params: dict[str, str] = field(default_factory=dict)  # the game's parameters (gdef-run --param)
+    no_debug: bool = False         # play without stopping (the editor's "run without debugging")
 
 
 class _Rewind(BaseException):
@@ -124,6 +130,8 @@ class DebugSession:
         self.script_name = launch.moves or "debug console"
         if launch.resume:
             _check_record(launch.resume)
+        if launch.record:
+            _check_record_target(launch.record)
         # script lines, then the move to debug, then moves typed while waiting
         self.inputs: list[str] = list(self.script) + ([launch.debug_move] if launch.debug_move else [])
         self._check_game()
@@ -137,6 +145,7 @@ class DebugSession:
         self._pause = False
         self._quit = False
         self._thread: threading.Thread | None = None
+        self.ended = False  # the game thread has finished: the game is over or the session ended
         self._logged = 0
         self._first_record = True
         self.watches = Watches(list(launch.program))
@@ -145,6 +154,10 @@ class DebugSession:
 
     # ------------------------------------------------------------ the front end's calls
 
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self._main, name="gdef game", daemon=True)
         self._thread.start()
@@ -152,12 +165,46 @@ class DebugSession:
     def set_breakpoints(self, path: str, specs: list[dict]) -> list[Breakpoint]:
         """Replace the breakpoints of a file; specs: {line (0-based), condition, hit_condition,
         log_message}."""
-        program_map = self.map or self._static_map
-        found = [Breakpoint(spec["line"], program_map.resolve(path, spec["line"]), spec.get("condition"),
-                            spec.get("hit_condition"), spec.get("log_message")) for spec in specs]
+        found = []
+        checked = 0
+        for spec in specs:
+            checked += bool(spec.get("condition") or spec.get("log_message"))
+            if checked > MAX_CHECKED_BREAKPOINTS and (spec.get("condition") or spec.get("log_message")):
+                found.append(Breakpoint(spec["line"], None, message=f"more than {MAX_CHECKED_BREAKPOINTS} breakpoints "
+                                        "of this file have a condition or a log message: this one is not set"))
+                continue
+            found.append(self._breakpoint(path, spec))
         with self.cond:
             self.breakpoints[same_file(path)] = found
         return found
+
+    def _breakpoint(self, path: str, spec: dict) -> Breakpoint:
+        """A breakpoint standing on the statement at or after its line, unverified (with the
+        reason) when there is none or its condition, hit count or log message is not valid there."""
+        program_map = self.map or self._static_map
+        line = spec["line"]
+        breakpoint = Breakpoint(line, program_map.resolve(path, line), spec.get("condition"),
+                                spec.get("hit_condition"), spec.get("log_message"))
+        if breakpoint.verified_line is None:
+            breakpoint.message = ("no statement on or after this line in its function" if program_map.has_file(path)
+                                  else "this file is not part of the game being debugged")
+            return breakpoint
+        function = program_map.function_at(path, breakpoint.verified_line)
+        game = self._static_game
+        mistakes = []
+        if breakpoint.condition:
+            mistake = self.watches.mistake(breakpoint.condition, game, function, bool_only=True)
+            mistakes += [f"the condition '{_short(breakpoint.condition)}': {mistake}"] if mistake else []
+        if breakpoint.hit_condition and _HIT_CONDITION.fullmatch(breakpoint.hit_condition) is None:
+            mistakes.append(f"the hit count '{_short(breakpoint.hit_condition)}' is not N, >= N, > N, <= N, < N, "
+                            "== N or % N")
+        for part in expressions.interpolated(breakpoint.log_message or ""):
+            mistake = self.watches.mistake(part, game, function)
+            mistakes += [f"{{{_short(part)}}} of the log message: {mistake}"] if mistake else []
+        if mistakes:
+            breakpoint.line, breakpoint.verified_line = breakpoint.verified_line, None
+            breakpoint.message = "; ".join(mistakes)
+        return breakpoint
 
     def resume(self, how: str) -> None:
         """how: continue, over, in, out, back (one statement back), reverse (to the previous
@@ -166,6 +213,8 @@ class DebugSession:
             if self.stop is None:
                 raise ValueError("the game is not stopped")
             self._command = (how,)
+            self.stop = None    # from now on, not when the game thread wakes up,
+            self._pause = False  # and a pause asked while stopped is dropped now: one asked after this counts
             self.cond.notify_all()
 
     def pause(self) -> None:
@@ -219,11 +268,17 @@ class DebugSession:
             program = load_program(self.launch.program, params=self.launch.params)
         except GdefFileError as error:
             raise DebugLoadError(str(error)) from None
+        if program.param_errors:
+            if program.ok:  # each refused value at its parameter's declaration
+                raise DebugLoadError("; ".join(f"{program.params[name].span}: {why}" if name in program.params
+                                               else why for name, why in program.param_errors.items()))
+            program.param_errors.clear()  # the game's own errors say more (a broken declaration is no parameter)
         try:
             game = game_from_program(program, optimize=False)
         except GameLoadError as error:
             raise DebugLoadError(str(error)) from None
         self._static_map = StatementMap(program, game.rules.compiled)
+        self._static_game = game
 
     def _main(self) -> None:
         target = None
@@ -242,6 +297,7 @@ class DebugSession:
                                                f"{type(error).__name__}: {error}\n")
                 code = EXIT_INTERNAL
             break
+        self.ended = True
         if code is not None:
             self.listener.finished(code)
 
@@ -265,7 +321,7 @@ class DebugSession:
             for breakpoint in breakpoints:
                 breakpoint.hits = 0
         self.filename = None
-        sys.settrace(self._trace)
+        sys.settrace(None if self.launch.no_debug else self._trace)
         try:
             play = _DebugPlay.start(options, _Reporter(self))
             if isinstance(play, int):
@@ -396,7 +452,8 @@ class DebugSession:
         if target.collect:  # reverse continue: back to the last breakpoint hit before here
             earlier = [tick for tick in self.hit_ticks if tick < target.target]
             raise _Rewind(earlier[-1] if earlier else 1, "breakpoint" if earlier else "entry")
-        self._stop(target.reason, "Stepped back" if target.reason == "step" else "Breakpoint", frame)
+        self._stop(target.reason, {"step": "Stepped back", "breakpoint": "Breakpoint"}.get(
+            target.reason, "Back at the first statement (no breakpoint was hit before)"), frame)
 
     def _step_done(self, frame) -> bool:
         how, depth, entry = self.step
@@ -424,8 +481,11 @@ class DebugSession:
                     if not expressions.truth(self._evaluate(breakpoint.condition, scope, statement.function)):
                         continue
                 except expressions.EvaluationError as error:
-                    self._say("stderr", f"{statement.span}: the breakpoint's condition "
-                                        f"'{breakpoint.condition}' cannot be evaluated: {error}")
+                    if not breakpoint.failed and not self.silent:  # once, not at every hit of a loop
+                        breakpoint.failed = True
+                        self._say("stderr", f"{statement.span}: the breakpoint's condition '{breakpoint.condition}' "
+                                            f"cannot be evaluated: {error} (said once; the breakpoint does not stop "
+                                            "where it cannot be evaluated)\n")
                     continue
             breakpoint.hits += 1
             if breakpoint.hit_condition and not _hits_met(breakpoint.hit_condition, breakpoint.hits):
@@ -463,12 +523,12 @@ class DebugSession:
         copy = Fail(error.code, error.message, error.loc) if isinstance(error, Fail) else RecursionError()
         located = self.game.rules.error(copy.with_traceback(tb))
         self._stop("exception", f"{located.code}: {located.message}", frame,
-                   text=located.headline(), span=located.span)
+                   text=located.headline(), span=located.span, code=located.code)
 
     # ------------------------------------------------------------ stops
 
     def _stop(self, reason: str, description: str, frame, text: str | None = None,
-              span: Span | None = None, waiting: str | None = None) -> None:
+              span: Span | None = None, waiting: str | None = None, code: str | None = None) -> None:
         """Stop the game thread until the front end says how to go on (`waiting`: the name of
         the stop while the game waits for a move)."""
         frames = [Frame(waiting, None)] if waiting else self._frames(frame)
@@ -476,7 +536,7 @@ class DebugSession:
             frames[0].span = span
         cells = self._state_cells() if frame is None else \
             {name: cell.cell_contents for name, cell in self.cells.items() if _has_value(cell)}
-        stop = Stop(reason, description, frames, self.tick, text, cells)
+        stop = Stop(reason, description, frames, self.tick, text, error_code=code, cells=cells)
         with self.cond:
             self.stop = stop
             self._command = None
@@ -486,7 +546,6 @@ class DebugSession:
                 self.cond.wait()
             command = self._command[0]
             self.stop = None
-            self._pause = False
         if command == "quit":
             raise _Quit()
         if command == "back":
@@ -588,7 +647,7 @@ class _DebugPlay(PlaySession):
     def check_assertion(self, text: str, name: str, number: int) -> bool:
         passed = super().check_assertion(text, name, number)
         debugger = self.debugger
-        if not passed and debugger.break_on_assertions and debugger.target is None:
+        if not passed and debugger.break_on_assertions and debugger.target is None and not debugger.launch.no_debug:
             debugger._stop("exception", f"assertion failed: {text}", None,
                            text=f"{name}:{number}: assertion failed: {text}")
         return passed
@@ -634,6 +693,20 @@ def _check_record(path: str) -> None:
         raise DebugLoadError(str(error)) from None
 
 
+def _short(text: str, most: int = 50) -> str:
+    """An expression quoted in a message: its start when it is long."""
+    return text if len(text) <= most else text[:most].rstrip() + " ..."
+
+
+def _check_record_target(path: str) -> None:
+    """A record can be written at `path` (an existing file there is kept aside when it is)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise DebugLoadError(f"the record {path} is a folder: give a file name")
+    if not os.path.isdir(folder):
+        raise DebugLoadError(f"cannot write the record {path}: there is no folder {folder}")
+
+
 def _quiet(frame) -> bool:
     """Whether `frame` runs below a caller whose rules calls are not traced (_QUIET_CALLERS)."""
     while frame is not None:
@@ -662,6 +735,9 @@ def _has_value(cell) -> bool:
     except ValueError:
         return False
     return True
+
+
+_HIT_CONDITION = re.compile(r"\s*(>=|<=|==|>|<|%)?\s*\d+\s*")
 
 
 def _hits_met(condition: str, hits: int) -> bool:

@@ -88,7 +88,15 @@ def interpolate(message: str, evaluate) -> str:
         except EvaluationError as error:
             return f"<{error}>"
 
-    return re.sub(r"\{([^{}]*)\}", value, message)
+    return _INTERPOLATED.sub(value, message)
+
+
+def interpolated(message: str) -> list[str]:
+    """The {expression}s of a logpoint's message."""
+    return _INTERPOLATED.findall(message)
+
+
+_INTERPOLATED = re.compile(r"\{([^{}]*)\}")
 
 
 def show(value) -> str:

@@ -31,6 +31,7 @@ class StatementMap:
     def __init__(self, program, compiled) -> None:
         spans: dict[Span, str] = {}
         self.functions: dict[str, tuple[str, int, int]] = {}  # name -> (file, first line, last line)
+        self.files = {same_file(module.path) for module in program.modules}
         for name, function in program.functions.items():
             span = function.span
             self.functions[name] = (same_file(span.file), span.line, span.end_line)
@@ -72,6 +73,14 @@ class StatementMap:
                 later = [row for row in rows if line < row <= last]
                 return min(later) if later else None
         return None
+
+    def has_file(self, path: str) -> bool:
+        """Whether `path` is one of the game's files."""
+        return same_file(path) in self.files
+
+    def function_at(self, path: str, line: int) -> str:
+        """The function whose statement starts on gdef `line` of `path` (a line resolve() gave)."""
+        return self.by_line[self.lines_of_file[same_file(path)][line][0]].function
 
     def where(self, generated_line: int, function: str) -> Span:
         """The gdef span of a generated line of `function` (a statement, or a call in one)."""

@@ -2,7 +2,7 @@
 the move being judged, the positions as boards of rows), arrays expandable."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gdef_core.debug.expressions import Board, Scope, local_values, positions, show
@@ -14,8 +14,9 @@ class Node:
     name: str
     value: str
     type: str = ""
-    children: Callable[[], list["Node"]] | None = None  # None: not expandable
+    children: Callable[[], Sequence["Node"]] | None = None  # None: not expandable
     evaluate_name: str | None = None
+    elements: int = 0  # an array's length: its children are indexed (a client may page them)
 
 
 @dataclass
@@ -47,10 +48,26 @@ def scopes(scope: Scope, in_rules: bool) -> list[ScopeNodes]:
 def value_node(name: str, value, evaluate_name: str | None = None) -> Node:
     if isinstance(value, (list, tuple)):
         items = list(value)
-        return Node(name, f"[{len(items)} elements]", "array",
-                    lambda: [value_node(f"[{i}]", item, f"{evaluate_name}[{i}]" if evaluate_name else None)
-                             for i, item in enumerate(items)], evaluate_name)
+        return Node(name, f"[{len(items)} elements]", "array", lambda: Elements(items, evaluate_name), evaluate_name,
+                    len(items))
     return Node(name, show(value), _type(value), None, evaluate_name)
+
+
+class Elements(Sequence):
+    """An array's elements as nodes, each made when it is read: an array may hold a million."""
+
+    def __init__(self, items: list, evaluate_name: str | None) -> None:
+        self.items = items
+        self.evaluate_name = evaluate_name
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.items)))]
+        name = self.evaluate_name
+        return value_node(f"[{index}]", self.items[index], f"{name}[{index}]" if name else None)
 
 
 def operation_node(index: int, op) -> Node:

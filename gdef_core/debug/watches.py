@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 
 from gdef_core.builtins import ALIASES, BUILTINS, Context
 from gdef_core.debug.expressions import EvaluationError, Scope, local_values
@@ -29,6 +30,8 @@ _SHARED = set(prelude.CELLS.split(", "))  # the state of a game being judged (no
 _COPIED = {"B", "N", "PB", "V"}  # mutable: every evaluation gets its own
 _ids = itertools.count(1)
 MAX_CACHED = 200
+MAX_EXPRESSION = 10_000  # characters of one expression
+_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w*\s*(\[[^=]*\]\s*)*=(?!=)")  # `x = 1`, `a[i][j] = 2`: a statement
 # The rules' CTX cell (gdef_core.runtime.prelude) as the checker's contexts.
 _CONTEXTS = {context.number: context for context in Context}
 
@@ -39,10 +42,12 @@ class Watches:
     def __init__(self, files: list[str]) -> None:
         self.files = files
         self.cache: dict[tuple, object] = {}
+        self.types: dict[tuple, str | EvaluationError] = {}  # (text, function) -> its type or why it has none
 
     def evaluate(self, text: str, scope: Scope, function: str | None):
-        if "\n" in text or "\r" in text:
-            raise EvaluationError("an expression is one line")
+        mistake = _shape_mistake(text)
+        if mistake is not None:
+            raise EvaluationError(mistake)
         game = scope.game
         params = _visible(game.program.functions.get(function) if function else None, scope.locals)
         context = scope.cells.get("CTX")
@@ -55,19 +60,47 @@ class Watches:
             self.cache[key] = compiled
         return _run(compiled, game, scope.cells, [value for _, _, value in params])
 
-    def _compile(self, text: str, game, function: str | None, params: list, scope_context: int | None):
+    def mistake(self, text: str, game, function: str | None, bool_only: bool = False) -> str | None:
+        """Why `text` cannot be evaluated anywhere in `function` (None: it can be), checked before
+        the game runs (a breakpoint's condition, a logpoint's {expression}): every local the
+        function declares is taken as visible."""
+        shape = _shape_mistake(text)
+        if shape is not None:
+            return shape
+        key = (text, function)
+        if key not in self.types:  # an editor sends a file's breakpoints again at every change
+            params = [(name, kind, None) for name, kind in _declared(game.program.functions.get(function)).items()]
+            try:
+                self.types[key] = self._checked(text, game, function, params)[1]
+            except EvaluationError as error:
+                self.types[key] = error
+            if len(self.types) > MAX_CACHED:
+                self.types.pop(next(iter(self.types)))
+        found = self.types[key]
+        if isinstance(found, EvaluationError):
+            return str(found)
+        if bool_only and found != "bool":
+            return f"a condition must be a bool, not {found}"
+        return None
+
+    def _checked(self, text: str, game, function: str | None, params: list):
+        """The game with the watch function added, checked: (program, the expression's type)."""
         owner = game.program.functions.get(function) if function else None
         path = owner.span.file if owner is not None else game.files[0]
         result = "int"
         for _ in range(2):  # checked as an int first; then as the type the checker found
             program, mistake, found = _check(text, game, self.files, path, params, result)
             if mistake is None:
-                break
+                return program, result
+            if _ASSIGNMENT.match(text):
+                raise EvaluationError(f"'{text.strip()}' assigns: the debugger's expressions are read-only")
             if found not in _TYPES or found == result:
                 raise EvaluationError(mistake)
             result = found
-        else:
-            raise EvaluationError(mistake)
+        raise EvaluationError(mistake)
+
+    def _compile(self, text: str, game, function: str | None, params: list, scope_context: int | None):
+        program, _ = self._checked(text, game, function, params)
         _check_context(program.functions[WATCH], scope_context)
         compiler = Compiler(program, game.max_steps, game.max_depth, f"<gdef watch #{next(_ids)}>",
                             optimize=False, export=(WATCH,))
@@ -78,6 +111,16 @@ class Watches:
         namespace = prelude.namespace()
         exec(compile(generated.source, generated.filename, "exec"), namespace)
         return namespace["_factory"]((game.empty, *game.objects.values()))
+
+
+def _shape_mistake(text: str) -> str | None:
+    """Why `text` is not even read as an expression: more than one line, or too long to check
+    in a moment (the checker would read the whole text first)."""
+    if "\n" in text or "\r" in text:
+        return "an expression is one line"
+    if len(text) > MAX_EXPRESSION:
+        return f"an expression is at most {MAX_EXPRESSION:,} characters (this one has {len(text):,})"
+    return None
 
 
 def _check(text: str, game, files: list[str], path: str, params: list, result: str):
@@ -120,15 +163,21 @@ def _check_context(watch: ast.FunctionDef, context: int | None) -> None:
 
 def _visible(function: ast.FunctionDef | None, python_locals: dict) -> list[tuple[str, str, object]]:
     """(name, type, value) of the locals the stopped function can see: `int[][]` for arrays."""
-    if function is None:
-        return []
+    declared = _declared(function)
+    return [(name, declared[name], value) for name, value in local_values(python_locals).items() if name in declared]
+
+
+def _declared(function: ast.FunctionDef | None) -> dict[str, str]:
+    """name -> type of the parameters and locals `function` declares: `int[][]` for arrays."""
     declared: dict[str, str] = {}
+    if function is None:
+        return declared
     for param in function.params:
         declared[param.name.text] = param.type.name + "[]" * param.rank
     for node in ast.walk(function.body):
         if isinstance(node, ast.VarDecl):
             declared[node.name.text] = node.type.name + "[]" * len(node.sizes)
-    return [(name, declared[name], value) for name, value in local_values(python_locals).items() if name in declared]
+    return declared
 
 
 def _run(entries: dict, game, cells: dict, values: list):

@@ -17,12 +17,15 @@ from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
 from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
-from gdef_core.testing.scripts import SUFFIX, Step, TestFileError, find_game, read_cases, read_params
+from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
+                                       read_starts)
+from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_KEY = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:")
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
-_STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?): (.*)$")
+_STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
 
 
@@ -73,6 +76,7 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         except TestFileError as error:
             line = (error.line or 1) - 1
             found.append(Problem(line, 0, len(_line(text, line)), error.message))
+        found += _start_problems(path, text)
         _, cases = read_cases(path, text)
         steps = [step for case in cases for step in case.steps]
     else:
@@ -94,6 +98,22 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         except MoveSyntaxError as error:
             found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
     return found
+
+
+def _start_problems(path: str, text: str) -> list[Problem]:
+    """Start-position lines (the file's header, a test's) that cannot be read, and `# from:`
+    records that are not files (what fits the game is found by running the tests)."""
+    _, cases = read_cases(path, text)
+    try:
+        start = read_starts(path, text, cases)
+    except TestFileError as error:
+        return [Problem(error.line - 1, error.column, error.end, error.message)]
+    found = {}
+    for header in (start, *(case.start for case in cases)):
+        if header.is_record and not os.path.isfile(header.record_path(path)):
+            at = header.source_at
+            found[at] = Problem(at.line - 1, at.column, at.end, f"the record {header.record_path(path)} is not a file")
+    return list(found.values())
 
 
 def _line(text: str, line: int) -> str:
@@ -149,6 +169,13 @@ def _meaning(keyword: str) -> str:
            "reached and changes nothing."
 
 
+def _start_line_numbers(text: str) -> set[int]:
+    """The (1-based) lines that may write a start position: the header's, and those below each `[name]`."""
+    _, cases = read_cases("", text)
+    return {number for number, _ in header_lines(text)} | {
+        number for case in cases for number, _ in case.start_lines}
+
+
 @dataclass(frozen=True, slots=True)
 class Hover:
     markdown: str
@@ -159,8 +186,16 @@ class Hover:
 
 def hover(text: str, line: int, column: int) -> Hover | None:
     """The meaning of the assertion keyword (or its fixed words: `winner`, `draw`, `over`)
-    under the cursor."""
+    or of the start-position header key (`# from:`, `# board:` ...) under the cursor."""
     content = _line(text, line)
+    key = _HEADER_KEY.match(content)
+    if key and key["key"] in START_KEYS and key.start("key") <= column <= key.end("key") \
+            and line + 1 in _start_line_numbers(text):
+        written, meaning = START_KEYS[key["key"]]
+        usage_line = code_block(f"# {key['key']}: {written}")
+        markdown = f"{usage_line}\n\nWhere the tests start (a line of the file's header, or below a test's " \
+                   f"`[name]`): {meaning}."
+        return Hover(markdown, line, key.start("key"), key.end("key"))
     if not content.lstrip().startswith("?") or "#" in content[:column]:
         return None
     words = list(_WORD.finditer(content))
@@ -256,7 +291,9 @@ def read_report(junit_xml: str, stderr: str) -> RunReport:
     for text in stderr.splitlines():
         match = _STDERR_PROBLEM.match(text.strip())
         if match and is_test_file(match[1]):
-            report.file_problems.setdefault(os.path.abspath(match[1]), []).append(Problem(0, 0, 0, match[2]))
+            line, column = int(match[2] or 1) - 1, int(match[3] or 1) - 1
+            end = -1 if match[2] else 0  # a line's problem runs to its end
+            report.file_problems.setdefault(os.path.abspath(match[1]), []).append(Problem(line, column, end, match[4]))
     if not junit_xml.strip():
         return report
     for case in ET.fromstring(junit_xml).iter("testcase"):

@@ -284,23 +284,29 @@ def load(path, **params) -> GdefGame:
     return pyspiel.load_game(SHORT_NAME, {"path": os.fspath(path), **params})
 
 
-def register_parameters(path) -> None:
+def register_parameters(path) -> dict:
     """Register the game type "gdef" again with the parameters `path` declares, so that
-    OpenSpiel accepts their names (it checks them before the game is made)."""
-    pyspiel.register_game(_game_type(2, "winner", declared_params(os.fspath(path))), GdefGame)
+    OpenSpiel accepts their names (it checks them before the game is made); returns them
+    (name -> default)."""
+    declared = declared_params(os.fspath(path))
+    pyspiel.register_game(_game_type(2, "winner", declared), GdefGame)
+    return declared
 
 
 _OPENSPIEL_LOAD_GAME = pyspiel.load_game
 
 
 def _load_game(game, params=None):
-    """pyspiel.load_game, which for "gdef" first registers the file's parameters."""
+    """pyspiel.load_game, which for "gdef" first registers the file's parameters. An int given
+    for a float parameter (`komi=7`, as in a game string) is taken as that float: OpenSpiel
+    itself would refuse its type."""
+    if params is None and isinstance(game, str) and game.startswith(SHORT_NAME + "("):
+        game, params = SHORT_NAME, pyspiel.game_parameters_from_string(game)
+        params.pop("name", None)
     if params is not None and game == SHORT_NAME and isinstance(params, dict) and params.get("path"):
-        register_parameters(params["path"])
-    elif params is None and isinstance(game, str) and game.startswith(SHORT_NAME + "("):
-        path = pyspiel.game_parameters_from_string(game).get("path")
-        if path:
-            register_parameters(path)
+        declared = register_parameters(params["path"])
+        params = {name: float(value) if isinstance(declared.get(name), float) and type(value) is int else value
+                  for name, value in params.items()}
     return _OPENSPIEL_LOAD_GAME(game) if params is None else _OPENSPIEL_LOAD_GAME(game, params)
 
 

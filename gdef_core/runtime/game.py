@@ -719,18 +719,9 @@ def _state_from_json(game: Game, data: dict) -> State:
     if (data["width"], data["height"]) != (game.width, game.height):
         raise ValueError(f"the state is for a {data['width']}x{data['height']} board, "
                          f"not {game.width}x{game.height}")
-    player = data["player"]
-    if type(player) is not int or not 0 <= player < game.players:
-        raise ValueError(f"player {player!r} is out of range")
-    board = [game.empty] * (game.width * game.height)
-    for x, y, name in data["board"]:
-        obj = game.obj(name)
-        if obj is None or type(x) is not int or type(y) is not int \
-                or not (0 <= x < game.width and 0 <= y < game.height):
-            raise ValueError(f"square [{x!r}, {y!r}, {name!r}] does not fit this game")
-        board[x * game.height + y] = obj
-    _counts_from_json(game, board, data.get("counts", []), "")
-    variables = [_variable(game, name, data["vars"][name]) for name in game.variable_names]
+    player = _player_from_json(game, data, "")
+    board = _board_from_json(game, data, "")
+    variables = [_variable_or_param(game, name, data["vars"]) for name in game.variable_names]
     winner = data["winner"]
     if winner is not None and (type(winner) is not int or not 0 <= winner < game.players):
         raise ValueError(f"winner {winner!r} is out of range")
@@ -741,9 +732,7 @@ def _state_from_json(game: Game, data: dict) -> State:
     if not (isinstance(scores, list) and len(scores) == game.players
             and all(type(v) in (int, float) for v in scores)):
         raise ValueError(f"scores {scores!r} are not one number per player")
-    chance_node = data.get("chance", False)
-    if type(chance_node) is not bool:
-        raise ValueError(f"'chance' {chance_node!r} is not true or false")
+    chance_node = _chance_from_json(data, "")
     history = None
     if game.rules.uses_history:
         positions = data.get("history")
@@ -779,23 +768,39 @@ def _position_json(game: Game, key: tuple) -> dict:
 def _position_from_json(game: Game, data) -> tuple:
     if not isinstance(data, dict):
         raise ValueError(f"history entry {data!r} is not a position")
+    board = _board_from_json(game, data, "history ")
+    player = _player_from_json(game, data, "history ")
+    variables = [_variable_or_param(game, name, data["vars"]) if not game.is_counter(name)
+                 else game._start_vars[i] for i, name in enumerate(game.variable_names)]
+    return game.rules.position_key(board, player, variables, _chance_from_json(data, "history "))
+
+
+def _board_from_json(game: Game, data: dict, what: str) -> list:
+    """The squares of a state's or a history position's JSON (`what`: "" or "history ", which
+    the messages name), objects then counts, checked against the game."""
     board = [game.empty] * (game.width * game.height)
     for x, y, name in data["board"]:
         obj = game.obj(name)
         if obj is None or type(x) is not int or type(y) is not int \
                 or not (0 <= x < game.width and 0 <= y < game.height):
-            raise ValueError(f"history square [{x!r}, {y!r}, {name!r}] does not fit this game")
+            raise ValueError(f"{what}square [{x!r}, {y!r}, {name!r}] does not fit this game")
         board[x * game.height + y] = obj
-    _counts_from_json(game, board, data.get("counts", []), "history ")
+    _counts_from_json(game, board, data.get("counts", []), what)
+    return board
+
+
+def _player_from_json(game: Game, data: dict, what: str) -> int:
     player = data["player"]
     if type(player) is not int or not 0 <= player < game.players:
-        raise ValueError(f"history player {player!r} is out of range")
-    variables = [_variable(game, name, data["vars"][name]) if not game.is_counter(name)
-                 else game._start_vars[i] for i, name in enumerate(game.variable_names)]
+        raise ValueError(f"{what}player {player!r} is out of range")
+    return player
+
+
+def _chance_from_json(data: dict, what: str) -> bool:
     chance = data.get("chance", False)
     if type(chance) is not bool:
-        raise ValueError(f"history 'chance' {chance!r} is not true or false")
-    return game.rules.position_key(board, player, variables, chance)
+        raise ValueError(f"{what}'chance' {chance!r} is not true or false")
+    return chance
 
 
 def _counts_from_json(game: Game, board: list, entries, what: str) -> None:
@@ -859,6 +864,18 @@ def json_value(value):
     return str(value) if isinstance(value, str) else value
 
 
+def _variable_or_param(game: Game, name: str, values: dict):
+    """Game variable `name` of a state's "vars"; a parameter is the game's own value (a state
+    may leave it out, and one that says otherwise belongs to the game loaded with other values)."""
+    if name not in game.params:
+        return _variable(game, name, values[name])
+    value = game.params[name]
+    if name in values and _variable(game, name, values[name]) != value:
+        raise ValueError(f"parameter '{name}' is {_json_value(value)} in this game, not "
+                         f"{_json_value(values[name])}: load the game with {name}={_json_value(values[name])}")
+    return value
+
+
 def _variable(game: Game, name: str, value):
     shape = game._start_vars[game.variable_names.index(name)]
     if type(shape) is list:  # an array (section 15.1): nested lists of the same sizes
@@ -883,7 +900,7 @@ def _scalar(game: Game, name: str, kind: str, value):
         return obj
     if kind == "bool" and type(value) is bool:
         return value
-    if kind == "int" and type(value) is int:
+    if kind == "int" and type(value) is int and -2 ** 63 <= value < 2 ** 63:  # an int of the language
         return value
     if kind == "float" and type(value) in (int, float):
         return float(value)

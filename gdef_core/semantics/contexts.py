@@ -127,7 +127,9 @@ def check_unused_functions(program: Program, report: Report, called: set[str] | 
     maybe_called = report.recovery.near_errors  # a call may be in broken text
     for name, function in program.functions.items():
         if name not in called and not is_entry_point(program, name, ENTRY_POINTS) and name not in maybe_called:
-            report.add("G502", function.name.span, f"function '{name}' is never called",
+            why = (": the engine runs chance() only in a game that calls chanceNext() (in end() or setup())"
+                   if name == "chance" else "")
+            report.add("G502", function.name.span, f"function '{name}' is never called{why}",
                        tags=frozenset({Tag.UNNECESSARY}))
 
 

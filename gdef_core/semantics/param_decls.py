@@ -9,6 +9,7 @@ the tool that asked reports as a usage error.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Mapping, Union
 
 from gdef_core.semantics.constants import known_size
@@ -17,6 +18,8 @@ from gdef_core.semantics.report import Report
 from gdef_core.syntax import ast
 
 Value = Union[int, float, bool]
+_INT_TEXT = re.compile(r"-?[0-9]+", re.ASCII)
+_FLOAT_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?", re.ASCII)
 PARAM_TYPES = ("int", "float", "bool")
 
 
@@ -128,10 +131,10 @@ def convert(kind: str, given: object) -> Value | None:
         text = given.strip()
         if kind == "bool":
             return {"true": True, "false": False}.get(text)
-        try:
-            return int(text) if kind == "int" else float(text)
-        except ValueError:
+        # gdef's own number literals, with an optional '-' (not Python's: no '1_0', '+5', '١')
+        if not (_INT_TEXT if kind == "int" else _FLOAT_TEXT).fullmatch(text):
             return None
+        return int(text) if kind == "int" else float(text)
     if isinstance(given, bool):
         return given if kind == "bool" else None
     if kind == "int" and isinstance(given, int):

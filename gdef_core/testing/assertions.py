@@ -135,8 +135,14 @@ def _var(rest: str):
     text = text.strip()
     if not _NAME.fullmatch(name) or not text:
         return None
-    value = _array_value(text) if text.startswith("{") else _value(text)
+    value = parse_value(text)
     return None if value is None else (name, value)
+
+
+def parse_value(text: str):
+    """A value as `? var` writes it: a number, true/false, an object's name, or an array's
+    elements as {a, b} / {{a, b}, {c, d}} (nested lists); None when it cannot be read."""
+    return _array_value(text) if text.startswith("{") else _value(text)
 
 
 def _array_value(text: str):

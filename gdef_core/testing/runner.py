@@ -1,4 +1,4 @@
-"""Running rule tests: each test plays its moves from the start position and checks its
+"""Running rule tests: each test plays its moves from its file's start position and checks its
 assertions; the first failure ends the test (as in pytest) and says where, what was expected,
 what was found, and shows the board."""
 from __future__ import annotations
@@ -31,7 +31,8 @@ class CaseResult:
         return self.status == PASSED
 
 
-def run_case(game, case: TestCase) -> CaseResult:
+def run_case(game, case: TestCase, start=None) -> CaseResult:
+    """`start`: the State the test starts from, its header's (a copy is played); else the game's start."""
     from gdef_core.runtime.errors import GdefRuntimeError
     from gdef_core.runtime.game import IllegalMoveError, VerdictKind
 
@@ -48,7 +49,7 @@ def run_case(game, case: TestCase) -> CaseResult:
         return result
 
     try:
-        state = game.new_state()
+        state = start.clone() if start is not None else game.new_state()
     except GdefRuntimeError as error:
         first = case.steps[0] if case.steps else _Start(case.line)
         return finish(ERROR, first, f"setup() failed: {error.message}", location=error.location)

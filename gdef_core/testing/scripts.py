@@ -2,11 +2,14 @@
 
     # game: ../checkers.gdef          (optional: else NAME.gdef beside the file, see find_game)
     # param: board_size=7             (optional, repeatable: the game's parameters, read_params)
+    # from: endgame.json              (optional: where the tests start, with `# board:`, `# turn:` ...:
+                                       gdef_core.testing.start_header)
     [a man reaching the far row is crowned]
     place(...) clear(...)             a move, as at the gdef-run prompt
     ? square 3,7 K                    an assertion (gdef_core.testing.assertions)
 
-A `[name]` line starts a test from the start position; lines before the first one form a test
+A `[name]` line starts a test from the file's start position (the comment lines right below it
+may write the test's own, on the file's); lines before the first one form a test
 named after the file. `#` starts a comment.
 """
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+
+from gdef_core.testing.start_header import HeaderError, StartHeader, header_lines, read_start, read_start_lines
 
 SUFFIX = ".test.moves"
 _GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>\S.*?)\s*$")
@@ -24,11 +29,21 @@ _SECTION = re.compile(r"\[(?P<name>[^\]]*)\]\s*$")
 class TestFileError(ValueError):
     """A test file that cannot be used: its game cannot be found, or it cannot be read."""
 
-    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+    def __init__(self, path: str, message: str, line: int | None = None, column: int | None = None,
+                 end: int | None = None) -> None:
         super().__init__(message)
         self.path = path
         self.message = message
         self.line = line
+        self.column = column  # 0-based, when the problem is at a place in the line
+        self.end = end
+
+    @property
+    def where(self) -> str:
+        """PATH, PATH:LINE or PATH:LINE:COLUMN (1-based), as messages locate it."""
+        if self.line is None:
+            return self.path
+        return f"{self.path}:{self.line}" + (f":{self.column + 1}" if self.column is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +61,10 @@ class TestCase:
     name: str
     line: int  # of its `[name]` line, or 1
     steps: list[Step] = field(default_factory=list)
+    # The comment lines below its `[name]` line before its first step, (number, text): they
+    # may write where it starts (start_header); and that start on the file's, once read.
+    start_lines: list[tuple[int, str]] = field(default_factory=list)
+    start: StartHeader | None = None
 
     @property
     def node_id(self) -> str:
@@ -66,30 +85,44 @@ class TestFile:
     game_paths: list[str]
     cases: list[TestCase]
     params: dict[str, ParamSetting] = field(default_factory=dict)
+    start: StartHeader = field(default_factory=StartHeader)
 
 
 def parse_test_file(path: str, text: str) -> TestFile:
     header, cases = read_cases(path, text)
-    return TestFile(path, find_game(path, header), cases, read_params(path, text))
+    start = read_starts(path, text, cases)
+    return TestFile(path, find_game(path, header), cases, read_params(path, text), start)
+
+
+def read_starts(path: str, text: str, cases: list[TestCase]) -> StartHeader:
+    """The file header's start position (start_header), and each test's (`case.start`: the
+    lines below its `[name]` on the file's); a TestFileError at a line that cannot be read."""
+    try:
+        start = read_start(text)
+        for case in cases:
+            case.start = start.within(read_start_lines(case.start_lines)) if case.start_lines else start
+        return start
+    except HeaderError as error:
+        raise TestFileError(path, error.message, error.line, error.column, error.end) from None
 
 
 def read_params(path: str, text: str) -> dict[str, ParamSetting]:
     """The `# param: NAME=VALUE` lines of the file's header (the comment lines it starts with,
-    beside `# game:`): the game's parameters for every test of the file; the last line of a
-    name counts. A line that is not NAME=VALUE is a TestFileError at its line."""
+    beside `# game:`): the game's parameters for every test of the file, one line each. A
+    line that is not NAME=VALUE, or that sets a parameter again, is a TestFileError at its line."""
     params: dict[str, ParamSetting] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in header_lines(text):
         stripped = raw.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
         match = _PARAM_HEADER.match(stripped)
         if match:
             name, equals, value = match["setting"].partition("=")
             if not equals or not name.strip() or not value.strip():
                 raise TestFileError(path, f"`{stripped}` is not a parameter setting: write "
                                           f"`# param: NAME=VALUE` (for example `# param: board_size=7`)", number)
+            earlier = params.get(name.strip())
+            if earlier is not None:
+                raise TestFileError(path, f"parameter '{name.strip()}' is already set on line {earlier.line}: "
+                                          f"keep one `# param: {name.strip()}=...` line", number)
             params[name.strip()] = ParamSetting(value.strip(), number)
     return params
 
@@ -109,6 +142,8 @@ def read_cases(path: str, text: str) -> tuple[str | None, list[TestCase]]:
         content = raw.split("#", 1)[0]
         stripped = content.strip()
         if not stripped:
+            if len(cases) > 1 and not cases[-1].steps and raw.strip():
+                cases[-1].start_lines.append((number, raw))
             continue
         section = _SECTION.fullmatch(stripped)
         if section:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
+from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.param_info import params_json
@@ -429,7 +430,13 @@ class Board:
         """"Debug this move": the game so far saved as a record (a new file of the records
         folder, so that the session can start from this very position), and the launch
         configuration of a `gdef` debug session that resumes it and stops where isMoveLegal()
-        starts judging `text` (docs/debugging.md). Nothing is played."""
+        starts judging `text` (docs/debugging.md). Nothing is played, and nothing is saved for
+        a text the debugger would refuse (neither a move nor a move's name)."""
+        try:
+            Move.parse(text)
+        except MoveSyntaxError as error:
+            if not looks_like_name(text):
+                raise ApiError(400, f"'{text[:100]}' is not a move: {error}") from None
         session = self.session
         try:
             path = records.new_record_path(self.game.name)

@@ -44,6 +44,7 @@ MAX_BODY = 16 * 1024 * 1024  # a move script or record sent by the page
 MAX_CONNECTIONS = 32  # served at once; a browser opens at most 6 to one server
 CLIENT_SECONDS = 10.0  # for a whole request (line, headers, body) once a connection is idle, and for an answer
 LOCK_SECONDS = 30.0  # how long a request waits for the one before it
+STATE_POLL_SECONDS = 0.05  # a state asked while the lock is taken: look for a thinking computer this often
 STOP_SECONDS = 10.0  # how long stopping waits for a request being answered before saving anyway
 TOKEN_HEADER = "X-Gdef-Token"
 STATIC = {
@@ -179,10 +180,28 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(404, f"no such page: {path}")
         if path == "/api/game":
             return board.info()  # what does not change: no need to wait for a move
-        snapshot = board.thinking_state
-        if path == "/api/state" and snapshot is not None:
-            return snapshot  # the position a computer player thinks about
+        if path == "/api/state":
+            return self._state()
         return self._locked(routes[path])
+
+    def _state(self) -> object:
+        """The position, or while a computer player thinks the position it thinks about. Its
+        request takes the lock a moment before it says it thinks: a state asked meanwhile waits
+        for either, never for the whole search."""
+        board = self.server.board
+        deadline = time.monotonic() + LOCK_SECONDS
+        while not board.stopping.is_set():
+            snapshot = board.thinking_state
+            if snapshot is not None:
+                return snapshot
+            if board.lock.acquire(timeout=STATE_POLL_SECONDS):
+                try:
+                    return board.state()
+                finally:
+                    board.lock.release()
+            if time.monotonic() > deadline:
+                raise ApiError(503, f"another request has taken more than {LOCK_SECONDS:g} s: ask again later")
+        raise ApiError(503, "the server is stopping")
 
     def _post(self, path: str, query: dict, body: dict) -> object:
         board = self.server.board

@@ -977,7 +977,8 @@ function setThinking(thinking) {
 }
 
 // The button shows as the page asks for the computer's move; pressed before the server has
-// started the search, it asks again until the search has begun (or the move has come).
+// started the search, it asks again until the search has begun (or the move has come). The
+// move may come before this answer does: then the page says what was played, not "Asked".
 async function moveNow() {
   if (!page.thinking) return;
   $("move-now").disabled = true;
@@ -985,7 +986,7 @@ async function moveNow() {
     while (page.thinking) {
       const result = await api("/api/move-now", {});
       if (result.stopped) {
-        say(`Asked ${result.thinking} to play the best move it has found so far.`);
+        if (page.thinking) say(`Asked ${result.thinking} to play the best move it has found so far.`);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, MOVE_NOW_RETRY_MS));

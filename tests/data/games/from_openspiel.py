@@ -181,28 +181,44 @@ def outcome(state: pyspiel.State) -> str:
     return "draw"
 
 
+class ScriptLines:
+    """A move script being written: its moves, and illegal lines whose numbers go into its
+    `# expect: rejected` line (counted after the four header lines `text()` puts first)."""
+
+    HEADER = 4
+
+    def __init__(self) -> None:
+        self.body: list[str] = []
+        self.rejected: list[int] = []
+
+    def move(self, text: str) -> None:
+        self.body.append(text)
+
+    def illegal(self, text: str, why: str, then: str = "") -> None:
+        self.body.append(f"{text}   # illegal ({why}): rejected{then}")
+        self.rejected.append(self.HEADER + len(self.body))
+
+    def text(self, about: tuple[str, str], final: pyspiel.State) -> str:
+        """The script: two comment lines `about` it, the outcome of `final`, the rejected lines."""
+        lines = [*about, f"# expect: {outcome(final)}", "# expect: rejected " + " ".join(map(str, self.rejected))]
+        assert len(lines) == self.HEADER
+        return "\n".join(lines + self.body) + "\n"
+
+
 def script(game: str, seed: int, policy, reason: str) -> str:
     turns, final = play(game, seed, policy)
     rng = random.Random(seed + 1000)
     swap = LAYOUTS[game]["swap"]
     movable = [index for index, (_, text) in enumerate(turns) if text != "pass"]
     inject = set(rng.sample(movable, min(3, len(movable))))
-    body, rejected = [], []
-    header = 4  # the lines written before the moves
+    lines = ScriptLines()
     for index, (player, text) in enumerate(turns):
         if index in inject:
             bad, why = illegal_variant(text, swap, rng)
-            body.append(f"{bad}   # illegal ({why}): rejected, player {player} moves again")
-            rejected.append(header + len(body))
-        body.append(f"{text}   # player {player}" if index % 10 == 0 else text)
-    lines = [
-        f"# A random game of OpenSpiel's {game} ({policy.__name__} play, seed {seed}: {reason}),",
-        f"# {len(turns)} moves, converted by tests/data/games/from_openspiel.py; do not edit.",
-        f"# expect: {outcome(final)}",
-        "# expect: rejected " + " ".join(map(str, rejected)),
-    ]
-    assert len(lines) == header
-    return "\n".join(lines + body) + "\n"
+            lines.illegal(bad, why, f", player {player} moves again")
+        lines.move(f"{text}   # player {player}" if index % 10 == 0 else text)
+    return lines.text((f"# A random game of OpenSpiel's {game} ({policy.__name__} play, seed {seed}: {reason}),",
+                       f"# {len(turns)} moves, converted by tests/data/games/from_openspiel.py; do not edit."), final)
 
 
 def checkers_traps(seed: int) -> str:
@@ -213,8 +229,7 @@ def checkers_traps(seed: int) -> str:
     state = pyspiel.load_game("checkers").new_initial_state()
     left = {"a step while a capture is due": 2, "a multiple capture stopped early": 2,
             "a man on the far row without its crown": 2, "a man stepping backwards": 2}
-    header = 4
-    body, rejected = [], []
+    lines = ScriptLines()
     while not state.is_terminal():
         player = state.current_player()
         before = board("checkers", state)
@@ -248,17 +263,11 @@ def checkers_traps(seed: int) -> str:
         for why, bad in traps:
             if left[why]:
                 left[why] -= 1
-                body.append(f"{bad}   # illegal ({why}): rejected")
-                rejected.append(header + len(body))
-        body.append(text)
+                lines.illegal(bad, why)
+        lines.move(text)
     assert not any(left.values()), f"seed {seed} lacks {left}"
-    lines = [
-        f"# A random game of OpenSpiel's checkers (uniform play, seed {seed}) with rule traps,",
-        "# written by tests/data/games/from_openspiel.py; do not edit.",
-        f"# expect: {outcome(state)}",
-        "# expect: rejected " + " ".join(map(str, rejected)),
-    ]
-    return "\n".join(lines + body) + "\n"
+    return lines.text((f"# A random game of OpenSpiel's checkers (uniform play, seed {seed}) with rule traps,",
+                       "# written by tests/data/games/from_openspiel.py; do not edit."), state)
 
 
 def gomoku_draw() -> str:
@@ -303,7 +312,7 @@ def einstein_script(seed: int, reason: str) -> str:
     move of a cube the roll does not allow (the other side's cube of the same number)."""
     rng = random.Random(seed)
     state = pyspiel.load_game("einstein_wurfelt_nicht").new_initial_state()
-    header, body, rejected, turns = 4, [], [], 0
+    lines, turns = ScriptLines(), 0
     before_roll = wrong_cube = None
     while not state.is_terminal():
         before = einstein_board(state)
@@ -312,10 +321,10 @@ def einstein_script(seed: int, reason: str) -> str:
             action = rng.choices(actions, probabilities)[0]
             state.apply_action(action)
             if len(actions) == 6:
-                body.append(f"place(5,2,D{action + 1})")
+                lines.move(f"place(5,2,D{action + 1})")
                 continue
             after = einstein_board(state)
-            body.append("; ".join(f"place({x},{y},{after[(x, y)]})"
+            lines.move("; ".join(f"place({x},{y},{after[(x, y)]})"
                                   for (x, y) in sorted(after.keys() - before.keys(), key=lambda s: (-s[1], s[0]))))
             continue
         state.apply_action(rng.choice(state.legal_actions()))
@@ -330,20 +339,13 @@ def einstein_script(seed: int, reason: str) -> str:
             other = [s for s, cube in before.items() if cube == swapped]
             if other:
                 wrong_cube = f"clear({other[0][0]},{other[0][1]}); place({to[0]},{to[1]},{swapped})"
-                body.append(f"{wrong_cube}   # illegal (the other side's cube): rejected")
-                rejected.append(header + len(body))
-        body.append(text)
+                lines.illegal(wrong_cube, "the other side's cube")
+        lines.move(text)
         if before_roll is not None:
-            body.append(f"{before_roll}   # illegal (chance moves next): rejected")
-            rejected.append(header + len(body))
+            lines.illegal(before_roll, "chance moves next")
             before_roll = None
-    lines = [
-        f"# A random game of OpenSpiel's einstein_wurfelt_nicht (seed {seed}: {reason}), its chance",
-        "# outcomes as lines; written by tests/data/games/from_openspiel.py; do not edit.",
-        f"# expect: {outcome(state)}",
-        "# expect: rejected " + " ".join(map(str, rejected)),
-    ]
-    return "\n".join(lines + body) + "\n"
+    return lines.text((f"# A random game of OpenSpiel's einstein_wurfelt_nicht (seed {seed}: {reason}), its chance",
+                       "# outcomes as lines; written by tests/data/games/from_openspiel.py; do not edit."), state)
 
 
 # Backgammon: (seed, policy, what the seed was chosen for); chance drawn by OpenSpiel's
@@ -408,7 +410,7 @@ def backgammon_script(seed: int, policy: str, reason: str) -> str:
     rng = random.Random(seed)
     choose = _prolonging if policy == "prolonging" else _uniform_turn
     state = pyspiel.load_game("backgammon").new_initial_state()
-    header, body, rejected, turns_played = 4, [], [], 0
+    lines, turns_played = ScriptLines(), 0
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probabilities = zip(*state.chance_outcomes())
@@ -417,7 +419,7 @@ def backgammon_script(seed: int, policy: str, reason: str) -> str:
             state.apply_action(action)
             low, high = sorted(int(c) for c in str(state).split("Dice: ")[1].split("\n")[0])
             first, second = (high, low) if opening and action % 2 == 0 else (low, high)
-            body.append(f"place({dice_x[0]},1,D{first}); place({dice_x[1]},1,D{second})")
+            lines.move(f"place({dice_x[0]},1,D{first}); place({dice_x[1]},1,D{second})")
             continue
         before = backgammon_board(state, layout)
         state = choose(state, rng)
@@ -434,19 +436,12 @@ def backgammon_script(seed: int, policy: str, reason: str) -> str:
         dice = [f"clear({x},1)" for x in dice_x]
         turns_played += 1
         if turns_played in (4, 9) and ops:
-            body.append("; ".join(ops) + "   # illegal (the dice are not picked up): rejected")
-            rejected.append(header + len(body))
-        body.append("; ".join(ops + dice))
+            lines.illegal("; ".join(ops), "the dice are not picked up")
+        lines.move("; ".join(ops + dice))
         if turns_played == 6 and not state.is_terminal():
-            body.append("; ".join(ops + dice) + "   # illegal (chance rolls next): rejected")
-            rejected.append(header + len(body))
-    lines = [
-        f"# A game of OpenSpiel's backgammon (seed {seed}, {policy} turns: {reason}), each roll",
-        "# and each whole turn a line; written by tests/data/games/from_openspiel.py; do not edit.",
-        f"# expect: {outcome(state)}",
-        "# expect: rejected " + " ".join(map(str, rejected)),
-    ]
-    return "\n".join(lines + body) + "\n"
+            lines.illegal("; ".join(ops + dice), "chance rolls next")
+    return lines.text((f"# A game of OpenSpiel's backgammon (seed {seed}, {policy} turns: {reason}), each roll",
+                       "# and each whole turn a line; written by tests/data/games/from_openspiel.py; do not edit."), state)
 
 
 def verify(paths: list[Path]) -> int:

@@ -7,39 +7,26 @@
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
-import { checkWithEvidence, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
+import { describe } from 'node:test';
+import { checkWithEvidence, goTo, openFile, ROOT, runCommand, vscodeOnFolder } from './harness.mjs';
 
 const FOLDER = 'board games';
 let workspace;
 let vscode;
 let page;
 
-before(async () => {
-  workspace = mkdtempSync(join(tmpdir(), 'gdef-board-e2e-'));
-  const folder = join(workspace, FOLDER);
-  mkdirSync(folder);
+vscodeOnFolder('gdef-board-e2e-', FOLDER, (folder) => {
   copyFileSync(join(ROOT, 'examples', 'connect4.gdef'), join(folder, 'connect4.gdef'));
-  // three discs, then whose turn it is
   // a game whose rules are split over two files: the board follows the library it uses
   mkdirSync(join(folder, 'split'));
   for (const file of ['tictactoe.gdef', 'lines.gdef']) {
     copyFileSync(join(ROOT, 'examples', 'tictactoe-split', file), join(folder, 'split', file));
   }
+  // three discs, then whose turn it is
   writeFileSync(join(folder, 'column.moves'), 'place(0,0,X)\nplace(1,0,O)\nplace(0,1,X)\n? turn 1\n');
-  vscode = await openVSCode({ folder });
-  page = vscode.page;
-});
-
-after(async () => {
-  await vscode?.stop();
-  if (workspace) {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-});
+}, (opened) => ({ workspace, vscode, page } = opened));
 
 const check = checkWithEvidence('board-', () => vscode);
 

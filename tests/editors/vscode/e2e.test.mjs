@@ -5,11 +5,12 @@
 //
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
-import { boxOf, checkWithEvidence, CTRL, goTo, openFile, openVSCode, ROOT, runCommand } from './harness.mjs';
+import { describe } from 'node:test';
+import {
+  boxOf, checkWithEvidence, copyDocumentedTasks, CTRL, goTo, openFile, ROOT, runCommand, vscodeOnFolder,
+} from './harness.mjs';
 
 // a folder name that breaks anything passing paths through a shell
 const FOLDER = 'my games $(touch pwned)';
@@ -20,29 +21,13 @@ let workspace;
 let vscode;
 let page;
 
-before(async () => {
-  workspace = mkdtempSync(join(tmpdir(), 'gdef-e2e-'));
-  const folder = join(workspace, FOLDER);
-  mkdirSync(folder);
+vscodeOnFolder('gdef-e2e-', FOLDER, (folder) => {
   copyFileSync(SEED, join(folder, 'original seed.gdef'));
   copyFileSync(GAME, join(folder, 'tictactoe.gdef'));
   // rule tests of it: `? moves 8` is wrong (the empty board has 9 moves), so one test fails
   writeFileSync(join(folder, 'tictactoe.test.moves'), '[opening]\n? turn 0\n? moves 8\n\n[centre]\nplace(1,1,X)\n? square 1,1 X\n');
-  // the example tasks.json of docs/editors.md, as a user would copy it
-  const docs = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
-  const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
-  mkdirSync(join(folder, '.vscode'));
-  writeFileSync(join(folder, '.vscode', 'tasks.json'), tasks);
-  vscode = await openVSCode({ folder });
-  page = vscode.page;
-});
-
-after(async () => {
-  await vscode?.stop();
-  if (workspace) {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-});
+  copyDocumentedTasks(folder);
+}, (opened) => ({ workspace, vscode, page } = opened));
 
 const check = checkWithEvidence('', () => vscode);
 

@@ -5,8 +5,8 @@
 // goes first on PATH so the extension finds the Python with gdef there, as a user's activated
 // venv would; `shellPath` replaces that PATH), CHROMIUM (default /usr/bin/chromium).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -51,6 +51,39 @@ async function waitForHttp(url, timeoutMs, process) {
 /** The absolute path of the Python that runs gdef (PYTHON may be a bare name). */
 function pythonPath() {
   return execFileSync(PYTHON, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+}
+
+/** The example tasks.json of docs/editors.md written into `folder`/.vscode, as a user would copy it. */
+export function copyDocumentedTasks(folder) {
+  const docs = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
+  const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
+  mkdirSync(join(folder, '.vscode'));
+  writeFileSync(join(folder, '.vscode', 'tasks.json'), tasks);
+}
+
+/**
+ * A test file's VS Code on a folder of its own: before the file's tests, the folder `name` in a
+ * new temporary workspace (`prefix`), filled by `fill(folder)`, opened in code-server
+ * (`options` as openVSCode's), then `opened({ workspace, folder, vscode, page })`; after them,
+ * VS Code stopped and the workspace removed.
+ */
+export function vscodeOnFolder(prefix, name, fill, opened, options = {}) {
+  let workspace;
+  let vscode;
+  before(async () => {
+    workspace = mkdtempSync(join(tmpdir(), prefix));
+    const folder = join(workspace, name);
+    mkdirSync(folder);
+    await fill(folder);
+    vscode = await openVSCode({ folder, ...options });
+    opened({ workspace, folder, vscode, page: vscode.page });
+  });
+  after(async () => {
+    await vscode?.stop();
+    if (workspace) {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
 }
 
 /**

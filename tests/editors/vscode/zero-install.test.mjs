@@ -6,11 +6,11 @@
 //   npm test   (after `npm ci` here and `npm run package` in vscode-extension/)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import { checkWithEvidence, CTRL, goTo, openFile, openVSCode, PYTHON, ROOT, runCommand } from './harness.mjs';
+import { checkWithEvidence, copyDocumentedTasks, CTRL, goTo, openFile, openVSCode, PYTHON, ROOT, runCommand } from './harness.mjs';
 
 const SEED = join(ROOT, 'tests', 'data', 'lint', 'seed', 'original_tictactoe.gdef');
 const GAME = join(ROOT, 'examples', 'tictactoe.gdef');
@@ -25,11 +25,7 @@ before(() => {
   mkdirSync(folder);
   copyFileSync(SEED, join(folder, 'seed.gdef'));
   copyFileSync(GAME, join(folder, 'tictactoe.gdef'));
-  // the example tasks.json of docs/editors.md
-  const docs = readFileSync(join(ROOT, 'docs', 'editors.md'), 'utf8');
-  const tasks = [...docs.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('"tasks"'));
-  mkdirSync(join(folder, '.vscode'));
-  writeFileSync(join(folder, '.vscode', 'tasks.json'), tasks);
+  copyDocumentedTasks(folder);
 });
 
 after(async () => {
@@ -78,6 +74,11 @@ describe('the .vsix with only a Python that has no gdef', { concurrency: 1 }, ()
 
     // and it is the bundled copy that answered, run by the plain Python
     await runCommand(page, 'GDef: Show server output');
+    // the panel follows the end of the log; its first line is drawn only once scrolled to the top
+    const panelLines = page.locator('.part.panel .monaco-editor .view-lines').first();
+    await panelLines.waitFor({ timeout: 10_000 });
+    await panelLines.click();
+    await page.keyboard.press(`${CTRL}+Home`);
     const output = page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Starting the bundled gdef' });
     await output.first().waitFor({ timeout: 10_000 });
     // the rendered lines in order, wrapped ones joined back, with monaco's non-breaking spaces undone
