@@ -192,24 +192,10 @@ static inline int64_t g_ix(Ctx *c, int64_t i, int64_t n) {
 
 /* ------------------------------------------------------------ steps */
 
-/* One step (a call of a function that calls nothing): checked at the next loop pass, call or
- * return to the kernel. */
-static inline void g_limit(Ctx *c) { c->S[S_ST] -= 1; }
-
-/* One step of a loop pass or of a call of a function that calls others; true when the budget
- * is spent (the loop is left, the function returns: the error is flagged). */
-static inline int g_spent(Ctx *c) {
-    if (--c->S[S_ST] < 0) {
-        c->S[S_ERR] = 1;
-        return 1;
-    }
-    return 0;
-}
-
-static inline void g_steps(Ctx *c, int64_t n) {
-    c->S[S_ST] -= n;
-    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;
-}
+/* The step budget left is S[S_ST]: the kernels set it per call of the rules and look at it
+ * when the call returns. A generated function counts its steps in a local copy (_st, emit.py)
+ * that it writes back before each call of a function or helper that counts steps (reading it
+ * back after) and before it returns. */
 
 /* ------------------------------------------------------------ the move and the state */
 
