@@ -78,8 +78,10 @@ def build_library(source: str, runtime: str, include: Path, compiler: tuple[str,
         c_file = Path(work) / "rules.c"
         c_file.write_text(source, encoding="utf-8")
         built = Path(work) / path.name
+        # the compiler's own temporaries (cc*.s) go in here too: a compile stopped part-way
+        # (its driver killed) leaves them with this folder, never in the user's TMPDIR
         done = subprocess.run([compiler[0], *FLAGS, f"-I{include}", "-o", str(built), str(c_file), "-lm"],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, env={**os.environ, "TMPDIR": work})
         if done.returncode != 0:
             raise CompileFailed(done.stderr.strip().splitlines()[0] if done.stderr.strip() else "no message")
         os.replace(built, path)
