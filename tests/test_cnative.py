@@ -320,6 +320,8 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     path = tmp_path / "proposals.gdef"
     path.write_text(PROPOSALS, encoding="utf-8")
     game = load_game(str(path), max_steps=max_steps)
+    assert "g_add_op(c, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
+        game.program, max_steps, game.max_depth).text
     native = NativeRules.load(game, None)
     assert native.route == "c"
     outcome, = native_games(native, range(1), 0, None)
