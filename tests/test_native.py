@@ -9,9 +9,10 @@ cannot compile falls back with a one-line notice, and gdef-sim gives the same re
 
 Every test runs on both routes of the native backend (native_support.ROUTES): the C route
 (gdef_core/cnative, where a C compiler exists) and numba (gdef[fast]); a route that is missing is
-skipped. Compiling costs seconds per game with numba, so each game is compiled once per session
-and route, into a temporary cache directory (a cold start, as in CI). Every example is compiled
-(chess's other start positions share chess's module). `-k route_c` runs the C route alone.
+skipped. Compiling costs 10 to 60 s per game with numba (a second on the C route), so each game
+is compiled once per session and route, into a temporary cache directory (a cold start, as in
+CI). The C route compiles every example (chess's other start positions share chess's module);
+numba the examples of NUMBA_GAMES. `-k route_c` runs the C route alone.
 """
 from __future__ import annotations
 
@@ -43,6 +44,16 @@ GAMES = [("tictactoe", 4), ("tictactoe-split/tictactoe", 4), ("connect4", 4), ("
          ("hex", 2)]
 # Random games replayed in Python per example (default 12): chess's and Go's are long.
 REPLAYED = {"chess/chess": 3, "go/go9": 6, "go/go19": 2, "hex": 4}
+# The examples the numba route compiles: a small game, the one the sim and MCTS tests below
+# play (connect4), recursion (checkers' jumps), game parameters and consequences (Go's
+# board_size, captures) and a big game (chess). The other examples reach no line of the numba
+# emitter (native/codegen.py) that these do not; chance, counts, the history and consequences
+# of every kind are compiled on numba by test_native_{chance,counts,state,consequences}.py.
+NUMBA_GAMES = ("tictactoe", "connect4", "checkers", "go/go9", "chess/chess")
+# (route, example, perft depth) of the tests run per example: the route's id first, as the
+# route fixture's below.
+ROUTE_GAMES = [pytest.param(route, name, depth, id=f"route_{route}-{name}-{depth}")
+               for route in ROUTES for name, depth in GAMES if route != "numba" or name in NUMBA_GAMES]
 
 
 _compiled: dict = {}
@@ -50,7 +61,8 @@ _compiled: dict = {}
 
 @pytest.fixture(scope="module", params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
 def route(request):
-    """Every test of this file on each route (GDEF_NATIVE_ROUTE, inherited by gdef-sim's workers)."""
+    """Every test of this file on each route (GDEF_NATIVE_ROUTE, inherited by gdef-sim's workers);
+    the tests per example on the routes of ROUTE_GAMES."""
     with use_route(request.param):
         yield request.param
 
@@ -66,8 +78,8 @@ def native_of(name: str):
     return _compiled[route, name]
 
 
-@pytest.mark.parametrize("name, depth", GAMES)
-def test_perft_equals_the_python_backend(cache_dir, name, depth):
+@pytest.mark.parametrize("route, name, depth", ROUTE_GAMES, indirect=["route"])
+def test_perft_equals_the_python_backend(cache_dir, route, name, depth):
     game, native, said = native_of(name)
     assert len(said) == 1 and said[0].startswith("gdef: compiling rules") and game.name in said[0]
     assert native.perft(game.new_state(), depth) == perft(game.new_state(), depth)
@@ -102,8 +114,8 @@ def test_chess_positions_share_one_compiled_module(cache_dir, name, counts):
     assert native.perft(game.new_state(), len(counts)) == perft(game.new_state(), len(counts)) == counts
 
 
-@pytest.mark.parametrize("name, depth", GAMES)
-def test_native_games_replay_legally_in_python(cache_dir, name, depth):
+@pytest.mark.parametrize("route, name, depth", ROUTE_GAMES, indirect=["route"])
+def test_native_games_replay_legally_in_python(cache_dir, route, name, depth):
     game, native, _ = native_of(name)
     outcomes = replay_native_games(game, native, game.new_state(), REPLAYED.get(name, 12), seed=5)
     assert len({(outcome.winner, outcome.length) for outcome in outcomes}) > 1  # the games differ
