@@ -1,4 +1,4 @@
-"""Consequences of a move on both native routes (C and numba) against the Python backend: Go,
+"""Consequences of a move on both native routes (C and numba) against the Python backend: Go (on C),
 whose captures end() makes on the board and isMoveLegal() on the scratch copy ResultPosition
 (suicide after the captures, positional superko with nextBoardSeen()). Perft from positions
 where captures, a ko and a superko repeat are near, native random games replayed legally in
@@ -35,6 +35,10 @@ def route(request):
 
 _compiled: dict = {}
 
+# Go on the C route only: numba compiles go9's rules in test_native.py (10 to 100 s a game
+# there), and a board size of 5 reaches no line of its emitter that go9 does not.
+C_ROUTE_ONLY = pytest.mark.parametrize("route", ["c"], indirect=True, ids=["route_c"])
+
 
 def go(size: int):
     key = (os.environ["GDEF_NATIVE_ROUTE"], size)
@@ -47,7 +51,8 @@ def go(size: int):
     return _compiled[key]
 
 
-def test_perft_through_captures_equals_the_python_backend(cache_dir):
+@C_ROUTE_ONLY
+def test_perft_through_captures_equals_the_python_backend(cache_dir, route):
     game, native = go(5)
     state = game.new_state()
     for move in CAPTURES:
@@ -58,7 +63,8 @@ def test_perft_through_captures_equals_the_python_backend(cache_dir):
     assert native.perft(state, 3) == perft(state, 3)
 
 
-def test_native_games_capture_and_replay_legally_in_python(cache_dir):
+@C_ROUTE_ONLY
+def test_native_games_capture_and_replay_legally_in_python(cache_dir, route):
     game, native = go(5)
     outcomes = replay_native_games(game, native, game.new_state(), 8, seed=9)
     assert len({outcome.length for outcome in outcomes}) > 1
