@@ -75,9 +75,9 @@ if [ -n "${CI:-}" ]; then pytest_options+=(--continue-on-collection-errors); fi
 editor_tests=(tests/editors tests/test_format_editors.py)
 ignored=()
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then ignored=("${editor_tests[@]/#/--ignore=}"); fi
-# The native backend's example tests spend about ten minutes of one core in numba's compiler:
-# they run in a second pytest beside the rest of the suite (the machines have two cores), their
-# report after. (Its other test files, two minutes, stay in the first one, which is shorter.)
+# The native backend's example tests spend minutes of one core in numba's compiler: they run
+# in a second pytest beside the rest of the suite (the machines have two cores), their report
+# after. (The other test_native_*.py files, with numba compiles of their own, stay in the first.)
 native=(tests/test_native.py)
 background_pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-2 "${native[@]}"
 status=0

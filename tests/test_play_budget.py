@@ -108,7 +108,7 @@ class Quiet:
 
 def test_think_sets_the_players_and_the_hints_budget(monkeypatch, tmp_path):
     # a cache of its own, cold: rules compiled by a test run before this one in the same
-    # process (pytest -n 2 gives a worker several files) would make the hint's playouts native
+    # process would make the hint's playouts native
     monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
     play = PlaySession.start(PlayOptions(files=[TICTACTOE], players=["1=mcts"], seed=1, think=0.25), Quiet())
     assert play.computers.agents[1].time_limit == 0.25
