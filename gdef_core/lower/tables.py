@@ -19,25 +19,8 @@ def constant_arrays(module: ir.Module) -> dict[str, tuple[int, ...]]:
     candidates = {name: decl for name, decl in module.game_vars.items()
                   if decl.sizes and not decl.type.startswith("float")}
     for function in module.functions.values():
-        read = set()   # the GameVar nodes read as element[...] or measured by sizeOf(): a table's uses
-        for node in ir.walk(function.body):
-            if isinstance(node, ir.Element) and isinstance(node.array, ir.GameVar):
-                read.add(id(node.array))
-            if isinstance(node, ir.CallBuiltin) and node.builtin.name == "sizeOf":
-                read.add(id(node.args[0]))
-            if isinstance(node, ir.Assign):
-                target = node.target.array if isinstance(node.target, ir.Element) else node.target
-                if isinstance(target, ir.GameVar):
-                    candidates.pop(target.name, None)
-        for node in ir.walk(function.body):
-            if isinstance(node, ir.GameVar) and id(node) not in read:
-                candidates.pop(node.name, None)
-    tables = {}
-    for name, decl in candidates.items():
-        values = _elements(decl)
-        if values is not None:
-            tables[name] = values
-    return tables
+        _drop_changed(function.body, ir.GameVar, candidates)
+    return _tables(candidates)
 
 
 def constant_locals(function: ir.Function) -> dict[str, tuple[int, ...]]:
@@ -51,19 +34,31 @@ def constant_locals(function: ir.Function) -> dict[str, tuple[int, ...]]:
     candidates = {name: decls[0] for name, decls in declared.items()
                   if len(decls) == 1 and name not in params and decls[0].rows is not None
                   and not decls[0].type.startswith("float")}
-    read = set()
-    for node in ir.walk(function.body):
-        if isinstance(node, ir.Element) and isinstance(node.array, ir.Local):
+    _drop_changed(function.body, ir.Local, candidates)
+    return _tables(candidates)
+
+
+def _drop_changed(body, kind: type, candidates: dict) -> None:
+    """Remove from `candidates` the arrays (nodes of `kind`: ir.GameVar or ir.Local) that
+    `body` assigns, or uses otherwise than as element[...] or in sizeOf() (passed to a
+    function: a reference the callee may write)."""
+    read = set()   # the nodes read as element[...] or measured by sizeOf(): a table's uses
+    for node in ir.walk(body):
+        if isinstance(node, ir.Element) and isinstance(node.array, kind):
             read.add(id(node.array))
         if isinstance(node, ir.CallBuiltin) and node.builtin.name == "sizeOf":
             read.add(id(node.args[0]))
         if isinstance(node, ir.Assign):
             target = node.target.array if isinstance(node.target, ir.Element) else node.target
-            if isinstance(target, ir.Local):
+            if isinstance(target, kind):
                 candidates.pop(target.name, None)
-    for node in ir.walk(function.body):
-        if isinstance(node, ir.Local) and id(node) not in read:
+    for node in ir.walk(body):
+        if isinstance(node, kind) and id(node) not in read:
             candidates.pop(node.name, None)
+
+
+def _tables(candidates: dict) -> dict[str, tuple[int, ...]]:
+    """name -> elements of each candidate whose declaration lists constants only."""
     tables = {}
     for name, decl in candidates.items():
         values = _elements(decl)
