@@ -33,6 +33,14 @@ def use_route(route: str):
         yield
 
 
+@pytest.fixture(params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
+def every_route(request, cache_dir):
+    """Each test of a module that imports this fixture, once per route (`route_c`,
+    `route_numba`), with the session's native cache."""
+    with use_route(request.param):
+        yield request.param
+
+
 def compile_rules(directory, name: str, text: str):
     """(game, native rules) of the gdef `text`, written to `directory`/`name`.gdef; fails the
     test when the native backend does not compile it."""

@@ -15,13 +15,7 @@ from support import need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
-from native_support import ROUTES, compile_rules, kernel_perft, replay_native_games, use_route  # noqa: E402
-
-
-@pytest.fixture(params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
-def route(request, cache_dir):
-    with use_route(request.param):
-        yield request.param
+from native_support import compile_rules, every_route, kernel_perft, replay_native_games  # noqa: E402, F401 (every_route: a fixture)
 
 
 # Player p writes row p with A (proposed nine times) or B (once), two operations each.

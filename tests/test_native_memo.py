@@ -14,13 +14,7 @@ from support import need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
-from native_support import ROUTES, compile_rules, replay_native_games, use_route  # noqa: E402
-
-
-@pytest.fixture(params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
-def route(request, cache_dir):
-    with use_route(request.param):
-        yield request.param
+from native_support import compile_rules, every_route, replay_native_games  # noqa: E402, F401 (every_route: a fixture)
 
 
 # moves() proposes the empty squares of one colour ((x + y) % 2), chosen by `phase`, `weight`

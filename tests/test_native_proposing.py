@@ -1,10 +1,10 @@
 """What moves() proposes reaches the native kernels exactly, on the edges of the write path
-that every operation of every candidate goes through (cnative gdef.h g_add_op: one test of a
-write cursor in the common case, the rest on a slow path; kernels/helpers.py on numba): a
+that every operation of every candidate goes through (cnative gdef.h g_add_op,
+kernels/helpers.py on numba): a
 candidate with a square off the board is dropped whole, also when the bad square is not its
 first operation, and the next candidate starts clean; more operations than the kernel's
 buffer holds hands the game to the Python backend instead of writing past the buffer; the
-steps the operations count are counted (on the C route in Ctx.st, not in S) up to the last one.
+steps the operations count are counted up to the last one.
 Both routes.
 """
 from __future__ import annotations
@@ -18,13 +18,7 @@ need_module("numpy", "pip install -e '.[fast]'")
 from gdef_core.lower.layout import CAP_OPS  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime import GdefRuntimeError, load_game  # noqa: E402
-from native_support import ROUTES, compile_rules, kernel_perft, replay_native_games, use_route  # noqa: E402
-
-
-@pytest.fixture(params=ROUTES, ids=[f"route_{route}" for route in ROUTES], autouse=True)
-def route(request, cache_dir):
-    with use_route(request.param):
-        yield request.param
+from native_support import compile_rules, every_route, kernel_perft, replay_native_games  # noqa: E402, F401 (every_route: a fixture)
 
 
 # Each candidate writes three squares of the player's row; the middle one runs from x = -1 to
