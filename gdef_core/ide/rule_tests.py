@@ -24,6 +24,7 @@ from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_KEY = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:")
+_TYPED_KEY = re.compile(r"\s*#(?P<gap>\s*)[a-z]*")  # a header key being typed
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
 _STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
@@ -128,8 +129,12 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
              ) -> list[Candidate]:
     """Candidates in an assertion line: the keyword after `?`, the words a keyword's
     arguments spell out (`winner`, `draw` after `over`), the game's variables after `var`
-    and its objects at the end of `square X,Y`."""
+    and its objects at the end of `square X,Y`; and the start-position keys (`# from:` ...)
+    after a `#` where a header line may stand (the file's header, or below a test's `[name]`)."""
     head = _line(text, line)[:column]
+    typed_key = _TYPED_KEY.fullmatch(head)
+    if typed_key is not None and line + 1 in _start_line_numbers(text):
+        return [_start_key(key, typed_key["gap"]) for key in START_KEYS]
     if "#" in head or not head.lstrip().startswith("?"):
         return []
     words = head.lstrip()[1:].split()
@@ -149,6 +154,13 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
     if keyword == "square" and len(done) >= 2 and _square_filled(done[1:]):
         return [Candidate(name, CandidateKind.OBJECT, detail="obj", sort_group=0) for name in [*objects, "empty"]]
     return []
+
+
+def _start_key(key: str, gap: str) -> Candidate:
+    written, meaning = START_KEYS[key]
+    return Candidate(f"{key}:", CandidateKind.KEYWORD, detail=f"# {key}: {written}",
+                     documentation=f"Where the tests start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
+                     sort_group=0)
 
 
 def _square_filled(words: list[str]) -> bool:

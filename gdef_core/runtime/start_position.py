@@ -1,4 +1,5 @@
-"""A test file's header (gdef_core.testing.start_header) made a position of its game.
+"""A start position as a header writes it (gdef_core.testing.start_header: a rule-test file's
+header, a `gdef-run --moves` script's) made a position of its game.
 
 The position is built as a record's `start` is read (`State.from_json`, so its checks are the
 records'), from the game's start, the empty board or the position a record's moves reach
@@ -17,8 +18,7 @@ import re
 from gdef_core.moves import Move
 from gdef_core.runtime.errors import GdefRuntimeError
 from gdef_core.runtime.render import CROSSING_MARK, EMPTY_MARK
-from gdef_core.runtime.session import RecordError, Session, load_record
-from gdef_core.testing.scripts import TestFile, TestFileError
+from gdef_core.runtime.session import RecordError, Session
 from gdef_core.testing.start_header import At, Picture, StartHeader
 
 
@@ -30,44 +30,14 @@ class StartError(ValueError):
         self.message, self.at, self.location = message, at, location
 
 
-def read_records(test_file: TestFile) -> dict[str, dict]:
-    """The records the `# from:` lines name (the header's and the tests'), by path; a
-    TestFileError at the line of one that cannot be read or is not a record."""
-    records: dict[str, dict] = {}
-    for start in (test_file.start, *(case.start for case in test_file.cases)):
-        if start is None or not start.is_record:
-            continue
-        path = start.record_path(test_file.path)
-        if path not in records:
-            at = start.source_at
-            try:
-                records[path] = load_record(path)
-            except RecordError as error:
-                raise TestFileError(test_file.path, f"# from: {error}", at.line, at.column, at.end) from None
-    return records
-
-
-def record_params(test_file: TestFile, record: dict | None, given: dict[str, str]) -> dict:
-    """The parameters a record was played with, which the game is loaded with; TestFileError
-    at the `# from:` line when `given` (the file's `# param:` lines and --param) sets another value."""
-    recorded = (record or {}).get("params", {})
-    clash = [name for name in recorded if name in given and str(given[name]).lower() != _shown(recorded[name])]
-    if clash:
-        at = test_file.start.source_at
-        played = ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
-        raise TestFileError(test_file.path, f"the record was played with {played}, not with "
-                            + ", ".join(f"{name}={given[name]}" for name in clash)
-                            + ": a test from a record keeps its parameters (drop the other setting)",
-                            at.line, at.column, at.end)
-    return recorded
-
-
 def _shown(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def start_state(game, header: StartHeader, record: dict | None):
-    """The State a test starts from; StartError at the header line that does not fit."""
+def start_state(game, header: StartHeader, record: dict | None, start=None):
+    """The State a header starts from (`record`: the one its `# from:` names, read); StartError
+    at the header line that does not fit. `start`: the game's start position, when the caller
+    has it (setup() is not run again: under the debugger it would stop there twice)."""
     first = header.source_at or _first(header)
     if record is not None:
         if record.get("game") != game.name:
@@ -76,14 +46,17 @@ def start_state(game, header: StartHeader, record: dict | None):
                   if name in game.params and _shown(value) != _shown(game.params[name])}
         if played:
             raise StartError("the record was played with " + ", ".join(f"{n}={_shown(v)}" for n, v in played.items())
-                             + ", the tests with " + ", ".join(f"{n}={_shown(game.params[n])}" for n in played)
-                             + ": a test's record is played with the parameters of its file (`# param:`)", first)
+                             + ", the game here with " + ", ".join(f"{n}={_shown(game.params[n])}" for n in played)
+                             + ": a record goes on with the parameters it was played with (set them with "
+                             "`# param:` in a test file, --param for gdef-run)", first)
         try:
             state = Session.from_record(game, game.files, record).state
         except RecordError as error:
             raise StartError(f"the record does not replay: {error}", first) from None
         except GdefRuntimeError as error:
             raise StartError(f"the record does not replay: {error.message}", first, error.location) from None
+    elif start is not None:
+        state = start
     else:
         try:
             state = game.new_state()
