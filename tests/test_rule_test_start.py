@@ -238,6 +238,14 @@ def test_the_editor_finds_unreadable_start_lines_and_missing_records_without_the
         Problem(2, 8, 17, f"the record {project / 'lost.json'} is not a file")]
 
 
+def test_the_editor_finds_the_same_in_the_header_of_a_gdef_run_script(project):
+    path = str(project / "corner.moves")
+    assert syntax_problems(path, "# from: gone.json   # a record\nplace(1,1,X)\n") == [
+        Problem(0, 8, 17, f"the record {project / 'gone.json'} is not a file")]
+    assert syntax_problems(path, "# turn: one\nplace(1,1,X)\n# turn: two\n") == [
+        Problem(0, 8, 11, "`one` is not a player: write `# turn: P | chance then P`")]   # a comment below the header
+
+
 # ------------------------------------------------------------------ records
 
 OPENING = ["D6+D2", "count(12,0,1); place(5,0,X); count(5,0,1); count(0,0,4); place(1,2,X); count(1,2,1); "

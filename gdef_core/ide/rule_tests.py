@@ -19,7 +19,7 @@ from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
 from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
                                        read_starts)
-from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
+from gdef_core.testing.start_header import KEYS as START_KEYS, HeaderError, header_lines, read_start
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -81,6 +81,7 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         _, cases = read_cases(path, text)
         steps = [step for case in cases for step in case.steps]
     else:
+        found += _start_problems(path, text, sections=False)
         steps = []
         for number, raw in enumerate(text.split("\n"), 1):
             content = raw.split("#", 1)[0]
@@ -101,16 +102,20 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
     return found
 
 
-def _start_problems(path: str, text: str) -> list[Problem]:
-    """Start-position lines (the file's header, a test's) that cannot be read, and `# from:`
-    records that are not files (what fits the game is found by running the tests)."""
-    _, cases = read_cases(path, text)
+def _start_problems(path: str, text: str, sections: bool = True) -> list[Problem]:
+    """Start-position lines (the file's header; with `sections`, a test file's, a test's too)
+    that cannot be read, and `# from:` records that are not files (what fits the game is found
+    by running the tests, or the script)."""
     try:
-        start = read_starts(path, text, cases)
-    except TestFileError as error:
+        if sections:
+            _, cases = read_cases(path, text)
+            headers = (read_starts(path, text, cases), *(case.start for case in cases))
+        else:
+            headers = (read_start(text),)
+    except (TestFileError, HeaderError) as error:
         return [Problem(error.line - 1, error.column, error.end, error.message)]
     found = {}
-    for header in (start, *(case.start for case in cases)):
+    for header in headers:
         if header.is_record and not os.path.isfile(header.record_path(path)):
             at = header.source_at
             found[at] = Problem(at.line - 1, at.column, at.end, f"the record {header.record_path(path)} is not a file")
