@@ -615,6 +615,13 @@ def test_a_move_scripts_header_starts_the_debugged_game_where_it_says(client, tm
         moves.write_text("# turn: O\nplace(2,0,X)\n")
         answer = again.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
         assert answer["message"] == f"cannot debug {GAME}: {moves}:1:9: `O` is not a player: write `# turn: P | chance then P`"
+        record = tmp_path / "so-far.json"
+        record.write_text(json.dumps({"game": "rows", "files": [GAME], "players": 2, "rejected": [],
+                                      "moves": [{"player": 0, "move": "place(1,1,X)"}]}))
+        moves.write_text("\n# turn: 1\nplace(2,0,O)\n")
+        answer = again.request("launch", {"program": GAME, "moves": str(moves), "resume": str(record)}, ok=False)
+        assert answer["message"] == (f"cannot debug {GAME}: {moves}:2:9: the script's header writes where it starts, "
+                                     f"and 'resume' names {record}: drop one of them")
         again.request("disconnect", {})
         assert again.close() == 0
     finally:

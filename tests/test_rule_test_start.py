@@ -524,7 +524,7 @@ def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_ow
                                   "square (5, 0), which is off the 3x3 board"),
     ("# from: gone.json", (), "{script}:1:9: # from: {folder}/gone.json: cannot read the record"),
     ("# from: empty", ("--resume", "{folder}/centre.json"),
-     "{script}:1: the script's header writes where it starts, and {folder}/centre.json is resumed: drop one"),
+     "{script}:1:9: the script's header writes where it starts, and {folder}/centre.json is resumed: drop one"),
 ])
 def test_gdef_run_refuses_a_header_that_does_not_fit_at_its_place(project, header, options, message):
     record(project, "tictactoe", ["place(1,1,X)"], "centre")

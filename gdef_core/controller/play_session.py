@@ -468,11 +468,11 @@ class PlaySession:
         """Go on from the position the header of the move script `name` writes (a
         testing.start_header.StartHeader: a record, written squares, the turn ...), as gdef-test
         starts a test from it; False after saying what does not fit, at its line and column."""
-        from gdef_core.runtime.start_position import StartError, start_state
+        from gdef_core.runtime.start_position import StartError, first_line, start_state
 
-        where = header.source_at
+        where = header.source_at or first_line(header)
         if self.options.resume:
-            self.complain(f"{self.options.prog}: error: {name}:{where.line if where else 1}: the script's header "
+            self.complain(f"{self.options.prog}: error: {name}:{where.line}:{where.column + 1}: the script's header "
                           f"writes where it starts, and {self.options.resume} is resumed: drop one of them")
             return False
         record = None

@@ -36,7 +36,7 @@ from gdef_core.runtime.errors import Fail, GdefRuntimeError
 from gdef_core.runtime.game import State
 from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.runtime.session import RecordError, Session, load_record
-from gdef_core.runtime.start_position import StartError, start_state
+from gdef_core.runtime.start_position import StartError, first_line, start_state
 from gdef_core.span import Span
 from gdef_core.testing.start_header import HeaderError, StartHeader, read_start
 
@@ -134,8 +134,9 @@ class DebugSession:
         if launch.resume:
             _check_record(launch.resume)
             if self.start_header.is_record or self.start_header.writes_position:
-                raise DebugLoadError(f"{self.script_name}: the script's header writes where it starts, and "
-                                     f"'resume' names {launch.resume}: drop one of them")
+                where = self.start_header.source_at or first_line(self.start_header)
+                raise DebugLoadError(f"{self.script_name}:{where.line}:{where.column + 1}: the script's header writes "
+                                     f"where it starts, and 'resume' names {launch.resume}: drop one of them")
         if launch.record:
             _check_record_target(launch.record)
         # script lines, then the move to debug, then moves typed while waiting

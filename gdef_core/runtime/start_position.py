@@ -38,7 +38,7 @@ def start_state(game, header: StartHeader, record: dict | None, start=None):
     """The State a header starts from (`record`: the one its `# from:` names, read); StartError
     at the header line that does not fit. `start`: the game's start position, when the caller
     has it (setup() is not run again: under the debugger it would stop there twice)."""
-    first = header.source_at or _first(header)
+    first = header.source_at or first_line(header)
     if record is not None:
         if record.get("game") != game.name:
             raise StartError(f"the record is of '{record.get('game')}', not of '{game.name}'", first)
@@ -67,7 +67,8 @@ def start_state(game, header: StartHeader, record: dict | None, start=None):
     return _written(game, state.to_json(), header)
 
 
-def _first(header: StartHeader) -> At:
+def first_line(header: StartHeader) -> At:
+    """The header's first line that writes part of the position (a square, the turn ...)."""
     places = [item.at if isinstance(item, Picture) else item[1] for item in header.board]
     places += [entry[-1] for entry in (*header.variables, *header.scores)]
     places += [entry[-1] for entry in (header.turn, header.move) if entry is not None]
@@ -121,7 +122,7 @@ def _written(game, data: dict, header: StartHeader):
         data["scores"][player] = value
     if header.move is not None:
         data["move_number"] = header.move[0]
-    return _read(game, data, _first(header))
+    return _read(game, data, first_line(header))
 
 
 def _drawn(game, picture: Picture) -> tuple[dict, dict]:
