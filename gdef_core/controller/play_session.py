@@ -468,25 +468,17 @@ class PlaySession:
         """Go on from the position the header of the move script `name` writes (a
         testing.start_header.StartHeader: a record, written squares, the turn ...), as gdef-test
         starts a test from it; False after saying what does not fit, at its line and column."""
-        from gdef_core.runtime.start_position import StartError, first_line, start_state
+        from gdef_core.runtime.start_position import StartError, first_line, script_start
 
-        where = header.source_at or first_line(header)
         if self.options.resume:
+            where = header.source_at or first_line(header)
             self.complain(f"{self.options.prog}: error: {name}:{where.line}:{where.column + 1}: the script's header "
                           f"writes where it starts, and {self.options.resume} is resumed: drop one of them")
             return False
-        record = None
-        if header.is_record:
-            try:
-                record = load_record(header.record_path(name))
-            except RecordError as error:
-                self.complain(f"{self.options.prog}: error: {name}:{where.line}:{where.column + 1}: # from: {error}")
-                return False
         try:
-            state = start_state(self.game, header, record, None if self.session.moves else self.session.state)
+            state = script_start(self.game, header, name, None if self.session.moves else self.session.state)
         except StartError as error:
-            self.complain(f"{self.options.prog}: error: {name}:{error.at.line}:{error.at.column + 1}: the start "
-                          f"position does not fit {self.game.name}: {error.message}"
+            self.complain(f"{self.options.prog}: error: {name}:{error.at.line}:{error.at.column + 1}: {error.message}"
                           + (f" (at {error.location})" if error.location else ""))
             return False
         self.set_position(state)

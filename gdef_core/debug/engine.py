@@ -36,7 +36,7 @@ from gdef_core.runtime.errors import Fail, GdefRuntimeError
 from gdef_core.runtime.game import State
 from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.runtime.session import RecordError, Session, load_record
-from gdef_core.runtime.start_position import StartError, first_line, start_state
+from gdef_core.runtime.start_position import StartError, first_line, script_start
 from gdef_core.span import Span
 from gdef_core.testing.start_header import HeaderError, StartHeader, read_start
 
@@ -708,18 +708,10 @@ def _read_start(name: str, script: list[str]) -> StartHeader:
 
 def _check_start(game, header: StartHeader, name: str) -> None:
     """The start the header writes fits the game (as `gdef-run --moves` will find when it plays)."""
-    record = None
-    if header.is_record:
-        at = header.source_at
-        try:
-            record = load_record(header.record_path(name))
-        except RecordError as error:
-            raise DebugLoadError(f"{name}:{at.line}:{at.column + 1}: # from: {error}") from None
     try:
-        start_state(game, header, record)
+        script_start(game, header, name)
     except StartError as error:
-        raise DebugLoadError(f"{name}:{error.at.line}:{error.at.column + 1}: the start position does not fit "
-                             f"{game.name}: {error.message}") from None
+        raise DebugLoadError(f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
 
 def _check_record(path: str) -> None:

@@ -18,7 +18,7 @@ import re
 from gdef_core.moves import Move
 from gdef_core.runtime.errors import GdefRuntimeError
 from gdef_core.runtime.render import CROSSING_MARK, EMPTY_MARK
-from gdef_core.runtime.session import RecordError, Session
+from gdef_core.runtime.session import RecordError, Session, load_record
 from gdef_core.testing.start_header import At, Picture, StartHeader
 
 
@@ -65,6 +65,24 @@ def start_state(game, header: StartHeader, record: dict | None, start=None):
     if not header.writes_position:
         return state
     return _written(game, state.to_json(), header)
+
+
+def script_start(game, header: StartHeader, script: str, start=None):
+    """The State a move script's header starts from (gdef-run --moves, the debugger, the board
+    page), the record its `# from:` names read relative to the script `script`; StartError at
+    the line that does not fit, its message whole (`# from: ...`, `the start position does not
+    fit GAME: ...`). `start`: as start_state's."""
+    record = None
+    if header.is_record:
+        try:
+            record = load_record(header.record_path(script))
+        except RecordError as error:
+            raise StartError(f"# from: {error}", header.source_at) from None
+    try:
+        return start_state(game, header, record, start)
+    except StartError as error:
+        raise StartError(f"the start position does not fit {game.name}: {error.message}", error.at,
+                         error.location) from None
 
 
 def first_line(header: StartHeader) -> At:

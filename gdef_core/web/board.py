@@ -29,7 +29,7 @@ from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.param_info import params_json
-from gdef_core.runtime.session import RecordError, load_record, record_problem
+from gdef_core.runtime.session import record_problem
 from gdef_core import json_input
 
 LEGAL_LIMIT = 5000  # legal moves sent in one answer; a narrower `touching` finds the others
@@ -345,7 +345,7 @@ class Board:
     def _script_start(self, text: str, name: str, folder: str | None) -> dict | None:
         """The position a script's header writes (`# from:`, `# board:` ...), as State.to_json()
         writes it, or None when it writes none; an ApiError at the line that does not fit."""
-        from gdef_core.runtime.start_position import StartError, start_state
+        from gdef_core.runtime.start_position import StartError, script_start
         from gdef_core.testing.start_header import HeaderError, read_start
 
         try:
@@ -354,21 +354,14 @@ class Board:
             raise ApiError(400, f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
         if not (header.is_record or header.writes_position):
             return None
-        record = None
-        if header.is_record:
+        if header.is_record and folder is None:
             at = header.source_at
-            if folder is None:
-                raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
-                                    "a record (its folder is unknown here): open the record itself")
-            try:
-                record = load_record(header.record_path(os.path.join(folder, name)))
-            except RecordError as error:
-                raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: # from: {error}") from None
+            raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
+                                "a record (its folder is unknown here): open the record itself")
         try:
-            return start_state(self.game, header, record).to_json()
+            return script_start(self.game, header, os.path.join(folder or os.curdir, name)).to_json()
         except StartError as error:
-            raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: the start position does not fit "
-                                f"{self.game.name}: {error.message}") from None
+            raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
     def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
         """A record's moves as script entries, and its `start` position (checked), if any."""
