@@ -51,9 +51,12 @@ def move_names(state, moves: list) -> list[str]:
 
 
 def move_name(state, move, legal: list | None = None) -> str:
-    """The name of `move` in `state`: as in the list of `legal` moves when it is one of them
-    (computed when not given), else its short form."""
+    """The name of `move` in `state`: as in the list of `legal` moves when it is one of them,
+    else its short form. Without `legal`, the same name, from only the candidates that could
+    share a form of it (_name_among_neighbours)."""
     if legal is None:
+        if not state.is_chance_node:  # an outcome's name is not made of labels: the outcomes are few
+            return _name_among_neighbours(state, move)
         legal = _legal_or_empty(state)
     try:
         index = legal.index(move)
@@ -61,6 +64,83 @@ def move_name(state, move, legal: list | None = None) -> str:
         presentation = state.game.presentation
         return _short(presentation, _effect(state, move, presentation), move)
     return move_names(state, legal)[index]
+
+
+def _name_among_neighbours(state, move) -> str:
+    """move_name() without listing every legal move: on a big board that judges millions.
+
+    Every name a move can get (its short name, with the piece, with the captures, numbered)
+    contains its short name, and a short name contains the label of a square the move touches
+    (its column's label in `column` notation), `pass` aside. So only a legal move touching a
+    square whose label appears in this move's longest form can share one of its names; the
+    names of those neighbours depend in turn on their own neighbours. The candidates reached
+    that way are judged and named as move_names() names them: each gets the name the whole
+    list would give it (the same moves share its forms, in the same order for `#N`).
+    This holds because labels and letters never hold `#` or `(` (the checker refuses them,
+    G804): a label never looks like a number `#N` or a move named by its operations."""
+    presentation = state.game.presentation
+    effect = _effect(state, move, presentation)
+    short = _short(presentation, effect, move)
+    try:
+        candidates = state.candidate_ops()
+    except GdefRuntimeError:
+        return short
+    forms = [_longest(presentation, effect, short)]
+    reached = {(op.x, op.y) for op in move.ops} | _labelled(presentation, forms)
+    squares: set[tuple[int, int]] = set()
+    judged: set[int] = set()
+    members: dict[int, object] = {}  # candidate index -> legal Move
+    pending = [i for i, ops in enumerate(candidates) if not ops]  # the pass
+    while not reached <= squares:
+        squares |= reached
+        pending += _touching(candidates, squares, judged)
+        judged.update(pending)
+        try:
+            verdicts = state.legal_of([candidates[i] for i in pending])
+        except GdefRuntimeError:
+            return short
+        for index, found in zip(pending, verdicts):
+            if found is not None:
+                members[index] = found
+                found_effect = _effect(state, found, presentation)
+                forms.append(_longest(presentation, found_effect, _short(presentation, found_effect, found)))
+        if move not in members.values():  # not legal: the first candidates judged include it
+            return short
+        reached = _labelled(presentation, forms)
+        pending = []
+    named = [members[i] for i in sorted(members)]
+    return move_names(state, named)[named.index(move)]
+
+
+def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
+    """The longest name a move can get but for `#N`; every other one is part of it."""
+    return _with_captures(presentation, effect, _with_piece(presentation, effect, short))
+
+
+def _labelled(presentation: Presentation, forms: list[str]) -> set[tuple[int, int]]:
+    """The squares whose label (their column's in `column` notation) appears in one of `forms`."""
+    def within(label: str) -> bool:
+        return any(label in form for form in forms)
+
+    columns = [x for x, label in enumerate(presentation.columns) if within(label)]
+    if presentation.notation == "column":
+        return {(x, y) for x in columns for y in range(len(presentation.rows))}
+    rows = [y for y, label in enumerate(presentation.rows) if within(label)]
+    return {(x, y) for x in columns for y in rows if within(presentation.square(x, y))}
+
+
+def _touching(candidates: list, squares: set, skip: set) -> list[int]:
+    """The indexes of the `candidates` (operation tuples) not in `skip` with an operation on
+    one of `squares`."""
+    columns = {x for x, _ in squares}
+    found = []
+    for index, ops in enumerate(candidates):
+        for op in ops:
+            if op[0] in columns and (op[0], op[1]) in squares:
+                if index not in skip:
+                    found.append(index)
+                break
+    return found
 
 
 @dataclass(frozen=True, slots=True)
