@@ -69,46 +69,27 @@ def move_name(state, move, legal: list | None = None) -> str:
 def _name_among_neighbours(state, move) -> str:
     """move_name() without listing every legal move: on a big board that judges millions.
 
-    Every name a move can get (its short name, with the piece, with the captures, numbered)
-    contains its short name, and a short name contains the label of a square the move touches
-    (its column's label in `column` notation), `pass` aside. So only a legal move touching a
-    square whose label appears in this move's longest form can share one of its names; the
-    names of those neighbours depend in turn on their own neighbours. The candidates reached
-    that way are judged and named as move_names() names them: each gets the name the whole
-    list would give it (the same moves share its forms, in the same order for `#N`).
-    This holds because labels and letters never hold `#` or `(` (the checker refuses them,
-    G804): a label never looks like a number `#N` or a move named by its operations."""
+    Each name a move can get (short, with the piece, then with the captures) contains the one
+    before, so all are part of its longest form, and each contains its short name, which
+    contains the label of a square the move touches (its column's in `column` notation):
+    `pass`, and a move that changes nothing, named by its operations, aside (labels never
+    hold `(`, G804). So a move whose name at some step equals this move's touches a square
+    labelled inside this move's longest form, and so does any move sharing a name with it at
+    an earlier step: those candidates, judged and named as move_names() names them, give
+    this move the name the whole list gives it (the same moves share each of its forms, in
+    the same order for `#N`)."""
     presentation = state.game.presentation
     effect = _effect(state, move, presentation)
     short = _short(presentation, effect, move)
     try:
         candidates = state.candidate_ops()
-    except GdefRuntimeError:
+        squares = {(op.x, op.y) for op in move.ops} | _labelled(presentation, _longest(presentation, effect, short))
+        near = _touching(candidates, squares)
+        named = [found for found in state.legal_of(near) if found is not None]
+    except GdefRuntimeError:  # as when the legal moves cannot be listed: the short form
         return short
-    forms = [_longest(presentation, effect, short)]
-    reached = {(op.x, op.y) for op in move.ops} | _labelled(presentation, forms)
-    squares: set[tuple[int, int]] = set()
-    judged: set[int] = set()
-    members: dict[int, object] = {}  # candidate index -> legal Move
-    pending = [i for i, ops in enumerate(candidates) if not ops]  # the pass
-    while not reached <= squares:
-        squares |= reached
-        pending += _touching(candidates, squares, judged)
-        judged.update(pending)
-        try:
-            verdicts = state.legal_of([candidates[i] for i in pending])
-        except GdefRuntimeError:
-            return short
-        for index, found in zip(pending, verdicts):
-            if found is not None:
-                members[index] = found
-                found_effect = _effect(state, found, presentation)
-                forms.append(_longest(presentation, found_effect, _short(presentation, found_effect, found)))
-        if move not in members.values():  # not legal: the first candidates judged include it
-            return short
-        reached = _labelled(presentation, forms)
-        pending = []
-    named = [members[i] for i in sorted(members)]
+    if move not in named:
+        return short
     return move_names(state, named)[named.index(move)]
 
 
@@ -117,28 +98,25 @@ def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
     return _with_captures(presentation, effect, _with_piece(presentation, effect, short))
 
 
-def _labelled(presentation: Presentation, forms: list[str]) -> set[tuple[int, int]]:
-    """The squares whose label (their column's in `column` notation) appears in one of `forms`."""
-    def within(label: str) -> bool:
-        return any(label in form for form in forms)
-
-    columns = [x for x, label in enumerate(presentation.columns) if within(label)]
+def _labelled(presentation: Presentation, text: str) -> set[tuple[int, int]]:
+    """The squares whose label (their column's in `column` notation) appears in `text`."""
+    columns = [x for x, label in enumerate(presentation.columns) if label in text]
     if presentation.notation == "column":
         return {(x, y) for x in columns for y in range(len(presentation.rows))}
-    rows = [y for y, label in enumerate(presentation.rows) if within(label)]
-    return {(x, y) for x in columns for y in rows if within(presentation.square(x, y))}
+    rows = [y for y, label in enumerate(presentation.rows) if label in text]
+    return {(x, y) for x in columns for y in rows if presentation.square(x, y) in text}
 
 
-def _touching(candidates: list, squares: set, skip: set) -> list[int]:
-    """The indexes of the `candidates` (operation tuples) not in `skip` with an operation on
-    one of `squares`."""
-    columns = {x for x, _ in squares}
+def _touching(candidates: list, squares: set) -> list:
+    """The `candidates` (State.candidate_ops()'s) that change one of `squares`, and the pass."""
+    columns = {x for x, _ in squares}  # most operations are told apart by their column alone
     found = []
-    for index, ops in enumerate(candidates):
+    for ops in candidates:
+        if not ops:
+            found.append(ops)
         for op in ops:
             if op[0] in columns and (op[0], op[1]) in squares:
-                if index not in skip:
-                    found.append(index)
+                found.append(ops)
                 break
     return found
 
