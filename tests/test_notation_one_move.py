@@ -57,6 +57,8 @@ def assert_each_named_as_in_the_list(state: State) -> None:
     legal = state.legal_moves()
     names = state.move_names(legal)
     assert [state.move_name(move) for move in legal] == names
+    assert state.names_in_position(legal) == names
+    assert state.names_in_position(legal[1::3]) == names[1::3]
     for move in state.candidate_moves():  # a candidate the rules refuse keeps its short form
         if move not in legal:
             assert state.move_name(move) == state.move_name(move, legal)

@@ -28,7 +28,7 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, Para
 from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
+from gdef_core.runtime.notation import NameProblem, move_name, move_names, names_in_position, read_move_name
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -541,6 +541,11 @@ class State:
     def move_names(self, moves: list[Move]) -> list[str]:
         """The names of `moves` (this state's), no two the same."""
         return move_names(self, moves)
+
+    def names_in_position(self, moves: list[Move]) -> list[str]:
+        """The name of each of `moves` here, as move_name() gives it: some of the legal moves
+        named without naming them all."""
+        return names_in_position(self, moves)
 
     def apply(self, move: Move | str) -> None:
         """Play `move`: check it, apply it, run end(). Raises IllegalMoveError (state unchanged)

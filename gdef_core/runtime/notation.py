@@ -52,12 +52,10 @@ def move_names(state, moves: list) -> list[str]:
 
 def move_name(state, move, legal: list | None = None) -> str:
     """The name of `move` in `state`: as in the list of `legal` moves when it is one of them,
-    else its short form. Without `legal`, the same name, from only the candidates that could
-    share a form of it (_name_among_neighbours)."""
+    else its short form. Without `legal` the same name, judging only the candidates that could
+    share one of its forms (names_in_position)."""
     if legal is None:
-        if not state.is_chance_node:  # an outcome's name is not made of labels: the outcomes are few
-            return _name_among_neighbours(state, move)
-        legal = _legal_or_empty(state)
+        return names_in_position(state, [move])[0]
     try:
         index = legal.index(move)
     except ValueError:
@@ -66,8 +64,9 @@ def move_name(state, move, legal: list | None = None) -> str:
     return move_names(state, legal)[index]
 
 
-def _name_among_neighbours(state, move) -> str:
-    """move_name() without listing every legal move: on a big board that judges millions.
+def names_in_position(state, moves: list) -> list[str]:
+    """The name of each of `moves` in `state`, as move_name() gives it, without listing every
+    legal move: on a big board that judges millions (docs/runtime.md, "Move names").
 
     Each name a move can get (short, with the piece, then with the captures) contains the one
     before, so all are part of its longest form, and each contains its short name, which
@@ -78,19 +77,26 @@ def _name_among_neighbours(state, move) -> str:
     an earlier step: those candidates, judged and named as move_names() names them, give
     this move the name the whole list gives it (the same moves share each of its forms, in
     the same order for `#N`)."""
+    if state.is_chance_node:  # an outcome's name is not made of labels: the outcomes are few
+        legal = _legal_or_empty(state)
+        return [move_name(state, move, legal) for move in moves]
     presentation = state.game.presentation
-    effect = _effect(state, move, presentation)
-    short = _short(presentation, effect, move)
+    effects = [_effect(state, move, presentation) for move in moves]
+    shorts = [_short(presentation, effect, move) for effect, move in zip(effects, moves)]
+    squares: set[tuple[int, int]] = set()
+    for move, effect, short in zip(moves, effects, shorts):
+        squares.update((op.x, op.y) for op in move.ops)
+        squares |= _labelled(presentation, _longest(presentation, effect, short))
     try:
-        candidates = state.candidate_ops()
-        squares = {(op.x, op.y) for op in move.ops} | _labelled(presentation, _longest(presentation, effect, short))
-        near = _touching(candidates, squares)
+        near = _touching(state.candidate_ops(), squares)
         named = [found for found in state.legal_of(near) if found is not None]
-    except GdefRuntimeError:  # as when the legal moves cannot be listed: the short form
-        return short
-    if move not in named:
-        return short
-    return move_names(state, named)[named.index(move)]
+    except GdefRuntimeError:  # as when the legal moves cannot be listed: the short forms
+        return shorts
+    names = move_names(state, named)
+    first: dict = {}
+    for index, found in enumerate(named):
+        first.setdefault(found, index)
+    return [names[first[move]] if move in first else short for move, short in zip(moves, shorts)]
 
 
 def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
