@@ -143,10 +143,8 @@ class Game:
 
     # The automatic candidates (spec section 12), built the first time a game without moves()
     # asks for them: a game with moves() never pays for them, and loading stays fast however
-    # large the board.
-
-    # The operations come first and the Moves are made from them only when every candidate is
-    # judged (legal_moves()): naming one move needs the operations alone.
+    # large the board. Their operations come first; their Moves are made only when every
+    # candidate is judged (legal_moves()): naming one move needs the operations alone.
 
     @cached_property
     def _place_ops(self) -> list:
@@ -643,8 +641,9 @@ class State:
         return [game._moves.get(ops) or game.to_move(ops) for ops in found]
 
     def candidate_ops(self) -> list:
-        """candidate_moves() as operation tuples, without making their Moves (a big board has
-        millions of candidates); [] once over. Raises GdefRuntimeError when moves() fails."""
+        """candidate_moves() as operation tuples (the outcomes at a chance node), without making
+        their Moves: a big board has millions of candidates. [] once over. Raises
+        GdefRuntimeError when moves() fails."""
         if self.over:
             return []
         if self.chance:
@@ -657,8 +656,9 @@ class State:
 
     def legal_of(self, candidates: list) -> list[Move | None]:
         """Per operation tuple of `candidates` (some of candidate_ops(), in its order) its Move
-        when isMoveLegal() allows it, else None: the verdicts legal_moves() would give them.
-        Raises GdefRuntimeError when judging fails (the steps of a search run out)."""
+        when isMoveLegal() allows it (every outcome at a chance node), else None: the verdicts
+        legal_moves() would give them. Raises GdefRuntimeError when judging fails (the steps of
+        a search run out)."""
         game = self.game
         if self.over:
             return [None] * len(candidates)
