@@ -1,6 +1,7 @@
-"""Naming one move (State.move_name without the legal list) gives exactly the name the whole
-list of legal moves gives it (move_names), while judging only the candidates that could share
-one of its names: on a 1000 x 1000 board the legal moves are never listed."""
+"""Naming one move (State.move_name without the legal list, names_in_position) gives exactly the
+name the whole list of legal moves gives it (move_names), and a name typed exactly is read back
+(read_exact_name), while judging only the candidates that could share one of its names: on a
+1000 x 1000 board the legal moves are never listed."""
 from __future__ import annotations
 
 import random
@@ -9,6 +10,7 @@ import pytest
 
 from gdef_core import load_game
 from gdef_core.runtime.game import State
+from gdef_core.runtime.notation import read_exact_name
 from gdef_core.runtime.session import Session
 
 from support import EXAMPLES
@@ -59,6 +61,10 @@ def assert_each_named_as_in_the_list(state: State) -> None:
     assert [state.move_name(move) for move in legal] == names
     assert state.names_in_position(legal) == names
     assert state.names_in_position(legal[1::3]) == names[1::3]
+    # an outcome, or a move named by its operations (read as operations), is left to read_move_name
+    assert [read_exact_name(state, name) for name in names] == [
+        None if state.is_chance_node or "(" in name else move for move, name in zip(legal, names)]
+    assert [state.read_move(name) for name in names] == legal
     for move in state.candidate_moves():  # a candidate the rules refuse keeps its short form
         if move not in legal:
             assert state.move_name(move) == state.move_name(move, legal)
@@ -97,7 +103,9 @@ def test_naming_a_move_on_a_million_squares_judges_only_its_neighbours(tmp_path,
     assert session.play("place(12,7,X)").name == "X@12,7"   # an O could go there too
     assert session.play("place(12,7,O)").name == "12,7"   # the only move that changes 12,7 to O
     assert session.play("clear(12,7)").name == "x12,7"
-    assert [entry["name"] for entry in session.moves] == ["X@12,7", "12,7", "x12,7"]
+    assert session.play("X@13,7").accepted   # a name typed: read among the neighbours too
+    assert [entry["name"] for entry in session.moves] == ["X@12,7", "12,7", "x12,7", "X@13,7"]
+    assert session.moves[-1]["move"] == "place(13,7,X)"
     # each move judged its own square's candidates, those of the squares its name reads
     # (1,2,7,12 as columns and rows) and the pass: never the 2,000,001 candidates
     assert 0 < max(judged) < 100

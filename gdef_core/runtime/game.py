@@ -28,7 +28,8 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, Para
 from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.notation import NameProblem, move_name, move_names, names_in_position, read_move_name
+from gdef_core.runtime.notation import (NameProblem, move_name, move_names, names_in_position, read_exact_name,
+                                        read_move_name)
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -519,6 +520,9 @@ class State:
                 return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
         if self.over:
             return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
+        exact = read_exact_name(self, text)  # a big board's legal moves are not all named
+        if exact is not None:
+            return exact
         try:
             legal = self.legal_moves()
         except GdefRuntimeError as error:

@@ -149,6 +149,23 @@ class NameProblem:
         return f"'{self.text}' names no legal move here; {label}: {shown}{more}"
 
 
+def read_exact_name(state, text: str):
+    """The legal move named exactly `text`, found without naming every legal move, or None
+    (then read_move_name decides, among all of them). Its short name is part of `text` and
+    contains the label of a square it touches: only the candidates touching a square labelled
+    inside `text` are judged and named (names_in_position)."""
+    if state.is_chance_node:  # an outcome's name is not made of labels
+        return None
+    text = text.strip()
+    try:
+        near = _touching(state.candidate_ops(), _labelled(state.game.presentation, text))
+        legal = [found for found in state.legal_of(near) if found is not None]
+    except GdefRuntimeError:  # reading the name among all the legal moves says what failed
+        return None
+    found = [move for move, name in zip(legal, names_in_position(state, legal)) if name == text]
+    return found[0] if len(found) == 1 else None
+
+
 def read_move_name(state, text: str, legal: list | None = None):
     """The Move named `text` in `state`, or a NameProblem. An exact name wins, then a name
     equal but for case, then a unique name that starts or ends with `text` (`e4` for the only
