@@ -327,3 +327,36 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     outcome, = native_games(native, range(1), 0, None)
     assert (f"{path}:11:8: error[G607]: step limit exceeded: more than {max_steps} loop iterations" in str(outcome)
             ) == fails, outcome
+
+
+def test_tables_set_by_hand_in_a_chance_game_are_read_as_set():
+    """Einstein reads `startX` (int, 2-D) and `faces` (obj) from constant tables: a state
+    holding other values there (a record edited by hand, read by State.from_json) gets the
+    Python backend's chance outcomes, judgements and perft, the kernel's tables holding the
+    declared ones."""
+    from gdef_core.runtime.perft import perft
+
+    game = load_game(str(EXAMPLES / "einstein.gdef"))
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    start = game.new_state()
+    declared = start.to_json()["vars"]
+
+    def hand_set(state, **values):
+        data = state.to_json()
+        return game.state_from_json({**data, "history": None, "vars": {**data["vars"], **values}})
+
+    shifted = hand_set(start, startX=[[x + 1 for x in row] for row in declared["startX"]])
+    outcomes = shifted.chance_outcomes()
+    assert native.chance_outcomes(shifted) == outcomes != start.chance_outcomes()
+    assert native.judge(shifted, [move for move, _ in outcomes[:3]]) == [None] * 3   # State.check's to give
+    placed = start.clone()
+    for _ in range(2):   # both sides' cubes placed: the die is rolled next
+        placed.apply(placed.chance_outcomes()[0][0])
+    reversed_faces = hand_set(placed, faces=declared["faces"][::-1])
+    assert native.compiled_for(native.arrays(placed)[1]) and not native.compiled_for(native.arrays(reversed_faces)[1])
+    assert native.chance_outcomes(reversed_faces) == reversed_faces.chance_outcomes() != placed.chance_outcomes()
+    rolled = reversed_faces.clone()
+    rolled.apply(rolled.chance_outcomes()[0][0])
+    assert native.legal_moves(rolled) == rolled.legal_moves()
+    assert native.perft(reversed_faces, 4) == perft(reversed_faces, 4)

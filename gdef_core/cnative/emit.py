@@ -51,12 +51,17 @@ class CUnsupported(Exception):
 
 
 class CSource:
-    """A game's C source, with what the loader needs to know about it."""
+    """A game's C source, with what the loader needs to know about it: `tables`, the
+    game-variable arrays it reads from constant tables instead of the state's V (name -> the
+    elements compiled in, row by row, as V holds them), for the loader to tell a state that
+    holds other values (set by hand) from those the source was compiled for."""
 
-    def __init__(self, text: str, int_scores: bool, constants: dict[str, int]) -> None:
+    def __init__(self, text: str, int_scores: bool, constants: dict[str, int],
+                 tables: dict[str, tuple[int, ...]]) -> None:
         self.text = text
         self.int_scores = int_scores
         self.constants = constants
+        self.tables = tables
 
 
 def runtime_dir():
@@ -170,7 +175,7 @@ class CEmitter:
                           self.key_row(), *bodies, entries,
                           "static int64_t g_stamped(Ctx *c, int64_t m);",
                           "static int64_t g_automatic(Ctx *c);", candidates, '#include "kernel.c"\n'])
-        return CSource(text, self.int_scores, constants)
+        return CSource(text, self.int_scores, constants, self.tables)
 
     def expanded_size(self, name: str) -> float:
         """The IR nodes of function `name` with the functions it calls always inlined into it

@@ -301,10 +301,12 @@ class Board:
 
     # ------------------------------------------------------------ scripts and records
 
-    def load_script(self, text: str, name: str = "moves") -> dict:
+    def load_script(self, text: str, name: str = "moves", folder: str | None = None) -> dict:
         """A move script (one move or `?` assertion a line) or a game record (JSON) to step
-        through from the start position (a record's own `start`, if it has one), as a new game
-        (the one so far is kept: _start_over)."""
+        through from the start position (a record's own `start`, if it has one; the position a
+        script's header writes, as gdef-run --moves starts it: _script_start), as a new game
+        (the one so far is kept: _start_over). `folder`: where the script is, for the record its
+        header may name (a script sent by the page has none)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
         start = None
@@ -312,6 +314,7 @@ class Board:
             entries, start = self._record_entries(text, name)
         else:
             entries = _script_entries(text)
+            start = self._script_start(text, name, folder)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
         kept = self._start_over(start)
@@ -339,6 +342,27 @@ class Board:
             raise ApiError(500, str(error)) from None
         except GameLoadError as error:  # a refused value (ParamError) or what it breaks
             raise ApiError(400, str(error)) from None
+
+    def _script_start(self, text: str, name: str, folder: str | None) -> dict | None:
+        """The position a script's header writes (`# from:`, `# board:` ...), as State.to_json()
+        writes it, or None when it writes none; an ApiError at the line that does not fit."""
+        from gdef_core.runtime.start_position import StartError, script_start
+        from gdef_core.testing.start_header import HeaderError, read_start
+
+        try:
+            header = read_start(text)
+        except HeaderError as error:
+            raise ApiError(400, f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
+        if not (header.is_record or header.writes_position):
+            return None
+        if header.is_record and folder is None:
+            at = header.source_at
+            raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
+                                "a record (its folder is unknown here): open the record itself")
+        try:
+            return script_start(self.game, header, os.path.join(folder or os.curdir, name)).to_json()
+        except StartError as error:
+            raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
     def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
         """A record's moves as script entries, and its `start` position (checked), if any."""
