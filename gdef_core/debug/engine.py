@@ -51,7 +51,8 @@ MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at mo
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
     State.read_move, State.move_name, State.move_names, State.names_in_position, notation.move_name,
-    notation.move_names, notation.names_in_position, notation.read_move_name, Session.from_record))
+    notation.move_names, notation.names_in_position, notation.read_exact_name, notation.read_move_name,
+    Session.from_record))
 
 
 class DebugLoadError(Exception):
