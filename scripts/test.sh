@@ -6,7 +6,7 @@
 # may follow it (scripts/test.sh --quick -x -k sim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# the two pytest processes each keep their temporary folder in here (--basetemp needs the parent)
+# pytest's temporary folders go in here (--basetemp needs the parent)
 mkdir -p .pytest_cache
 trap 'exit 130' INT   # Ctrl-C stops the whole run (pytest in front exits 2 on it, not by the signal)
 
@@ -75,19 +75,12 @@ if [ -n "${CI:-}" ]; then pytest_options+=(--continue-on-collection-errors); fi
 editor_tests=(tests/editors tests/test_format_editors.py)
 ignored=()
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then ignored=("${editor_tests[@]/#/--ignore=}"); fi
-# The native backend's example tests spend minutes of one core in numba's compiler: they run
-# in a second pytest beside the rest of the suite (the machines have two cores), their report
-# after. (The other test_native_*.py files, with numba compiles of their own, stay in the first.)
-native=(tests/test_native.py)
-background_pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-2 "${native[@]}"
-status=0
-.venv/bin/python -m pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-1 "${native[@]/#/--ignore=}" "${ignored[@]}" || status=$?
-native_status=0
-wait "$background_pid" || native_status=$?
-echo "--- the native backend's tests (${native[*]}):"
-cat "$background_log"
-if [ "$status" -ne 0 ]; then exit "$status"; fi
-if [ "$native_status" -ne 0 ]; then exit "$native_status"; fi
+# Two pytest workers (pytest-xdist; the machines have two cores), each in a temporary folder of
+# its own under .pytest_cache/tmp. --dist loadfile: a worker takes a whole test file, so what a
+# file compiles or starts once for its tests (a numba module, a language server, a browser) is
+# done once; it takes the next file when it is almost done with its last, so the numba
+# compiles (tests/test_native*.py, minutes) and the rest of the suite end together.
+.venv/bin/python -m pytest "${pytest_options[@]}" -n 2 --dist loadfile --basetemp=.pytest_cache/tmp "${ignored[@]}"
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then
   GDEF_PYTHON="$PWD/.venv/bin/python" vscode-extension/scripts/ci.sh
 fi
