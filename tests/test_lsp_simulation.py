@@ -22,9 +22,12 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest.fixture(autouse=True, scope="module")
 def numba_route():
     """The native compile these tests watch is numba's child process and its files
-    (GDEF_NATIVE_ROUTE, inherited by the server, which starts after this fixture)."""
+    (GDEF_NATIVE_ROUTE, inherited by the server, which starts after this fixture), in the cache
+    of XDG_CACHE_HOME (conftest.py) where they look: not in a GDEF_CACHE_DIR that a native test
+    file run before this one in the same pytest worker set for the session (conftest's cache_dir)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_NATIVE_ROUTE", "numba")
+        patch.delenv("GDEF_CACHE_DIR", raising=False)
         yield
 
 
