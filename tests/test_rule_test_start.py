@@ -504,7 +504,8 @@ place(2,0,X)
 """
     code, out, err, _ = run_script(project, "tictactoe", text, stdin=text if from_stdin else None)
     assert (code, err) == (0, "")
-    assert out.startswith("1. player 0: 2,0 (place(2,0,X))\n") and out.endswith("Player 0 wins: three in a row.\n")
+    # numbered as moveNumber() counts: four moves were played before it
+    assert out.startswith("5. player 0: 2,0 (place(2,0,X))\n") and out.endswith("Player 0 wins: three in a row.\n")
 
 
 def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_own(project):
@@ -512,7 +513,7 @@ def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_ow
     kept = project / "kept.json"
     code, out, err, _ = run_script(project, "tictactoe", "# from: opening.json\n? turn 0\nplace(2,2,X)\n",
                                    "--record", str(kept))
-    assert code == 3 and out.startswith("1. player 0: 2,2 (place(2,2,X))\n")
+    assert code == 3 and out.startswith("3. player 0: 2,2 (place(2,2,X))\n")  # the record's two moves came first
     data = json.loads(kept.read_text())
     assert len(data["moves"]) == 1
     assert sorted(map(tuple, data["start"]["board"])) == [(0, 0, "O"), (1, 1, "X")]
@@ -532,6 +533,31 @@ def test_gdef_run_refuses_a_header_that_does_not_fit_at_its_place(project, heade
     code, out, err, script = run_script(project, "tictactoe", f"{header}\nplace(0,0,O)\n", *options)
     assert code == 2 and "player" not in out
     assert err.startswith("gdef-run: error: " + message.format(script=script, folder=project)), err
+
+
+SMALL_HEX = "# param: board_size=3   # the moves below are for a 3x3 board\n? moves 9\nplace(2,2,B)\n? moves 8\n"
+
+
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_gdef_run_plays_a_script_with_its_param_lines_as_gdef_test_does(project, from_stdin):
+    code, out, err, _ = run_script(project, "hex", SMALL_HEX, stdin=SMALL_HEX if from_stdin else None)
+    assert code == 3 and "assertion" not in err, err  # the moves ran out, every `?` held
+    assert out.startswith("1. Black: 2,2 (place(2,2,B))\n")
+    code, out, err, _ = run_script(project, "hex", SMALL_HEX, "--param", "board_size=3")  # the same value
+    assert code == 3 and "assertion" not in err, err
+
+
+@pytest.mark.parametrize("header, options, message", [
+    ("# param: board_size=3", ("--param", "board_size=5"),
+     "{script}:1:10: the script is played with board_size=3, and --param sets board_size=5: its moves are "
+     "written for its own value (drop one of the two)\n"),
+    ("# param: board_size=40", (), "{script}:1:10: # param: parameter 'board_size' cannot be 40: it takes 1 to 25\n"),
+    ("# param: board_size", (), "{script}:1: `# param: board_size` is not a parameter setting: write "
+                                "`# param: NAME=VALUE` (for example `# param: board_size=7`)\n"),
+])
+def test_gdef_run_refuses_param_lines_that_clash_or_do_not_fit_at_their_place(project, header, options, message):
+    code, out, err, script = run_script(project, "hex", f"{header}\nplace(0,0,B)\n", *options)
+    assert (code, out, err) == (2, "", "gdef-run: error: " + message.format(script=script))
 
 
 def test_a_header_line_may_end_with_a_comment_as_any_line_of_a_script(project):

@@ -124,6 +124,15 @@ def split_header(lines: Iterable[str]) -> tuple[StartHeader, Iterator[str]]:
     """The start a move script's header writes, and the script's lines again, all of them in
     order: of `lines` (a stream, say) only the header and the line after it are read here.
     HeaderError at the first header line that cannot be read."""
+    head, lines = read_ahead(lines)
+    numbered = [(number, raw.rstrip("\n")) for number, raw in enumerate(head, 1)
+                if raw.strip().startswith("#")]
+    return read_start_lines(numbered), lines
+
+
+def read_ahead(lines: Iterable[str]) -> tuple[list[str], Iterator[str]]:
+    """A script's header as read from `lines` (a stream, say): its comment lines and the line
+    after them; and all of its lines again, in order (the rest read as they are asked for)."""
     lines = iter(lines)
     head = []
     for raw in lines:
@@ -131,9 +140,7 @@ def split_header(lines: Iterable[str]) -> tuple[StartHeader, Iterator[str]]:
         stripped = raw.strip()
         if stripped and not stripped.startswith("#"):
             break
-    numbered = [(number, raw.rstrip("\n")) for number, raw in enumerate(head, 1)
-                if raw.strip().startswith("#")]
-    return read_start_lines(numbered), itertools.chain(head, lines)
+    return head, itertools.chain(head, lines)
 
 
 def read_start(text: str) -> StartHeader:

@@ -175,7 +175,7 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. {self.play.played(played)}")
+            self.play.say(self.play.numbered(played))
         else:
             self.play.say(f"Rejected '{text}' ({self.play.who(played.player)}): {played.verdict.reason}")
         self._changed()
@@ -223,7 +223,7 @@ class Board:
                     "reason": f"player {player} ({label}) stopped thinking: the move before was taken back"}
         played = session.play(str(move))
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
+            self.play.say(self.play.numbered(played, label))
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
@@ -469,7 +469,7 @@ class Board:
             raise ApiError(500, f"cannot save the game so far for the debugger: "
                                 f"{getattr(error, 'strerror', None) or error}") from None
         files = [os.path.abspath(file) for file in session.files]
-        launch = {"type": "gdef", "request": "launch", "name": f"Debug move {len(session.moves) + 1}: {text}",
+        launch = {"type": "gdef", "request": "launch", "name": f"Debug move {session.state.move_number + 1}: {text}",
                   "program": files[0] if len(files) == 1 else files, "resume": path, "debugMove": text}
         return {"record": path, "launch": launch}
 

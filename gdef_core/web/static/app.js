@@ -498,6 +498,8 @@ function renderLegal() {
 function renderMoves() {
   const list = $("moves");
   list.replaceChildren();
+  // numbered as moveNumber() counts: a game started from a position (a script's `# move:`) goes on from its number
+  list.start = page.state.moveNumber - page.state.moves.length + 1;
   for (const entry of page.state.moves) {
     const item = document.createElement("li");
     item.textContent = entry.chance ? `rolled: ${entry.name || entry.move}` : `${playerName(entry.player)}: ${entry.name || entry.move}`;
