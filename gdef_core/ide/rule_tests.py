@@ -164,7 +164,7 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
 def _start_key(key: str, gap: str) -> Candidate:
     written, meaning = START_KEYS[key]
     return Candidate(f"{key}:", CandidateKind.KEYWORD, detail=f"# {key}: {written}",
-                     documentation=f"Where the tests start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
+                     documentation=f"Where the moves start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
                      sort_group=0)
 
 
@@ -210,8 +210,8 @@ def hover(text: str, line: int, column: int) -> Hover | None:
             and line + 1 in _start_line_numbers(text):
         written, meaning = START_KEYS[key["key"]]
         usage_line = code_block(f"# {key['key']}: {written}")
-        markdown = f"{usage_line}\n\nWhere the tests start (a line of the file's header, or below a test's " \
-                   f"`[name]`): {meaning}."
+        markdown = f"{usage_line}\n\nWhere the moves start (a line of the script's header; in a rule-test file " \
+                   f"also below a test's `[name]`, for that test): {meaning}."
         return Hover(markdown, line, key.start("key"), key.end("key"))
     if not content.lstrip().startswith("?") or "#" in content[:column]:
         return None
