@@ -246,6 +246,16 @@ def test_the_editor_finds_the_same_in_the_header_of_a_gdef_run_script(project):
         Problem(0, 8, 11, "`one` is not a player: write `# turn: P | chance then P`")]   # a comment below the header
 
 
+def test_the_editor_reads_a_gdef_run_scripts_param_lines_and_takes_move_names_as_moves(project):
+    path = str(project / "named.moves")
+    assert syntax_problems(path, "# param: board_size\ne2e4\nO-O\n2,0\nD4   # chance's outcome\n? legal e4\n") == [
+        Problem(0, 0, 19, "`# param: board_size` is not a parameter setting: write `# param: NAME=VALUE` "
+                          "(for example `# param: board_size=7`)")]
+    assert syntax_problems(path, "two words\nplace(1,1\n") == [
+        Problem(0, 0, 9, "not a move: expected 'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass', found 'two'"),
+        Problem(1, 9, 9, "not a move: expected ',' after the y coordinate, found the end of the move")]
+
+
 # ------------------------------------------------------------------ records
 
 OPENING = ["D6+D2", "count(12,0,1); place(5,0,X); count(5,0,1); count(0,0,4); place(1,2,X); count(1,2,1); "
