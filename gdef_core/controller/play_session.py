@@ -272,12 +272,7 @@ class PlaySession:
         them; ParamError, or GameLoadError for what they break, before anything changes).
         Returns where it was kept, or None; KeepError when it cannot be kept (nothing changes)."""
         old = self.session
-        game = self.game
-        if params:
-            from gdef_core.runtime.game import load_game
-
-            game = load_game(old.files, max_steps=game.max_steps, max_depth=game.max_depth,
-                             params={**game.params, **params})
+        game = self.variant(params) if params else self.game
         kept = None
         if old.moves or old.rejected:
             if self.record and self.save_to(self.record):
@@ -295,6 +290,15 @@ class PlaySession:
         state = game.new_state() if start is None else game.state_from_json(start)
         self.session = Session(game, old.files, state, start)
         return kept
+
+    def variant(self, params: dict):
+        """This game loaded again with new values for some of its parameters (ParamError, or
+        GameLoadError for what they break); nothing changes here."""
+        from gdef_core.runtime.game import load_game
+
+        game = self.game
+        return load_game(self.session.files, max_steps=game.max_steps, max_depth=game.max_depth,
+                         params={**game.params, **params})
 
     # ------------------------------------------------------------ computer players
 

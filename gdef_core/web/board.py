@@ -308,18 +308,20 @@ class Board:
         header may name (a script sent by the page has none)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
-        start = None
+        start, params = None, {}
         if text.lstrip().startswith("{"):
             entries, start = self._record_entries(text, name)
         else:
             entries = _script_entries(text)
-            start = self._script_start(text, name, folder)
+            params, game = self._script_game(text, name)
+            start = self._script_start(text, name, folder, game)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
-        kept = self._start_over(start)
+        kept = self._start_over(start, params)
         self.script = Script(name, entries)
         self._changed()
-        return {"entries": len(entries), "kept": kept}
+        # reload: the game was loaded again with the script's parameters
+        return {"entries": len(entries), "kept": kept, **({"reload": True} if params else {})}
 
     def new_game(self, params=None) -> dict:
         """Start again from the start position, keeping the game so far in a file; `params`
@@ -342,9 +344,31 @@ class Board:
         except GameLoadError as error:  # a refused value (ParamError) or what it breaks
             raise ApiError(400, str(error)) from None
 
-    def _script_start(self, text: str, name: str, folder: str | None) -> dict | None:
-        """The position a script's header writes (`# from:`, `# board:` ...), as State.to_json()
-        writes it, or None when it writes none; an ApiError at the line that does not fit."""
+    def _script_game(self, text: str, name: str) -> tuple[dict, object]:
+        """The values of the script's `# param:` lines that differ from the game's, and the game
+        loaded with them (as gdef-run --moves loads it; this one when none differ); an ApiError
+        at a line that cannot be read or sets a value the game refuses."""
+        from gdef_core.testing.scripts import TestFileError, read_params
+
+        try:
+            written = read_params(name, text)
+        except TestFileError as error:
+            raise ApiError(400, f"{error.where}: {error.message}") from None
+        changed = {param: setting for param, setting in written.items()
+                   if param not in self.game.params or str(self.game.params[param]).lower() != setting.value.lower()}
+        if not changed:
+            return {}, self.game
+        try:
+            return ({param: setting.value for param, setting in changed.items()},
+                    self.play.variant({param: setting.value for param, setting in changed.items()}))
+        except GameLoadError as error:
+            first = min(changed.values(), key=lambda setting: setting.line)
+            raise ApiError(400, f"{name}:{first.line}:{first.column + 1}: # param: {error}") from None
+
+    def _script_start(self, text: str, name: str, folder: str | None, game) -> dict | None:
+        """The position a script's header writes (`# from:`, `# board:` ...) in `game`, as
+        State.to_json() writes it, or None when it writes none; an ApiError at the line that
+        does not fit."""
         from gdef_core.runtime.start_position import StartError, script_start
         from gdef_core.testing.start_header import HeaderError, read_start
 
@@ -359,7 +383,7 @@ class Board:
             raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
                                 "a record (its folder is unknown here): open the record itself")
         try:
-            return script_start(self.game, header, os.path.join(folder or os.curdir, name)).to_json()
+            return script_start(game, header, os.path.join(folder or os.curdir, name)).to_json()
         except StartError as error:
             raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
