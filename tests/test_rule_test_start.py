@@ -570,6 +570,16 @@ def test_gdef_run_refuses_param_lines_that_clash_or_do_not_fit_at_their_place(pr
     assert (code, out, err) == (2, "", "gdef-run: error: " + message.format(script=script))
 
 
+def test_a_resumed_game_keeps_its_parameters_against_a_scripts_param_line(project):
+    played = record(project, "hex", ["place(1,1,B)"], "small", "--param", "board_size=4")
+    code, out, err, script = run_script(project, "hex", "# param: board_size=5\nplace(0,0,W)\n", "--resume", str(played))
+    assert (code, out) == (2, "")
+    assert err == (f"gdef-run: error: {played} was played with board_size=4: a resumed game keeps its parameters "
+                   f"(drop the `# param:` line of {script}, line 1)\n")
+    code, out, err, _ = run_script(project, "hex", "# param: board_size=4\nplace(0,0,W)\n", "--resume", str(played))
+    assert code == 3 and out.startswith("2. White: 0,0 (place(0,0,W))\n")
+
+
 def test_a_header_line_may_end_with_a_comment_as_any_line_of_a_script(project):
     passes(project, "hex-commented.test.moves", """# game: hex.gdef          # the game
 # param: board_size=5       # a small board

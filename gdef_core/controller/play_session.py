@@ -163,9 +163,12 @@ class PlaySession:
             recorded = record.get("params", {})
             clash = [name for name in params if name in recorded and str(recorded[name]).lower() != params[name].lower()]
             if clash:
+                written = [name for name in clash if name in options.script_params]
                 report.complain(f"{options.prog}: error: {options.resume} was played with "
                                 + ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
-                                + ": a resumed game keeps its parameters (drop --param)")
+                                + ": a resumed game keeps its parameters (drop "
+                                + (f"the `# param:` line of {options.script}, line {options.script_params[written[0]].line}"
+                                   if written else "--param") + ")")
                 return EXIT_USAGE
             params = {**recorded, **params}
         game = _load(files, options, report, params, options.resume if record is not None else None)
@@ -446,7 +449,6 @@ class PlaySession:
                 return EXIT_USAGE
         if (header.is_record or header.writes_position) and not self.start_from(header, name):
             return EXIT_USAGE
-        session = self.session
         failed = 0
         for number, line in enumerate(lines, 1):
             text = line.split("#", 1)[0].strip()
