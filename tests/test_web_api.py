@@ -70,6 +70,14 @@ def test_game_state_and_legal_moves_at_the_start(web) -> None:
     assert run.get("/api/legal?touching=2") == (400, {"error": "touching: '2' is not a square 'x,y'"})
 
 
+def test_the_legal_moves_sent_are_named_as_among_all_the_legal_moves(web) -> None:
+    # only the moves sent are named (a big board has millions), each as the whole list names it
+    run = web(str(EXAMPLES / "chess" / "chess.gdef"))
+    assert [move["name"] for move in run.get("/api/legal?touching=5,2")[1]["moves"]] == ["f2f3", "g1f3"]
+    status, legal = run.get("/api/legal?limit=3")
+    assert (status, legal["count"], [move["name"] for move in legal["moves"]]) == (200, 20, ["a2a3", "a2a4", "b1c3"])
+
+
 def test_a_game_to_its_end_with_the_record_saved_after_each_move(web, tmp_path) -> None:
     record = tmp_path / "game.json"
     run = web(TICTACTOE, "--record", str(record))

@@ -53,8 +53,9 @@ MAX_UNREADABLE_SAID = 5  # lines of a script that cannot be read, named in the l
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
-    State.read_move, State.move_name, State.move_names, notation.move_name, notation.move_names,
-    notation.read_move_name, Session.from_record))
+    State.read_move, State.move_name, State.move_names, State.names_in_position, notation.move_name,
+    notation.move_names, notation.names_in_position, notation.read_exact_name, notation.read_move_name,
+    Session.from_record))
 
 
 class DebugLoadError(Exception):

@@ -146,17 +146,18 @@ class Board:
             return {"moves": [], "count": 0, "error": error_json(error, self.game),
                     "reason": f"moves() failed: {error.headline()}"}
         wanted = set(touching or ())
-        found, count = [], 0
-        names = state.move_names(moves)
-        for move, name in zip(moves, names):
+        shown, count = [], 0
+        for move in moves:
             squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
             if wanted and not wanted.issubset(squares):
                 continue
             count += 1
-            if len(found) < limit:
-                found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
-                              "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))]
-                                      for op in move.ops]})
+            if len(shown) < limit:
+                shown.append((move, squares))
+        names = state.names_in_position([move for move, _ in shown])  # not all: a big board has millions
+        found = [{"text": str(move), "name": name, "squares": [list(s) for s in squares],
+                  "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))] for op in move.ops]}
+                 for (move, squares), name in zip(shown, names)]
         return {"moves": found, "count": count}
 
     def check(self, text: str) -> dict:
