@@ -628,3 +628,69 @@ def test_a_move_scripts_header_starts_the_debugged_game_where_it_says(client, tm
         if again.process.poll() is None:
             again.process.kill()
             again.close()
+
+
+SIZED = """\
+name: sized
+players: 2
+param int n = 3 in 1 to 9;
+size: n x n
+obj X
+
+define isMoveLegal() -> bool {
+  return true;
+}
+
+define end() -> bool { return moveNumber() >= 8; }
+"""
+
+
+def test_a_scripts_param_lines_load_the_debugged_game_and_moves_are_numbered_as_move_number_counts(client, tmp_path):
+    game, moves = tmp_path / "sized.gdef", tmp_path / "far.moves"
+    game.write_text(SIZED)
+    moves.write_text("# param: n=5   # a 5x5 board\n# move: 7\nplace(4,4,X)\n")
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": str(game), "moves": str(moves)})
+    client.event("initialized")
+    client.request("setBreakpoints", {"source": {"path": str(game)}, "breakpoints": [{"line": 8}]})
+    client.request("configurationDone")
+    client.stopped("breakpoint")  # place(4,4,X) is on the board: n is 5
+    assert client.frames() == [("isMoveLegal()", "sized.gdef", 8),
+                               ("isMoveLegal() judging move 8: place(4,4,X)", "far.moves", 3)]
+    client.request("continue", {"threadId": 1})
+    assert client.event("exited")["body"] == {"exitCode": 0}
+    client.request("disconnect", {})
+    assert client.close() == 0
+    again = Client()
+    try:
+        again.request("initialize", {"adapterID": "gdef"})
+        answer = again.request("launch", {"program": str(game), "moves": str(moves), "params": {"n": 4}}, ok=False)
+        assert answer["message"] == (f"cannot debug {game}: {moves}:1:10: the script is played with n=5, and the "
+                                     "launch's \"params\" sets n=4: its moves are written for its own value (drop one "
+                                     "of the two)")
+        moves.write_text("# param: n=12\nplace(4,4,X)\n")
+        answer = again.request("launch", {"program": str(game), "moves": str(moves)}, ok=False)
+        assert answer["message"] == f"cannot debug {game}: {moves}:1:10: # param: parameter 'n' cannot be 12: it takes 1 to 9"
+        again.request("disconnect", {})
+        assert again.close() == 0
+    finally:
+        if again.process.poll() is None:
+            again.process.kill()
+            again.close()
+
+
+def test_a_script_line_that_cannot_be_read_is_a_launch_error_at_its_place(client, tmp_path):
+    moves = tmp_path / "typo.moves"
+    moves.write_text("place(0,0,X)\nplace(1,1,O)\n" + "place(2,0,X)\n" * 30 + "place(2,\n? turn one\n2,1\n"
+                     + "[x y]\n" * 6)
+    client.request("initialize", {"adapterID": "gdef"})
+    answer = client.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
+    assert answer["message"] == (
+        f"cannot debug {GAME}: {moves}:33:9: not a move: expected the y coordinate (an integer), found the end of "
+        "the move; "
+        f"{moves}:34:3: write it as `? turn P`; "
+        + "".join(f"{moves}:{line}:1: not a move: expected 'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass', "
+                  "found '['; " for line in (36, 37, 38))
+        + "and 3 more lines that cannot be read")
+    client.request("disconnect", {})
+    assert client.close() == 0

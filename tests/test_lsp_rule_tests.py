@@ -266,8 +266,9 @@ async def test_a_start_position_header_is_checked_as_typed_and_by_the_lens(clien
     assert [(d.range.start.line, d.range.start.character, d.range.end.character, d.message) for d in found] == [
         (1, 22, 34, "not operations: expected ';' between operations, found 'place'")]
     hovered = await client.text_document_hover_async(types.HoverParams(doc(target), types.Position(1, 4)))
-    assert hovered.contents.value.startswith("```gdef\n# board: OPERATIONS\n```\n\nWhere the tests start (a line "
-                                             "of the file's header, or below a test's `[name]`): operations applied")
+    assert hovered.contents.value.startswith("```gdef\n# board: OPERATIONS\n```\n\nWhere the moves start (a line "
+                                             "of the script's header; in a rule-test file also below a test's "
+                                             "`[name]`, for that test): operations applied")
     assert (hovered.range.start.character, hovered.range.end.character) == (2, 7)
     close_document(client, target)
     missing = "# game: tictactoe.gdef\n# from: gone.json\n? turn 0\n"

@@ -120,7 +120,8 @@ def test_a_position_set_over_the_protocol_is_recorded_so_that_it_resumes(tmp_pat
     assert [a["ok"] for a in answers] == [True, True, True], done.stdout
     resumed = gdef_run(tmp_path, "--resume", str(record), "--moves", "-", stdin="place(2,2,X)\n")
     assert resumed.returncode == 3, resumed.stderr
-    assert "2. player 0: 2,2 (place(2,2,X))" in resumed.stdout  # the game goes on from the set position
+    # the game goes on from the set position (one move in), numbered as moveNumber() counts
+    assert "3. player 0: 2,2 (place(2,2,X))" in resumed.stdout
     moves = json.loads(record.read_text())["moves"]
     assert [m["move"] for m in moves] == ["place(0,0,O)", "place(2,2,X)"]
     assert json.loads(record.read_text())["start"]["board"] == [[1, 1, "X"]]

@@ -246,6 +246,16 @@ def test_the_editor_finds_the_same_in_the_header_of_a_gdef_run_script(project):
         Problem(0, 8, 11, "`one` is not a player: write `# turn: P | chance then P`")]   # a comment below the header
 
 
+def test_the_editor_reads_a_gdef_run_scripts_param_lines_and_takes_move_names_as_moves(project):
+    path = str(project / "named.moves")
+    assert syntax_problems(path, "# param: board_size\ne2e4\nO-O\n2,0\nD4   # chance's outcome\n? legal e4\n") == [
+        Problem(0, 0, 19, "`# param: board_size` is not a parameter setting: write `# param: NAME=VALUE` "
+                          "(for example `# param: board_size=7`)")]
+    assert syntax_problems(path, "two words\nplace(1,1\n") == [
+        Problem(0, 0, 9, "not a move: expected 'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass', found 'two'"),
+        Problem(1, 9, 9, "not a move: expected ',' after the y coordinate, found the end of the move")]
+
+
 # ------------------------------------------------------------------ records
 
 OPENING = ["D6+D2", "count(12,0,1); place(5,0,X); count(5,0,1); count(0,0,4); place(1,2,X); count(1,2,1); "
@@ -504,7 +514,8 @@ place(2,0,X)
 """
     code, out, err, _ = run_script(project, "tictactoe", text, stdin=text if from_stdin else None)
     assert (code, err) == (0, "")
-    assert out.startswith("1. player 0: 2,0 (place(2,0,X))\n") and out.endswith("Player 0 wins: three in a row.\n")
+    # numbered as moveNumber() counts: four moves were played before it
+    assert out.startswith("5. player 0: 2,0 (place(2,0,X))\n") and out.endswith("Player 0 wins: three in a row.\n")
 
 
 def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_own(project):
@@ -512,7 +523,7 @@ def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_ow
     kept = project / "kept.json"
     code, out, err, _ = run_script(project, "tictactoe", "# from: opening.json\n? turn 0\nplace(2,2,X)\n",
                                    "--record", str(kept))
-    assert code == 3 and out.startswith("1. player 0: 2,2 (place(2,2,X))\n")
+    assert code == 3 and out.startswith("3. player 0: 2,2 (place(2,2,X))\n")  # the record's two moves came first
     data = json.loads(kept.read_text())
     assert len(data["moves"]) == 1
     assert sorted(map(tuple, data["start"]["board"])) == [(0, 0, "O"), (1, 1, "X")]
@@ -534,6 +545,41 @@ def test_gdef_run_refuses_a_header_that_does_not_fit_at_its_place(project, heade
     assert err.startswith("gdef-run: error: " + message.format(script=script, folder=project)), err
 
 
+SMALL_HEX = "# param: board_size=3   # the moves below are for a 3x3 board\n? moves 9\nplace(2,2,B)\n? moves 8\n"
+
+
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_gdef_run_plays_a_script_with_its_param_lines_as_gdef_test_does(project, from_stdin):
+    code, out, err, _ = run_script(project, "hex", SMALL_HEX, stdin=SMALL_HEX if from_stdin else None)
+    assert code == 3 and "assertion" not in err, err  # the moves ran out, every `?` held
+    assert out.startswith("1. Black: 2,2 (place(2,2,B))\n")
+    code, out, err, _ = run_script(project, "hex", SMALL_HEX, "--param", "board_size=3")  # the same value
+    assert code == 3 and "assertion" not in err, err
+
+
+@pytest.mark.parametrize("header, options, message", [
+    ("# param: board_size=3", ("--param", "board_size=5"),
+     "{script}:1:10: the script is played with board_size=3, and --param sets board_size=5: its moves are "
+     "written for its own value (drop one of the two)\n"),
+    ("# param: board_size=40", (), "{script}:1:10: # param: parameter 'board_size' cannot be 40: it takes 1 to 25\n"),
+    ("# param: board_size", (), "{script}:1: `# param: board_size` is not a parameter setting: write "
+                                "`# param: NAME=VALUE` (for example `# param: board_size=7`)\n"),
+])
+def test_gdef_run_refuses_param_lines_that_clash_or_do_not_fit_at_their_place(project, header, options, message):
+    code, out, err, script = run_script(project, "hex", f"{header}\nplace(0,0,B)\n", *options)
+    assert (code, out, err) == (2, "", "gdef-run: error: " + message.format(script=script))
+
+
+def test_a_resumed_game_keeps_its_parameters_against_a_scripts_param_line(project):
+    played = record(project, "hex", ["place(1,1,B)"], "small", "--param", "board_size=4")
+    code, out, err, script = run_script(project, "hex", "# param: board_size=5\nplace(0,0,W)\n", "--resume", str(played))
+    assert (code, out) == (2, "")
+    assert err == (f"gdef-run: error: {played} was played with board_size=4: a resumed game keeps its parameters "
+                   f"(drop the `# param:` line of {script}, line 1)\n")
+    code, out, err, _ = run_script(project, "hex", "# param: board_size=4\nplace(0,0,W)\n", "--resume", str(played))
+    assert code == 3 and out.startswith("2. White: 0,0 (place(0,0,W))\n")
+
+
 def test_a_header_line_may_end_with_a_comment_as_any_line_of_a_script(project):
     passes(project, "hex-commented.test.moves", """# game: hex.gdef          # the game
 # param: board_size=5       # a small board
@@ -544,3 +590,15 @@ def test_a_header_line_may_end_with_a_comment_as_any_line_of_a_script(project):
 ? square 2,2 B
 ? moves 24
 """)
+
+
+def test_header_keys_are_worded_for_a_gdef_run_script_as_for_a_rule_test_file():
+    """A plain `.moves` script has no tests: its header's help says where its moves start."""
+    from gdef_core.ide.rule_tests import complete, hover
+
+    script = "# from: opening.json\n# turn: 1\nplace(0,0,X)\n"
+    said = [hover(script, 0, 3).markdown, hover(script, 1, 3).markdown,
+            *(candidate.documentation for candidate in complete("# \n" + script, 0, 2))]
+    assert len(said) == 2 + 6 and all("Where the moves start" in text for text in said)
+    assert not [text for text in said if "the tests start" in text]
+    assert "the position the moves start from (a gdef-run script's, each test's of a rule-test file)" in said[0]

@@ -3,6 +3,7 @@ they are refused, computer players, undo, scripts and records, saving on Ctrl-C,
 other pages and machines out (loopback only, Host and Origin checks, the one game served)."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 
 import pytest
 
+from gdef_core.cli.run import run as run_gdef
 from web_support import BOOM, EXAMPLES, GDEF_RUN, ROOT, TICTACTOE
 from support import ctrl_c_as_at_a_terminal
 
@@ -272,6 +274,31 @@ def test_a_script_is_stepped_through_from_where_its_header_says(web, tmp_path) -
     (tmp_path / "r.moves").write_text("# from: r.json\nplace(0,0,O)\n")
     state = web(TICTACTOE, "--moves", str(tmp_path / "r.moves")).get("/api/state")[1]
     assert (state["board"], state["player"], len(state["script"]["entries"])) == ([[1, 1, "X"]], 1, 1)
+
+
+HEX = "examples/hex.gdef"
+
+
+def test_a_scripts_param_lines_load_the_game_it_is_stepped_through_in(web, tmp_path) -> None:
+    small = "# param: board_size=3   # a 3x3 board\n# from: empty\n# board: place(2,2,B)\nplace(0,0,W)\n"
+    (tmp_path / "small.moves").write_text(small)
+    run = web(HEX, "--moves", str(tmp_path / "small.moves"))  # loaded with the script's value at once
+    assert (run.get("/api/game")[1]["width"], run.get("/api/state")[1]["board"]) == (3, [[2, 2, "B"]])
+    run = web(HEX)
+    assert run.post("/api/script", {"text": small, "name": "small.moves"})[1] == {"entries": 1, "kept": None,
+                                                                                   "reload": True}
+    assert (run.get("/api/game")[1]["width"], run.get("/api/state")[1]["board"]) == (3, [[2, 2, "B"]])
+    status, answer = run.post("/api/script", {"text": "# param: board_size=30\nplace(0,0,B)\n", "name": "big.moves"})
+    assert (status, answer["error"]) == (400, "big.moves:1:10: # param: parameter 'board_size' cannot be 30: it takes "
+                                              "1 to 25")
+    assert run.get("/api/game")[1]["width"] == 3  # nothing changed
+    (tmp_path / "clash.moves").write_text(small)
+    out, err = io.StringIO(), io.StringIO()
+    code = run_gdef([str(ROOT / HEX), "--web", "--no-browser", "--moves", str(tmp_path / "clash.moves"),
+                     "--param", "board_size=5"], io.StringIO(), out, err)
+    assert (code, out.getvalue()) == (2, "") and err.getvalue().startswith(
+        f"gdef-run: error: {tmp_path / 'clash.moves'}:1:10: the script is played with board_size=3, and --param sets "
+        "board_size=5")
 
 
 def test_resume_and_ctrl_c_saves_the_record(web, tmp_path) -> None:

@@ -165,6 +165,16 @@ def test_stepping_through_a_move_script(open_board, tmp_path) -> None:
     expect(page.locator("#status")).to_have_text("Player 0 to move")
 
 
+def test_moves_after_a_scripts_move_header_are_numbered_as_move_number_counts(open_board, tmp_path) -> None:
+    script = tmp_path / "late.moves"
+    script.write_text("# from: empty\n# move: 4\nplace(0,0,X)\nplace(1,1,O)\n")
+    page, _ = open_board(TICTACTOE)
+    page.locator("#script-file").set_input_files(str(script))
+    page.locator("#step-end").click()
+    expect(page.locator("#moves li")).to_have_count(2)
+    expect(page.locator("#moves")).to_have_attribute("start", "5")  # moves 5 and 6 of the game
+
+
 def test_checkers_steps_and_a_capture_by_two_clicks_each(open_board) -> None:
     page, run = open_board("examples/checkers.gdef")
     square(page, 2, 2).click()

@@ -13,7 +13,7 @@ import io
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TextIO
 
@@ -211,6 +211,7 @@ class Runner:
         self.play: PlaySession | None = None
         self.input_line = 0
         self.prompt: Prompt | None = None  # made at the first line read at a terminal
+        self.script: Iterable[str] = ()  # --moves: the script's lines (open_script)
 
     def say(self, text: str = "") -> None:
         self.console.say(text)
@@ -223,6 +224,10 @@ class Runner:
         options = PlayOptions(files=list(args.files), record=args.record, resume=args.resume, players=args.player,
                               seed=args.seed, max_steps=args.max_steps, max_depth=args.max_depth,
                               params=param_values(args.param), think=args.think)
+        if args.moves is not None:
+            problem = self.open_script(args.moves, options)
+            if problem is not None:
+                return problem
         play = PlaySession.start(options, self.console)
         if isinstance(play, int):
             return play
@@ -247,15 +252,51 @@ class Runner:
             return play.guard(lambda: self.scripted(args.moves))
         return play.guard(self.interactive)
 
-    def scripted(self, path: str) -> int:
-        if path == "-":
-            return self.play.run_script(self.stdin, "<stdin>")
+    def open_script(self, path: str, options: PlayOptions) -> int | None:
+        """--moves FILE: read its header before the game is loaded, which is loaded with the
+        values of its `# param:` lines (testing.scripts.script_params); an exit code when FILE
+        cannot be read or its parameters clash with --param. Standard input's lines after the
+        header are read as the game goes (the board page reads them all)."""
+        from gdef_core.testing.scripts import TestFileError, script_params
+        from gdef_core.testing.start_header import read_ahead
+
+        name = "<stdin>" if path == "-" else path
         try:
-            text = read_text(path)
+            if path == "-" and not self.args.web:
+                head, self.script = read_ahead(self.stdin)
+            else:
+                text = self.stdin.read() if path == "-" else read_text(path)
+                head, self.script = [text], io.StringIO(text)
+                if path == "-":
+                    self.stdin = io.StringIO(text)  # the board page reads the script from it
         except OSError as error:
             self.complain(f"{PROG}: error: {path}: cannot read the moves: {error.strerror or error}")
             return EXIT_USAGE
-        return self.play.run_script(io.StringIO(text), path)
+        if path != "-" and not self.args.web and not self.readable(name, head[0]):
+            return EXIT_USAGE
+        try:
+            options.params, options.script_params = script_params(name, "".join(head), options.params, "--param")
+        except TestFileError as error:
+            self.complain(f"{PROG}: error: {error.where}: {error.message}")
+            return EXIT_USAGE
+        options.script = name
+        return None
+
+    def readable(self, name: str, text: str) -> bool:
+        """Every move and `?` line of a script file can be read (testing.unreadable), checked
+        before anything is played; else each is said (at most --max-errors of them)."""
+        from gdef_core.testing.unreadable import located, script_steps, unreadable
+
+        problems = located(name, unreadable(script_steps(text)))
+        shown = problems[:self.args.max_errors or len(problems)]
+        for problem in shown:
+            self.complain(f"{PROG}: error: {problem}")
+        if len(problems) > len(shown):
+            self.complain(f"{PROG}: error: ... and {len(problems) - len(shown)} more lines of {name} that cannot be read")
+        return not problems
+
+    def scripted(self, path: str) -> int:
+        return self.play.run_script(self.script, "<stdin>" if path == "-" else path)
 
     # ------------------------------------------------------------ interactive
 

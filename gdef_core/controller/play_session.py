@@ -69,6 +69,9 @@ class PlayOptions:
     params: dict[str, str] = field(default_factory=dict)  # --param NAME=VALUE: the game's parameters
     think: float | None = None      # --think: seconds a move of a plain mcts, and of `hint` (default 2)
     prog: str = PROG                # who speaks in error messages (the debugger's: gdef-dap)
+    # the move script whose `# param:` lines (testing.scripts.ParamSetting by name) are in `params`
+    script: str | None = None
+    script_params: dict = field(default_factory=dict)
     record_setting: str = "--record"  # how they name the record file's setting
 
 
@@ -160,9 +163,12 @@ class PlaySession:
             recorded = record.get("params", {})
             clash = [name for name in params if name in recorded and str(recorded[name]).lower() != params[name].lower()]
             if clash:
+                written = [name for name in clash if name in options.script_params]
                 report.complain(f"{options.prog}: error: {options.resume} was played with "
                                 + ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
-                                + ": a resumed game keeps its parameters (drop --param)")
+                                + ": a resumed game keeps its parameters (drop "
+                                + (f"the `# param:` line of {options.script}, line {options.script_params[written[0]].line}"
+                                   if written else "--param") + ")")
                 return EXIT_USAGE
             params = {**recorded, **params}
         game = _load(files, options, report, params, options.resume if record is not None else None)
@@ -269,12 +275,7 @@ class PlaySession:
         them; ParamError, or GameLoadError for what they break, before anything changes).
         Returns where it was kept, or None; KeepError when it cannot be kept (nothing changes)."""
         old = self.session
-        game = self.game
-        if params:
-            from gdef_core.runtime.game import load_game
-
-            game = load_game(old.files, max_steps=game.max_steps, max_depth=game.max_depth,
-                             params={**game.params, **params})
+        game = self.variant(params) if params else self.game
         kept = None
         if old.moves or old.rejected:
             if self.record and self.save_to(self.record):
@@ -292,6 +293,15 @@ class PlaySession:
         state = game.new_state() if start is None else game.state_from_json(start)
         self.session = Session(game, old.files, state, start)
         return kept
+
+    def variant(self, params: dict):
+        """This game loaded again with new values for some of its parameters (ParamError, or
+        GameLoadError for what they break); nothing changes here."""
+        from gdef_core.runtime.game import load_game
+
+        game = self.game
+        return load_game(self.session.files, max_steps=game.max_steps, max_depth=game.max_depth,
+                         params={**game.params, **params})
 
     # ------------------------------------------------------------ computer players
 
@@ -339,7 +349,7 @@ class PlaySession:
                           "so the game cannot go on:")
             self.report.show_error(played.verdict.error, session.game)
             return False
-        self.say(f"{len(session.moves)}. {self.played(played)}")
+        self.say(self.numbered(played))
         self.autosave()
         return True
 
@@ -365,7 +375,7 @@ class PlaySession:
             self.complain(f"{self.who(player, True)} ({label}) played {move}, which was rejected: {played.verdict.reason}")
             self.show_stack(played)
             return False
-        self.say(f"{len(session.moves)}. {self.played(played, label)}")
+        self.say(self.numbered(played, label))
         self.autosave()
         return True
 
@@ -373,6 +383,11 @@ class PlaySession:
         """A player as the game names them ("White"; by default "player 0", "Player 0" at the
         `start` of a sentence)."""
         return self.game.presentation.who(player, start)
+
+    def numbered(self, played: Played, agent: str | None = None) -> str:
+        """`12. White: e2e4 (...)`: the move just played, numbered as moveNumber() counts them
+        (after a script's `# move: 10` or a record's ten moves, its first is 11)."""
+        return f"{self.session.state.move_number}. {self.played(played, agent)}"
 
     def played(self, played: Played, agent: str | None = None) -> str:
         """`White: e2e4 (clear(4,1); place(4,3,WP))`: who, the move's name, its operations;
@@ -434,7 +449,6 @@ class PlaySession:
                 return EXIT_USAGE
         if (header.is_record or header.writes_position) and not self.start_from(header, name):
             return EXIT_USAGE
-        session = self.session
         failed = 0
         for number, line in enumerate(lines, 1):
             text = line.split("#", 1)[0].strip()
@@ -452,7 +466,7 @@ class PlaySession:
                 return self.stop("chance() failed")
             played = self.play(text, number)
             if played.accepted:
-                self.say(f"{len(session.moves)}. {self.played(played)}")
+                self.say(self.numbered(played))
             else:
                 self.complain(f"{name}:{number}: rejected '{text}' ({self.who(played.player)}): {played.verdict.reason}")
                 self.show_stack(played)
@@ -632,7 +646,8 @@ def _shown(value) -> str:
 
 def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict, record: str | None = None):
     """The Game, or an exit code after reporting why there is none. A refused parameter is
-    blamed on --param, or on the resumed `record` whose "params" gave it."""
+    blamed on --param, on the move script's `# param:` line, or on the resumed `record` whose
+    "params" gave it."""
     from gdef_core.loader import GdefFileError, load_program
     from gdef_core.runtime.errors import GameLoadError, ParamError
     from gdef_core.runtime.game import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS, game_from_program
@@ -641,6 +656,12 @@ def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict
         program = load_program(files, params=params)
     except GdefFileError as error:
         report.complain(f"{options.prog}: error: {error}")
+        return EXIT_USAGE
+    written = {name: why for name, why in program.param_errors.items() if name in options.script_params}
+    if written:
+        for name, why in written.items():
+            line = options.script_params[name]
+            report.complain(f"{options.prog}: error: {options.script}:{line.line}:{line.column + 1}: # param: {why}")
         return EXIT_USAGE
     from_record = [why for name, why in program.param_errors.items() if name not in options.params]
     if record and from_record:

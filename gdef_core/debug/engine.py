@@ -38,7 +38,9 @@ from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.runtime.session import RecordError, Session, load_record
 from gdef_core.runtime.start_position import StartError, first_line, script_start
 from gdef_core.span import Span
+from gdef_core.testing.scripts import TestFileError, script_params
 from gdef_core.testing.start_header import HeaderError, StartHeader, read_start
+from gdef_core.testing.unreadable import located, script_steps, unreadable
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
 _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "moves()",
@@ -47,6 +49,7 @@ _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "m
 _CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter", "raw_chance")
 MAX_CHECKED_BREAKPOINTS = 100  # of a file with a condition or log message (each is checked by the checker)
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
+MAX_UNREADABLE_SAID = 5  # lines of a script that cannot be read, named in the launch's error
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
@@ -132,6 +135,9 @@ class DebugSession:
         self.script = _read_script(launch.moves) if launch.moves else []
         self.script_name = launch.moves or "debug console"
         self.start_header = _read_start(self.script_name, self.script)  # where the script's header starts the game
+        _check_lines(self.script_name, self.script)
+        # the game's parameters: the launch's and the script's `# param:` lines (by name, to locate a refused one)
+        self.params, self.script_params = _script_params(self.script_name, self.script, launch.params)
         if launch.resume:
             _check_record(launch.resume)
             if self.start_header.is_record or self.start_header.writes_position:
@@ -273,9 +279,13 @@ class DebugSession:
         from gdef_core.runtime.game import game_from_program
 
         try:
-            program = load_program(self.launch.program, params=self.launch.params)
+            program = load_program(self.launch.program, params=self.params)
         except GdefFileError as error:
             raise DebugLoadError(str(error)) from None
+        written = [f"{self.script_name}:{line.line}:{line.column + 1}: # param: {program.param_errors[name]}"
+                   for name, line in self.script_params.items() if name in program.param_errors]
+        if written:
+            raise DebugLoadError("; ".join(written))
         if program.param_errors:
             if program.ok:  # each refused value at its parameter's declaration
                 raise DebugLoadError("; ".join(f"{program.params[name].span}: {why}" if name in program.params
@@ -314,7 +324,7 @@ class DebugSession:
     def _run(self, rewind: _Rewind | None) -> int:
         """Play the game once from the start; on a rewind, silently up to its target."""
         options = PlayOptions(files=list(self.launch.program), optimize=False, resume=self.launch.resume,
-                              params=dict(self.launch.params),
+                              params=dict(self.params),
                               record=self.launch.record if self._first_record else None,
                               prog="gdef-dap", record_setting="the launch's \"record\"")
         self.target = rewind
@@ -399,7 +409,7 @@ class DebugSession:
         if quit_:
             raise _Quit()
         if pause:
-            number = len(self.play.session.moves) + 1
+            number = self.play.session.state.move_number + 1
             self._stop("pause", "Paused while waiting for a move", None, waiting=f"waiting for move {number}")
 
     # ------------------------------------------------------------ tracing
@@ -599,7 +609,7 @@ class DebugSession:
 
     def _entry_frame(self, entry: str | None) -> Frame:
         session = self.play.session if self.play is not None else None
-        number = len(session.moves) + 1 if session is not None else 1
+        number = session.state.move_number + 1 if session is not None else 1  # as moveNumber() will count it
         text = self.line_text.split("#", 1)[0].strip()
         if entry is None:
             name = f"{os.path.basename(self.script_name)} line {self.line_number}: {text}" if self.line_number else "the start"
@@ -705,6 +715,25 @@ def _read_start(name: str, script: list[str]) -> StartHeader:
         return read_start("\n".join(script))
     except HeaderError as error:
         raise DebugLoadError(f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
+
+
+def _check_lines(name: str, script: list[str]) -> None:
+    """Every move and `?` line of the script can be read (testing.unreadable), checked at launch
+    rather than when the game reaches the line."""
+    problems = located(name, unreadable(script_steps("\n".join(script))))
+    if problems:
+        more = len(problems) - MAX_UNREADABLE_SAID
+        raise DebugLoadError("; ".join(problems[:MAX_UNREADABLE_SAID])
+                             + (f"; and {more} more line{'s' if more > 1 else ''} that cannot be read" if more > 0 else ""))
+
+
+def _script_params(name: str, script: list[str], given: dict) -> tuple[dict, dict]:
+    """The parameters the game is loaded with: the launch's "params" and the script's `# param:`
+    lines, which must agree (testing.scripts.script_params), and those lines by name."""
+    try:
+        return script_params(name, "\n".join(script), given, 'the launch\'s "params"')
+    except TestFileError as error:
+        raise DebugLoadError(f"{error.where}: {error.message}") from None
 
 
 def _check_start(game, header: StartHeader, name: str) -> None:

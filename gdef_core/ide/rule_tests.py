@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 
 from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
-from gdef_core.moves import Move, MoveSyntaxError
-from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
-from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
-                                       read_starts)
+from gdef_core.testing.assertions import KEYWORDS, usage
+from gdef_core.testing.scripts import SUFFIX, TestFileError, find_game, read_cases, read_params, read_starts
 from gdef_core.testing.start_header import KEYS as START_KEYS, HeaderError, header_lines, read_start
+from gdef_core.testing.unreadable import script_steps, unreadable
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -65,40 +64,23 @@ def game_of(path: str, text: str) -> list[str] | Problem:
 
 
 def syntax_problems(path: str, text: str) -> list[Problem]:
-    """Moves and assertions that cannot be read, as gdef-test (or `gdef-run --moves`) would
-    report them, found without running the rules; for a test file also a missing game."""
+    """Moves and assertions that cannot be read (testing.unreadable), `# param:` and start lines
+    that cannot be read, as gdef-test (or `gdef-run --moves`) would report them, found without
+    running the rules; for a test file also a missing game."""
     found = []
-    if is_test_file(path):
+    sections = is_test_file(path)
+    if sections:
         game = game_of(path, text)
         if isinstance(game, Problem):
             found.append(game)
-        try:
-            read_params(path, text)
-        except TestFileError as error:
-            line = (error.line or 1) - 1
-            found.append(Problem(line, 0, len(_line(text, line)), error.message))
-        found += _start_problems(path, text)
-        _, cases = read_cases(path, text)
-        steps = [step for case in cases for step in case.steps]
-    else:
-        found += _start_problems(path, text, sections=False)
-        steps = []
-        for number, raw in enumerate(text.split("\n"), 1):
-            content = raw.split("#", 1)[0]
-            if content.strip():
-                steps.append(Step(content.strip(), number, len(content) - len(content.lstrip())))
-    for step in steps:
-        line = step.line - 1
-        end = step.column + len(step.text)
-        try:
-            if step.text.startswith("?"):
-                parse_assertion(step.text, step.line)
-            else:
-                Move.parse(step.text)
-        except AssertionSyntaxError as error:
-            found.append(Problem(line, step.column + error.column, end, error.message))
-        except MoveSyntaxError as error:
-            found.append(Problem(line, step.column + error.column - 1, end, f"not a move: {error.message}"))
+    try:
+        read_params(path, text)
+    except TestFileError as error:
+        line = (error.line or 1) - 1
+        found.append(Problem(line, 0, len(_line(text, line)), error.message))
+    found += _start_problems(path, text, sections)
+    steps = [step for case in read_cases(path, text)[1] for step in case.steps] if sections else script_steps(text)
+    found += [Problem(problem.line - 1, problem.column, problem.end, problem.message) for problem in unreadable(steps)]
     return found
 
 
@@ -164,7 +146,7 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
 def _start_key(key: str, gap: str) -> Candidate:
     written, meaning = START_KEYS[key]
     return Candidate(f"{key}:", CandidateKind.KEYWORD, detail=f"# {key}: {written}",
-                     documentation=f"Where the tests start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
+                     documentation=f"Where the moves start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
                      sort_group=0)
 
 
@@ -210,8 +192,8 @@ def hover(text: str, line: int, column: int) -> Hover | None:
             and line + 1 in _start_line_numbers(text):
         written, meaning = START_KEYS[key["key"]]
         usage_line = code_block(f"# {key['key']}: {written}")
-        markdown = f"{usage_line}\n\nWhere the tests start (a line of the file's header, or below a test's " \
-                   f"`[name]`): {meaning}."
+        markdown = f"{usage_line}\n\nWhere the moves start (a line of the script's header; in a rule-test file " \
+                   f"also below a test's `[name]`, for that test): {meaning}."
         return Hover(markdown, line, key.start("key"), key.end("key"))
     if not content.lstrip().startswith("?") or "#" in content[:column]:
         return None

@@ -74,10 +74,11 @@ class TestCase:
 
 @dataclass(frozen=True, slots=True)
 class ParamSetting:
-    """One `# param: NAME=VALUE` header line."""
+    """One `# param: NAME=VALUE` header line; `column`: where its NAME starts (0-based)."""
 
     value: str
     line: int
+    column: int = 0
 
 
 @dataclass
@@ -124,8 +125,23 @@ def read_params(path: str, text: str) -> dict[str, ParamSetting]:
             if earlier is not None:
                 raise TestFileError(path, f"parameter '{name.strip()}' is already set on line {earlier.line}: "
                                           f"keep one `# param: {name.strip()}=...` line", number)
-            params[name.strip()] = ParamSetting(value.strip(), number)
+            params[name.strip()] = ParamSetting(value.strip(), number, raw.index(name.strip(), raw.index(":")))
     return params
+
+
+def script_params(path: str, text: str, given: dict[str, str], setting: str) -> tuple[dict[str, str], dict]:
+    """The parameters a move script is played with (gdef-run --moves, the debugger, the board
+    page): its `# param:` lines (read_params, as gdef-test reads them) with `given`, the run's
+    own (`setting` names them: --param, the launch's "params"), and those lines by name. The
+    script's moves are written for its values, so a given value that differs is no override
+    (as in gdef-test) but a TestFileError at the script's line: one of the two must go."""
+    written = read_params(path, text)
+    for name, line in written.items():
+        if name in given and str(given[name]).lower() != line.value.lower():
+            raise TestFileError(path, f"the script is played with {name}={line.value}, and {setting} sets "
+                                      f"{name}={given[name]}: its moves are written for its own value (drop one of "
+                                      "the two)", line.line, line.column, line.column + len(name))
+    return {**given, **{name: line.value for name, line in written.items()}}, written
 
 
 def read_cases(path: str, text: str) -> tuple[str | None, list[TestCase]]:

@@ -1,5 +1,5 @@
-"""Where the tests of a rule-test file start, as its header writes it (docs/runtime.md,
-"Starting from a position"):
+"""Where the tests of a rule-test file (or the moves of a gdef-run script) start, as its header
+writes it (docs/runtime.md, "Starting from a position"):
 
     # from: endgame.json            a gdef-run record (relative to the file), `empty` or `start`
     # board: place(0,7,BK); clear(4,4); count(2,0,3)    operations applied to that board, in order
@@ -32,7 +32,8 @@ from gdef_core.testing.assertions import parse_value
 
 # key -> (value as written, what it sets): the one description that errors and hover read
 KEYS: dict[str, tuple[str, str]] = {
-    "from": ("start | empty | RECORD.json", "the position the tests start from: the game's start "
+    "from": ("start | empty | RECORD.json", "the position the moves start from (a gdef-run script's, "
+             "each test's of a rule-test file): the game's start "
              "(after setup()), that position with every square emptied, or the position a gdef-run "
              "record reaches (its moves replayed), the record's path relative to this file"),
     "board": ("OPERATIONS", "operations applied in order to that board: place(x,y,OBJ), clear(x,y), "
@@ -124,6 +125,15 @@ def split_header(lines: Iterable[str]) -> tuple[StartHeader, Iterator[str]]:
     """The start a move script's header writes, and the script's lines again, all of them in
     order: of `lines` (a stream, say) only the header and the line after it are read here.
     HeaderError at the first header line that cannot be read."""
+    head, lines = read_ahead(lines)
+    numbered = [(number, raw.rstrip("\n")) for number, raw in enumerate(head, 1)
+                if raw.strip().startswith("#")]
+    return read_start_lines(numbered), lines
+
+
+def read_ahead(lines: Iterable[str]) -> tuple[list[str], Iterator[str]]:
+    """A script's header as read from `lines` (a stream, say): its comment lines and the line
+    after them; and all of its lines again, in order (the rest read as they are asked for)."""
     lines = iter(lines)
     head = []
     for raw in lines:
@@ -131,9 +141,7 @@ def split_header(lines: Iterable[str]) -> tuple[StartHeader, Iterator[str]]:
         stripped = raw.strip()
         if stripped and not stripped.startswith("#"):
             break
-    numbered = [(number, raw.rstrip("\n")) for number, raw in enumerate(head, 1)
-                if raw.strip().startswith("#")]
-    return read_start_lines(numbered), itertools.chain(head, lines)
+    return head, itertools.chain(head, lines)
 
 
 def read_start(text: str) -> StartHeader:

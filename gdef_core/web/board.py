@@ -176,7 +176,7 @@ class Board:
         session = self.session
         played = session.play(text)
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. {self.play.played(played)}")
+            self.play.say(self.play.numbered(played))
         else:
             self.play.say(f"Rejected '{text}' ({self.play.who(played.player)}): {played.verdict.reason}")
         self._changed()
@@ -224,7 +224,7 @@ class Board:
                     "reason": f"player {player} ({label}) stopped thinking: the move before was taken back"}
         played = session.play(str(move))
         if played.accepted:
-            self.play.say(f"{len(session.moves)}. {self.play.played(played, label)}")
+            self.play.say(self.play.numbered(played, label))
         self._changed()
         return {"accepted": played.accepted, "move": played.text, "name": played.name, "player": player, "agent": label,
                 **verdict_json(played.verdict, self.game)}
@@ -309,18 +309,20 @@ class Board:
         header may name (a script sent by the page has none)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
-        start = None
+        start, params = None, {}
         if text.lstrip().startswith("{"):
             entries, start = self._record_entries(text, name)
         else:
             entries = _script_entries(text)
-            start = self._script_start(text, name, folder)
+            params, game = self._script_game(text, name)
+            start = self._script_start(text, name, folder, game)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
-        kept = self._start_over(start)
+        kept = self._start_over(start, params)
         self.script = Script(name, entries)
         self._changed()
-        return {"entries": len(entries), "kept": kept}
+        # reload: the game was loaded again with the script's parameters
+        return {"entries": len(entries), "kept": kept, **({"reload": True} if params else {})}
 
     def new_game(self, params=None) -> dict:
         """Start again from the start position, keeping the game so far in a file; `params`
@@ -343,9 +345,31 @@ class Board:
         except GameLoadError as error:  # a refused value (ParamError) or what it breaks
             raise ApiError(400, str(error)) from None
 
-    def _script_start(self, text: str, name: str, folder: str | None) -> dict | None:
-        """The position a script's header writes (`# from:`, `# board:` ...), as State.to_json()
-        writes it, or None when it writes none; an ApiError at the line that does not fit."""
+    def _script_game(self, text: str, name: str) -> tuple[dict, object]:
+        """The values of the script's `# param:` lines that differ from the game's, and the game
+        loaded with them (as gdef-run --moves loads it; this one when none differ); an ApiError
+        at a line that cannot be read or sets a value the game refuses."""
+        from gdef_core.testing.scripts import TestFileError, read_params
+
+        try:
+            written = read_params(name, text)
+        except TestFileError as error:
+            raise ApiError(400, f"{error.where}: {error.message}") from None
+        changed = {param: setting for param, setting in written.items()
+                   if param not in self.game.params or str(self.game.params[param]).lower() != setting.value.lower()}
+        if not changed:
+            return {}, self.game
+        try:
+            return ({param: setting.value for param, setting in changed.items()},
+                    self.play.variant({param: setting.value for param, setting in changed.items()}))
+        except GameLoadError as error:
+            first = min(changed.values(), key=lambda setting: setting.line)
+            raise ApiError(400, f"{name}:{first.line}:{first.column + 1}: # param: {error}") from None
+
+    def _script_start(self, text: str, name: str, folder: str | None, game) -> dict | None:
+        """The position a script's header writes (`# from:`, `# board:` ...) in `game`, as
+        State.to_json() writes it, or None when it writes none; an ApiError at the line that
+        does not fit."""
         from gdef_core.runtime.start_position import StartError, script_start
         from gdef_core.testing.start_header import HeaderError, read_start
 
@@ -360,7 +384,7 @@ class Board:
             raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
                                 "a record (its folder is unknown here): open the record itself")
         try:
-            return script_start(self.game, header, os.path.join(folder or os.curdir, name)).to_json()
+            return script_start(game, header, os.path.join(folder or os.curdir, name)).to_json()
         except StartError as error:
             raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
@@ -470,7 +494,7 @@ class Board:
             raise ApiError(500, f"cannot save the game so far for the debugger: "
                                 f"{getattr(error, 'strerror', None) or error}") from None
         files = [os.path.abspath(file) for file in session.files]
-        launch = {"type": "gdef", "request": "launch", "name": f"Debug move {len(session.moves) + 1}: {text}",
+        launch = {"type": "gdef", "request": "launch", "name": f"Debug move {session.state.move_number + 1}: {text}",
                   "program": files[0] if len(files) == 1 else files, "resume": path, "debugMove": text}
         return {"record": path, "launch": launch}
 

@@ -498,6 +498,8 @@ function renderLegal() {
 function renderMoves() {
   const list = $("moves");
   list.replaceChildren();
+  // numbered as moveNumber() counts: a game started from a position (a script's `# move:`) goes on from its number
+  list.start = page.state.moveNumber - page.state.moves.length + 1;
   for (const entry of page.state.moves) {
     const item = document.createElement("li");
     item.textContent = entry.chance ? `rolled: ${entry.name || entry.move}` : `${playerName(entry.player)}: ${entry.name || entry.move}`;
@@ -1020,6 +1022,7 @@ async function pickScript() {
 
 async function openScriptText(name, text, path = null) {
   const result = await api("/api/script", { text, name });
+  if (result.reload) await loadGame();  // loaded again with the script's `# param:` values
   page.scriptSource = { name, text, path };
   const kept = result.kept ? ` The game before is kept in ${result.kept}.` : "";
   say(`${name}: ${result.entries} step${result.entries === 1 ? "" : "s"}, from the start position. Step with ▶ or →.${kept}`);
@@ -1202,7 +1205,7 @@ async function reloadGame() {
   }
   if (script) {
     const text = script.path ? ((await ask({ type: "readScript", path: script.path })).data ?? script.text) : script.text;
-    await api("/api/script", { text, name: script.name });
+    if ((await api("/api/script", { text, name: script.name })).reload) await loadGame();
     page.scriptSource = { ...script, text };
     if (script.cursor) await api("/api/step", { to: script.cursor });
   }
