@@ -8,6 +8,7 @@ import queue
 import subprocess
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,22 @@ def client():
     if client.process.poll() is None:
         client.process.kill()
         client.close()
+
+
+@contextmanager
+def initialized_client():
+    """Another adapter, initialized (for launches after the first client's session ended),
+    disconnected at the end; killed if the test fails first."""
+    again = Client()
+    try:
+        again.request("initialize", {"adapterID": "gdef"})
+        yield again
+        again.request("disconnect", {})
+        assert again.close() == 0
+    finally:
+        if again.process.poll() is None:
+            again.process.kill()
+            again.close()
 
 
 def launch(client: Client, moves: str, breakpoints: dict[str, list[dict]], stop_on_entry: bool = False,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dap_support import GAME, GAMES, HELPERS, ROOT, Client, client, launch  # noqa: F401 (client: the fixture)
+from dap_support import GAME, GAMES, HELPERS, ROOT, Client, client, initialized_client, launch  # noqa: F401 (client: the fixture)
 
 
 def test_bad_conditions_hit_counts_and_log_messages_are_unverified_with_the_reason(client):
@@ -604,9 +604,7 @@ def test_a_move_scripts_header_starts_the_debugged_game_where_it_says(client, tm
     assert client.event("exited")["body"] == {"exitCode": 0}
     client.request("disconnect", {})
     assert client.close() == 0
-    again = Client()
-    try:
-        again.request("initialize", {"adapterID": "gdef"})
+    with initialized_client() as again:
         moves.write_text("# board: place(0,0,X)\n# board: place(7,7,X)\nplace(2,0,X)\n")
         answer = again.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
         assert answer["message"] == (f"cannot debug {GAME}: {moves}:2:10: the start position does not fit rows: "
@@ -622,12 +620,6 @@ def test_a_move_scripts_header_starts_the_debugged_game_where_it_says(client, tm
         answer = again.request("launch", {"program": GAME, "moves": str(moves), "resume": str(record)}, ok=False)
         assert answer["message"] == (f"cannot debug {GAME}: {moves}:2:9: the script's header writes where it starts, "
                                      f"and 'resume' names {record}: drop one of them")
-        again.request("disconnect", {})
-        assert again.close() == 0
-    finally:
-        if again.process.poll() is None:
-            again.process.kill()
-            again.close()
 
 
 SIZED = """\
@@ -661,9 +653,7 @@ def test_a_scripts_param_lines_load_the_debugged_game_and_moves_are_numbered_as_
     assert client.event("exited")["body"] == {"exitCode": 0}
     client.request("disconnect", {})
     assert client.close() == 0
-    again = Client()
-    try:
-        again.request("initialize", {"adapterID": "gdef"})
+    with initialized_client() as again:
         answer = again.request("launch", {"program": str(game), "moves": str(moves), "params": {"n": 4}}, ok=False)
         assert answer["message"] == (f"cannot debug {game}: {moves}:1:10: the script is played with n=5, and the "
                                      "launch's \"params\" sets n=4: its moves are written for its own value (drop one "
@@ -671,12 +661,6 @@ def test_a_scripts_param_lines_load_the_debugged_game_and_moves_are_numbered_as_
         moves.write_text("# param: n=12\nplace(4,4,X)\n")
         answer = again.request("launch", {"program": str(game), "moves": str(moves)}, ok=False)
         assert answer["message"] == f"cannot debug {game}: {moves}:1:10: # param: parameter 'n' cannot be 12: it takes 1 to 9"
-        again.request("disconnect", {})
-        assert again.close() == 0
-    finally:
-        if again.process.poll() is None:
-            again.process.kill()
-            again.close()
 
 
 def test_a_script_line_that_cannot_be_read_is_a_launch_error_at_its_place(client, tmp_path):
