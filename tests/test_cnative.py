@@ -327,3 +327,22 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     outcome, = native_games(native, range(1), 0, None)
     assert (f"{path}:11:8: error[G607]: step limit exceeded: more than {max_steps} loop iterations" in str(outcome)
             ) == fails, outcome
+
+
+@pytest.mark.parametrize("max_steps, legal", [(43, 3), (44, 4)])
+def test_an_always_inlined_function_counts_in_its_callers_local(tmp_path, max_steps, legal):
+    """A small function always inlined (BUDGET's one() and spend()) takes its caller's step count
+    by pointer instead of through S, so that the count stays in a register across the call; the
+    budget still runs out at the Python backend's step."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "budget.gdef"
+    path.write_text(BUDGET, encoding="utf-8")
+    game = load_game(str(path), max_steps=max_steps)
+    text = c_source(game.program, max_steps, game.max_depth).text
+    assert "int64_t u_one(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_n) {" in text
+    assert "l_n = u_one(c, _d, &_st, l_n);" in text
+    assert "int _r = u_isMoveLegal(c, 1, &_st); c->S[S_ST] = _st; return _r;" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]

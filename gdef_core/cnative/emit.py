@@ -142,12 +142,12 @@ class CEmitter:
         scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
                           f"{'c->HS[H_RES] = 0; ' if scratch and context == Context.IS_MOVE_LEGAL else ''}"
-                          f"return u_{context.value}(c, 1); }}\n"
+                          f"{self.entry_call(context.value, 'bool')} }}\n"
                           for context in ENTRIES
                           if context.value in functions and context not in (Context.MOVES, Context.CHANCE))
         if "moves" in functions:
             candidates = ("static int64_t g_candidates(Ctx *c) {\n"
-                          "    u_moves(c, 1);\n"
+                          f"    {self.entry_call('moves', None)}\n"
                           "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
                           "    if (c->S[S_ERR] != 0) return 0;\n"
                           "    return g_stamped(c, c->S[S_NM]);\n}\n")
@@ -156,7 +156,7 @@ class CEmitter:
         if chance:   # the outcomes of a chance node (kernel.c: g_outcomes)
             candidates += ("static int64_t g_merge(Op *CO, int64_t *CS, int64_t m);\n"
                            "static int64_t g_chance_outcomes(Ctx *c) {\n"
-                           "    u_chance(c, 1);\n"
+                           f"    {self.entry_call('chance', None)}\n"
                            "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
                            "    if (c->S[S_ERR] != 0) return 0;\n"
                            "    return g_merge(c->CO, c->CS, c->S[S_NM]);\n}\n")
@@ -171,6 +171,18 @@ class CEmitter:
                           "static int64_t g_stamped(Ctx *c, int64_t m);",
                           "static int64_t g_automatic(Ctx *c);", candidates, '#include "kernel.c"\n'])
         return CSource(text, self.int_scores, constants)
+
+    def always_inlined(self, name: str) -> bool:
+        return self.expanded_size(name) <= _INLINE_NODES
+
+    def entry_call(self, name: str, result: str | None) -> str:
+        """The statements of a kernel entry point calling u_`name` (its result returned), the
+        step count in S around it."""
+        if not self.always_inlined(name):
+            return f"return u_{name}(c, 1);" if result else f"u_{name}(c, 1);"
+        call = f"u_{name}(c, 1, &_st)"
+        body = f"{c_type(result)} _r = {call}; c->S[S_ST] = _st; return _r;" if result else f"{call}; c->S[S_ST] = _st;"
+        return f"int64_t _st = c->S[S_ST]; {body}"
 
     def expanded_size(self, name: str) -> float:
         """The IR nodes of function `name` with the functions it calls always inlined into it
@@ -259,14 +271,17 @@ class _FunctionEmitter:
         self.tables: dict[str, tuple[int, ...]] = {}   # the constant local arrays, found in emit()
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
-        # every return puts the function's step count (the local _st) back into S first
-        self.give_up = f"{{ {_SYNC_OUT} return {_ZERO[function.result] if function.result else ''}; }}"
+        # every return puts the function's step count (the local _st) back where the caller
+        # keeps it first: the caller's local for an always-inlined function, else S
+        self.inlined = emitter.always_inlined(function.name)
+        self.put_back = _PUT_BACK if self.inlined else _SYNC_OUT
+        self.give_up = f"{{ {self.put_back} return {_ZERO[function.result] if function.result else ''}; }}"
 
     def signature(self) -> str:
         f = self.function
-        params = ", ".join(["Ctx *c", "int64_t _d", *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
-        small = self.c.expanded_size(f.name) <= _INLINE_NODES
-        inline = ("static inline __attribute__((always_inline))" if small else
+        counter = ["int64_t *_stp"] if self.inlined else []
+        params = ", ".join(["Ctx *c", "int64_t _d", *counter, *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
+        inline = ("static inline __attribute__((always_inline))" if self.inlined else
                   "static inline" if f.inlinable else "static")
         return f"{inline} {c_type(f.result)} u_{self.name}({params})"
 
@@ -283,15 +298,16 @@ class _FunctionEmitter:
             raise CUnsupported("a local read before its declaration may have run", f.span)
         self.tables = constant_locals(f)   # pointed at `static const` tables, not made
         self.line(0, self.signature() + " {")
+        self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
-        self.line(1, "int64_t _st = c->S[S_ST];")
+        self.line(1, f"int64_t _st = {'*_stp' if self.inlined else 'c->S[S_ST]'};")
         params = {name for name, _ in f.params}
         for name, kind in f.locals.items():
             if name not in params:
                 zero = "{0}" if kind.endswith("[]") else ("{0, 0}" if kind == "dyn" else _ZERO[kind])
                 self.line(1, f"{c_type(kind)} l_{name} = {zero};")
         self.block(f.body, 1)
-        self.line(1, _SYNC_OUT)
+        self.line(1, self.put_back)
         self.line(0, "}")
         return "\n".join(self.lines) + "\n"
 
@@ -337,9 +353,9 @@ class _FunctionEmitter:
             case ir.Return(value=None):
                 self.line(indent, self.give_up)
             case ir.Return(value=value) if _constant(value):
-                self.line(indent, f"{{ {_SYNC_OUT} return {self.expr(value)}; }}")
+                self.line(indent, f"{{ {self.put_back} return {self.expr(value)}; }}")
             case ir.Return(value=value):
-                self.line(indent, f"{{ __auto_type _r = {self.expr(value)}; {_SYNC_OUT} return _r; }}")
+                self.line(indent, f"{{ __auto_type _r = {self.expr(value)}; {self.put_back} return _r; }}")
             case ir.If():
                 self.if_chain(stmt, indent)
             case ir.Fail(check=Check.NO_RETURN):
@@ -607,6 +623,9 @@ class _FunctionEmitter:
 
     def call_function(self, call: ir.CallFunction) -> str:
         depth = "_d + 1" if call.deeper else "_d"
+        if self.c.always_inlined(call.name):   # counts in this function's _st, through a pointer
+            return self.sequenced(list(call.args),
+                                  lambda texts: f"u_{call.name}({', '.join(['c', depth, '&_st', *texts])})")
         return self.sequenced(list(call.args),
                               lambda texts: self.synced(f"u_{call.name}({', '.join(['c', depth, *texts])})",
                                                         call.type))
@@ -707,6 +726,9 @@ class _FunctionEmitter:
 # Each function keeps the step count in a local (_st, a register) rather than in S: written
 # back before it returns and before each call of a function that counts steps (read back after).
 _SYNC_OUT = "c->S[S_ST] = _st;"
+# An always-inlined function counts in its caller's local instead (its _stp), so that the count
+# stays in a register across the call: it reads it on entry and puts it back before it returns.
+_PUT_BACK = "*_stp = _st;"
 # The built-ins whose helpers neither read nor change the step count (the others are synced).
 _STEPLESS = frozenset({"sizeOf", "setWinner", "setNextPlayer", "setScore", "addMove", "addOutcome", "chanceNext",
                        "isGenerated", "isPlaceOperation", "isCountOperation", "operationsNum", "onTurn",
