@@ -320,7 +320,7 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     path = tmp_path / "proposals.gdef"
     path.write_text(PROPOSALS, encoding="utf-8")
     game = load_game(str(path), max_steps=max_steps)
-    assert "g_add_op(c, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
+    assert "g_add_op_moves(c, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
         game.program, max_steps, game.max_depth).text
     native = NativeRules.load(game, None)
     assert native.route == "c"
@@ -346,3 +346,65 @@ def test_an_always_inlined_function_counts_in_its_callers_local(tmp_path, max_st
     native = NativeRules.load(game, None)
     assert native.route == "c"
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# put() is reached from moves() only, mark() from moves() and end(): put()'s candidates whose
+# second square is off the board (x = 4) are dropped; mark() is a candidate in moves() and a
+# consequence in end() (from the second move on, square 4 becomes Y after each move).
+HELPERS = """
+name: helpers
+players: 2
+size: 5 x 1
+obj X
+obj Y
+
+define put(int x) {
+  addPlace(x, 0, X);
+  addPlace(x + 1, 0, X);
+  addMove();
+}
+
+define mark(int x) {
+  addPlace(x, 0, Y);
+}
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 5; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      put(x);
+    }
+  }
+  mark(0);
+  addMove();
+}
+
+define end() -> bool {
+  if (moveNumber() >= 2) {
+    mark(4);
+  }
+  return moveNumber() >= 4;
+}
+"""
+
+
+def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_path):
+    """addPlace and addMove in a function that only moves() reaches are written without testing
+    the context (g_add_op_moves, g_add_move_moves); one that end() reaches too still tests it
+    (g_add_any). The candidates, the dropped ones and the consequences are the Python backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "helpers.gdef"
+    path.write_text(HELPERS, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    put = text[text.index("u_put(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {"):text.index("u_mark(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {")]
+    assert "g_add_op_moves(c, l_x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in put
+    assert "g_add_move_moves(c)" in put and "g_add_move(c)" not in text
+    assert "g_add_any(c, l_x, INT64_C(0), INT64_C(2), 1)" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)

@@ -274,6 +274,9 @@ class _FunctionEmitter:
         # every return puts the function's step count (the local _st) back where the caller
         # keeps it first: the caller's local for an always-inlined function, else S
         self.inlined = emitter.always_inlined(function.name)
+        # of the entry points the kernels run, only moves() reaches it: its operations are a
+        # candidate's, whatever the context slot says
+        self.moves_only = function.contexts & set(ENTRIES) == {Context.MOVES}
         self.put_back = _PUT_BACK if self.inlined else _SYNC_OUT
         self.give_up = f"{{ {self.put_back} return {_ZERO[function.result] if function.result else ''}; }}"
 
@@ -527,7 +530,7 @@ class _FunctionEmitter:
             case ir.CallFunction():
                 return self.call_function(expr)
             case ir.CallBuiltin(builtin=builtin, type=kind) if builtin.name not in _STEPLESS and not (
-                    builtin.name in _OPERATIONS and self.operation_helper() == "g_add_op"):
+                    builtin.name in _OPERATIONS and self.operation_helper() in _COUNTED_HERE):
                 return self.synced(self.call_builtin(expr), kind)
             case ir.CallBuiltin():
                 return self.call_builtin(expr)
@@ -654,6 +657,8 @@ class _FunctionEmitter:
                                   lambda t: f"g_set_score(c, {t[0]}, (double)({t[1]}))")
         if name == "nextBoardSeen" and self.c.module.counting:
             return "g_board_seen_counted(c)"
+        if name == "addMove" and self.moves_only:
+            return "g_add_move_moves(c)"   # the context known: not tested
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -670,9 +675,9 @@ class _FunctionEmitter:
             return texts_of(lambda t: f"g_set_next(c, {t[0]})")
         if name in _OPERATIONS:
             helper = self.operation_helper()
-            # g_add_op takes OPERATION_STEPS from S, here from _st: it fails only by stopping the
-            # game (the steps no longer count), and S gets _st before anything reads it
-            after = "; _st -= OPERATION_STEPS; })" if helper == "g_add_op" else ""
+            # g_add_op's OPERATION_STEPS come from _st: it fails only by stopping the game (the
+            # steps no longer count), and S gets _st before anything reads it
+            after = "; _st -= OPERATION_STEPS; })" if helper in _COUNTED_HERE else ""
             before = "({ " if after else ""
             if name == "addPlace":
                 return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, {t[2]}, 1){after}")
@@ -685,7 +690,10 @@ class _FunctionEmitter:
 
     def operation_helper(self) -> str:
         """addPlace/addClear/addCount's helper: a candidate's (outcome's) operation in moves()
-        (chance()), a consequence in end() and isMoveLegal()."""
+        (chance()), a consequence in end() and isMoveLegal(); without testing the context in a
+        function only moves() reaches."""
+        if self.moves_only:
+            return "g_add_op_moves"
         contexts = self.function.contexts
         return ("g_add_any" if contexts & {Context.MOVES, Context.CHANCE} and contexts & _CONSEQUENCE_CONTEXTS
                 else "g_consequence" if contexts & _CONSEQUENCE_CONTEXTS else "g_add_op")
@@ -734,6 +742,8 @@ _STEPLESS = frozenset({"sizeOf", "setWinner", "setNextPlayer", "setScore", "addM
                        "isGenerated", "isPlaceOperation", "isCountOperation", "operationsNum", "onTurn",
                        "moveNumber", "isChanceMove"})
 _OPERATIONS = ("addPlace", "addClear", "addCount")
+# The operations' helpers whose steps the generated function counts in its _st.
+_COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves"})
 # Functions of at most this many IR nodes, counting those of the functions always inlined into
 # them, are always inlined into their callers (nine men's morris's neighbour() and run(), lines
 # of action's piecesOnLine()): their step count, arguments and constants then stay in the

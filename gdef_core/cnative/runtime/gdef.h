@@ -357,33 +357,41 @@ static inline int g_writable(Ctx *c) {
     return 1;
 }
 
+/* addPlace / addClear in a function only moves() reaches: one operation of the candidate being
+ * built, the context known (a candidate naming a square off the board is dropped). The step
+ * count is the generated function's local (_st -= OPERATION_STEPS after the call, emit.py). */
+static inline void g_add_op_moves(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
+    int64_t *S = c->S;
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        S[S_BAD] = 1;
+        return;
+    }
+    int64_t n = S[S_NC];
+    if (n >= c->co_rows) {
+        g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
+        return;
+    }
+    int64_t *row = c->CO[n];
+    row[0] = x;
+    row[1] = y;
+    row[2] = o;
+    row[3] = place;
+    S[S_NC] = n + 1;
+}
+
 /* addPlace / addClear in moves() (or chance()): one operation of the candidate (or outcome)
- * being built. */
+ * being built. Its steps are counted by the caller, as g_add_op_moves's. */
 static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S;
     if (S[S_CTX] != CTX_MOVES && S[S_CTX] != CTX_CHANCE) {
         g_bad(c);
         return;
     }
-    if (x < 0 || x >= W || y < 0 || y >= H) {
-        if (S[S_CTX] == CTX_CHANCE) {
-            g_bad(c); /* an outcome is exact: a square off the board is an error */
-            return;
-        }
-        S[S_BAD] = 1; /* a candidate naming a square off the board is dropped */
-    } else {
-        int64_t n = S[S_NC];
-        if (n >= c->co_rows) {
-            g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
-            return;
-        }
-        c->CO[n][0] = x;
-        c->CO[n][1] = y;
-        c->CO[n][2] = o;
-        c->CO[n][3] = place;
-        S[S_NC] = n + 1;
+    if (S[S_CTX] == CTX_CHANCE && (x < 0 || x >= W || y < 0 || y >= H)) {
+        g_bad(c); /* an outcome is exact: a square off the board is an error */
+        return;
     }
-    S[S_ST] -= OPERATION_STEPS;
+    g_add_op_moves(c, x, y, o, place);
 }
 
 /* One consequence on board b (the board, or the scratch copy): a count (place 2, o the count)
@@ -430,18 +438,17 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
 
 /* addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach. */
 static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
-    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
+    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE) {
         g_add_op(c, x, y, o, place);
-    else
+        c->S[S_ST] -= OPERATION_STEPS;
+    } else
         g_consequence(c, x, y, o, place);
 }
 
-static inline void g_add_move(Ctx *c) {
+/* addMove() in a function only moves() reaches: the candidate built is finished (dropped when
+ * it named a square off the board). */
+static inline void g_add_move_moves(Ctx *c) {
     int64_t *S = c->S;
-    if (S[S_CTX] != CTX_MOVES) {
-        g_bad(c);
-        return;
-    }
     int64_t m = S[S_NM];
     if (S[S_BAD] != 0) {
         S[S_NC] = c->CS[m];
@@ -454,6 +461,13 @@ static inline void g_add_move(Ctx *c) {
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+static inline void g_add_move(Ctx *c) {
+    if (c->S[S_CTX] != CTX_MOVES)
+        g_bad(c);
+    else
+        g_add_move_moves(c);
 }
 
 /* addOutcome(w) in chance(): the outcome being built is finished with weight w (1 .. 2^31,
