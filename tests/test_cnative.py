@@ -408,3 +408,54 @@ def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_
     native = NativeRules.load(game, None)
     assert native.route == "c"
     assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
+
+
+# isMoveLegal() makes arrays filled with constants and judges square x by what they hold: each
+# sum is what the fill and the writes make it (8 for x = 0 .. 3, so every square is legal).
+FILLS = """
+name: fills
+players: 2
+size: 4 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int minus[x + 1][3] = -1;
+  bool seen[x + 2] = false;
+  obj marks[3] = empty;
+  float half[2] = 0.0;
+  float negative[2] = -0.0;
+  int seven[2] = 7;
+  minus[x][1] = 5;
+  seen[x + 1] = true;
+  half[1] = 1.5;
+  int sum = minus[0][0] + minus[x][1] + seven[1];
+  if (seen[0] || !seen[x + 1] || marks[2] != empty || half[0] != 0.0 || half[1] != 1.5 || negative[0] != 0.0) {
+    return false;
+  }
+  return operationsNum() == 1 && sum == 11 && CurrentPosition[x][0] == empty;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_arrays_filled_with_zero_bits_or_minus_one_are_made_with_memset(tmp_path):
+    """A local array filled with a constant whose bytes are all alike (0, false, empty, +0.0, the
+    int -1) is made with one memset, others (7, -0.0) by a loop; what they hold is the Python
+    backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "fills.gdef"
+    path.write_text(FILLS, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert text.count("memset(l_") == 4
+    assert "memset(l_minus.p, 0xFF, (size_t)(_t1 * _t2) * sizeof(int64_t));" in text
+    assert "memset(l_half.p, 0, (size_t)(" in text and "sizeof(double));" in text
+    assert "l_negative.p[k] = " in text and "l_seven.p[k] = " in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [4, 12]

@@ -98,6 +98,16 @@ def _effectful(expr) -> bool:
     return any(isinstance(node, (ir.CallFunction, ir.CallBuiltin)) for node in ir.walk([expr]))
 
 
+def _fill_byte(expr) -> str | None:
+    """The byte every byte of an array element filled with the constant `expr` holds, where
+    there is one: 0 (0, false, empty, +0.0) and 0xFF (the int -1); else None."""
+    if isinstance(expr, ir.Object):
+        return "0" if expr.number == 0 else None
+    if not isinstance(expr, ir.Const) or expr.type == "float" and math.copysign(1.0, expr.value) < 0:
+        return None
+    return "0" if expr.value == 0 else "0xFF" if expr.type == "int" and expr.value == -1 else None
+
+
 def _constant(expr) -> bool:
     return isinstance(expr, (ir.Const, ir.Object))
 
@@ -457,12 +467,17 @@ class _FunctionEmitter:
             for i, item in enumerate(items):
                 self.line(inner, f"{name}.p[{i}] = {self.expr(item)};")
         else:
-            fill = self.temp()
-            self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
+            byte = _fill_byte(stmt.fill)
+            if byte is None:
+                fill = self.temp()
+                self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
             n1 = sizes[1] if len(sizes) == 2 else "1"
             self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {count}); {name}.n0 = {sizes[0]}; "
                              f"{name}.n1 = {n1};")
-            self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
+            if byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
+                self.line(inner, f"memset({name}.p, {byte}, (size_t)({count}) * sizeof({pointer}));")
+            else:
+                self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
         self.line(indent, "}")
 
     def indexes_into_temps(self, nodes, sizes: list[str], indent: int) -> list[str]:
