@@ -320,7 +320,7 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     path = tmp_path / "proposals.gdef"
     path.write_text(PROPOSALS, encoding="utf-8")
     game = load_game(str(path), max_steps=max_steps)
-    assert "g_add_op_moves(c, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
+    assert "g_add_op_moves(c, &_nc, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
         game.program, max_steps, game.max_depth).text
     native = NativeRules.load(game, None)
     assert native.route == "c"
@@ -401,10 +401,13 @@ def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_
     path.write_text(HELPERS, encoding="utf-8")
     game = load_game(str(path))
     text = c_source(game.program, game.max_steps, game.max_depth).text
-    put = text[text.index("u_put(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {"):text.index("u_mark(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {")]
-    assert "g_add_op_moves(c, l_x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in put
-    assert "g_add_move_moves(c)" in put and "g_add_move(c)" not in text
+    put = text[text.index("u_put(Ctx *c, int64_t _d, int64_t *_stp, int64_t *_ncp, int64_t l_x) {"):
+               text.index("u_mark(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {")]
+    assert "g_add_op_moves(c, &_nc, l_x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in put
+    assert "g_add_move_moves(c, &_nc)" in put and "g_add_move(c)" not in text
     assert "g_add_any(c, l_x, INT64_C(0), INT64_C(2), 1)" in text
+    # moves() keeps the cursor in its local, puts it in S around mark(), which writes there
+    assert "({ c->S[S_NC] = _nc; u_mark(c, _d, &_st, INT64_C(0)); _nc = c->S[S_NC]; })" in text
     native = NativeRules.load(game, None)
     assert native.route == "c"
     assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)

@@ -129,6 +129,7 @@ class CEmitter:
         self.tables = constant_arrays(module)   # read from `static const` tables, not from V
         self.local_tables: list[tuple[int, ...]] = []   # constant local arrays' elements (GL_k)
         self.sizes: dict[str, float] = {}   # expanded_size()'s
+        self.touching: dict[str, bool] = {}   # touches_cursor()'s
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
 
@@ -185,14 +186,36 @@ class CEmitter:
     def always_inlined(self, name: str) -> bool:
         return self.expanded_size(name) <= _INLINE_NODES
 
+    def moves_only(self, name: str) -> bool:
+        """Whether moves() is the only entry point of the kernels that reaches function `name`:
+        its operations are a candidate's, whatever the context slot says, and it keeps the
+        candidates' write cursor (S[S_NC]) in a local, _nc."""
+        return self.functions[name].contexts & set(ENTRIES) == {Context.MOVES}
+
+    def touches_cursor(self, name: str) -> bool:
+        """Whether function `name`, or one it calls, calls a built-in that may read or write
+        S[S_NC] (any but the cursor-free ones): a caller holding _nc puts it back in S first."""
+        if name not in self.touching:
+            self.touching[name] = False   # a cycle adds nothing
+            nodes = list(ir.walk(self.functions[name].body))
+            self.touching[name] = (any(isinstance(node, ir.CallBuiltin) and node.builtin.name not in _CURSOR_FREE
+                                       for node in nodes)
+                                   or any(self.touches_cursor(node.name) for node in nodes
+                                          if isinstance(node, ir.CallFunction)))
+        return self.touching[name]
+
     def entry_call(self, name: str, result: str | None) -> str:
         """The statements of a kernel entry point calling u_`name` (its result returned), the
         step count in S around it."""
         if not self.always_inlined(name):
             return f"return u_{name}(c, 1);" if result else f"u_{name}(c, 1);"
-        call = f"u_{name}(c, 1, &_st)"
-        body = f"{c_type(result)} _r = {call}; c->S[S_ST] = _st; return _r;" if result else f"{call}; c->S[S_ST] = _st;"
-        return f"int64_t _st = c->S[S_ST]; {body}"
+        if self.moves_only(name):   # moves(): its write cursor too
+            call, load, store = f"u_{name}(c, 1, &_st, &_nc)", " int64_t _nc = c->S[S_NC];", " c->S[S_NC] = _nc;"
+        else:
+            call, load, store = f"u_{name}(c, 1, &_st)", "", ""
+        body = (f"{c_type(result)} _r = {call}; c->S[S_ST] = _st;{store} return _r;" if result
+                else f"{call}; c->S[S_ST] = _st;{store}")
+        return f"int64_t _st = c->S[S_ST];{load} {body}"
 
     def expanded_size(self, name: str) -> float:
         """The IR nodes of function `name` with the functions it calls always inlined into it
@@ -284,15 +307,16 @@ class _FunctionEmitter:
         # every return puts the function's step count (the local _st) back where the caller
         # keeps it first: the caller's local for an always-inlined function, else S
         self.inlined = emitter.always_inlined(function.name)
-        # of the entry points the kernels run, only moves() reaches it: its operations are a
-        # candidate's, whatever the context slot says
-        self.moves_only = function.contexts & set(ENTRIES) == {Context.MOVES}
+        self.moves_only = emitter.moves_only(function.name)   # and its cursor in _nc
         self.put_back = _PUT_BACK if self.inlined else _SYNC_OUT
+        if self.moves_only:
+            self.put_back += " *_ncp = _nc;" if self.inlined else " c->S[S_NC] = _nc;"
         self.give_up = f"{{ {self.put_back} return {_ZERO[function.result] if function.result else ''}; }}"
 
     def signature(self) -> str:
         f = self.function
-        counter = ["int64_t *_stp"] if self.inlined else []
+        counter = (["int64_t *_stp", "int64_t *_ncp"] if self.inlined and self.moves_only
+                   else ["int64_t *_stp"] if self.inlined else [])
         params = ", ".join(["Ctx *c", "int64_t _d", *counter, *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
         inline = ("static inline __attribute__((always_inline))" if self.inlined else
                   "static inline" if f.inlinable else "static")
@@ -314,6 +338,8 @@ class _FunctionEmitter:
         self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
         self.line(1, f"int64_t _st = {'*_stp' if self.inlined else 'c->S[S_ST]'};")
+        if self.moves_only:
+            self.line(1, f"int64_t _nc = {'*_ncp' if self.inlined else 'c->S[S_NC]'};")
         params = {name for name, _ in f.params}
         for name, kind in f.locals.items():
             if name not in params:
@@ -642,19 +668,36 @@ class _FunctionEmitter:
     def call_function(self, call: ir.CallFunction) -> str:
         depth = "_d + 1" if call.deeper else "_d"
         if self.c.always_inlined(call.name):   # counts in this function's _st, through a pointer
-            return self.sequenced(list(call.args),
-                                  lambda texts: f"u_{call.name}({', '.join(['c', depth, '&_st', *texts])})")
+            if self.c.moves_only(call.name):   # writes at this function's cursor too
+                return self.sequenced(list(call.args),
+                                      lambda texts: f"u_{call.name}({', '.join(['c', depth, '&_st', '&_nc', *texts])})")
+            return self.sequenced(list(call.args), lambda texts: self.cursor_synced(
+                f"u_{call.name}({', '.join(['c', depth, '&_st', *texts])})", call.type, call.name))
         return self.sequenced(list(call.args),
                               lambda texts: self.synced(f"u_{call.name}({', '.join(['c', depth, *texts])})",
                                                         call.type))
 
     def synced(self, call: str, result: str | None) -> str:
-        """`call` of a function that counts steps in S: the local count put there before it and
-        read back after it (its arguments are evaluated first, syncing their own calls)."""
+        """`call` of a function that counts steps in S: the local count (and write cursor) put
+        there before it and read back after it (its arguments are evaluated first, syncing their
+        own calls)."""
+        out, back = _SYNC_OUT, "_st = c->S[S_ST];"
+        if self.moves_only:
+            out, back = f"{out} c->S[S_NC] = _nc;", f"{back} _nc = c->S[S_NC];"
         if result is None:
-            return f"({{ {_SYNC_OUT} {call}; _st = c->S[S_ST]; }})"
+            return f"({{ {out} {call}; {back} }})"
         r = self.temp()
-        return f"({{ {_SYNC_OUT} __auto_type {r} = {call}; _st = c->S[S_ST]; {r}; }})"
+        return f"({{ {out} __auto_type {r} = {call}; {back} {r}; }})"
+
+    def cursor_synced(self, call: str, result: str | None, callee: str) -> str:
+        """`call` of an always-inlined function that keeps no cursor of its own: the cursor put
+        in S around it where it may use it."""
+        if not (self.moves_only and self.c.touches_cursor(callee)):
+            return call
+        if result is None:
+            return f"({{ c->S[S_NC] = _nc; {call}; _nc = c->S[S_NC]; }})"
+        r = self.temp()
+        return f"({{ c->S[S_NC] = _nc; __auto_type {r} = {call}; _nc = c->S[S_NC]; {r}; }})"
 
     def call_builtin(self, call: ir.CallBuiltin) -> str:
         name = call.builtin.name
@@ -673,7 +716,7 @@ class _FunctionEmitter:
         if name == "nextBoardSeen" and self.c.module.counting:
             return "g_board_seen_counted(c)"
         if name == "addMove" and self.moves_only:
-            return "g_add_move_moves(c)"   # the context known: not tested
+            return "g_add_move_moves(c, &_nc)"   # the context known: not tested
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -694,11 +737,12 @@ class _FunctionEmitter:
             # steps no longer count), and S gets _st before anything reads it
             after = "; _st -= OPERATION_STEPS; })" if helper in _COUNTED_HERE else ""
             before = "({ " if after else ""
+            at = "c, &_nc" if self.moves_only else "c"   # g_add_op_moves writes at the local cursor
             if name == "addPlace":
-                return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, {t[2]}, 1){after}")
+                return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 1){after}")
             if name == "addCount":
-                return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, {t[2]}, 2){after}")
-            return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, 0, 0){after}")
+                return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 2){after}")
+            return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, 0, 0){after}")
         if name == "addOutcome":
             return texts_of(lambda t: f"g_add_outcome(c, {t[0]})")
         raise CUnsupported(f"the built-in {name}()", call.span)
@@ -757,6 +801,8 @@ _STEPLESS = frozenset({"sizeOf", "setWinner", "setNextPlayer", "setScore", "addM
                        "isGenerated", "isPlaceOperation", "isCountOperation", "operationsNum", "onTurn",
                        "moveNumber", "isChanceMove"})
 _OPERATIONS = ("addPlace", "addClear", "addCount")
+# The built-ins that neither read nor write the candidates' write cursor S[S_NC].
+_CURSOR_FREE = _STEPLESS - {"addMove", "addOutcome"}
 # The operations' helpers whose steps the generated function counts in its _st.
 _COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves"})
 # Functions of at most this many IR nodes, counting those of the functions always inlined into

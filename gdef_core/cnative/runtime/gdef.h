@@ -358,15 +358,16 @@ static inline int g_writable(Ctx *c) {
 }
 
 /* addPlace / addClear in a function only moves() reaches: one operation of the candidate being
- * built, the context known (a candidate naming a square off the board is dropped). The step
- * count is the generated function's local (_st -= OPERATION_STEPS after the call, emit.py). */
-static inline void g_add_op_moves(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
-    int64_t *S = c->S;
+ * built, the context known (a candidate naming a square off the board is dropped), written at
+ * row *nc of CO: S[S_NC], which such a function keeps in a local (_nc, emit.py) so that the
+ * cursor stays in a register while the operations (int64 stores, which could alias S) are
+ * written. The step count is the function's local too (_st -= OPERATION_STEPS after the call). */
+static inline void g_add_op_moves(Ctx *c, int64_t *nc, int64_t x, int64_t y, int64_t o, int64_t place) {
     if (x < 0 || x >= W || y < 0 || y >= H) {
-        S[S_BAD] = 1;
+        c->S[S_BAD] = 1;
         return;
     }
-    int64_t n = S[S_NC];
+    int64_t n = *nc;
     if (n >= c->co_rows) {
         g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
         return;
@@ -376,7 +377,7 @@ static inline void g_add_op_moves(Ctx *c, int64_t x, int64_t y, int64_t o, int64
     row[1] = y;
     row[2] = o;
     row[3] = place;
-    S[S_NC] = n + 1;
+    *nc = n + 1;
 }
 
 /* addPlace / addClear in moves() (or chance()): one operation of the candidate (or outcome)
@@ -391,7 +392,7 @@ static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pla
         g_bad(c); /* an outcome is exact: a square off the board is an error */
         return;
     }
-    g_add_op_moves(c, x, y, o, place);
+    g_add_op_moves(c, &S[S_NC], x, y, o, place);
 }
 
 /* One consequence on board b (the board, or the scratch copy): a count (place 2, o the count)
@@ -446,18 +447,18 @@ static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t pl
 }
 
 /* addMove() in a function only moves() reaches: the candidate built is finished (dropped when
- * it named a square off the board). */
-static inline void g_add_move_moves(Ctx *c) {
+ * it named a square off the board); *nc is S[S_NC] (g_add_op_moves). */
+static inline void g_add_move_moves(Ctx *c, int64_t *nc) {
     int64_t *S = c->S;
     int64_t m = S[S_NM];
     if (S[S_BAD] != 0) {
-        S[S_NC] = c->CS[m];
+        *nc = c->CS[m];
     } else {
         if (m + 2 >= CAP_MOVES) {
             g_bad(c);
             return;
         }
-        c->CS[m + 1] = S[S_NC];
+        c->CS[m + 1] = *nc;
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
@@ -467,7 +468,7 @@ static inline void g_add_move(Ctx *c) {
     if (c->S[S_CTX] != CTX_MOVES)
         g_bad(c);
     else
-        g_add_move_moves(c);
+        g_add_move_moves(c, &c->S[S_NC]);
 }
 
 /* addOutcome(w) in chance(): the outcome being built is finished with weight w (1 .. 2^31,
