@@ -462,3 +462,47 @@ def test_arrays_filled_with_zero_bits_or_minus_one_are_made_with_memset(tmp_path
     native = NativeRules.load(game, None)
     assert native.route == "c"
     assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [4, 12]
+
+
+# isMoveLegal() reads the board after the move square by square, 24 reads a judgement: more than
+# the first few that look squares up among the move's operations, so the later ones read the
+# copy of the board after the move. A move is legal when it leaves at most two X and two O and
+# square 11 not X.
+NEXT = """
+name: next
+players: 2
+size: 12 x 1
+obj X
+obj O
+
+define isMoveLegal() -> bool {
+  int xs = 0;
+  int os = 0;
+  for (int x = 0; x < 12; x = x + 1) {
+    if (NextPosition[x][0] == X) { xs = xs + 1; }
+    if (NextPosition[x][0] == O) { os = os + 1; }
+  }
+  return operationsNum() == 1 && xs <= 2 && os <= 2 && NextPosition[11][0] != X;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_a_judgement_reading_the_board_after_the_move_often_reads_a_copy(tmp_path):
+    """NextPosition in isMoveLegal(): a scan of the move's operations for the first reads of a
+    judgement, then a copy of the board with the move applied, made once per judgement (its
+    count reset by e_isMoveLegal); the judgements are the Python backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "next.gdef"
+    path.write_text(NEXT, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert "static inline int e_isMoveLegal(Ctx *c) { c->HS[H_NEXT] = 0; " in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    expected = perft(game.new_state(), 3)
+    assert expected[0] == 23 and native.perft(game.new_state(), 3) == expected

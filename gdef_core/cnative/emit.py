@@ -153,6 +153,7 @@ class CEmitter:
         scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
                           f"{'c->HS[H_RES] = 0; ' if scratch and context == Context.IS_MOVE_LEGAL else ''}"
+                          f"{'c->HS[H_NEXT] = 0; ' if context == Context.IS_MOVE_LEGAL else ''}"
                           f"{self.entry_call(context.value, 'bool')} }}\n"
                           for context in ENTRIES
                           if context.value in functions and context not in (Context.MOVES, Context.CHANCE))
@@ -262,8 +263,9 @@ class CEmitter:
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
         at = 8
-        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_KEY", keylen), ("H_PT", tsize),
-                           ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_NEXT", nb + 1), ("H_KEY", keylen),
+                           ("H_PT", tsize), ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap),
+                           ("H_ROWS", cap * keylen)):
             out[name] = at
             at += size
         out["HSIZE"] = at

@@ -199,10 +199,35 @@ static inline int64_t g_ix(Ctx *c, int64_t i, int64_t n) {
 
 /* ------------------------------------------------------------ the move and the state */
 
+/* Operation i applied to the board B (defined below). */
+static inline void g_apply(int64_t *B, const Op *OPS, int64_t i);
+
+/* NextPosition / NextCount while isMoveLegal() runs: the first G_NEXT_SCANS reads of a
+ * judgement look the square up among the move's operations; later ones read a copy of the board
+ * with the move applied (HS from H_NEXT + 1), made once, so that a judgement reading the board
+ * after the move all over (chess's attacked()) pays one copy instead of a scan per read.
+ * HS[H_NEXT] counts the reads (e_isMoveLegal resets it); -> the copy, or NULL: scan. */
+#define G_NEXT_SCANS 8
+static inline const int64_t *g_next_board(Ctx *c) {
+    int64_t *HS = c->HS, n = HS[H_NEXT];
+    if (n < G_NEXT_SCANS) {
+        HS[H_NEXT] = n + 1;
+        return NULL;
+    }
+    if (n == G_NEXT_SCANS) {
+        memcpy(HS + H_NEXT + 1, c->B, NB * sizeof(int64_t));
+        for (int64_t i = c->S[S_OP0]; i < c->S[S_OP0] + c->S[S_NOPS]; i++) g_apply(HS + H_NEXT + 1, c->OPS, i);
+        HS[H_NEXT] = n + 1;
+    }
+    return HS + H_NEXT + 1;
+}
+
 /* NextPosition[x][y]: while isMoveLegal() runs, the board after the move. */
 static inline int64_t g_nread(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
@@ -261,6 +286,8 @@ static inline void g_apply(int64_t *B, const Op *OPS, int64_t i) {
 static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][3] != 2 && c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
@@ -272,6 +299,8 @@ static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
 static inline int64_t g_ncount(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[NBO + k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][3] == 2 ? c->OPS[i][2] : 0;
@@ -509,8 +538,9 @@ static inline int g_is_generated(Ctx *c) {
 /* ------------------------------------------------------------ the history
  * HS (int64) holds, from the offsets the generated constants give: slots (HS_N the entries,
  * HS_N0 those of the start state or -1 when they do not fit, HS_X set when a key cannot be
- * compared natively), the board before the move (H_PREV, for PreviousPosition), a scratch key
- * (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
+ * compared natively), the board before the move (H_PREV, for PreviousPosition), the scratch
+ * copies of the board after consequences (H_RES, ResultPosition) and after the move being judged
+ * (H_NEXT, g_next_board), a scratch key (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
  * hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
  * (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
  * board, the player to move, the game variables not declared `counter`, floats as their bits).
