@@ -506,3 +506,63 @@ def test_a_judgement_reading_the_board_after_the_move_often_reads_a_copy(tmp_pat
     assert native.route == "c"
     expected = perft(game.new_state(), 3)
     assert expected[0] == 23 and native.perft(game.new_state(), 3) == expected
+
+
+# moves() proposes a place on each empty square, then the places on squares 0 to 2 again
+# (duplicates of one operation), and with REST a move of two operations too (a list of
+# candidates of mixed lengths). The game ends after one move, won by player 0 when it took
+# square 0, 1 or 2.
+REPEATS = """
+name: repeats
+players: 2
+size: 6 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 6; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+  for (int x = 0; x < 3; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+  REST
+}
+
+define end() -> bool {
+  if (CurrentPosition[0][0] != empty || CurrentPosition[1][0] != empty || CurrentPosition[2][0] != empty) {
+    setWinner(0);
+  } else {
+    setWinner(1);
+  }
+  return true;
+}
+"""
+
+
+@pytest.mark.parametrize("rest, moves", [("", 6), ("addPlace(5, 0, X); addPlace(4, 0, X); addMove();", 7)])
+def test_candidates_of_one_operation_proposed_twice_are_listed_and_drawn_once(tmp_path, rest, moves):
+    """Candidates of one operation are stamped in one pass up to the first repeat (kernel.c,
+    g_single_unique), then the rest checked and moved down: each is kept once; with a candidate of
+    two operations among them they all stay, and repeats are skipped as drawn. Perft is the Python backend's, and a random
+    player takes each distinct move alike: squares 0 to 2 in 3 games of `moves` (not 6 of 9 or
+    of 10, as drawing candidates as proposed would)."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "repeats.gdef"
+    path.write_text(REPEATS.replace("REST", rest), encoding="utf-8")
+    game = load_game(str(path))
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [moves]
+    totals = native.simulate(3, 0, 4000, game.new_state(), None)
+    assert totals.games == 4000 and abs(totals.wins[0] / 4000 - 3 / moves) < 0.05, totals.wins
