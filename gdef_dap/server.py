@@ -343,7 +343,11 @@ class Server:
 
     def pause(self, arguments: protocol.PauseArguments) -> None:
         thread(arguments.threadId)
-        self.need_session().pause()
+        session = self.need_session()
+        if session.launch.no_debug:  # nothing traces the rules, so no stopped event could follow
+            raise RequestError("the game runs without debugging (noDebug), so it never stops: start it with "
+                               "debugging to pause it")
+        session.pause()
 
     def evaluate(self, arguments: protocol.EvaluateArguments) -> protocol.EvaluateResponseBody:
         session = self.need_session()

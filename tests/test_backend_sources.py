@@ -16,7 +16,8 @@ BACKENDS = ("gdef_core/runtime", "gdef_core/native")
 # comment), and `objects`, read for the objects' names.
 _SYNTAX_FIELDS = {"functions", "game_vars", "start", "references", "expr_types", "symbols"}
 # Modules that may use `re` for something other than generating code: with what for.
-_TEXT_MODULES = {"gdef_core/runtime/render.py": "removing colour codes from a drawn board line"}
+_TEXT_MODULES = {"gdef_core/runtime/render.py": "removing colour codes from a drawn board line",
+                 "gdef_core/runtime/start_position.py": "reading the squares of a board a script's header draws"}
 
 
 def _modules():

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from support import EXAMPLES, need_module
+from support import EXAMPLES, ROOT, need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
@@ -22,7 +22,7 @@ from gdef_core.cnative.library import c_compiler_available  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import use_route  # noqa: E402
+from native_support import replay_native_games, use_route  # noqa: E402
 
 EVERY_EXAMPLE = ["tictactoe", "tictactoe-split/tictactoe", "connect4", "breakthrough", "gomoku", "checkers",
                  "reversi", "go/go9", "go/go19", "chess/chess"]
@@ -327,6 +327,109 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     outcome, = native_games(native, range(1), 0, None)
     assert (f"{path}:11:8: error[G607]: step limit exceeded: more than {max_steps} loop iterations" in str(outcome)
             ) == fails, outcome
+
+
+# walk() reads nothing but its arguments (lower/pure.py): the C route answers its calls after the
+# first from a table, spending the steps the first spent; isMoveLegal() asks it x times before it
+# judges square x, so the budget decides how many squares are legal (5 steps a square).
+MEMO = """
+name: memo
+players: 2
+size: 6 x 1
+obj X
+
+// pure: its arguments alone decide its result and its steps (a loop of calls)
+define walk(int from, int by) -> int {
+  int at = from;
+  while (at >= 0 && at < 6 && at != 3) {
+    at = at + by;
+  }
+  return at;
+}
+
+// reads the board: not pure
+define firstEmpty() -> int {
+  for (int x = 0; x < 6; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) { return x; }
+  }
+  return -1;
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int total = 0;
+  for (int i = 0; i < x; i = i + 1) {
+    total = total + walk(0, 1);   // the same call again and again
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && CurrentPosition[x][0] == empty && total >= 0 && firstEmpty() >= 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, legal", [(12, 2), (13, 3), (17, 3), (18, 4), (27, 5), (28, 6)])
+def test_a_pure_function_answered_from_its_table_spends_the_steps_of_the_python_backend(tmp_path, max_steps,
+                                                                                          legal):
+    """A call of a pure function with a loop is answered from the calls made before with the
+    same arguments (m_walk), spending the steps the call spent: the judgement runs out of steps
+    at exactly the budget the Python backend stops at; a function reading the board is called."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "memo.gdef"
+    path.write_text(MEMO, encoding="utf-8")
+    game = load_game(str(path), max_steps=max_steps)
+    text = c_source(game.program, max_steps, game.max_depth).text
+    assert "m_walk(c, _d, &_st, INT64_C(0), INT64_C(1))" in text and "m_firstEmpty" not in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+def test_memoized_calls_play_the_games_of_the_python_backend():
+    """nine men's morris's neighbour() (a walk along a line, asked the same questions over and
+    over by moves()) is answered from its table: the kernel's games replay legally through the
+    Python backend, with the same ends."""
+    game = load_game(str(ROOT / "benchmarks" / "games" / "nine_mens_morris.gdef"))
+    assert "m_neighbour(c, _d, &_st, " in c_source(game.program, game.max_steps, game.max_depth).text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    replay_native_games(game, native, game.new_state(), 4, seed=11)
+
+
+def test_tables_set_by_hand_in_a_chance_game_are_read_as_set():
+    """Einstein reads `startX` (int, 2-D) and `faces` (obj) from constant tables: a state
+    holding other values there (a record edited by hand, read by State.from_json) gets the
+    Python backend's chance outcomes, judgements and perft, the kernel's tables holding the
+    declared ones."""
+    from gdef_core.runtime.perft import perft
+
+    game = load_game(str(EXAMPLES / "einstein.gdef"))
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    start = game.new_state()
+    declared = start.to_json()["vars"]
+
+    def hand_set(state, **values):
+        data = state.to_json()
+        return game.state_from_json({**data, "history": None, "vars": {**data["vars"], **values}})
+
+    shifted = hand_set(start, startX=[[x + 1 for x in row] for row in declared["startX"]])
+    outcomes = shifted.chance_outcomes()
+    assert native.chance_outcomes(shifted) == outcomes != start.chance_outcomes()
+    assert native.judge(shifted, [move for move, _ in outcomes[:3]]) == [None] * 3   # State.check's to give
+    placed = start.clone()
+    for _ in range(2):   # both sides' cubes placed: the die is rolled next
+        placed.apply(placed.chance_outcomes()[0][0])
+    reversed_faces = hand_set(placed, faces=declared["faces"][::-1])
+    assert native.compiled_for(native.arrays(placed)[1]) and not native.compiled_for(native.arrays(reversed_faces)[1])
+    assert native.chance_outcomes(reversed_faces) == reversed_faces.chance_outcomes() != placed.chance_outcomes()
+    rolled = reversed_faces.clone()
+    rolled.apply(rolled.chance_outcomes()[0][0])
+    assert native.legal_moves(rolled) == rolled.legal_moves()
+    assert native.perft(reversed_faces, 4) == perft(reversed_faces, 4)
 
 
 @pytest.mark.parametrize("max_steps, legal", [(43, 3), (44, 4)])

@@ -533,3 +533,98 @@ def test_every_capability_claimed_has_its_request_and_the_others_are_refused(cli
         assert not answer.get("message", "").startswith("unknown request"), answer
     client.request("disconnect", {})
     assert client.close() == 0
+
+
+def said_until(client: Client, event: str) -> str:
+    """The output events' text up to the first `event`."""
+    said = ""
+    while True:
+        message = client._next()
+        if message["type"] == "event" and message["event"] == event:
+            return said
+        if message["type"] == "event" and message["event"] == "output":
+            said += message["body"]["output"]
+
+
+def test_a_no_debug_game_refuses_pause_and_terminate_ends_it_before_the_next_line(client, tmp_path):
+    slow = tmp_path / "slow.gdef"
+    slow.write_text("name: slow\nplayers: 1\nsize: 2 x 1\nobj X\n"
+                    "define isMoveLegal() -> bool {\n  int i = 0;\n  while (i < 300000) { i = i + 1; }\n"
+                    "  return true;\n}\ndefine end() -> bool { return false; }\n")
+    moves = tmp_path / "slow.moves"
+    moves.write_text("place(0,0,X)\n" * 200)
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": str(slow), "moves": str(moves), "noDebug": True})
+    client.event("initialized")
+    client.request("configurationDone")
+    said = ""
+    while "1. player 0" not in said:
+        said += client.event("output")["body"]["output"]
+    answer = client.request("pause", {"threadId": 1}, ok=False)
+    assert answer["message"] == ("the game runs without debugging (noDebug), so it never stops: start it with "
+                                 "debugging to pause it")
+    played = said.count(". player 0") + sum(event["body"]["output"].count(". player 0")
+                                            for event in client.events if event["event"] == "output")
+    client.events.clear()
+    client.request("terminate", {})
+    client.request("disconnect", {})
+    while (message := client.messages.get(timeout=30)) is not None:
+        client.events.append(message)
+    later = "".join(event["body"]["output"] for event in client.events if event.get("event") == "output")
+    assert later.count(". player 0") <= 2 and played < 200   # the move under way, at most one after it
+    assert [event["event"] for event in client.events if event.get("event") in ("terminated", "stopped")] == [
+        "terminated"]
+    assert client.close() == 0
+
+
+def test_a_record_the_debugger_cannot_write_is_named_as_the_launchs(client, tmp_path):
+    target = tmp_path / "elsewhere.json"
+    target.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": GAME, "moves": str(GAMES / "wins.moves"), "record": str(link)})
+    client.event("initialized")
+    client.request("configurationDone")
+    said = said_until(client, "exited")
+    assert f"gdef-dap: error: the launch's \"record\" {link} is a symbolic link: a record is never written" in said
+    assert "gdef-run" not in said and target.read_text() == "{}"
+    client.request("disconnect", {})
+    assert client.close() == 0
+
+
+def test_a_move_scripts_header_starts_the_debugged_game_where_it_says(client, tmp_path):
+    moves = tmp_path / "end.moves"
+    moves.write_text("# from: empty   # row 0 nearly full\n# board: place(0,0,X); place(1,0,X)\n# turn: 0\n"
+                     "place(2,0,X)\n? over winner 0\n")
+    client.request("initialize", {"adapterID": "gdef"})
+    client.request("launch", {"program": GAME, "moves": str(moves)})
+    client.event("initialized")
+    client.request("configurationDone")
+    assert client.event("exited")["body"] == {"exitCode": 0}
+    client.request("disconnect", {})
+    assert client.close() == 0
+    again = Client()
+    try:
+        again.request("initialize", {"adapterID": "gdef"})
+        moves.write_text("# board: place(0,0,X)\n# board: place(7,7,X)\nplace(2,0,X)\n")
+        answer = again.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
+        assert answer["message"] == (f"cannot debug {GAME}: {moves}:2:10: the start position does not fit rows: "
+                                     "place(7,7,X) names square (7, 7), which is off the 3x3 board (x from 0 to 2, "
+                                     "y from 0 to 2)")
+        moves.write_text("# turn: O\nplace(2,0,X)\n")
+        answer = again.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
+        assert answer["message"] == f"cannot debug {GAME}: {moves}:1:9: `O` is not a player: write `# turn: P | chance then P`"
+        record = tmp_path / "so-far.json"
+        record.write_text(json.dumps({"game": "rows", "files": [GAME], "players": 2, "rejected": [],
+                                      "moves": [{"player": 0, "move": "place(1,1,X)"}]}))
+        moves.write_text("\n# turn: 1\nplace(2,0,O)\n")
+        answer = again.request("launch", {"program": GAME, "moves": str(moves), "resume": str(record)}, ok=False)
+        assert answer["message"] == (f"cannot debug {GAME}: {moves}:2:9: the script's header writes where it starts, "
+                                     f"and 'resume' names {record}: drop one of them")
+        again.request("disconnect", {})
+        assert again.close() == 0
+    finally:
+        if again.process.poll() is None:
+            again.process.kill()
+            again.close()

@@ -3,6 +3,7 @@ test on every example, searches and games played through their APIs, the action 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -221,6 +222,24 @@ def test_one_operation_generators_get_the_small_range():
 def test_pettingzoo_api_test_passes_on_every_example(path):
     with pytest.warns(UserWarning):   # PettingZoo warns of every Dict observation (masks)
         api_test(gdef_env(path, **_adapter_params(path)), num_cycles=30, verbose_progress=False)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: Path(p).stem)
+def test_every_observation_is_in_the_declared_space(path):
+    """Each agent's observation, at every turn of a seeded random game, fits its declared space:
+    the dtype (int8, int64 where squares count) and the bounds (0/1, any int in the count plane)."""
+    environment = gdef_env(path, **_adapter_params(path))
+    environment.reset(seed=3)
+    chooser = random.Random(3)
+    counted = environment.unwrapped.game.counting
+    for turn, agent in enumerate(environment.agent_iter(max_iter=150)):
+        for each in environment.agents:
+            observation = environment.observe(each)
+            assert environment.observation_space(each).contains(observation), (turn, each)
+            assert observation["observation"].dtype == (np.int64 if counted else np.int8)
+        observation, _, terminated, truncated, _ = environment.last()
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(None if terminated or truncated else int(chooser.choice(legal)))
 
 
 def test_pettingzoo_game_with_action_masks_to_the_end():

@@ -242,6 +242,22 @@ async def test_a_moves_script_gets_assertion_help_but_no_test_lens(client, folde
     close_document(client, target)
 
 
+async def test_start_position_keys_are_completed_where_a_header_line_may_stand(client, folder):
+    text = "# game: tictactoe.gdef\n# fr\n[a test]\n#\nplace(1,1,X)\n# \n"
+    target = open_document(client, folder / "corner-keys.test.moves", text)
+
+    async def offered(line: int, character: int) -> list[tuple[str, str]]:
+        result = await client.text_document_completion_async(types.CompletionParams(
+            doc(target), types.Position(line, character)))
+        return [(item.label, item.insert_text) for item in result.items]
+
+    keys = ["from", "board", "turn", "var", "score", "move"]
+    assert await offered(1, 4) == [(f"{key}:", f"{key}: ") for key in keys]    # the file's header
+    assert await offered(3, 1) == [(f"{key}:", f" {key}: ") for key in keys]   # below a test's name
+    assert await offered(5, 2) == []                                           # after a move: a comment
+    close_document(client, target)
+
+
 async def test_a_start_position_header_is_checked_as_typed_and_by_the_lens(client, folder):
     path = folder / "corner.test.moves"
     unreadable = "# game: tictactoe.gdef\n# board: place(0,0,X) place(1,1,O)\n? turn 0\n"

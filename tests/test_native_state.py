@@ -1,7 +1,8 @@
 """The native backend on the state beyond the board (spec sections 14-15): game-variable arrays
 (int, bool, float, 2-D, passed by reference), `counter` variables, PreviousPosition,
 repetitions(), nextBoardSeen() with hasLegalMove(), OperationList with a computed second index,
-and the history a state brings with it (a game resumed or searched from the middle).
+the history a state brings with it (a game resumed or searched from the middle), and a state
+set by hand with another value in an array the rules never write (the C route's constant tables).
 
 Each small game below is compiled once and compared with the Python backend, the reference:
 perft equal, and native random games replayed move by move through the Python backend legal at
@@ -16,10 +17,14 @@ from support import need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
+import numpy as np  # noqa: E402
+
 from gdef_core.native import NativeRules  # noqa: E402
+from gdef_core.native.backend import FAILED  # noqa: E402
 from gdef_core.runtime.perft import perft  # noqa: E402
-from gdef_core.play.games import kernel_seed  # noqa: E402
-from gdef_core.play.native_sim import native_playout  # noqa: E402
+from gdef_core.play.agents import RandomAgent  # noqa: E402
+from gdef_core.play.games import chance_rng, game_seed, kernel_seed, play_on  # noqa: E402
+from gdef_core.play.native_sim import native_batch, native_games, native_playout  # noqa: E402
 
 from native_support import ROUTES, compile_rules, kernel_perft, replay_native_games, use_route  # noqa: E402
 
@@ -231,3 +236,73 @@ def test_superko_games_end_as_in_python(compiled):
     game, native = compiled
     outcomes = replay_native_games(game, native, superko_start(game), 30)
     assert {0, 1} <= {o.winner for o in outcomes}
+
+
+def other_steps(game):
+    """The start with `dx` set by hand to other steps (State.from_json, as a record edited by
+    hand is read): pieces jump two columns. No function writes `dx`, so the C route compiles it
+    as a constant table (lower/tables.py)."""
+    start = game.new_state().to_json()
+    return game.state_from_json({**start, "history": None, "vars": {**start["vars"], "dx": [2, -2, 0, 0]}})
+
+
+def test_a_constant_array_set_by_hand_is_read_as_set(compiled, route):
+    """Legal moves, perft and judgements from a state whose never-written array holds another
+    value than its declaration's are the Python backend's: the C route answers through it
+    (its table holds the declared steps), numba reads the state's own."""
+    game, native = compiled
+    state = other_steps(game)
+    legal = state.legal_moves()
+    declared = game.new_state().legal_moves()
+    assert {str(move) for move in legal} == {"clear(0,0); place(2,0,A)", "clear(0,0); place(0,1,A)"} != {
+        str(move) for move in declared}
+    assert native.compiled_for(native.arrays(state)[1]) is (route == "numba")
+    assert native.legal_moves(state) == legal
+    assert native.perft(state, 6) == perft(state, 6) != perft(game.new_state(), 6)
+    moves = legal + [move for move in declared if move not in legal]
+    verdicts = native.judge(state, moves)
+    assert [state.check(move).legal if verdict is None else verdict for verdict, move in zip(verdicts, moves)] == [
+        True] * len(legal) + [False] * (len(moves) - len(legal))
+    played = state.clone()
+    played.apply(legal[0])   # a position reached by play keeps the hand-set steps
+    assert native.legal_moves(played) == played.legal_moves()
+    assert native.perft(played, 4) == perft(played, 4)
+
+
+def test_games_from_a_constant_array_set_by_hand_are_the_python_backends(compiled, route):
+    """gdef-sim's games, native_games' and mcts's playouts from such a state: on the C route
+    no game is played by the kernel, each is the Python backend's game of its seed; numba's
+    kernel plays them with the state's steps."""
+    game, native = compiled
+    start = other_steps(game)
+    if route == "numba":   # no constant tables: the kernel takes the state as it is
+        replay_native_games(game, native, start, 10, seed=5)
+        return
+    seeds = np.array([kernel_seed(5, k, 0) for k in range(10)], dtype=np.uint64)
+    assert list(native.playouts(seeds, start, None).status) == [FAILED] * 10
+    python = [play_on(start.clone(), [RandomAgent(game_seed(5, k, p)) for p in range(2)], k, 0, None,
+                      chance_rng(5, k)) for k in range(10)]
+    assert len({o.length for o in python}) > 2
+    assert native_games(native, range(10), 5, None, start) == python
+    totals, *left = native_batch(native, start, 0, 10, 5, None)
+    assert (totals.games, totals.left, left) == (0, list(range(10)), python)
+    assert native_playout(native, start, 77, None) == play_on(
+        start.clone(), [RandomAgent(game_seed(77, 0, p)) for p in range(2)], 0, 0, None, chance_rng(77, 0)).winner
+
+
+def test_ordinary_states_are_played_by_the_kernel(compiled, monkeypatch):
+    """The start and the positions played from it hold the tables' values: the kernel answers
+    (the Python backend's perft and legal moves are not asked)."""
+    game, native = compiled
+    state = game.new_state()
+    state.apply("clear(0,0); place(1,0,A)")
+    for position in (game.new_state(), state):
+        assert native.compiled_for(native.arrays(position)[1])
+    expected = perft(state, 5), state.legal_moves()
+
+    def refused(*args, **kwargs):
+        raise AssertionError("answered by the Python backend")
+
+    monkeypatch.setattr("gdef_core.runtime.perft.perft", refused)
+    monkeypatch.setattr(type(state), "legal_moves", refused)
+    assert (native.perft(state, 5), native.legal_moves(state)) == expected

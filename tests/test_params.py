@@ -100,6 +100,25 @@ def test_size_sides_that_name_parameters_are_read_only_after_size():
     assert isinstance(last.value, ast.Name) and last.value.text == "nxn"  # a name, reported by the checker
 
 
+@pytest.mark.parametrize("text, where, inside, written", [
+    ("size: n /* c */ x n\n", (0, 6, 0, 19), "a comment", "n x n"),
+    ("size: 9 x /* nine */ 9\n", (0, 6, 0, 22), "a comment", "9 x 9"),
+    ("size: 12 // wide\n  x 34\n", (0, 6, 1, 6), "a comment", "12 x 34"),
+    ("size: board_size\n  x board_size\n", (0, 6, 1, 14), "a line break", "board_size x board_size"),
+])
+def test_a_size_broken_by_a_comment_or_a_line_break_is_one_error_saying_what_to_write(text, where, inside, written):
+    parsed = parse(text + "obj X\nint y = 0;\n", "a.gdef")
+    (error,) = parsed.diagnostics
+    span = error.span
+    assert (error.code, (span.line, span.column, span.end_line, span.end_column)) == ("G101", where)
+    assert error.message == (f"{inside} inside the board size: `W x H` is one word, on one line with only spaces "
+                             f"between its parts; write `size: {written}` (a comment may follow it)")
+    size, obj, variable = parsed.module.items   # read as the size it means: nothing after it is misread
+    assert [getattr(side, "text", getattr(side, "value", None)) for side in size.value] == \
+        [int(part) if part.isdigit() else part for part in written.split(" x ")]
+    assert (obj.name.text, variable.name.text) == ("X", "y")
+
+
 # ---------------------------------------------------------------- the tools
 
 

@@ -18,7 +18,7 @@ from gdef_core.cli.test import run as gdef_test
 from gdef_core.ide.rule_tests import Problem, read_report, syntax_problems
 from gdef_core.runtime.render import render_board
 from gdef_core.testing.start_header import read_start
-from gdef_core.testing.start_position import start_state
+from gdef_core.runtime.start_position import start_state
 
 from support import EXAMPLES, ROOT
 
@@ -223,8 +223,9 @@ def test_tests_of_one_file_start_from_records_of_their_own(project):
     path.write_text("[small]\n# from: small.json\n? turn 1\n")
     code, out, _ = run_tests(str(path))
     assert code == 1
-    assert f"{path}:2:9: the start position does not fit hex: the record was played with board_size=5, the tests " \
-           "with board_size=11: a test's record is played with the parameters of its file (`# param:`)" in out
+    assert f"{path}:2:9: the start position does not fit hex: the record was played with board_size=5, the game " \
+           "here with board_size=11: a record goes on with the parameters it was played with (set them with " \
+           "`# param:` in a test file, --param for gdef-run)" in out
 
 
 def test_the_editor_finds_unreadable_start_lines_and_missing_records_without_the_game(project):
@@ -235,6 +236,14 @@ def test_the_editor_finds_unreadable_start_lines_and_missing_records_without_the
     assert syntax_problems(path, text) == [
         Problem(0, 8, 17, f"the record {project / 'gone.json'} is not a file"),
         Problem(2, 8, 17, f"the record {project / 'lost.json'} is not a file")]
+
+
+def test_the_editor_finds_the_same_in_the_header_of_a_gdef_run_script(project):
+    path = str(project / "corner.moves")
+    assert syntax_problems(path, "# from: gone.json   # a record\nplace(1,1,X)\n") == [
+        Problem(0, 8, 17, f"the record {project / 'gone.json'} is not a file")]
+    assert syntax_problems(path, "# turn: one\nplace(1,1,X)\n# turn: two\n") == [
+        Problem(0, 8, 11, "`one` is not a player: write `# turn: P | chance then P`")]   # a comment below the header
 
 
 # ------------------------------------------------------------------ records
@@ -470,3 +479,68 @@ def test_a_runs_file_problems_come_back_at_their_line_and_column():
         Problem(1, 8, -1, "# from: /p/gone.json: cannot read the record"),
         Problem(2, 0, -1, "# param: board_size=99 is not in 1 to 25")]
     assert report.problems("/p/b.test.moves") == [Problem(0, 0, 0, "which game does it test?")]
+
+
+# ------------------------------------------------------------------ gdef-run --moves reads the same header
+
+def run_script(project: Path, game: str, text: str, *options: str, stdin: str | None = None):
+    """gdef-run playing `text` as its --moves script (from standard input when `stdin`)."""
+    script = project / "start.moves"
+    script.write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    source = "-" if stdin is not None else str(script)
+    code = gdef_run([str(project / f"{game}.gdef"), "--moves", source, *options], io.StringIO(stdin or ""), out, err)
+    return code, out.getvalue(), err.getvalue(), script
+
+
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_gdef_run_starts_a_script_where_its_header_says(project, from_stdin):
+    text = """# from: empty   # a comment after a header line, as anywhere in a move script
+# board: place(0,0,X); place(1,0,X); place(1,1,O); place(2,2,O)  # two in a row
+# turn: 0
+# move: 4
+place(2,0,X)
+? over winner 0
+"""
+    code, out, err, _ = run_script(project, "tictactoe", text, stdin=text if from_stdin else None)
+    assert (code, err) == (0, "")
+    assert out.startswith("1. player 0: 2,0 (place(2,0,X))\n") and out.endswith("Player 0 wins: three in a row.\n")
+
+
+def test_gdef_run_starts_a_script_from_a_record_and_keeps_the_position_in_its_own(project):
+    record(project, "tictactoe", ["place(1,1,X)", "place(0,0,O)"], "opening")
+    kept = project / "kept.json"
+    code, out, err, _ = run_script(project, "tictactoe", "# from: opening.json\n? turn 0\nplace(2,2,X)\n",
+                                   "--record", str(kept))
+    assert code == 3 and out.startswith("1. player 0: 2,2 (place(2,2,X))\n")
+    data = json.loads(kept.read_text())
+    assert len(data["moves"]) == 1
+    assert sorted(map(tuple, data["start"]["board"])) == [(0, 0, "O"), (1, 1, "X")]
+
+
+@pytest.mark.parametrize("header, options, message", [
+    ("# turn: one", (), "{script}:1:9: `one` is not a player: write `# turn: P | chance then P`"),
+    ("# board: place(5,0,X)", (), "{script}:1:10: the start position does not fit tictactoe: place(5,0,X) names "
+                                  "square (5, 0), which is off the 3x3 board"),
+    ("# from: gone.json", (), "{script}:1:9: # from: {folder}/gone.json: cannot read the record"),
+    ("# from: empty", ("--resume", "{folder}/centre.json"),
+     "{script}:1:9: the script's header writes where it starts, and {folder}/centre.json is resumed: drop one"),
+])
+def test_gdef_run_refuses_a_header_that_does_not_fit_at_its_place(project, header, options, message):
+    record(project, "tictactoe", ["place(1,1,X)"], "centre")
+    options = [option.format(folder=project) for option in options]
+    code, out, err, script = run_script(project, "tictactoe", f"{header}\nplace(0,0,O)\n", *options)
+    assert code == 2 and "player" not in out
+    assert err.startswith("gdef-run: error: " + message.format(script=script, folder=project)), err
+
+
+def test_a_header_line_may_end_with_a_comment_as_any_line_of_a_script(project):
+    passes(project, "hex-commented.test.moves", """# game: hex.gdef          # the game
+# param: board_size=5       # a small board
+# from: empty               # nothing on it
+# board: place(2,2,B)       # the centre taken
+# turn: 1                   # then player 1
+? turn 1
+? square 2,2 B
+? moves 24
+""")

@@ -68,6 +68,14 @@ def test_game_state_and_legal_moves_at_the_start(web) -> None:
     assert run.get("/api/legal?touching=2") == (400, {"error": "touching: '2' is not a square 'x,y'"})
 
 
+def test_the_legal_moves_sent_are_named_as_among_all_the_legal_moves(web) -> None:
+    # only the moves sent are named (a big board has millions), each as the whole list names it
+    run = web(str(EXAMPLES / "chess" / "chess.gdef"))
+    assert [move["name"] for move in run.get("/api/legal?touching=5,2")[1]["moves"]] == ["f2f3", "g1f3"]
+    status, legal = run.get("/api/legal?limit=3")
+    assert (status, legal["count"], [move["name"] for move in legal["moves"]]) == (200, 20, ["a2a3", "a2a4", "b1c3"])
+
+
 def test_a_game_to_its_end_with_the_record_saved_after_each_move(web, tmp_path) -> None:
     record = tmp_path / "game.json"
     run = web(TICTACTOE, "--record", str(record))
@@ -245,6 +253,25 @@ def test_web_moves_opens_the_script_ready_to_step(web, tmp_path) -> None:
     run = web(TICTACTOE, "--moves", str(moves))
     script = run.get("/api/state")[1]["script"]
     assert (script["name"], script["cursor"], len(script["entries"])) == ("game.moves", 0, 5)
+
+
+def test_a_script_is_stepped_through_from_where_its_header_says(web, tmp_path) -> None:
+    run = web(TICTACTOE)
+    script = "# from: empty\n# board: place(0,0,X); place(1,0,X); place(1,1,O)  # a comment\n# turn: 0\nplace(2,0,X)\n"
+    assert run.post("/api/script", {"text": script, "name": "h.moves"})[1] == {"entries": 1, "kept": None}
+    assert sorted(run.get("/api/state")[1]["board"]) == [[0, 0, "X"], [1, 0, "X"], [1, 1, "O"]]
+    run.post("/api/step", {"to": 1})
+    assert run.get("/api/state")[1]["winner"] == 0
+    status, answer = run.post("/api/script", {"text": "# board: place(7,7,X)\nplace(0,0,O)\n", "name": "bad.moves"})
+    assert status == 400 and answer["error"].startswith("bad.moves:1:10: the start position does not fit tictactoe: ")
+    status, answer = run.post("/api/script", {"text": "# from: r.json\n", "name": "r.moves"})
+    assert (status, answer["error"]) == (400, "r.moves:1:9: a script sent by the page cannot start from a record "
+                                              "(its folder is unknown here): open the record itself")
+    (tmp_path / "r.json").write_text(json.dumps({"game": "tictactoe", "files": [str(ROOT / TICTACTOE)], "players": 2,
+                                                 "rejected": [], "moves": [{"player": 0, "move": "place(1,1,X)"}]}))
+    (tmp_path / "r.moves").write_text("# from: r.json\nplace(0,0,O)\n")
+    state = web(TICTACTOE, "--moves", str(tmp_path / "r.moves")).get("/api/state")[1]
+    assert (state["board"], state["player"], len(state["script"]["entries"])) == ([[1, 1, "X"]], 1, 1)
 
 
 def test_resume_and_ctrl_c_saves_the_record(web, tmp_path) -> None:

@@ -401,7 +401,7 @@ class Runner:
             self.say(f"There is no move {number}: {_count(legal)} here. Type 'moves' to list them.")
             return
         move = legal[number - 1]
-        self.say(f"Move {number}: {self.play.session.state.move_name(move, legal)}")
+        self.say(f"Move {number}: {self.play.session.state.move_name(move)}")
         self.move(str(move))
 
     def hint(self, budget_text: str) -> None:
@@ -422,7 +422,7 @@ class Runner:
         self.say(f"Thinking for up to {seconds:g} s ...")
         found = self.play.hint(legal, seconds)
         if found is not None:
-            self.say(f"Hint: {self.play.session.state.move_name(found.move, legal)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
+            self.say(f"Hint: {self.play.session.state.move_name(found.move)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
                      f"mcts, {found.iterations:,} {found.engine} playouts in {found.seconds:.1f} s)")
 
     def save_command(self, path: str) -> None:

@@ -100,7 +100,8 @@ class TestSession:
     def run_file(self, path: str, selected) -> None:
         from gdef_core.testing.runner import ERROR, CaseResult, run_case
         from gdef_core.testing.scripts import TestFileError, parse_test_file
-        from gdef_core.testing.start_position import StartError, read_records, record_params
+        from gdef_core.runtime.start_position import StartError
+        from gdef_core.testing.start_records import read_records, record_params
 
         text = self.read(path)
         if text is None:
@@ -161,7 +162,7 @@ class TestSession:
     def start(game, header, records: dict, path: str, starts: dict):
         """The State a test starts from (None: the game's start), or the StartError saying
         why its header does not fit; each header of a file made a State once."""
-        from gdef_core.testing.start_position import StartError, start_state
+        from gdef_core.runtime.start_position import StartError, start_state
 
         if not (header.is_record or header.writes_position):
             return None

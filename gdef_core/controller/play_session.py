@@ -68,6 +68,8 @@ class PlayOptions:
     optimize: bool = True           # False: the reference build (the debugger's)
     params: dict[str, str] = field(default_factory=dict)  # --param NAME=VALUE: the game's parameters
     think: float | None = None      # --think: seconds a move of a plain mcts, and of `hint` (default 2)
+    prog: str = PROG                # who speaks in error messages (the debugger's: gdef-dap)
+    record_setting: str = "--record"  # how they name the record file's setting
 
 
 class Terminated(KeyboardInterrupt):
@@ -136,7 +138,7 @@ class PlaySession:
         """Load the game (resuming a record), check the record file and the computer players;
         the PlaySession, or an exit code after reporting why there is none."""
         if options.max_depth is not None and options.max_depth > MAX_DEPTH_LIMIT:
-            report.complain(f"{PROG}: error: --max-depth {options.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
+            report.complain(f"{options.prog}: error: --max-depth {options.max_depth} is more than {MAX_DEPTH_LIMIT:,}")
             return EXIT_USAGE
         record = None
         files = list(options.files)
@@ -144,21 +146,21 @@ class PlaySession:
             try:
                 record = load_record(options.resume)
             except RecordError as error:
-                report.complain(f"{PROG}: error: {error}")
+                report.complain(f"{options.prog}: error: {error}")
                 return EXIT_USAGE
             if not files:
                 files, notes = record_files(record, options.resume)
                 for note in notes:
-                    report.complain(f"{PROG}: note: {note}")
+                    report.complain(f"{options.prog}: note: {note}")
         if not files:
-            report.complain(f"{PROG}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
+            report.complain(f"{options.prog}: error: name the game's .gdef files (for example: {PROG} examples/tictactoe.gdef)")
             return EXIT_USAGE
         params = dict(options.params)
         if record is not None:
             recorded = record.get("params", {})
             clash = [name for name in params if name in recorded and str(recorded[name]).lower() != params[name].lower()]
             if clash:
-                report.complain(f"{PROG}: error: {options.resume} was played with "
+                report.complain(f"{options.prog}: error: {options.resume} was played with "
                                 + ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
                                 + ": a resumed game keeps its parameters (drop --param)")
                 return EXIT_USAGE
@@ -174,16 +176,16 @@ class PlaySession:
             return EXIT_DEFINITION
         if record is not None:
             if record.get("game") != game.name:
-                report.complain(f"{PROG}: error: {options.resume} is a record of '{record.get('game')}', but these "
+                report.complain(f"{options.prog}: error: {options.resume} is a record of '{record.get('game')}', but these "
                                 f"files define '{game.name}': name the record's own game files (or none)")
                 return EXIT_USAGE
             try:
                 session = Session.from_record(game, files, record)
             except RecordError as error:
-                report.complain(f"{PROG}: error: {options.resume}: {error}")
+                report.complain(f"{options.prog}: error: {options.resume}: {error}")
                 return EXIT_USAGE
         path = options.record
-        if path is not None and not _prepare_record(path, options.resume, report):
+        if path is not None and not _prepare_record(path, options, report):
             return EXIT_USAGE
         if path is None and options.resume is not None and _is_own_regular_file(options.resume):
             path = options.resume  # a resumed game goes on in its own record
@@ -194,7 +196,7 @@ class PlaySession:
             computers = computer_players(options.players, game.players, options.seed,
                                          *([options.think] if options.think is not None else []))
         except AgentSpecError as error:
-            report.complain(f"{PROG}: error: --player {error}")
+            report.complain(f"{options.prog}: error: --player {error}")
             return EXIT_USAGE
         computers.prepare(game)
         return cls(session, computers, report, options, path)
@@ -414,13 +416,24 @@ class PlaySession:
 
     # ------------------------------------------------------------ move scripts and perft
 
-    def run_script(self, lines: Iterable[str], name: str) -> int:
+    def run_script(self, lines: Iterable[str], name: str, header=None) -> int:
         """Play a move script (one move a line, `#` comments, `?` assertions checked), the
         computer moving for its players; the exit code. At a chance node the line names the
         outcome (as gdef-test reads scripts): every roll of a script is written, so a script
-        plays the same game every time."""
+        plays the same game every time. A header may write where the script starts, as a rule
+        test's does (`# from:`, `# board:` ...: start_from); `header`: that start, when the
+        caller has read it already (the debugger, whose lines come as they are typed)."""
         from gdef_core.testing.assertions import is_assertion
+        from gdef_core.testing.start_header import HeaderError, split_header
 
+        if header is None:
+            try:
+                header, lines = split_header(lines)
+            except HeaderError as error:
+                self.complain(f"{self.options.prog}: error: {name}:{error.line}:{error.column + 1}: {error.message}")
+                return EXIT_USAGE
+        if (header.is_record or header.writes_position) and not self.start_from(header, name):
+            return EXIT_USAGE
         session = self.session
         failed = 0
         for number, line in enumerate(lines, 1):
@@ -450,6 +463,26 @@ class PlaySession:
             self.complain(f"{failed} assertion{'s' if failed > 1 else ''} of {name} failed.")
             return EXIT_ASSERTION
         return code
+
+    def start_from(self, header, name: str) -> bool:
+        """Go on from the position the header of the move script `name` writes (a
+        testing.start_header.StartHeader: a record, written squares, the turn ...), as gdef-test
+        starts a test from it; False after saying what does not fit, at its line and column."""
+        from gdef_core.runtime.start_position import StartError, first_line, script_start
+
+        if self.options.resume:
+            where = header.source_at or first_line(header)
+            self.complain(f"{self.options.prog}: error: {name}:{where.line}:{where.column + 1}: the script's header "
+                          f"writes where it starts, and {self.options.resume} is resumed: drop one of them")
+            return False
+        try:
+            state = script_start(self.game, header, name, None if self.session.moves else self.session.state)
+        except StartError as error:
+            self.complain(f"{self.options.prog}: error: {name}:{error.at.line}:{error.at.column + 1}: {error.message}"
+                          + (f" (at {error.location})" if error.location else ""))
+            return False
+        self.set_position(state)
+        return True
 
     def check_assertion(self, text: str, name: str, number: int) -> bool:
         """A `?` line of a script (gdef_core.testing.assertions): checked, never played."""
@@ -555,11 +588,11 @@ class PlaySession:
             try:
                 self.kept = records.new_record_path(session.game.name)
             except OSError as error:
-                self.complain(f"{PROG}: error: cannot make a record file in the records folder: "
+                self.complain(f"{self.options.prog}: error: cannot make a record file in the records folder: "
                               f"{error.strerror or error}")
                 return None
             if self.record is not None:
-                self.complain(f"{PROG}: the record goes to {self.kept} instead")
+                self.complain(f"{self.options.prog}: the record goes to {self.kept} instead")
         return self.kept if self.save_to(self.kept) else None
 
     def save(self, path: str) -> str | None:
@@ -583,7 +616,7 @@ class PlaySession:
             return True
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or error
-            self.complain(f"{PROG}: error: cannot write the record to {path}: {reason}")
+            self.complain(f"{self.options.prog}: error: cannot write the record to {path}: {reason}")
             return False
 
     def autosave(self) -> None:
@@ -607,50 +640,51 @@ def _load(files: list[str], options: PlayOptions, report: Reporter, params: dict
     try:
         program = load_program(files, params=params)
     except GdefFileError as error:
-        report.complain(f"{PROG}: error: {error}")
+        report.complain(f"{options.prog}: error: {error}")
         return EXIT_USAGE
     from_record = [why for name, why in program.param_errors.items() if name not in options.params]
     if record and from_record:
-        report.complain(f"{PROG}: error: {record}: the record's \"params\" do not fit the game: "
+        report.complain(f"{options.prog}: error: {record}: the record's \"params\" do not fit the game: "
                         + "; ".join(from_record))
         return EXIT_USAGE
     try:
         return game_from_program(program, max_steps=options.max_steps or DEFAULT_MAX_STEPS,
                                  max_depth=options.max_depth or DEFAULT_MAX_DEPTH, optimize=options.optimize)
     except ParamError as error:
-        report.complain(f"{PROG}: error: --param: {error}")
+        report.complain(f"{options.prog}: error: --param: {error}")
         return EXIT_USAGE
     except GameLoadError as error:
         report.show_definition(program, error)
         return EXIT_DEFINITION
 
 
-def _prepare_record(path: str, resume: str | None, report: Reporter) -> bool:
+def _prepare_record(path: str, options: PlayOptions, report: Reporter) -> bool:
     """A record file is a regular file (or a new one), never a symbolic link; an existing one
     that is not the record being resumed is kept as PATH.~N~ rather than overwritten."""
+    prog, setting, resume = options.prog, options.record_setting, options.resume
     try:
         info = os.lstat(path)
     except FileNotFoundError:
         return True
     except (OSError, ValueError) as error:
-        report.complain(f"{PROG}: error: --record {path}: {getattr(error, 'strerror', None) or error}")
+        report.complain(f"{prog}: error: {setting} {path}: {getattr(error, 'strerror', None) or error}")
         return False
     if stat.S_ISLNK(info.st_mode):
-        report.complain(f"{PROG}: error: --record {path} is a symbolic link: a record is never written "
+        report.complain(f"{prog}: error: {setting} {path} is a symbolic link: a record is never written "
                         "through one, so that it cannot replace the file the link points to; name the file itself")
         return False
     if not stat.S_ISREG(info.st_mode):
-        report.complain(f"{PROG}: error: --record {path}: not a regular file: only regular files are written")
+        report.complain(f"{prog}: error: {setting} {path}: not a regular file: only regular files are written")
         return False
     if resume is not None and _same_file(resume, path):
         return True
     try:
         backup = records.keep_as_backup(path)
     except OSError as error:
-        report.complain(f"{PROG}: error: --record {path} exists and cannot be kept as {records.backup_name(path)}: "
+        report.complain(f"{prog}: error: {setting} {path} exists and cannot be kept as {records.backup_name(path)}: "
                         f"{error.strerror or error}")
         return False
-    report.complain(f"{PROG}: {path} already existed: it is kept as {backup}")
+    report.complain(f"{prog}: {path} already existed: it is kept as {backup}")
     return True
 
 

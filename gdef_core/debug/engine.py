@@ -36,7 +36,9 @@ from gdef_core.runtime.errors import Fail, GdefRuntimeError
 from gdef_core.runtime.game import State
 from gdef_core.runtime.rules import FILENAME_PREFIX
 from gdef_core.runtime.session import RecordError, Session, load_record
+from gdef_core.runtime.start_position import StartError, first_line, script_start
 from gdef_core.span import Span
+from gdef_core.testing.start_header import HeaderError, StartHeader, read_start
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
 _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "moves()",
@@ -48,8 +50,9 @@ MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at mo
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
-    State.read_move, State.move_name, State.move_names, notation.move_name, notation.move_names,
-    notation.read_move_name, Session.from_record))
+    State.read_move, State.move_name, State.move_names, State.names_in_position, notation.move_name,
+    notation.move_names, notation.names_in_position, notation.read_exact_name, notation.read_move_name,
+    Session.from_record))
 
 
 class DebugLoadError(Exception):
@@ -128,8 +131,13 @@ class DebugSession:
         self.listener = listener
         self.script = _read_script(launch.moves) if launch.moves else []
         self.script_name = launch.moves or "debug console"
+        self.start_header = _read_start(self.script_name, self.script)  # where the script's header starts the game
         if launch.resume:
             _check_record(launch.resume)
+            if self.start_header.is_record or self.start_header.writes_position:
+                where = self.start_header.source_at or first_line(self.start_header)
+                raise DebugLoadError(f"{self.script_name}:{where.line}:{where.column + 1}: the script's header writes "
+                                     f"where it starts, and 'resume' names {launch.resume}: drop one of them")
         if launch.record:
             _check_record_target(launch.record)
         # script lines, then the move to debug, then moves typed while waiting
@@ -279,6 +287,8 @@ class DebugSession:
             raise DebugLoadError(str(error)) from None
         self._static_map = StatementMap(program, game.rules.compiled)
         self._static_game = game
+        if self.start_header.is_record or self.start_header.writes_position:
+            _check_start(game, self.start_header, self.script_name)
 
     def _main(self) -> None:
         target = None
@@ -305,7 +315,8 @@ class DebugSession:
         """Play the game once from the start; on a rewind, silently up to its target."""
         options = PlayOptions(files=list(self.launch.program), optimize=False, resume=self.launch.resume,
                               params=dict(self.launch.params),
-                              record=self.launch.record if self._first_record else None)
+                              record=self.launch.record if self._first_record else None,
+                              prog="gdef-dap", record_setting="the launch's \"record\"")
         self.target = rewind
         self.silent = rewind is not None
         self.hit_ticks: list[int] = []
@@ -332,7 +343,7 @@ class DebugSession:
             self.play = play
             if self.filename != play.game.rules.filename:
                 self._bind(play.game)
-            return play.run_script(self._lines(), self.script_name)
+            return play.run_script(self._lines(), self.script_name, self.start_header)
         finally:
             sys.settrace(None)
 
@@ -361,6 +372,8 @@ class DebugSession:
         """The script's lines, then the moves typed in the debug console, as they come."""
         i = 0
         while True:
+            if self._quit:  # seen here too when nothing traces (noDebug): terminate ends the game at once
+                raise _Quit()
             if i < len(self.inputs):
                 self.line_number, self.line_text = i + 1, self.inputs[i]
                 i += 1
@@ -684,6 +697,22 @@ def _read_script(path: str) -> list[str]:
             return handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise DebugLoadError(f"cannot read the move script {path}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _read_start(name: str, script: list[str]) -> StartHeader:
+    """The start the script's header writes (testing.start_header), read at launch."""
+    try:
+        return read_start("\n".join(script))
+    except HeaderError as error:
+        raise DebugLoadError(f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
+
+
+def _check_start(game, header: StartHeader, name: str) -> None:
+    """The start the header writes fits the game (as `gdef-run --moves` will find when it plays)."""
+    try:
+        script_start(game, header, name)
+    except StartError as error:
+        raise DebugLoadError(f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
 
 def _check_record(path: str) -> None:

@@ -19,11 +19,12 @@ from gdef_core.moves import Move, MoveSyntaxError
 from gdef_core.testing.assertions import KEYWORDS, AssertionSyntaxError, parse_assertion, usage
 from gdef_core.testing.scripts import (SUFFIX, Step, TestFileError, find_game, read_cases, read_params,
                                        read_starts)
-from gdef_core.testing.start_header import KEYS as START_KEYS, header_lines
+from gdef_core.testing.start_header import KEYS as START_KEYS, HeaderError, header_lines, read_start
 
 TEST_MODULE = "gdef_core.cli.test"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_KEY = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:")
+_TYPED_KEY = re.compile(r"\s*#(?P<gap>\s*)[a-z]*")  # a header key being typed
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
 _STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
@@ -80,6 +81,7 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
         _, cases = read_cases(path, text)
         steps = [step for case in cases for step in case.steps]
     else:
+        found += _start_problems(path, text, sections=False)
         steps = []
         for number, raw in enumerate(text.split("\n"), 1):
             content = raw.split("#", 1)[0]
@@ -100,16 +102,20 @@ def syntax_problems(path: str, text: str) -> list[Problem]:
     return found
 
 
-def _start_problems(path: str, text: str) -> list[Problem]:
-    """Start-position lines (the file's header, a test's) that cannot be read, and `# from:`
-    records that are not files (what fits the game is found by running the tests)."""
-    _, cases = read_cases(path, text)
+def _start_problems(path: str, text: str, sections: bool = True) -> list[Problem]:
+    """Start-position lines (the file's header; with `sections`, a test file's, a test's too)
+    that cannot be read, and `# from:` records that are not files (what fits the game is found
+    by running the tests, or the script)."""
     try:
-        start = read_starts(path, text, cases)
-    except TestFileError as error:
+        if sections:
+            _, cases = read_cases(path, text)
+            headers = (read_starts(path, text, cases), *(case.start for case in cases))
+        else:
+            headers = (read_start(text),)
+    except (TestFileError, HeaderError) as error:
         return [Problem(error.line - 1, error.column, error.end, error.message)]
     found = {}
-    for header in (start, *(case.start for case in cases)):
+    for header in headers:
         if header.is_record and not os.path.isfile(header.record_path(path)):
             at = header.source_at
             found[at] = Problem(at.line - 1, at.column, at.end, f"the record {header.record_path(path)} is not a file")
@@ -128,8 +134,12 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
              ) -> list[Candidate]:
     """Candidates in an assertion line: the keyword after `?`, the words a keyword's
     arguments spell out (`winner`, `draw` after `over`), the game's variables after `var`
-    and its objects at the end of `square X,Y`."""
+    and its objects at the end of `square X,Y`; and the start-position keys (`# from:` ...)
+    after a `#` where a header line may stand (the file's header, or below a test's `[name]`)."""
     head = _line(text, line)[:column]
+    typed_key = _TYPED_KEY.fullmatch(head)
+    if typed_key is not None and line + 1 in _start_line_numbers(text):
+        return [_start_key(key, typed_key["gap"]) for key in START_KEYS]
     if "#" in head or not head.lstrip().startswith("?"):
         return []
     words = head.lstrip()[1:].split()
@@ -149,6 +159,13 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
     if keyword == "square" and len(done) >= 2 and _square_filled(done[1:]):
         return [Candidate(name, CandidateKind.OBJECT, detail="obj", sort_group=0) for name in [*objects, "empty"]]
     return []
+
+
+def _start_key(key: str, gap: str) -> Candidate:
+    written, meaning = START_KEYS[key]
+    return Candidate(f"{key}:", CandidateKind.KEYWORD, detail=f"# {key}: {written}",
+                     documentation=f"Where the tests start: {meaning}.", insert_text=f"{'' if gap else ' '}{key}: ",
+                     sort_group=0)
 
 
 def _square_filled(words: list[str]) -> bool:

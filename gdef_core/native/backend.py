@@ -14,7 +14,9 @@ It answers what the rules say, from and to the states of the Python backend; wha
 a game that stopped (ENDED, CAPPED, NO_MOVE, FAILED) is gdef_core.play's (native_sim.py replays
 a failed game through the Python backend, which raises the usual located error): numba's own
 messages never reach users. Where a native run stops on a run-time error or a limit, the
-legal moves and the perft counts are the Python backend's, which raises the located error.
+legal moves and the perft counts are the Python backend's, which raises the located error; so
+are all answers for a state the kernels would misread (compiled_for: a state set by hand with
+another value in an array the C route compiled as a constant table).
 
 What gdef-sim needs of compiled rules, for any backend that offers the same methods
 (`simulate`, and `recorded_moves` for the games it leaves to Python): game g of a run seeded
@@ -131,7 +133,7 @@ def _stderr(message: str) -> None:
 class NativeRules:
     """The compiled kernels of one Game, with conversions from and to its states."""
 
-    def __init__(self, game, module, int_scores: bool) -> None:
+    def __init__(self, game, module, int_scores: bool, tables: dict[str, tuple[int, ...]] | None = None) -> None:
         self.game = game
         self.module = module
         self.int_scores = int_scores
@@ -139,6 +141,12 @@ class NativeRules:
         self.codes[game.empty] = 0
         self.by_code = [game.empty, *game.objects.values()]
         self.layout = var_layout(game.program)
+        # The slots of V the kernels read from constant tables instead (the C route: CSource.tables)
+        # and the values compiled in: a state holding others there is answered by the Python backend.
+        tables = tables or {}
+        self._table_slots = np.array([self.layout[name].offset + k for name, values in tables.items()
+                                      for k in range(len(values))], np.int64)
+        self._table_values = np.array([value for values in tables.values() for value in values], np.int64)
         self._one = None
         self._work = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
@@ -189,7 +197,7 @@ class NativeRules:
             if not fallback:
                 say(f"gdef: the C compiler failed on {game.name} ({error}); using the Python backend")
             return None
-        rules = cls(game, module, source.int_scores)
+        rules = cls(game, module, source.int_scores, source.tables)
         rules.compiled = compiled
         rules.route = "c"
         return rules
@@ -241,6 +249,14 @@ class NativeRules:
         VF = np.array(floats, dtype=np.float64)
         SC = np.array(state._scores, dtype=np.float64)
         return board, V, VF, SC
+
+    def compiled_for(self, V) -> bool:
+        """Whether the kernels read the state whose game variables are V (arrays()) as it is:
+        false where it holds another value than the compiled one in an array the C route reads
+        from a constant table (never written by the rules, so only a state set by hand: the
+        protocol's `set`, State.from_json, a test's `# var:`). Such a state, and every position
+        played from it, is answered by the Python backend, as where a native run stops."""
+        return bool(np.array_equal(V[self._table_slots], self._table_values))
 
     def _flat(self, slot, value) -> list:
         """A game variable's value as the kernel stores it: ints (an obj as its code, a
@@ -340,6 +356,8 @@ class NativeRules:
         seeds, winners, lengths, status, scores, rec_ops, rec_starts = self._one
         seeds[0] = seed
         board, V, VF, SC = self.arrays(state)
+        if not self.compiled_for(V):   # the caller replays it through the Python backend
+            return FAILED, -1
         self.module.playouts(seeds, board, state.player, state.move_number, V, VF, SC,
                              -1 if max_moves is None else max_moves, winners, lengths, status,
                              scores, False, rec_ops, rec_starts, *self.workspace(),
@@ -356,6 +374,8 @@ class NativeRules:
         TS = np.zeros(players, np.float64)
         odd = np.empty(max(stop - first, 0), np.int64)
         board, V, VF, SC = self.arrays(start)
+        if not self.compiled_for(V):   # every game is left to the Python backend
+            return Totals(0, [0] * players, 0, 0, 0, 0, list(self.scores(TS)), list(range(first, stop)))
         m.simulate(np.uint64(seed % 2**64), first, stop, board, start.player, start.move_number,
                    V, VF, SC, -1 if max_moves is None else max_moves, T, TS, odd, *self.workspace(),
                    self.history_rows(start), self._hs, _chance(start))
@@ -394,6 +414,12 @@ class NativeRules:
         scores = np.empty((n, self.game.players), np.float64)
         rec_ops = np.empty((CAP_OPS if record else 1, 4), np.int64)
         rec_starts = np.zeros(CAP_MOVES if record else 1, np.int64)
+        if not self.compiled_for(V):   # no game played: each is left to the Python backend
+            winners.fill(-1)
+            lengths.fill(0)
+            status.fill(FAILED)
+            scores.fill(0.0)
+            return winners, lengths, status, scores, 0, rec_ops, rec_starts
         recorded = self.module.playouts(seeds, board, start.player, start.move_number, V, VF, SC,
                                         -1 if max_moves is None else max_moves, winners, lengths,
                                         status, scores, record, rec_ops, rec_starts, *self.workspace(),
@@ -411,6 +437,8 @@ class NativeRules:
         if _chance(state):
             return [move for move, _ in self.chance_outcomes(state)]
         board, V, VF, SC = self.arrays(state)
+        if not self.compiled_for(V):
+            return state.legal_moves()
         CO, CS, order, MV = self.workspace()
         found = (MV, order)  # free outside playouts(); read into Moves before the next call
         try:
@@ -441,6 +469,8 @@ class NativeRules:
         """The kernel's outcomes at chance node `state`: (operations as kernel rows, weight)
         each; None where the native run stopped."""
         board, V, VF, SC = self.arrays(state)
+        if not self.compiled_for(V):
+            return None
         CO, CS, order, MV = self.workspace()
         weights = np.empty(CAP_MOVES, np.int64)
         try:
@@ -477,6 +507,8 @@ class NativeRules:
             outcomes = {effect(self.ops_of(ops)) for ops, _ in found}
             return [effect(self.ops_of(rows[a:b])) in outcomes for a, b in zip(starts, starts[1:])]
         board, V, VF, SC = self.arrays(state)
+        if not self.compiled_for(V):   # State.check gives the verdicts
+            return [None] * (len(starts) - 1)
         verdicts = np.empty(len(starts) - 1, np.int64)
         self.module.judge(board, state.player, state.move_number, V, VF, SC,
                           np.array(rows, np.int64).reshape(-1, 4), np.array(starts, np.int64), verdicts,
@@ -491,11 +523,14 @@ class NativeRules:
         counts = np.zeros(max(depth, 0), np.int64)
         if depth <= 0 or state.is_over:
             return [0] * max(depth, 0)
+        from gdef_core.runtime.perft import perft
+
         board, V, VF, SC = self.arrays(state)
+        if not self.compiled_for(V):
+            return perft(state, depth)
         try:
             self.module.perft(board, state.player, state.move_number, V, VF, SC, depth, counts,
                               self.history_rows(state), self._hs, _chance(state))
         except RuntimeError:  # kernels/helpers.py: _fail(): a run-time error or limit (not a compile error)
-            from gdef_core.runtime.perft import perft
             return perft(state, depth)
         return [int(c) for c in counts]

@@ -28,7 +28,8 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, Para
 from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.notation import NameProblem, move_name, move_names, read_move_name
+from gdef_core.runtime.notation import (NameProblem, move_name, move_names, names_in_position, read_exact_name,
+                                        read_move_name)
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -143,30 +144,32 @@ class Game:
 
     # The automatic candidates (spec section 12), built the first time a game without moves()
     # asks for them: a game with moves() never pays for them, and loading stays fast however
-    # large the board.
+    # large the board. Their operations come first; their Moves are made only when every
+    # candidate is judged (legal_moves()): naming one move needs the operations alone.
+
+    @cached_property
+    def _place_ops(self) -> list:
+        """Every place's operations, in the order of the candidates."""
+        objects = list(self.objects.values())
+        return [((x, y, obj, True),) for x in range(self.width) for y in range(self.height) for obj in objects]
+
+    @cached_property
+    def _clear_ops(self) -> list:
+        """Per square the operations of its clear."""
+        empty = self.empty
+        return [((x, y, empty, False),) for x in range(self.width) for y in range(self.height)]
 
     @cached_property
     def _places(self) -> list:
         """Every place as (x, y, obj, operations, move)."""
-        return [(x, y, obj, ops, self.to_move(ops)) for x in range(self.width)
-                for y in range(self.height) for obj in self.objects.values()
-                for ops in [((x, y, obj, True),)]]
+        return [(*ops[0][:3], ops, self.to_move(ops)) for ops in self._place_ops]
 
     @cached_property
     def _clears(self) -> list:
         """Per square its clear as (operations, move), and last the pass."""
-        clears = [(ops, self.to_move(ops)) for i in range(self.width * self.height)
-                  for ops in [((i // self.height, i % self.height, self.empty, False),)]]
+        clears = [(ops, self.to_move(ops)) for ops in self._clear_ops]
         clears.append(((), self.to_move(())))
         return clears
-
-    @cached_property
-    def _place_ops(self) -> list:
-        return [place[3] for place in self._places]
-
-    @cached_property
-    def _clear_ops(self) -> list:
-        return [ops for ops, _ in self._clears[:-1]]
 
     def _start(self) -> list:
         board = [self.empty] * (self.width * self.height)
@@ -517,6 +520,9 @@ class State:
                 return Verdict(VerdictKind.MALFORMED, f"not a move: {error}")
         if self.over:
             return Verdict(VerdictKind.GAME_OVER, "the game is over: no more moves")
+        exact = read_exact_name(self, text)  # a big board's legal moves are not all named
+        if exact is not None:
+            return exact
         try:
             legal = self.legal_moves()
         except GdefRuntimeError as error:
@@ -537,6 +543,11 @@ class State:
     def move_names(self, moves: list[Move]) -> list[str]:
         """The names of `moves` (this state's), no two the same."""
         return move_names(self, moves)
+
+    def names_in_position(self, moves: list[Move]) -> list[str]:
+        """The name of each of `moves` here, as move_name() gives it: some of the legal moves
+        named without naming them all."""
+        return names_in_position(self, moves)
 
     def apply(self, move: Move | str) -> None:
         """Play `move`: check it, apply it, run end(). Raises IllegalMoveError (state unchanged)
@@ -632,6 +643,46 @@ class State:
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
         return [game._moves.get(ops) or game.to_move(ops) for ops in found]
+
+    def candidate_ops(self) -> list:
+        """candidate_moves() as operation tuples (the outcomes at a chance node), without making
+        their Moves: a big board has millions of candidates. [] once over. Raises
+        GdefRuntimeError when moves() fails."""
+        if self.over:
+            return []
+        if self.chance:
+            return [ops for ops, _ in self._chance_ops()]
+        game = self.game
+        try:
+            return game.candidates(self._board, self.player, self.move_number, self._vars)
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+
+    def legal_of(self, candidates: list) -> list[Move | None]:
+        """Per operation tuple of `candidates` (some of candidate_ops(), in its order) its Move
+        when isMoveLegal() allows it (every outcome at a chance node), else None: the verdicts
+        legal_moves() would give them. Raises GdefRuntimeError when judging fails (the steps of
+        a search run out)."""
+        game = self.game
+        if self.over:
+            return [None] * len(candidates)
+        if self.chance:
+            return [game.to_move(ops) for ops in candidates]
+        try:
+            found = game.rules.raw_filter(self._board, candidates, self.player, self.move_number, self._vars,
+                                          False, self._history, game.rules.raw_moves is not None)
+        except (Fail, RecursionError) as error:
+            raise game.rules.error(error) from None
+        kept = iter(found)
+        wanted = next(kept, None)
+        verdicts: list[Move | None] = []
+        for ops in candidates:
+            if ops is wanted:
+                verdicts.append(game._moves.get(ops) or game.to_move(ops))
+                wanted = next(kept, None)
+            else:
+                verdicts.append(None)
+        return verdicts
 
     def random_move(self, rng) -> Move | None:
         """A legal move chosen at random with `rng` (a random.Random), every legal move equally

@@ -51,16 +51,80 @@ def move_names(state, moves: list) -> list[str]:
 
 
 def move_name(state, move, legal: list | None = None) -> str:
-    """The name of `move` in `state`: as in the list of `legal` moves when it is one of them
-    (computed when not given), else its short form."""
+    """The name of `move` in `state`: as in the list of `legal` moves when it is one of them,
+    else its short form. Without `legal` the same name, judging only the candidates that could
+    share one of its forms (names_in_position)."""
     if legal is None:
-        legal = _legal_or_empty(state)
+        return names_in_position(state, [move])[0]
     try:
         index = legal.index(move)
     except ValueError:
         presentation = state.game.presentation
         return _short(presentation, _effect(state, move, presentation), move)
     return move_names(state, legal)[index]
+
+
+def names_in_position(state, moves: list) -> list[str]:
+    """The name of each of `moves` in `state`, as move_name() gives it, without listing every
+    legal move: on a big board that judges millions (docs/runtime.md, "Move names").
+
+    Each name a move can get (short, with the piece, then with the captures) contains the one
+    before, so all are part of its longest form, and each contains its short name, which
+    contains the label of a square the move touches (its column's in `column` notation):
+    `pass`, and a move that changes nothing, named by its operations, aside (labels never
+    hold `(`, G804). So a move whose name at some step equals this move's touches a square
+    labelled inside this move's longest form, and so does any move sharing a name with it at
+    an earlier step: those candidates, judged and named as move_names() names them, give
+    this move the name the whole list gives it (the same moves share each of its forms, in
+    the same order for `#N`)."""
+    if state.is_chance_node:  # an outcome's name is not made of labels: the outcomes are few
+        legal = _legal_or_empty(state)
+        return [move_name(state, move, legal) for move in moves]
+    presentation = state.game.presentation
+    effects = [_effect(state, move, presentation) for move in moves]
+    shorts = [_short(presentation, effect, move) for effect, move in zip(effects, moves)]
+    squares: set[tuple[int, int]] = set()
+    for move, effect, short in zip(moves, effects, shorts):
+        squares.update((op.x, op.y) for op in move.ops)
+        squares |= _labelled(presentation, _longest(presentation, effect, short))
+    try:
+        near = _touching(state.candidate_ops(), squares)
+        named = [found for found in state.legal_of(near) if found is not None]
+    except GdefRuntimeError:  # as when the legal moves cannot be listed: the short forms
+        return shorts
+    names = move_names(state, named)
+    first: dict = {}
+    for index, found in enumerate(named):
+        first.setdefault(found, index)
+    return [names[first[move]] if move in first else short for move, short in zip(moves, shorts)]
+
+
+def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
+    """The longest name a move can get but for `#N`; every other one is part of it."""
+    return _with_captures(presentation, effect, _with_piece(presentation, effect, short))
+
+
+def _labelled(presentation: Presentation, text: str) -> set[tuple[int, int]]:
+    """The squares whose label (their column's in `column` notation) appears in `text`."""
+    columns = [x for x, label in enumerate(presentation.columns) if label in text]
+    if presentation.notation == "column":
+        return {(x, y) for x in columns for y in range(len(presentation.rows))}
+    rows = [y for y, label in enumerate(presentation.rows) if label in text]
+    return {(x, y) for x in columns for y in rows if presentation.square(x, y) in text}
+
+
+def _touching(candidates: list, squares: set) -> list:
+    """The `candidates` (State.candidate_ops()'s) that change one of `squares`, and the pass."""
+    columns = {x for x, _ in squares}  # most operations are told apart by their column alone
+    found = []
+    for ops in candidates:
+        if not ops:
+            found.append(ops)
+        for op in ops:
+            if op[0] in columns and (op[0], op[1]) in squares:
+                found.append(ops)
+                break
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +147,23 @@ class NameProblem:
         more = "" if len(self.candidates) >= self.total else f" ({self.total} in all; 'moves' lists them)"
         label = "the closest legal moves" if self.close else "legal moves"
         return f"'{self.text}' names no legal move here; {label}: {shown}{more}"
+
+
+def read_exact_name(state, text: str):
+    """The legal move named exactly `text`, found without naming every legal move, or None
+    (then read_move_name decides, among all of them). Its short name is part of `text` and
+    contains the label of a square it touches: only the candidates touching a square labelled
+    inside `text` are judged and named (names_in_position)."""
+    if state.is_chance_node:  # an outcome's name is not made of labels
+        return None
+    text = text.strip()
+    try:
+        near = _touching(state.candidate_ops(), _labelled(state.game.presentation, text))
+        legal = [found for found in state.legal_of(near) if found is not None]
+    except GdefRuntimeError:  # reading the name among all the legal moves says what failed
+        return None
+    found = [move for move, name in zip(legal, names_in_position(state, legal)) if name == text]
+    return found[0] if len(found) == 1 else None
 
 
 def read_move_name(state, text: str, legal: list | None = None):

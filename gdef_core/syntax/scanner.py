@@ -19,6 +19,12 @@ _WORD_TERMINALS = ("DIMS", "FLOAT", "INT", "NAME", "STRING")
 # After `size :`, sides that name parameters (`size: n x n`) make one DIMS too; a name needs
 # spaces around the `x` (`nxn` is a name). Nowhere else can `WORD x WORD` start a valid text.
 _NAMED_DIMS = re.compile(r"(?:[0-9]+[ \t]*|[A-Za-z_]\w*[ \t]+)x(?:[ \t]*[0-9]+|[ \t]+[A-Za-z_]\w*)(?!\w)")
+# `size: W x H` broken by a comment or a line break between its parts (G101, read as one DIMS all the
+# same, so that nothing after it is misread).
+_GAP = r"(?:[ \t\r\n]|//[^\n]*|/\*.*?\*/)"
+_BROKEN_DIMS = re.compile(rf"(?:[0-9]+{_GAP}*?|[A-Za-z_]\w*{_GAP}+?)x(?:{_GAP}*?[0-9]+|{_GAP}+?[A-Za-z_]\w*)(?!\w)",
+                          re.S)
+_SIDES = re.compile(r"[0-9]+|[A-Za-z_]\w*")  # the first side of one
 
 
 class Token:
@@ -135,8 +141,14 @@ class Scanner:
                 value = m.group()
                 if kind in ("NAME", "INT") and _after_size(tokens):
                     named = _NAMED_DIMS.match(text, pos)
+                    broken = None if named is not None else _BROKEN_DIMS.match(text, pos)
                     if named is not None:
                         kind, value, end = "DIMS", named.group(), named.end()
+                    elif broken is not None and re.search(r"[/\n]", broken.group()):
+                        token, line, line_start = _broken_dims(broken, path, line, line_start, column, diags)
+                        tokens.append(token)
+                        pos = broken.end()
+                        continue
                 if kind == "NAME":
                     kind = keywords.get(value, "NAME")
                 elif kind == "OP":
@@ -147,6 +159,24 @@ class Scanner:
                 tokens.append(_token(kind, value, pos, line, column, end - line_start, end))
             pos = end
         return result
+
+
+def _broken_dims(broken: re.Match, path: str, line: int, line_start: int, column: int,
+                 diags: list[Diagnostic]) -> tuple[Token, int, int]:
+    """A size written over a comment or a line break (`size: 9 /* c */ x 9`): G101 over it, saying
+    what to write, and the DIMS token it means; the line and line start after it."""
+    text = broken.group()
+    newlines = text.count("\n")
+    end_line = line + newlines
+    end_column = len(text) - text.rfind("\n") - 1 if newlines else column + len(text)
+    inside = "a comment" if re.search(r"//|/\*", text) else "a line break"
+    width, height = _SIDES.match(text).group(), re.search(r"(?:[0-9]+|[A-Za-z_]\w*)$", text).group()
+    diags.append(diagnostic(
+        "G101", Span(path, line, column, end_line, end_column),
+        f"{inside} inside the board size: `W x H` is one word, on one line with only spaces between its parts; "
+        f"write `size: {width} x {height}` (a comment may follow it)"))
+    token = Token("DIMS", f"{width} x {height}", broken.start(), line, column, end_line, end_column, broken.end())
+    return token, end_line, (broken.start() + text.rfind("\n") + 1) if newlines else line_start
 
 
 def _after_size(tokens: list[Token]) -> bool:

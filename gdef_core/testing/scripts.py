@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from gdef_core.testing.start_header import HeaderError, StartHeader, header_lines, read_start, read_start_lines
 
 SUFFIX = ".test.moves"
-_GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>\S.*?)\s*$")
-_PARAM_HEADER = re.compile(r"#\s*param\s*:\s*(?P<setting>.*?)\s*$")
+# header lines; a `#` after the value starts a comment, as on every line of a script
+_GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>[^#\s][^#]*?)\s*(?:#.*)?$")
+_PARAM_HEADER = re.compile(r"#\s*param\s*:\s*(?P<setting>[^#]*?)\s*(?:#.*)?$")
 _SECTION = re.compile(r"\[(?P<name>[^\]]*)\]\s*$")
 
 

@@ -13,14 +13,18 @@
     # score: 0=12                   a player's score
     # move: 30                      the moves played so far (moveNumber())
 
-Read here without the game, as the editor reads it; gdef_core.testing.start_position makes it
-a position of the game and says what does not fit (a square off the board, an unknown object).
+A `#` after a line's value starts a comment (`# turn: 1   # Black to move`), as anywhere in a move
+script. Read here without the game, as the editor reads it; gdef_core.runtime.start_position
+makes it a position of the game and says what does not fit (a square off the board, an unknown
+object), for gdef-test and for `gdef-run --moves` and the debugger, whose scripts may start with
+the same lines (split_header).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from gdef_core.moves import Move, MoveSyntaxError, Op
@@ -40,7 +44,8 @@ KEYS: dict[str, tuple[str, str]] = {
     "move": ("N", "N moves have been played (moveNumber())"),
 }
 SOURCES = ("start", "empty")  # the `# from:` values that are not records
-_LINE = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:\s*(?P<value>.*?)\s*$")
+# a header line; a `#` after its value starts a comment, as on every line of a move script
+_LINE = re.compile(r"\s*#\s*(?P<key>[a-z]+)\s*:\s*(?P<value>[^#]*?)\s*(?:#.*)?$")
 _PLAYER = re.compile(r"\d{1,9}")
 _SETTING = re.compile(r"\s*(?P<name>[^=\s]+)\s*=\s*(?P<value>.*?)\s*$")
 
@@ -113,6 +118,22 @@ def header_lines(text: str) -> Iterator[tuple[int, str]]:
         if not stripped.startswith("#"):
             return
         yield number, raw
+
+
+def split_header(lines: Iterable[str]) -> tuple[StartHeader, Iterator[str]]:
+    """The start a move script's header writes, and the script's lines again, all of them in
+    order: of `lines` (a stream, say) only the header and the line after it are read here.
+    HeaderError at the first header line that cannot be read."""
+    lines = iter(lines)
+    head = []
+    for raw in lines:
+        head.append(raw)
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+    numbered = [(number, raw.rstrip("\n")) for number, raw in enumerate(head, 1)
+                if raw.strip().startswith("#")]
+    return read_start_lines(numbered), itertools.chain(head, lines)
 
 
 def read_start(text: str) -> StartHeader:

@@ -146,17 +146,18 @@ class Board:
             return {"moves": [], "count": 0, "error": error_json(error, self.game),
                     "reason": f"moves() failed: {error.headline()}"}
         wanted = set(touching or ())
-        found, count = [], 0
-        names = state.move_names(moves)
-        for move, name in zip(moves, names):
+        shown, count = [], 0
+        for move in moves:
             squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
             if wanted and not wanted.issubset(squares):
                 continue
             count += 1
-            if len(found) < limit:
-                found.append({"text": str(move), "name": name, "squares": [list(s) for s in squares],
-                              "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))]
-                                      for op in move.ops]})
+            if len(shown) < limit:
+                shown.append((move, squares))
+        names = state.names_in_position([move for move, _ in shown])  # not all: a big board has millions
+        found = [{"text": str(move), "name": name, "squares": [list(s) for s in squares],
+                  "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))] for op in move.ops]}
+                 for (move, squares), name in zip(shown, names)]
         return {"moves": found, "count": count}
 
     def check(self, text: str) -> dict:
@@ -300,10 +301,12 @@ class Board:
 
     # ------------------------------------------------------------ scripts and records
 
-    def load_script(self, text: str, name: str = "moves") -> dict:
+    def load_script(self, text: str, name: str = "moves", folder: str | None = None) -> dict:
         """A move script (one move or `?` assertion a line) or a game record (JSON) to step
-        through from the start position (a record's own `start`, if it has one), as a new game
-        (the one so far is kept: _start_over)."""
+        through from the start position (a record's own `start`, if it has one; the position a
+        script's header writes, as gdef-run --moves starts it: _script_start), as a new game
+        (the one so far is kept: _start_over). `folder`: where the script is, for the record its
+        header may name (a script sent by the page has none)."""
         if not isinstance(text, str) or not isinstance(name, str):
             raise ApiError(400, "send {\"text\": \"...\", \"name\": \"...\"}")
         start = None
@@ -311,6 +314,7 @@ class Board:
             entries, start = self._record_entries(text, name)
         else:
             entries = _script_entries(text)
+            start = self._script_start(text, name, folder)
         if len(entries) > SCRIPT_LIMIT:
             raise ApiError(413, f"{name} has {len(entries)} entries; at most {SCRIPT_LIMIT:,} can be stepped through")
         kept = self._start_over(start)
@@ -338,6 +342,27 @@ class Board:
             raise ApiError(500, str(error)) from None
         except GameLoadError as error:  # a refused value (ParamError) or what it breaks
             raise ApiError(400, str(error)) from None
+
+    def _script_start(self, text: str, name: str, folder: str | None) -> dict | None:
+        """The position a script's header writes (`# from:`, `# board:` ...), as State.to_json()
+        writes it, or None when it writes none; an ApiError at the line that does not fit."""
+        from gdef_core.runtime.start_position import StartError, script_start
+        from gdef_core.testing.start_header import HeaderError, read_start
+
+        try:
+            header = read_start(text)
+        except HeaderError as error:
+            raise ApiError(400, f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
+        if not (header.is_record or header.writes_position):
+            return None
+        if header.is_record and folder is None:
+            at = header.source_at
+            raise ApiError(400, f"{name}:{at.line}:{at.column + 1}: a script sent by the page cannot start from "
+                                "a record (its folder is unknown here): open the record itself")
+        try:
+            return script_start(self.game, header, os.path.join(folder or os.curdir, name)).to_json()
+        except StartError as error:
+            raise ApiError(400, f"{name}:{error.at.line}:{error.at.column + 1}: {error.message}") from None
 
     def _record_entries(self, text: str, name: str) -> tuple[list[dict], dict | None]:
         """A record's moves as script entries, and its `start` position (checked), if any."""

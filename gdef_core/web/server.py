@@ -495,7 +495,8 @@ def _open_script(play, board: Board, path: str, stdin) -> bool:
 
     try:
         text = stdin.read() if path == "-" else read_text(path)
-        board.load_script(text, "<stdin>" if path == "-" else os.path.basename(path))
+        board.load_script(text, "<stdin>" if path == "-" else os.path.basename(path),
+                          os.curdir if path == "-" else os.path.dirname(path) or os.curdir)
     except OSError as error:
         play.complain(f"gdef-run: error: {path}: cannot read the moves: {error.strerror or error}")
         return False

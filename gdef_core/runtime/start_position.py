@@ -1,4 +1,5 @@
-"""A test file's header (gdef_core.testing.start_header) made a position of its game.
+"""A start position as a header writes it (gdef_core.testing.start_header: a rule-test file's
+header, a `gdef-run --moves` script's) made a position of its game.
 
 The position is built as a record's `start` is read (`State.from_json`, so its checks are the
 records'), from the game's start, the empty board or the position a record's moves reach
@@ -18,7 +19,6 @@ from gdef_core.moves import Move
 from gdef_core.runtime.errors import GdefRuntimeError
 from gdef_core.runtime.render import CROSSING_MARK, EMPTY_MARK
 from gdef_core.runtime.session import RecordError, Session, load_record
-from gdef_core.testing.scripts import TestFile, TestFileError
 from gdef_core.testing.start_header import At, Picture, StartHeader
 
 
@@ -30,45 +30,15 @@ class StartError(ValueError):
         self.message, self.at, self.location = message, at, location
 
 
-def read_records(test_file: TestFile) -> dict[str, dict]:
-    """The records the `# from:` lines name (the header's and the tests'), by path; a
-    TestFileError at the line of one that cannot be read or is not a record."""
-    records: dict[str, dict] = {}
-    for start in (test_file.start, *(case.start for case in test_file.cases)):
-        if start is None or not start.is_record:
-            continue
-        path = start.record_path(test_file.path)
-        if path not in records:
-            at = start.source_at
-            try:
-                records[path] = load_record(path)
-            except RecordError as error:
-                raise TestFileError(test_file.path, f"# from: {error}", at.line, at.column, at.end) from None
-    return records
-
-
-def record_params(test_file: TestFile, record: dict | None, given: dict[str, str]) -> dict:
-    """The parameters a record was played with, which the game is loaded with; TestFileError
-    at the `# from:` line when `given` (the file's `# param:` lines and --param) sets another value."""
-    recorded = (record or {}).get("params", {})
-    clash = [name for name in recorded if name in given and str(given[name]).lower() != _shown(recorded[name])]
-    if clash:
-        at = test_file.start.source_at
-        played = ", ".join(f"{name}={_shown(recorded[name])}" for name in clash)
-        raise TestFileError(test_file.path, f"the record was played with {played}, not with "
-                            + ", ".join(f"{name}={given[name]}" for name in clash)
-                            + ": a test from a record keeps its parameters (drop the other setting)",
-                            at.line, at.column, at.end)
-    return recorded
-
-
 def _shown(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def start_state(game, header: StartHeader, record: dict | None):
-    """The State a test starts from; StartError at the header line that does not fit."""
-    first = header.source_at or _first(header)
+def start_state(game, header: StartHeader, record: dict | None, start=None):
+    """The State a header starts from (`record`: the one its `# from:` names, read); StartError
+    at the header line that does not fit. `start`: the game's start position, when the caller
+    has it (setup() is not run again: under the debugger it would stop there twice)."""
+    first = header.source_at or first_line(header)
     if record is not None:
         if record.get("game") != game.name:
             raise StartError(f"the record is of '{record.get('game')}', not of '{game.name}'", first)
@@ -76,14 +46,17 @@ def start_state(game, header: StartHeader, record: dict | None):
                   if name in game.params and _shown(value) != _shown(game.params[name])}
         if played:
             raise StartError("the record was played with " + ", ".join(f"{n}={_shown(v)}" for n, v in played.items())
-                             + ", the tests with " + ", ".join(f"{n}={_shown(game.params[n])}" for n in played)
-                             + ": a test's record is played with the parameters of its file (`# param:`)", first)
+                             + ", the game here with " + ", ".join(f"{n}={_shown(game.params[n])}" for n in played)
+                             + ": a record goes on with the parameters it was played with (set them with "
+                             "`# param:` in a test file, --param for gdef-run)", first)
         try:
             state = Session.from_record(game, game.files, record).state
         except RecordError as error:
             raise StartError(f"the record does not replay: {error}", first) from None
         except GdefRuntimeError as error:
             raise StartError(f"the record does not replay: {error.message}", first, error.location) from None
+    elif start is not None:
+        state = start
     else:
         try:
             state = game.new_state()
@@ -94,7 +67,26 @@ def start_state(game, header: StartHeader, record: dict | None):
     return _written(game, state.to_json(), header)
 
 
-def _first(header: StartHeader) -> At:
+def script_start(game, header: StartHeader, script: str, start=None):
+    """The State a move script's header starts from (gdef-run --moves, the debugger, the board
+    page), the record its `# from:` names read relative to the script `script`; StartError at
+    the line that does not fit, its message whole (`# from: ...`, `the start position does not
+    fit GAME: ...`). `start`: as start_state's."""
+    record = None
+    if header.is_record:
+        try:
+            record = load_record(header.record_path(script))
+        except RecordError as error:
+            raise StartError(f"# from: {error}", header.source_at) from None
+    try:
+        return start_state(game, header, record, start)
+    except StartError as error:
+        raise StartError(f"the start position does not fit {game.name}: {error.message}", error.at,
+                         error.location) from None
+
+
+def first_line(header: StartHeader) -> At:
+    """The header's first line that writes part of the position (a square, the turn ...)."""
     places = [item.at if isinstance(item, Picture) else item[1] for item in header.board]
     places += [entry[-1] for entry in (*header.variables, *header.scores)]
     places += [entry[-1] for entry in (header.turn, header.move) if entry is not None]
@@ -148,7 +140,7 @@ def _written(game, data: dict, header: StartHeader):
         data["scores"][player] = value
     if header.move is not None:
         data["move_number"] = header.move[0]
-    return _read(game, data, _first(header))
+    return _read(game, data, first_line(header))
 
 
 def _drawn(game, picture: Picture) -> tuple[dict, dict]:
