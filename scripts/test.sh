@@ -6,17 +6,17 @@
 # may follow it (scripts/test.sh --quick -x -k sim).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# the two pytest processes each keep their temporary folder in here (--basetemp needs the parent)
+# pytest's temporary folders go in here (--basetemp needs the parent)
 mkdir -p .pytest_cache
 trap 'exit 130' INT   # Ctrl-C stops the whole run (pytest in front exits 2 on it, not by the signal)
 
-# pytest ARGS in the background, its output to a new file $background_log, in a process group
-# of its own: so that it does not ignore SIGINT as a plain `&` job would (tests send Ctrl-C to
-# the tools), and is stopped (its log removed) when this script ends.
-background_pytest() {
+# COMMAND ARGS in the background, its output to a new file $background_log, in a process
+# group of its own: so that it does not ignore SIGINT as a plain `&` job would (tests send
+# Ctrl-C to the tools), and is stopped (its log removed) when this script ends.
+in_background() {
   background_log=$(mktemp)
   set -m
-  .venv/bin/python -m pytest "$@" </dev/null >"$background_log" 2>&1 &
+  "$@" </dev/null >"$background_log" 2>&1 &
   background_pid=$!
   set +m
   trap 'kill -- "-$background_pid" 2>/dev/null || true; rm -f "$background_log"' EXIT
@@ -44,7 +44,7 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   [ -x .venv/bin/python ] || scripts/bootstrap.sh
   export GDEF_TEST_NATIVE_CACHE="$PWD/.pytest_cache/gdef-native"
-  background_pytest -q --basetemp=.pytest_cache/tmp-2 "${quick_second[@]}" "$@"
+  in_background .venv/bin/python -m pytest -q --basetemp=.pytest_cache/tmp-2 "${quick_second[@]}" "$@"
   first_status=0
   .venv/bin/python -m pytest -q --basetemp=.pytest_cache/tmp-1 "${quick_first[@]}" "$@" || first_status=$?
   second_status=0
@@ -74,20 +74,25 @@ if [ -n "${CI:-}" ]; then pytest_options+=(--continue-on-collection-errors); fi
 # The editor tests run once, in the editors' step at the end, which installs Neovim and Emacs.
 editor_tests=(tests/editors tests/test_format_editors.py)
 ignored=()
-if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then ignored=("${editor_tests[@]/#/--ignore=}"); fi
-# The native backend's example tests spend minutes of one core in numba's compiler: they run
-# in a second pytest beside the rest of the suite (the machines have two cores), their report
-# after. (The other test_native_*.py files, with numba compiles of their own, stay in the first.)
-native=(tests/test_native.py)
-background_pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-2 "${native[@]}"
-status=0
-.venv/bin/python -m pytest "${pytest_options[@]}" --basetemp=.pytest_cache/tmp-1 "${native[@]/#/--ignore=}" "${ignored[@]}" || status=$?
-native_status=0
-wait "$background_pid" || native_status=$?
-echo "--- the native backend's tests (${native[*]}):"
-cat "$background_log"
-if [ "$status" -ne 0 ]; then exit "$status"; fi
-if [ "$native_status" -ne 0 ]; then exit "$native_status"; fi
+editors=""
 if [ -z "$python_only" ] && [ -x vscode-extension/scripts/ci.sh ]; then
-  GDEF_PYTHON="$PWD/.venv/bin/python" vscode-extension/scripts/ci.sh
+  editors=1
+  ignored=("${editor_tests[@]/#/--ignore=}")
+  # What the editors' step installs (Debian packages, npm trees: mostly waiting on the network
+  # and the disk) is installed during the Python suite; its builds and tests run after it.
+  in_background vscode-extension/scripts/ci.sh --install
+fi
+# Two pytest workers (pytest-xdist; the machines have two cores), each in a temporary folder of
+# its own under .pytest_cache/tmp. --dist loadfile: a worker takes a whole test file, so what a
+# file compiles or starts once for its tests (a numba module, a language server, a browser) is
+# done once; it takes the next file when it is almost done with its last, so the numba
+# compiles (tests/test_native*.py, minutes) and the rest of the suite end together.
+.venv/bin/python -m pytest "${pytest_options[@]}" -n 2 --dist loadfile --basetemp=.pytest_cache/tmp "${ignored[@]}"
+if [ -n "$editors" ]; then
+  install_status=0
+  wait "$background_pid" || install_status=$?
+  echo "--- the editors' installs (vscode-extension/scripts/ci.sh --install, during the Python suite):"
+  cat "$background_log"
+  if [ "$install_status" -ne 0 ]; then exit "$install_status"; fi
+  GDEF_PYTHON="$PWD/.venv/bin/python" vscode-extension/scripts/ci.sh --installed
 fi

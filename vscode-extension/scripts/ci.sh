@@ -4,8 +4,15 @@
 #   Neovim headless and Emacs batch with the documented configurations, the extension end to end in a
 #   real VS Code (code-server from npm, driven by Playwright with Debian's Chromium).
 # Installs what it needs from the registries (apt as root, npm from the lock files).
+# --install: only install (Debian packages, both npm trees), as scripts/test.sh does beside the
+# Python suite; --installed: only build and test, on what --install left. Neither: both.
 # $GDEF_PYTHON: a Python with gdef installed (default python3). Exits non-zero on any failure.
 set -euo pipefail
+phase="${1:-}"
+case "$phase" in
+  ""|--install|--installed) ;;
+  *) echo "usage: vscode-extension/scripts/ci.sh [--install | --installed]" >&2; exit 2 ;;
+esac
 
 extension_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=$(cd "$extension_dir/.." && pwd)
@@ -17,7 +24,8 @@ started=$SECONDS
 step() { printf '\n== %s (%ss)\n' "$*" "$((SECONDS - started))"; }
 fail() { echo "editors ci: $*" >&2; exit 1; }
 
-# ---------------------------------------------------------------- system packages
+# ---------------------------------------------------------------- installing
+install() {
 step "system packages"
 # neovim, emacs-nox + elpa-eglot: their tests; chromium: the browser Playwright drives; the
 # rest builds code-server's native modules (node-pty, keymaps, kerberos) and serves its search.
@@ -35,12 +43,26 @@ fi
 command -v node >/dev/null || fail "node is not installed (Node 20 is needed: code-server 4.100 runs on it)"
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [[ $node_major == 20 ]] || echo "warning: Node $node_major; code-server 4.100.x is built for Node 20"
-"$GDEF_PYTHON" -c "import gdef_lsp, gdef_core" || fail "gdef is not installed in $GDEF_PYTHON (set GDEF_PYTHON)"
-
-# ---------------------------------------------------------------- the extension
 cd "$extension_dir"
 step "extension: npm ci"
 npm ci --no-progress --loglevel=error
+cd "$e2e_dir"
+step "code-server: npm ci"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# @vscode/ripgrep (inside code-server) downloads rg from GitHub at install time; give it
+# Debian's rg in the cache it looks in first. The version is the one code-server 4.100.3 uses.
+ripgrep_cache="$work/vscode-ripgrep-cache-1.15.11"
+mkdir -p "$ripgrep_cache"
+tar czf "$ripgrep_cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C /usr/bin rg
+# as root, npm runs install scripts only with unsafe-perm; node-pty's runs `npx node-gyp`
+TMPDIR="$work" npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-progress --loglevel=error
+}
+
+# ---------------------------------------------------------------- the extension
+check() {
+"$GDEF_PYTHON" -c "import gdef_lsp, gdef_core" || fail "gdef is not installed in $GDEF_PYTHON (set GDEF_PYTHON)"
+cd "$extension_dir"
 step "extension: grammar in step with gdef_core/builtins.py"
 "$GDEF_PYTHON" scripts/sync_grammar.py --check
 step "extension: type-check"
@@ -67,16 +89,10 @@ GDEF_REQUIRE_EDITORS=1 "$GDEF_PYTHON" -m pytest -q -p no:cacheprovider tests/edi
 
 # ---------------------------------------------------------------- VS Code end to end
 cd "$e2e_dir"
-step "code-server: npm ci"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# @vscode/ripgrep (inside code-server) downloads rg from GitHub at install time; give it
-# Debian's rg in the cache it looks in first. The version is the one code-server 4.100.3 uses.
-ripgrep_cache="$work/vscode-ripgrep-cache-1.15.11"
-mkdir -p "$ripgrep_cache"
-tar czf "$ripgrep_cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C /usr/bin rg
-# as root, npm runs install scripts only with unsafe-perm; node-pty's runs `npx node-gyp`
-TMPDIR="$work" npm_config_unsafe_perm=true npm_config_yes=true npm ci --no-progress --loglevel=error
 step "VS Code end to end (code-server + Playwright + Chromium)"
 GDEF_VSIX="$extension_dir/gdef.vsix" timeout 900 npm test
 step "editors: all passed"
+}
+
+if [[ $phase != --installed ]]; then install; fi
+if [[ $phase != --install ]]; then check; fi
