@@ -320,7 +320,7 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     path = tmp_path / "proposals.gdef"
     path.write_text(PROPOSALS, encoding="utf-8")
     game = load_game(str(path), max_steps=max_steps)
-    assert "g_add_op(c, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
+    assert "g_add_op_moves(c, &_nc, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
         game.program, max_steps, game.max_depth).text
     native = NativeRules.load(game, None)
     assert native.route == "c"
@@ -430,3 +430,242 @@ def test_tables_set_by_hand_in_a_chance_game_are_read_as_set():
     rolled.apply(rolled.chance_outcomes()[0][0])
     assert native.legal_moves(rolled) == rolled.legal_moves()
     assert native.perft(reversed_faces, 4) == perft(reversed_faces, 4)
+
+
+@pytest.mark.parametrize("max_steps, legal", [(43, 3), (44, 4)])
+def test_an_always_inlined_function_counts_in_its_callers_local(tmp_path, max_steps, legal):
+    """A small function always inlined (BUDGET's one() and spend()) takes its caller's step count
+    by pointer instead of through S, so that the count stays in a register across the call; the
+    budget still runs out at the Python backend's step."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "budget.gdef"
+    path.write_text(BUDGET, encoding="utf-8")
+    game = load_game(str(path), max_steps=max_steps)
+    text = c_source(game.program, max_steps, game.max_depth).text
+    assert "int64_t u_one(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_n) {" in text
+    assert "l_n = u_one(c, _d, &_st, l_n);" in text
+    assert "int _r = u_isMoveLegal(c, 1, &_st); c->S[S_ST] = _st; return _r;" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# put() is reached from moves() only, mark() from moves() and end(): put()'s candidates whose
+# second square is off the board (x = 4) are dropped; mark() is a candidate in moves() and a
+# consequence in end() (from the second move on, square 4 becomes Y after each move).
+HELPERS = """
+name: helpers
+players: 2
+size: 5 x 1
+obj X
+obj Y
+
+define put(int x) {
+  addPlace(x, 0, X);
+  addPlace(x + 1, 0, X);
+  addMove();
+}
+
+define mark(int x) {
+  addPlace(x, 0, Y);
+}
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 5; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      put(x);
+    }
+  }
+  mark(0);
+  addMove();
+}
+
+define end() -> bool {
+  if (moveNumber() >= 2) {
+    mark(4);
+  }
+  return moveNumber() >= 4;
+}
+"""
+
+
+def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_path):
+    """addPlace and addMove in a function that only moves() reaches are written without testing
+    the context (g_add_op_moves, g_add_move_moves); one that end() reaches too still tests it
+    (g_add_any). The candidates, the dropped ones and the consequences are the Python backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "helpers.gdef"
+    path.write_text(HELPERS, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    put = text[text.index("u_put(Ctx *c, int64_t _d, int64_t *_stp, int64_t *_ncp, int64_t l_x) {"):
+               text.index("u_mark(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {")]
+    assert "g_add_op_moves(c, &_nc, l_x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in put
+    assert "g_add_move_moves(c, &_nc)" in put and "g_add_move(c)" not in text
+    assert "g_add_any(c, l_x, INT64_C(0), INT64_C(2), 1)" in text
+    # moves() keeps the cursor in its local, puts it in S around mark(), which writes there
+    assert "({ c->S[S_NC] = _nc; u_mark(c, _d, &_st, INT64_C(0)); _nc = c->S[S_NC]; })" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
+
+
+# isMoveLegal() makes arrays filled with constants and judges square x by what they hold: each
+# sum is what the fill and the writes make it (8 for x = 0 .. 3, so every square is legal).
+FILLS = """
+name: fills
+players: 2
+size: 4 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int minus[x + 1][3] = -1;
+  bool seen[x + 2] = false;
+  obj marks[3] = empty;
+  float half[2] = 0.0;
+  float negative[2] = -0.0;
+  int seven[2] = 7;
+  minus[x][1] = 5;
+  seen[x + 1] = true;
+  half[1] = 1.5;
+  int sum = minus[0][0] + minus[x][1] + seven[1];
+  if (seen[0] || !seen[x + 1] || marks[2] != empty || half[0] != 0.0 || half[1] != 1.5 || negative[0] != 0.0) {
+    return false;
+  }
+  return operationsNum() == 1 && sum == 11 && CurrentPosition[x][0] == empty;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_arrays_filled_with_zero_bits_or_minus_one_are_made_with_memset(tmp_path):
+    """A local array filled with a constant whose bytes are all alike (0, false, empty, +0.0, the
+    int -1) is made with one memset, others (7, -0.0) by a loop; what they hold is the Python
+    backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "fills.gdef"
+    path.write_text(FILLS, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert text.count("memset(l_") == 4
+    assert "memset(l_minus.p, 0xFF, (size_t)(_t1 * _t2) * sizeof(int64_t));" in text
+    assert "memset(l_half.p, 0, (size_t)(" in text and "sizeof(double));" in text
+    assert "l_negative.p[k] = " in text and "l_seven.p[k] = " in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [4, 12]
+
+
+# isMoveLegal() reads the board after the move square by square, 24 reads a judgement: more than
+# the first few that look squares up among the move's operations, so the later ones read the
+# copy of the board after the move. A move is legal when it leaves at most two X and two O and
+# square 11 not X.
+NEXT = """
+name: next
+players: 2
+size: 12 x 1
+obj X
+obj O
+
+define isMoveLegal() -> bool {
+  int xs = 0;
+  int os = 0;
+  for (int x = 0; x < 12; x = x + 1) {
+    if (NextPosition[x][0] == X) { xs = xs + 1; }
+    if (NextPosition[x][0] == O) { os = os + 1; }
+  }
+  return operationsNum() == 1 && xs <= 2 && os <= 2 && NextPosition[11][0] != X;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_a_judgement_reading_the_board_after_the_move_often_reads_a_copy(tmp_path):
+    """NextPosition in isMoveLegal(): a scan of the move's operations for the first reads of a
+    judgement, then a copy of the board with the move applied, made once per judgement (its
+    count reset by e_isMoveLegal); the judgements are the Python backend's."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "next.gdef"
+    path.write_text(NEXT, encoding="utf-8")
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert "static inline int e_isMoveLegal(Ctx *c) { c->HS[H_NEXT] = 0; " in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    expected = perft(game.new_state(), 3)
+    assert expected[0] == 23 and native.perft(game.new_state(), 3) == expected
+
+
+# moves() proposes a place on each empty square, then the places on squares 0 to 2 again
+# (duplicates of one operation), and with REST a move of two operations too (a list of
+# candidates of mixed lengths). The game ends after one move, won by player 0 when it took
+# square 0, 1 or 2.
+REPEATS = """
+name: repeats
+players: 2
+size: 6 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 6; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+  for (int x = 0; x < 3; x = x + 1) {
+    if (CurrentPosition[x][0] == empty) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+  REST
+}
+
+define end() -> bool {
+  if (CurrentPosition[0][0] != empty || CurrentPosition[1][0] != empty || CurrentPosition[2][0] != empty) {
+    setWinner(0);
+  } else {
+    setWinner(1);
+  }
+  return true;
+}
+"""
+
+
+@pytest.mark.parametrize("rest, moves", [("", 6), ("addPlace(5, 0, X); addPlace(4, 0, X); addMove();", 7)])
+def test_candidates_of_one_operation_proposed_twice_are_listed_and_drawn_once(tmp_path, rest, moves):
+    """Candidates of one operation are stamped in one pass up to the first repeat (kernel.c,
+    g_single_unique), then the rest checked and moved down: each is kept once; with a candidate of
+    two operations among them they all stay, and repeats are skipped as drawn. Perft is the Python backend's, and a random
+    player takes each distinct move alike: squares 0 to 2 in 3 games of `moves` (not 6 of 9 or
+    of 10, as drawing candidates as proposed would)."""
+    from gdef_core.runtime.perft import perft
+
+    path = tmp_path / "repeats.gdef"
+    path.write_text(REPEATS.replace("REST", rest), encoding="utf-8")
+    game = load_game(str(path))
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [moves]
+    totals = native.simulate(3, 0, 4000, game.new_state(), None)
+    assert totals.games == 4000 and abs(totals.wins[0] / 4000 - 3 / moves) < 0.05, totals.wins

@@ -104,6 +104,16 @@ def _effectful(expr) -> bool:
     return any(isinstance(node, (ir.CallFunction, ir.CallBuiltin)) for node in ir.walk([expr]))
 
 
+def _fill_byte(expr) -> str | None:
+    """The byte every byte of an array element filled with the constant `expr` holds, where
+    there is one: 0 (0, false, empty, +0.0) and 0xFF (the int -1); else None."""
+    if isinstance(expr, ir.Object):
+        return "0" if expr.number == 0 else None
+    if not isinstance(expr, ir.Const) or expr.type == "float" and math.copysign(1.0, expr.value) < 0:
+        return None
+    return "0" if expr.value == 0 else "0xFF" if expr.type == "int" and expr.value == -1 else None
+
+
 def _constant(expr) -> bool:
     return isinstance(expr, (ir.Const, ir.Object))
 
@@ -128,6 +138,8 @@ class CEmitter:
         # inlined, so that the function itself runs only on a miss
         self.memoized = memoizable(module, set(self.tables)) & set(self.functions)
         self.sizes: dict[str, float] = dict.fromkeys(self.memoized, math.inf)   # expanded_size()'s
+        self.pure = set().union(*(module.graph.reachable(name) for name in self.memoized))
+        self.touching: dict[str, bool] = {}   # touches_cursor()'s
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
 
@@ -151,12 +163,13 @@ class CEmitter:
         scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
                           f"{'c->HS[H_RES] = 0; ' if scratch and context == Context.IS_MOVE_LEGAL else ''}"
-                          f"return u_{context.value}(c, 1); }}\n"
+                          f"{'c->HS[H_NEXT] = 0; ' if context == Context.IS_MOVE_LEGAL else ''}"
+                          f"{self.entry_call(context.value, 'bool')} }}\n"
                           for context in ENTRIES
                           if context.value in functions and context not in (Context.MOVES, Context.CHANCE))
         if "moves" in functions:
             candidates = ("static int64_t g_candidates(Ctx *c) {\n"
-                          "    u_moves(c, 1);\n"
+                          f"    {self.entry_call('moves', None)}\n"
                           "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
                           "    if (c->S[S_ERR] != 0) return 0;\n"
                           "    return g_stamped(c, c->S[S_NM]);\n}\n")
@@ -165,7 +178,7 @@ class CEmitter:
         if chance:   # the outcomes of a chance node (kernel.c: g_outcomes)
             candidates += ("static int64_t g_merge(Op *CO, int64_t *CS, int64_t m);\n"
                            "static int64_t g_chance_outcomes(Ctx *c) {\n"
-                           "    u_chance(c, 1);\n"
+                           f"    {self.entry_call('chance', None)}\n"
                            "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
                            "    if (c->S[S_ERR] != 0) return 0;\n"
                            "    return g_merge(c->CO, c->CS, c->S[S_NM]);\n}\n")
@@ -181,6 +194,41 @@ class CEmitter:
                           "static int64_t g_stamped(Ctx *c, int64_t m);",
                           "static int64_t g_automatic(Ctx *c);", candidates, '#include "kernel.c"\n'])
         return CSource(text, self.int_scores, constants, self.tables)
+
+    def always_inlined(self, name: str) -> bool:
+        return self.expanded_size(name) <= _INLINE_NODES
+
+    def moves_only(self, name: str) -> bool:
+        """Whether moves() is the only entry point of the kernels that reaches function `name`:
+        its operations are a candidate's, whatever the context slot says, and it keeps the
+        candidates' write cursor (S[S_NC]) in a local, _nc (but a memoized function and those it
+        calls: they are pure, and called without the cursor)."""
+        return self.functions[name].contexts & set(ENTRIES) == {Context.MOVES} and name not in self.pure
+
+    def touches_cursor(self, name: str) -> bool:
+        """Whether function `name`, or one it calls, calls a built-in that may read or write
+        S[S_NC] (any but the cursor-free ones): a caller holding _nc puts it back in S first."""
+        if name not in self.touching:
+            self.touching[name] = False   # a cycle adds nothing
+            nodes = list(ir.walk(self.functions[name].body))
+            self.touching[name] = (any(isinstance(node, ir.CallBuiltin) and node.builtin.name not in _CURSOR_FREE
+                                       for node in nodes)
+                                   or any(self.touches_cursor(node.name) for node in nodes
+                                          if isinstance(node, ir.CallFunction)))
+        return self.touching[name]
+
+    def entry_call(self, name: str, result: str | None) -> str:
+        """The statements of a kernel entry point calling u_`name` (its result returned), the
+        step count in S around it."""
+        if not self.always_inlined(name):
+            return f"return u_{name}(c, 1);" if result else f"u_{name}(c, 1);"
+        if self.moves_only(name):   # moves(): its write cursor too
+            call, load, store = f"u_{name}(c, 1, &_st, &_nc)", " int64_t _nc = c->S[S_NC];", " c->S[S_NC] = _nc;"
+        else:
+            call, load, store = f"u_{name}(c, 1, &_st)", "", ""
+        body = (f"{c_type(result)} _r = {call}; c->S[S_ST] = _st;{store} return _r;" if result
+                else f"{call}; c->S[S_ST] = _st;{store}")
+        return f"int64_t _st = c->S[S_ST];{load} {body}"
 
     def expanded_size(self, name: str) -> float:
         """The IR nodes of function `name` with the functions it calls always inlined into it
@@ -256,8 +304,9 @@ class CEmitter:
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
         at = 8
-        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_KEY", keylen), ("H_PT", tsize),
-                           ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap), ("H_ROWS", cap * keylen)):
+        for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_NEXT", nb + 1), ("H_KEY", keylen),
+                           ("H_PT", tsize), ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap),
+                           ("H_ROWS", cap * keylen)):
             out[name] = at
             at += size
         out["HSIZE"] = at
@@ -298,14 +347,21 @@ class _FunctionEmitter:
         self.tables: dict[str, tuple[int, ...]] = {}   # the constant local arrays, found in emit()
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
-        # every return puts the function's step count (the local _st) back into S first
-        self.give_up = f"{{ {_SYNC_OUT} return {_ZERO[function.result] if function.result else ''}; }}"
+        # every return puts the function's step count (the local _st) back where the caller
+        # keeps it first: the caller's local for an always-inlined function, else S
+        self.inlined = emitter.always_inlined(function.name)
+        self.moves_only = emitter.moves_only(function.name)   # and its cursor in _nc
+        self.put_back = _PUT_BACK if self.inlined else _SYNC_OUT
+        if self.moves_only:
+            self.put_back += " *_ncp = _nc;" if self.inlined else " c->S[S_NC] = _nc;"
+        self.give_up = f"{{ {self.put_back} return {_ZERO[function.result] if function.result else ''}; }}"
 
     def signature(self) -> str:
         f = self.function
-        params = ", ".join(["Ctx *c", "int64_t _d", *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
-        small = self.c.expanded_size(f.name) <= _INLINE_NODES
-        inline = ("static inline __attribute__((always_inline))" if small else
+        counter = (["int64_t *_stp", "int64_t *_ncp"] if self.inlined and self.moves_only
+                   else ["int64_t *_stp"] if self.inlined else [])
+        params = ", ".join(["Ctx *c", "int64_t _d", *counter, *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
+        inline = ("static inline __attribute__((always_inline))" if self.inlined else
                   "static inline" if f.inlinable else "static")
         return f"{inline} {c_type(f.result)} u_{self.name}({params})"
 
@@ -322,15 +378,18 @@ class _FunctionEmitter:
             raise CUnsupported("a local read before its declaration may have run", f.span)
         self.tables = constant_locals(f)   # pointed at `static const` tables, not made
         self.line(0, self.signature() + " {")
+        self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
-        self.line(1, "int64_t _st = c->S[S_ST];")
+        self.line(1, f"int64_t _st = {'*_stp' if self.inlined else 'c->S[S_ST]'};")
+        if self.moves_only:
+            self.line(1, f"int64_t _nc = {'*_ncp' if self.inlined else 'c->S[S_NC]'};")
         params = {name for name, _ in f.params}
         for name, kind in f.locals.items():
             if name not in params:
                 zero = "{0}" if kind.endswith("[]") else ("{0, 0}" if kind == "dyn" else _ZERO[kind])
                 self.line(1, f"{c_type(kind)} l_{name} = {zero};")
         self.block(f.body, 1)
-        self.line(1, _SYNC_OUT)
+        self.line(1, self.put_back)
         self.line(0, "}")
         return "\n".join(self.lines) + "\n"
 
@@ -376,9 +435,9 @@ class _FunctionEmitter:
             case ir.Return(value=None):
                 self.line(indent, self.give_up)
             case ir.Return(value=value) if _constant(value):
-                self.line(indent, f"{{ {_SYNC_OUT} return {self.expr(value)}; }}")
+                self.line(indent, f"{{ {self.put_back} return {self.expr(value)}; }}")
             case ir.Return(value=value):
-                self.line(indent, f"{{ __auto_type _r = {self.expr(value)}; {_SYNC_OUT} return _r; }}")
+                self.line(indent, f"{{ __auto_type _r = {self.expr(value)}; {self.put_back} return _r; }}")
             case ir.If():
                 self.if_chain(stmt, indent)
             case ir.Fail(check=Check.NO_RETURN):
@@ -477,12 +536,17 @@ class _FunctionEmitter:
             for i, item in enumerate(items):
                 self.line(inner, f"{name}.p[{i}] = {self.expr(item)};")
         else:
-            fill = self.temp()
-            self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
+            byte = _fill_byte(stmt.fill)
+            if byte is None:
+                fill = self.temp()
+                self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
             n1 = sizes[1] if len(sizes) == 2 else "1"
             self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {count}); {name}.n0 = {sizes[0]}; "
                              f"{name}.n1 = {n1};")
-            self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
+            if byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
+                self.line(inner, f"memset({name}.p, {byte}, (size_t)({count}) * sizeof({pointer}));")
+            else:
+                self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
         self.line(indent, "}")
 
     def indexes_into_temps(self, nodes, sizes: list[str], indent: int) -> list[str]:
@@ -550,7 +614,7 @@ class _FunctionEmitter:
             case ir.CallFunction():
                 return self.call_function(expr)
             case ir.CallBuiltin(builtin=builtin, type=kind) if builtin.name not in _STEPLESS and not (
-                    builtin.name in _OPERATIONS and self.operation_helper() == "g_add_op"):
+                    builtin.name in _OPERATIONS and self.operation_helper() in _COUNTED_HERE):
                 return self.synced(self.call_builtin(expr), kind)
             case ir.CallBuiltin():
                 return self.call_builtin(expr)
@@ -649,17 +713,37 @@ class _FunctionEmitter:
         if call.name in self.c.memoized:   # its step count stays in the local: no S in between
             return self.sequenced(list(call.args),
                                   lambda texts: f"m_{call.name}({', '.join(['c', depth, '&_st', *texts])})")
+        if self.c.always_inlined(call.name):   # counts in this function's _st, through a pointer
+            if self.c.moves_only(call.name):   # writes at this function's cursor too
+                return self.sequenced(list(call.args),
+                                      lambda texts: f"u_{call.name}({', '.join(['c', depth, '&_st', '&_nc', *texts])})")
+            return self.sequenced(list(call.args), lambda texts: self.cursor_synced(
+                f"u_{call.name}({', '.join(['c', depth, '&_st', *texts])})", call.type, call.name))
         return self.sequenced(list(call.args),
                               lambda texts: self.synced(f"u_{call.name}({', '.join(['c', depth, *texts])})",
                                                         call.type))
 
     def synced(self, call: str, result: str | None) -> str:
-        """`call` of a function that counts steps in S: the local count put there before it and
-        read back after it (its arguments are evaluated first, syncing their own calls)."""
+        """`call` of a function that counts steps in S: the local count (and write cursor) put
+        there before it and read back after it (its arguments are evaluated first, syncing their
+        own calls)."""
+        out, back = _SYNC_OUT, "_st = c->S[S_ST];"
+        if self.moves_only:
+            out, back = f"{out} c->S[S_NC] = _nc;", f"{back} _nc = c->S[S_NC];"
         if result is None:
-            return f"({{ {_SYNC_OUT} {call}; _st = c->S[S_ST]; }})"
+            return f"({{ {out} {call}; {back} }})"
         r = self.temp()
-        return f"({{ {_SYNC_OUT} __auto_type {r} = {call}; _st = c->S[S_ST]; {r}; }})"
+        return f"({{ {out} __auto_type {r} = {call}; {back} {r}; }})"
+
+    def cursor_synced(self, call: str, result: str | None, callee: str) -> str:
+        """`call` of an always-inlined function that keeps no cursor of its own: the cursor put
+        in S around it where it may use it."""
+        if not (self.moves_only and self.c.touches_cursor(callee)):
+            return call
+        if result is None:
+            return f"({{ c->S[S_NC] = _nc; {call}; _nc = c->S[S_NC]; }})"
+        r = self.temp()
+        return f"({{ c->S[S_NC] = _nc; __auto_type {r} = {call}; _nc = c->S[S_NC]; {r}; }})"
 
     def call_builtin(self, call: ir.CallBuiltin) -> str:
         name = call.builtin.name
@@ -677,6 +761,8 @@ class _FunctionEmitter:
                                   lambda t: f"g_set_score(c, {t[0]}, (double)({t[1]}))")
         if name == "nextBoardSeen" and self.c.module.counting:
             return "g_board_seen_counted(c)"
+        if name == "addMove" and self.moves_only:
+            return "g_add_move_moves(c, &_nc)"   # the context known: not tested
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -693,22 +779,26 @@ class _FunctionEmitter:
             return texts_of(lambda t: f"g_set_next(c, {t[0]})")
         if name in _OPERATIONS:
             helper = self.operation_helper()
-            # g_add_op takes OPERATION_STEPS from S, here from _st: it fails only by stopping the
-            # game (the steps no longer count), and S gets _st before anything reads it
-            after = "; _st -= OPERATION_STEPS; })" if helper == "g_add_op" else ""
+            # g_add_op's OPERATION_STEPS come from _st: it fails only by stopping the game (the
+            # steps no longer count), and S gets _st before anything reads it
+            after = "; _st -= OPERATION_STEPS; })" if helper in _COUNTED_HERE else ""
             before = "({ " if after else ""
+            at = "c, &_nc" if self.moves_only else "c"   # g_add_op_moves writes at the local cursor
             if name == "addPlace":
-                return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, {t[2]}, 1){after}")
+                return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 1){after}")
             if name == "addCount":
-                return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, {t[2]}, 2){after}")
-            return texts_of(lambda t: f"{before}{helper}(c, {t[0]}, {t[1]}, 0, 0){after}")
+                return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 2){after}")
+            return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, 0, 0){after}")
         if name == "addOutcome":
             return texts_of(lambda t: f"g_add_outcome(c, {t[0]})")
         raise CUnsupported(f"the built-in {name}()", call.span)
 
     def operation_helper(self) -> str:
         """addPlace/addClear/addCount's helper: a candidate's (outcome's) operation in moves()
-        (chance()), a consequence in end() and isMoveLegal()."""
+        (chance()), a consequence in end() and isMoveLegal(); without testing the context in a
+        function only moves() reaches."""
+        if self.moves_only:
+            return "g_add_op_moves"
         contexts = self.function.contexts
         return ("g_add_any" if contexts & {Context.MOVES, Context.CHANCE} and contexts & _CONSEQUENCE_CONTEXTS
                 else "g_consequence" if contexts & _CONSEQUENCE_CONTEXTS else "g_add_op")
@@ -749,11 +839,18 @@ class _FunctionEmitter:
 # Each function keeps the step count in a local (_st, a register) rather than in S: written
 # back before it returns and before each call of a function that counts steps (read back after).
 _SYNC_OUT = "c->S[S_ST] = _st;"
+# An always-inlined function counts in its caller's local instead (its _stp), so that the count
+# stays in a register across the call: it reads it on entry and puts it back before it returns.
+_PUT_BACK = "*_stp = _st;"
 # The built-ins whose helpers neither read nor change the step count (the others are synced).
 _STEPLESS = frozenset({"sizeOf", "setWinner", "setNextPlayer", "setScore", "addMove", "addOutcome", "chanceNext",
                        "isGenerated", "isPlaceOperation", "isCountOperation", "operationsNum", "onTurn",
                        "moveNumber", "isChanceMove"})
 _OPERATIONS = ("addPlace", "addClear", "addCount")
+# The built-ins that neither read nor write the candidates' write cursor S[S_NC].
+_CURSOR_FREE = _STEPLESS - {"addMove", "addOutcome"}
+# The operations' helpers whose steps the generated function counts in its _st.
+_COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves"})
 # Functions of at most this many IR nodes, counting those of the functions always inlined into
 # them, are always inlined into their callers (nine men's morris's neighbour() and run(), lines
 # of action's piecesOnLine()): their step count, arguments and constants then stay in the

@@ -199,10 +199,35 @@ static inline int64_t g_ix(Ctx *c, int64_t i, int64_t n) {
 
 /* ------------------------------------------------------------ the move and the state */
 
+/* Operation i applied to the board B (defined below). */
+static inline void g_apply(int64_t *B, const Op *OPS, int64_t i);
+
+/* NextPosition / NextCount while isMoveLegal() runs: the first G_NEXT_SCANS reads of a
+ * judgement look the square up among the move's operations; later ones read a copy of the board
+ * with the move applied (HS from H_NEXT + 1), made once, so that a judgement reading the board
+ * after the move all over (chess's attacked()) pays one copy instead of a scan per read.
+ * HS[H_NEXT] counts the reads (e_isMoveLegal resets it); -> the copy, or NULL: scan. */
+#define G_NEXT_SCANS 8
+static inline const int64_t *g_next_board(Ctx *c) {
+    int64_t *HS = c->HS, n = HS[H_NEXT];
+    if (n < G_NEXT_SCANS) {
+        HS[H_NEXT] = n + 1;
+        return NULL;
+    }
+    if (n == G_NEXT_SCANS) {
+        memcpy(HS + H_NEXT + 1, c->B, NB * sizeof(int64_t));
+        for (int64_t i = c->S[S_OP0]; i < c->S[S_OP0] + c->S[S_NOPS]; i++) g_apply(HS + H_NEXT + 1, c->OPS, i);
+        HS[H_NEXT] = n + 1;
+    }
+    return HS + H_NEXT + 1;
+}
+
 /* NextPosition[x][y]: while isMoveLegal() runs, the board after the move. */
 static inline int64_t g_nread(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
@@ -261,6 +286,8 @@ static inline void g_apply(int64_t *B, const Op *OPS, int64_t i) {
 static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][3] != 2 && c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][2];
@@ -272,6 +299,8 @@ static inline int64_t g_nread_counted(Ctx *c, int64_t x, int64_t y) {
 static inline int64_t g_ncount(Ctx *c, int64_t x, int64_t y) {
     int64_t k = g_sq(c, x, y);
     if (c->S[S_CTX] == CTX_IS_MOVE_LEGAL) {
+        const int64_t *next = g_next_board(c);
+        if (next != NULL) return next[NBO + k];
         int64_t a = c->S[S_OP0];
         for (int64_t i = a + c->S[S_NOPS] - 1; i >= a; i--)
             if (c->OPS[i][0] * H + c->OPS[i][1] == k) return c->OPS[i][3] == 2 ? c->OPS[i][2] : 0;
@@ -357,33 +386,42 @@ static inline int g_writable(Ctx *c) {
     return 1;
 }
 
+/* addPlace / addClear in a function only moves() reaches: one operation of the candidate being
+ * built, the context known (a candidate naming a square off the board is dropped), written at
+ * row *nc of CO: S[S_NC], which such a function keeps in a local (_nc, emit.py) so that the
+ * cursor stays in a register while the operations (int64 stores, which could alias S) are
+ * written. The step count is the function's local too (_st -= OPERATION_STEPS after the call). */
+static inline void g_add_op_moves(Ctx *c, int64_t *nc, int64_t x, int64_t y, int64_t o, int64_t place) {
+    if (x < 0 || x >= W || y < 0 || y >= H) {
+        c->S[S_BAD] = 1;
+        return;
+    }
+    int64_t n = *nc;
+    if (n >= c->co_rows) {
+        g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
+        return;
+    }
+    int64_t *row = c->CO[n];
+    row[0] = x;
+    row[1] = y;
+    row[2] = o;
+    row[3] = place;
+    *nc = n + 1;
+}
+
 /* addPlace / addClear in moves() (or chance()): one operation of the candidate (or outcome)
- * being built. */
+ * being built. Its steps are counted by the caller, as g_add_op_moves's. */
 static inline void g_add_op(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S;
     if (S[S_CTX] != CTX_MOVES && S[S_CTX] != CTX_CHANCE) {
         g_bad(c);
         return;
     }
-    if (x < 0 || x >= W || y < 0 || y >= H) {
-        if (S[S_CTX] == CTX_CHANCE) {
-            g_bad(c); /* an outcome is exact: a square off the board is an error */
-            return;
-        }
-        S[S_BAD] = 1; /* a candidate naming a square off the board is dropped */
-    } else {
-        int64_t n = S[S_NC];
-        if (n >= c->co_rows) {
-            g_bad(c); /* more operations than the buffer holds: the Python backend plays this game */
-            return;
-        }
-        c->CO[n][0] = x;
-        c->CO[n][1] = y;
-        c->CO[n][2] = o;
-        c->CO[n][3] = place;
-        S[S_NC] = n + 1;
+    if (S[S_CTX] == CTX_CHANCE && (x < 0 || x >= W || y < 0 || y >= H)) {
+        g_bad(c); /* an outcome is exact: a square off the board is an error */
+        return;
     }
-    S[S_ST] -= OPERATION_STEPS;
+    g_add_op_moves(c, &S[S_NC], x, y, o, place);
 }
 
 /* One consequence on board b (the board, or the scratch copy): a count (place 2, o the count)
@@ -430,30 +468,36 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
 
 /* addPlace / addClear / addCount in a function that moves() (or chance()) and end() both reach. */
 static inline void g_add_any(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
-    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE)
+    if (c->S[S_CTX] == CTX_MOVES || c->S[S_CTX] == CTX_CHANCE) {
         g_add_op(c, x, y, o, place);
-    else
+        c->S[S_ST] -= OPERATION_STEPS;
+    } else
         g_consequence(c, x, y, o, place);
 }
 
-static inline void g_add_move(Ctx *c) {
+/* addMove() in a function only moves() reaches: the candidate built is finished (dropped when
+ * it named a square off the board); *nc is S[S_NC] (g_add_op_moves). */
+static inline void g_add_move_moves(Ctx *c, int64_t *nc) {
     int64_t *S = c->S;
-    if (S[S_CTX] != CTX_MOVES) {
-        g_bad(c);
-        return;
-    }
     int64_t m = S[S_NM];
     if (S[S_BAD] != 0) {
-        S[S_NC] = c->CS[m];
+        *nc = c->CS[m];
     } else {
         if (m + 2 >= CAP_MOVES) {
             g_bad(c);
             return;
         }
-        c->CS[m + 1] = S[S_NC];
+        c->CS[m + 1] = *nc;
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+static inline void g_add_move(Ctx *c) {
+    if (c->S[S_CTX] != CTX_MOVES)
+        g_bad(c);
+    else
+        g_add_move_moves(c, &c->S[S_NC]);
 }
 
 /* addOutcome(w) in chance(): the outcome being built is finished with weight w (1 .. 2^31,
@@ -494,8 +538,9 @@ static inline int g_is_generated(Ctx *c) {
 /* ------------------------------------------------------------ the history
  * HS (int64) holds, from the offsets the generated constants give: slots (HS_N the entries,
  * HS_N0 those of the start state or -1 when they do not fit, HS_X set when a key cannot be
- * compared natively), the board before the move (H_PREV, for PreviousPosition), a scratch key
- * (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
+ * compared natively), the board before the move (H_PREV, for PreviousPosition), the scratch
+ * copies of the board after consequences (H_RES, ResultPosition) and after the move being judged
+ * (H_NEXT, g_next_board), a scratch key (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
  * hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
  * (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
  * board, the player to move, the game variables not declared `counter`, floats as their bits).

@@ -190,22 +190,36 @@ static inline int g_same(Op *CO, int64_t a, int64_t b, int64_t c, int64_t d) {
 
 /* Whether every candidate is one operation with a stamp slot; if so, the duplicates are
  * dropped by stamping (CS from CAP_MOVES: the search number, then one stamp per single
- * operation) and *kept says how many are left. */
+ * operation) and *kept says how many are left. One pass up to the first repeat, which moves
+ * nothing (a list found not all single on the way is left as it was); only after a repeat are
+ * the rest checked first, then moved down. */
+static inline int64_t g_op_key(const int64_t *op) {
+    return (op[0] * H + op[1]) * (NOBJ + 2) + (op[3] != 0 ? op[2] : NOBJ + 1);
+}
+
 static inline int g_single_unique(Op *CO, int64_t *CS, int64_t m, int64_t *kept_out) {
     if (KEYS == 0 || CS[m] - CS[0] != m) return 0;
-    for (int64_t i = 0; i < m; i++)
-        if (CS[i + 1] - CS[i] != 1) return 0;
     int64_t search = CS[CAP_MOVES] + 1;
     CS[CAP_MOVES] = search;
-    int64_t kept = 0;
-    for (int64_t i = 0; i < m; i++) {
+    int64_t i = 0;
+    for (; i < m; i++) {
         int64_t a = CS[i];
-        int64_t key = CO[a][0] * H + CO[a][1];
-        key = key * (NOBJ + 2) + (CO[a][3] != 0 ? CO[a][2] : NOBJ + 1);
-        if (CS[CAP_MOVES + 1 + key] == search) continue;
-        CS[CAP_MOVES + 1 + key] = search;
-        if (kept != i)
-            for (int f = 0; f < 4; f++) CO[kept][f] = CO[a][f];
+        if (CS[i + 1] - a != 1) return 0;
+        int64_t *slot = CS + CAP_MOVES + 1 + g_op_key(CO[a]);
+        if (*slot == search) break;
+        *slot = search;
+    }
+    *kept_out = i;
+    if (i == m) return 1;
+    for (int64_t j = i; j < m; j++)
+        if (CS[j + 1] - CS[j] != 1) return 0;
+    int64_t kept = i;
+    for (; i < m; i++) {
+        int64_t a = CS[i];
+        int64_t *slot = CS + CAP_MOVES + 1 + g_op_key(CO[a]);
+        if (*slot == search) continue;
+        *slot = search;
+        for (int f = 0; f < 4; f++) CO[kept][f] = CO[a][f];
         kept += 1;
         CS[kept] = kept;
     }
