@@ -661,20 +661,3 @@ def test_a_scripts_param_lines_load_the_debugged_game_and_moves_are_numbered_as_
         moves.write_text("# param: n=12\nplace(4,4,X)\n")
         answer = again.request("launch", {"program": str(game), "moves": str(moves)}, ok=False)
         assert answer["message"] == f"cannot debug {game}: {moves}:1:10: # param: parameter 'n' cannot be 12: it takes 1 to 9"
-
-
-def test_a_script_line_that_cannot_be_read_is_a_launch_error_at_its_place(client, tmp_path):
-    moves = tmp_path / "typo.moves"
-    moves.write_text("place(0,0,X)\nplace(1,1,O)\n" + "place(2,0,X)\n" * 30 + "place(2,\n? turn one\n2,1\n"
-                     + "[x y]\n" * 6)
-    client.request("initialize", {"adapterID": "gdef"})
-    answer = client.request("launch", {"program": GAME, "moves": str(moves)}, ok=False)
-    assert answer["message"] == (
-        f"cannot debug {GAME}: {moves}:33:9: not a move: expected the y coordinate (an integer), found the end of "
-        "the move; "
-        f"{moves}:34:3: write it as `? turn P`; "
-        + "".join(f"{moves}:{line}:1: not a move: expected 'place(x,y,OBJ)', 'clear(x,y)', 'count(x,y,N)' or 'pass', "
-                  "found '['; " for line in (36, 37, 38))
-        + "and 3 more lines that cannot be read")
-    client.request("disconnect", {})
-    assert client.close() == 0

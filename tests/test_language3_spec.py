@@ -148,7 +148,8 @@ def test_gdef_check_checks_with_the_values_asked_for(tmp_path):
 @pytest.mark.parametrize("setting, named", [("n=9", "'n'"), ("size=3", "'size'")])
 def test_a_refused_param_is_a_usage_error_naming_it(tmp_path, tool_name, setting, named):
     path = write(tmp_path, PARAMS)
-    extra = {"run": ["--moves", "/dev/null"], "sim": ["--games", "1"]}.get(tool_name, [])
+    # gdef-run reads its script first (its `# param:` lines decide how the game loads): an empty one
+    extra = {"run": ["--moves", write(tmp_path, "", "m.moves")], "sim": ["--games", "1"]}.get(tool_name, [])
     if tool_name == "test":
         path = write(tmp_path, "place(0,0,X)\n", "t.test.moves")
     done = tool(tool_name, path, "--param", setting, *extra, cwd=tmp_path)

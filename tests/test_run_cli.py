@@ -70,23 +70,6 @@ def test_lines_after_the_end_are_ignored_and_reported_once(tmp_path) -> None:
     assert "rejected" not in err
 
 
-def test_a_script_with_lines_that_cannot_be_read_is_refused_before_anything_is_played(tmp_path) -> None:
-    lines = ["place(0,0,X)", "  place(1,1   # unclosed", "? turn one", "0,0", "two words", "? turn 1"]
-    moves = script(tmp_path, lines)
-    code, out, err = gdef_run(TICTACTOE, "--moves", moves)
-    assert (code, out) == (2, "")
-    assert err == (f"gdef-run: error: {moves}:2:12: not a move: expected ',' after the y coordinate, found the end "
-                   "of the move\n"
-                   f"gdef-run: error: {moves}:3:3: write it as `? turn P`\n"
-                   f"gdef-run: error: {moves}:5:1: not a move: expected 'place(x,y,OBJ)', 'clear(x,y)', "
-                   "'count(x,y,N)' or 'pass', found 'two'\n")
-    code, out, err = gdef_run(TICTACTOE, "--moves", moves, "--max-errors", "1")
-    assert code == 2 and err.splitlines()[1:] == [f"gdef-run: error: ... and 2 more lines of {moves} that cannot be read"]
-    code, out, err = gdef_run(TICTACTOE, "--moves", "-", stdin="\n".join(lines))  # read as the game goes
-    assert code == 5 and out.startswith("1. player 0: 0,0 (place(0,0,X))\n")
-    assert "<stdin>:2: rejected 'place(1,1' (player 1): not a move" in err
-
-
 def test_draw_is_announced(tmp_path) -> None:
     moves = script(tmp_path, ["place(0,0,X)", "place(1,1,O)", "place(2,2,X)", "place(0,1,O)", "place(2,1,X)",
                               "place(2,0,O)", "place(0,2,X)", "place(1,2,O)", "place(1,0,X)"])

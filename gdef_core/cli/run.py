@@ -272,8 +272,6 @@ class Runner:
         except OSError as error:
             self.complain(f"{PROG}: error: {path}: cannot read the moves: {error.strerror or error}")
             return EXIT_USAGE
-        if path != "-" and not self.args.web and not self.readable(name, head[0]):
-            return EXIT_USAGE
         try:
             options.params, options.script_params = script_params(name, "".join(head), options.params, "--param")
         except TestFileError as error:
@@ -281,19 +279,6 @@ class Runner:
             return EXIT_USAGE
         options.script = name
         return None
-
-    def readable(self, name: str, text: str) -> bool:
-        """Every move and `?` line of a script file can be read (testing.unreadable), checked
-        before anything is played; else each is said (at most --max-errors of them)."""
-        from gdef_core.testing.unreadable import located, script_steps, unreadable
-
-        problems = located(name, unreadable(script_steps(text)))
-        shown = problems[:self.args.max_errors or len(problems)]
-        for problem in shown:
-            self.complain(f"{PROG}: error: {problem}")
-        if len(problems) > len(shown):
-            self.complain(f"{PROG}: error: ... and {len(problems) - len(shown)} more lines of {name} that cannot be read")
-        return not problems
 
     def scripted(self, path: str) -> int:
         return self.play.run_script(self.script, "<stdin>" if path == "-" else path)

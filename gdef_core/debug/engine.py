@@ -40,7 +40,6 @@ from gdef_core.runtime.start_position import StartError, first_line, script_star
 from gdef_core.span import Span
 from gdef_core.testing.scripts import TestFileError, script_params
 from gdef_core.testing.start_header import HeaderError, StartHeader, read_start
-from gdef_core.testing.unreadable import located, script_steps, unreadable
 
 # The entry points of compiled rules (gdef_core.runtime.codegen) and how a stop names them.
 _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "moves()",
@@ -49,7 +48,6 @@ _ENTRIES = {"_e_isMoveLegal": "isMoveLegal()", "_e_end": "end()", "_e_moves": "m
 _CELL_SOURCES = ("raw_legal", "raw_end", "raw_moves", "raw_setup", "raw_filter", "raw_chance")
 MAX_CHECKED_BREAKPOINTS = 100  # of a file with a condition or log message (each is checked by the checker)
 MAX_LOG_OUTPUT = 100_000  # characters of logpoint output a session writes at most
-MAX_UNREADABLE_SAID = 5  # lines of a script that cannot be read, named in the launch's error
 # Rules called below these run untraced: listings made only to name or read a move's name, and
 # the replay of a resumed record (its position is where the session starts).
 _QUIET_CALLERS = frozenset(function.__code__ for function in (
@@ -135,7 +133,6 @@ class DebugSession:
         self.script = _read_script(launch.moves) if launch.moves else []
         self.script_name = launch.moves or "debug console"
         self.start_header = _read_start(self.script_name, self.script)  # where the script's header starts the game
-        _check_lines(self.script_name, self.script)
         # the game's parameters: the launch's and the script's `# param:` lines (by name, to locate a refused one)
         self.params, self.script_params = _script_params(self.script_name, self.script, launch.params)
         if launch.resume:
@@ -715,16 +712,6 @@ def _read_start(name: str, script: list[str]) -> StartHeader:
         return read_start("\n".join(script))
     except HeaderError as error:
         raise DebugLoadError(f"{name}:{error.line}:{error.column + 1}: {error.message}") from None
-
-
-def _check_lines(name: str, script: list[str]) -> None:
-    """Every move and `?` line of the script can be read (testing.unreadable), checked at launch
-    rather than when the game reaches the line."""
-    problems = located(name, unreadable(script_steps("\n".join(script))))
-    if problems:
-        more = len(problems) - MAX_UNREADABLE_SAID
-        raise DebugLoadError("; ".join(problems[:MAX_UNREADABLE_SAID])
-                             + (f"; and {more} more line{'s' if more > 1 else ''} that cannot be read" if more > 0 else ""))
 
 
 def _script_params(name: str, script: list[str], given: dict) -> tuple[dict, dict]:

@@ -1,8 +1,9 @@
 """Lines of a move script that cannot be read, found without the game: a `?` assertion that does
 not parse, or a line that is not operations and not a move name either (a name is one word
 without `(` or `;`). A name (`e2e4`, `D4`, `2,0`) is read against the legal moves when it is
-played, so it is never one of them. The editor marks these lines; the debugger refuses a script with one at launch, and
-`gdef-run --moves FILE` before it plays (docs/runtime.md, "Playing a move script").
+played, so it is never one of them. The editor marks these lines as the author types; gdef-run
+and the debugger reject such a line when the game reaches it, as a person typing it would be
+asked again (docs/runtime.md, "Playing a move script").
 """
 from __future__ import annotations
 
@@ -52,7 +53,3 @@ def unreadable(steps: Iterable[Step]) -> list[Unreadable]:
                 found.append(Unreadable(step.line, step.column + error.column - 1, end, f"not a move: {error.message}"))
     return found
 
-
-def located(name: str, problems: list[Unreadable]) -> list[str]:
-    """`NAME:LINE:COLUMN: what` for each problem, as the tools print them."""
-    return [f"{name}:{problem.line}:{problem.column + 1}: {problem.message}" for problem in problems]
