@@ -94,7 +94,8 @@ async def published(client, target: str, source: str, count: int, timeout: float
 
 
 def gdef_test_processes(name: str) -> list[str]:
-    """The running gdef-test processes given `name` (Linux /proc; [] elsewhere)."""
+    """The running gdef-test processes given `name`, a path (Linux /proc; [] elsewhere): another
+    pytest worker's test of a file of the same name is not one of them."""
     found = []
     for entry in Path("/proc").glob("[0-9]*/cmdline"):
         try:
@@ -207,16 +208,16 @@ async def test_a_run_can_be_cancelled(client, folder):
     assert (lens.command.title, lens.command.command) == \
         ("■ Running rule tests… (click to cancel)", "gdef.cancelRuleTests")
     for _ in range(100):  # the child process starts
-        if gdef_test_processes("slow.test.moves"):
+        if gdef_test_processes(str(folder / "slow.test.moves")):
             break
         await asyncio.sleep(0.02)
-    assert len(gdef_test_processes("slow.test.moves")) == 1
+    assert len(gdef_test_processes(str(folder / "slow.test.moves"))) == 1
     stopped = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="gdef.cancelRuleTests", arguments=[target]))
     assert stopped is True
     assert (await finished_lens(client, target, timeout=10)).command.title == "▶ Run rule tests · cancelled"
     await asyncio.sleep(0.5)
-    assert gdef_test_processes("slow.test.moves") == []
+    assert gdef_test_processes(str(folder / "slow.test.moves")) == []
     close_document(client, target)
 
 
@@ -226,7 +227,7 @@ async def test_a_run_is_stopped_at_the_time_limit(limited, folder):
     lens = await finished_lens(limited, target, timeout=30)
     assert lens.command.title == "▶ Run rule tests · timed out (stopped after 1 s)"
     await asyncio.sleep(0.5)
-    assert gdef_test_processes("slow.test.moves") == []
+    assert gdef_test_processes(str(folder / "slow.test.moves")) == []
     close_document(limited, target)
 
 
