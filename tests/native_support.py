@@ -41,12 +41,13 @@ def every_route(request, cache_dir):
         yield request.param
 
 
-def compile_rules(directory, name: str, text: str):
-    """(game, native rules) of the gdef `text`, written to `directory`/`name`.gdef; fails the
-    test when the native backend does not compile it."""
+def compile_rules(directory, name: str, text: str, **limits):
+    """(game, native rules) of the gdef `text`, written to `directory`/`name`.gdef and loaded
+    with `limits` (max_steps, max_depth); fails the test when the native backend does not
+    compile it."""
     path = directory / f"{name}.gdef"
     path.write_text(text, encoding="utf-8")
-    game = load_game(str(path))
+    game = load_game(str(path), **limits)
     said: list[str] = []
     native = NativeRules.load(game, said.append)
     assert native is not None, said

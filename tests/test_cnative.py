@@ -22,7 +22,7 @@ from gdef_core.cnative.library import c_compiler_available  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import replay_native_games, use_route  # noqa: E402
+from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
 
 EVERY_EXAMPLE = ["tictactoe", "tictactoe-split/tictactoe", "connect4", "breakthrough", "gomoku", "checkers",
                  "reversi", "go/go9", "go/go19", "chess/chess"]
@@ -35,6 +35,13 @@ def c_route(tmp_path, monkeypatch):
     monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
     with use_route("c"):
         yield tmp_path / "cache"
+
+
+def c_rules(directory, name: str, text: str, **limits):
+    """compile_rules on the C route: (game, its C source's text, the compiled rules)."""
+    game, native = compile_rules(directory, name, text, **limits)
+    assert native.route == "c"
+    return game, c_source(game.program, game.max_steps, game.max_depth).text, native
 
 
 @pytest.mark.parametrize("name", EVERY_EXAMPLE)
@@ -113,14 +120,10 @@ def test_recursion_deeper_than_the_c_stack_is_left_to_the_python_backend(tmp_pat
     stops the game (runtime/gdef.h: g_stack) and the Python backend replays it to its G608."""
     from gdef_core.play.native_sim import native_games
 
-    path = tmp_path / "deep.gdef"
-    path.write_text(DEEP, encoding="utf-8")
-    game = load_game(str(path), max_depth=100_000)
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
+    game, _, native = c_rules(tmp_path, "deep", DEEP, max_depth=100_000)
     assert native.playouts(np.zeros(1, np.uint64), game.new_state(), None).status[0] == 3   # FAILED
     outcome, = native_games(native, range(1), 0, None)
-    assert f"{path}:10:10: error[G608]: recursion too deep: more than 100000 nested" in str(outcome)
+    assert f"{tmp_path / 'deep.gdef'}:10:10: error[G608]: recursion too deep: more than 100000 nested" in str(outcome)
 
 
 def _mix(z: int) -> int:
@@ -221,14 +224,11 @@ def test_arrays_no_function_writes_are_read_from_constant_tables(tmp_path, capsy
     from gdef_core.runtime.perft import perft
 
     path = tmp_path / "tables.gdef"
-    path.write_text(TABLES, encoding="utf-8")
-    game = load_game(str(path))
-    text = c_source(game.program, game.max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "tables", TABLES)
     assert "static const int64_t G_steps[3] = {INT64_C(1), INT64_C(2), INT64_C(3)};" in text
     assert "G_steps[g_ix(c, " in text and "G_marks" not in text and "G_passed" not in text
     assert "l_ones.p = (int64_t *)GL_0; l_ones.n0 = 2; l_ones.n1 = 2;" in text and "GL_1" not in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c" and native.perft(game.new_state(), 3) == perft(game.new_state(), 3) == [4, 12, 24]
+    assert native.perft(game.new_state(), 3) == perft(game.new_state(), 3) == [4, 12, 24]
     errors = []
     for backend in ("python", "native"):
         assert sim_main([str(path), "--games", "2", "--backend", backend, "--no-progress"]) == 1
@@ -275,12 +275,8 @@ def test_the_step_budget_counted_in_a_local_runs_out_where_the_python_backend_sa
     the budget the Python backend stops at."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "budget.gdef"
-    path.write_text(BUDGET, encoding="utf-8")
-    game = load_game(str(path), max_steps=max_steps)
-    assert "if (--_st < 0) { g_bad(c); break; }" in c_source(game.program, max_steps, game.max_depth).text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
+    game, text, native = c_rules(tmp_path, "budget", BUDGET, max_steps=max_steps)
+    assert "if (--_st < 0) { g_bad(c); break; }" in text
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
 
 
@@ -318,12 +314,8 @@ def test_operations_spend_the_steps_of_the_python_backend(tmp_path, max_steps, f
     from gdef_core.play.native_sim import native_games
 
     path = tmp_path / "proposals.gdef"
-    path.write_text(PROPOSALS, encoding="utf-8")
-    game = load_game(str(path), max_steps=max_steps)
-    assert "g_add_op_moves(c, &_nc, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in c_source(
-        game.program, max_steps, game.max_depth).text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
+    game, text, native = c_rules(tmp_path, "proposals", PROPOSALS, max_steps=max_steps)
+    assert "g_add_op_moves(c, &_nc, l_1x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in text
     outcome, = native_games(native, range(1), 0, None)
     assert (f"{path}:11:8: error[G607]: step limit exceeded: more than {max_steps} loop iterations" in str(outcome)
             ) == fails, outcome
@@ -378,13 +370,8 @@ def test_a_pure_function_answered_from_its_table_spends_the_steps_of_the_python_
     at exactly the budget the Python backend stops at; a function reading the board is called."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "memo.gdef"
-    path.write_text(MEMO, encoding="utf-8")
-    game = load_game(str(path), max_steps=max_steps)
-    text = c_source(game.program, max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "memo", MEMO, max_steps=max_steps)
     assert "m_walk(c, _d, &_st, INT64_C(0), INT64_C(1))" in text and "m_firstEmpty" not in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
 
 
@@ -439,15 +426,10 @@ def test_an_always_inlined_function_counts_in_its_callers_local(tmp_path, max_st
     budget still runs out at the Python backend's step."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "budget.gdef"
-    path.write_text(BUDGET, encoding="utf-8")
-    game = load_game(str(path), max_steps=max_steps)
-    text = c_source(game.program, max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "budget", BUDGET, max_steps=max_steps)
     assert "int64_t u_one(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_n) {" in text
     assert "l_n = u_one(c, _d, &_st, l_n);" in text
     assert "int _r = u_isMoveLegal(c, 1, &_st); c->S[S_ST] = _st; return _r;" in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
 
 
@@ -500,10 +482,7 @@ def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_
     (g_add_any). The candidates, the dropped ones and the consequences are the Python backend's."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "helpers.gdef"
-    path.write_text(HELPERS, encoding="utf-8")
-    game = load_game(str(path))
-    text = c_source(game.program, game.max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "helpers", HELPERS)
     put = text[text.index("u_put(Ctx *c, int64_t _d, int64_t *_stp, int64_t *_ncp, int64_t l_x) {"):
                text.index("u_mark(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {")]
     assert "g_add_op_moves(c, &_nc, l_x, INT64_C(0), INT64_C(1), 1); _st -= OPERATION_STEPS; })" in put
@@ -511,8 +490,6 @@ def test_operations_in_a_function_only_moves_reaches_skip_the_context_tests(tmp_
     assert "g_add_any(c, l_x, INT64_C(0), INT64_C(2), 1)" in text
     # moves() keeps the cursor in its local, puts it in S around mark(), which writes there
     assert "({ c->S[S_NC] = _nc; u_mark(c, _d, &_st, INT64_C(0)); _nc = c->S[S_NC]; })" in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
     assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
 
 
@@ -554,16 +531,11 @@ def test_arrays_filled_with_zero_bits_or_minus_one_are_made_with_memset(tmp_path
     backend's."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "fills.gdef"
-    path.write_text(FILLS, encoding="utf-8")
-    game = load_game(str(path))
-    text = c_source(game.program, game.max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "fills", FILLS)
     assert text.count("memset(l_") == 4
     assert "memset(l_minus.p, 0xFF, (size_t)(_t1 * _t2) * sizeof(int64_t));" in text
     assert "memset(l_half.p, 0, (size_t)(" in text and "sizeof(double));" in text
     assert "l_negative.p[k] = " in text and "l_seven.p[k] = " in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
     assert native.perft(game.new_state(), 2) == perft(game.new_state(), 2) == [4, 12]
 
 
@@ -600,13 +572,8 @@ def test_a_judgement_reading_the_board_after_the_move_often_reads_a_copy(tmp_pat
     count reset by e_isMoveLegal); the judgements are the Python backend's."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "next.gdef"
-    path.write_text(NEXT, encoding="utf-8")
-    game = load_game(str(path))
-    text = c_source(game.program, game.max_steps, game.max_depth).text
+    game, text, native = c_rules(tmp_path, "next", NEXT)
     assert "static inline int e_isMoveLegal(Ctx *c) { c->HS[H_NEXT] = 0; " in text
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
     expected = perft(game.new_state(), 3)
     assert expected[0] == 23 and native.perft(game.new_state(), 3) == expected
 
@@ -661,11 +628,7 @@ def test_candidates_of_one_operation_proposed_twice_are_listed_and_drawn_once(tm
     of 10, as drawing candidates as proposed would)."""
     from gdef_core.runtime.perft import perft
 
-    path = tmp_path / "repeats.gdef"
-    path.write_text(REPEATS.replace("REST", rest), encoding="utf-8")
-    game = load_game(str(path))
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
+    game, _, native = c_rules(tmp_path, "repeats", REPEATS.replace("REST", rest))
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [moves]
     totals = native.simulate(3, 0, 4000, game.new_state(), None)
     assert totals.games == 4000 and abs(totals.wins[0] / 4000 - 3 / moves) < 0.05, totals.wins
