@@ -633,16 +633,10 @@ class State:
     def candidate_moves(self) -> list[Move]:
         """What `moves()` proposes here (the automatic candidates without it), before
         `isMoveLegal()` judges them; [] once over. Raises GdefRuntimeError when moves() fails."""
-        if self.over:
-            return []
-        if self.chance:
+        if self.chance and not self.over:
             return [move for move, _ in self.chance_outcomes()]
         game = self.game
-        try:
-            found = game.candidates(self._board, self.player, self.move_number, self._vars)
-        except (Fail, RecursionError) as error:
-            raise game.rules.error(error) from None
-        return [game._moves.get(ops) or game.to_move(ops) for ops in found]
+        return [game._moves.get(ops) or game.to_move(ops) for ops in self.candidate_ops()]
 
     def candidate_ops(self) -> list:
         """candidate_moves() as operation tuples (the outcomes at a chance node), without making
