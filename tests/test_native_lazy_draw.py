@@ -85,7 +85,7 @@ def test_pentago_skips_its_turns_while_it_draws():
     assert list(skippable_calls(module).values()) == [49]   # turnQuadrant: 1 + 3 * (1 + 3 * (1 + 4))
     text = source(game)
     assert "#define LAZY 1\n" in text
-    assert ("if (g_lazy_skips(c)) _st -= 49; else (void)(z_turnQuadrant(c, _d, &_st, &_nc, l_board, "
+    assert ("if (g_lazy_skips(c, _lz)) _st -= 49; else (void)(z_turnQuadrant(c, _d, _lz, &_st, &_nc, l_board, "
             "l_5quadrant, (l_6clockwise == INT64_C(1))));") in text
     # the full generation (legal moves, perft, hasLegalMove) is unchanged
     assert "(void)(u_turnQuadrant(c, _d, &_st, &_nc, l_board, l_5quadrant, (l_6clockwise == INT64_C(1))));" in text
@@ -115,7 +115,7 @@ def test_a_callee_that_may_fail_is_not_skipped(tmp_path):
     assert "#define LAZY 0\n" in text and "g_lazy_skips" not in text and "z_moves" not in text
     game, _ = compile_rules(tmp_path, "safe", reading.replace("k < 5;", "k < 4;"))
     assert list(skippable_calls(lowered(game.program)).values()) == [8]
-    assert "if (g_lazy_skips(c)) _st -= 8; else (void)(z_decorate(c, _d, &_st, &_nc, l_3k));" in source(game)
+    assert "if (g_lazy_skips(c, _lz)) _st -= 8; else (void)(z_decorate(c, _d, _lz, &_st, &_nc, l_3k));" in source(game)
 
 
 # moves() proposes 16 decorated candidates (a skippable call each) and calls check(x) for each:
@@ -161,7 +161,7 @@ define end() -> bool {
 def test_an_error_in_a_candidate_never_drawn_is_still_reported(tmp_path):
     game, native = compile_rules(tmp_path, "failing", FAILING)
     text = source(game)
-    assert "#define LAZY 1\n" in text and "if (g_lazy_skips(c)) _st -= 5; else (void)(z_decorate(" in text
+    assert "#define LAZY 1\n" in text and "if (g_lazy_skips(c, _lz)) _st -= 5; else (void)(z_decorate(" in text
     with pytest.raises(GdefRuntimeError) as raised:
         game.new_state().legal_moves()
     located = str(raised.value).splitlines()[0]

@@ -144,7 +144,7 @@ class CEmitter:
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
         # the lazy draw (kernel.c, g_lazy_draw): moves() and the functions only it reaches
-        # emitted again as z_NAME, whose operations and addMove() obey S[S_LZ], and the calls
+        # emitted again as z_NAME, whose operations and addMove() obey the pass _lz, and the calls
         # of skippable functions there (id of the call -> its step bound)
         self.skips, self.twins = self.lazy_draw()
 
@@ -183,10 +183,11 @@ class CEmitter:
                           "    return g_stamped(c, c->S[S_NM]);\n}\n")
         else:
             candidates = "static int64_t g_candidates(Ctx *c) { return g_automatic(c); }\n"
-        if self.twins:   # one pass of the lazy draw (S[S_LZ] says which)
-            candidates += f"static void g_lazy_moves(Ctx *c) {{\n    {self.entry_call('moves', None, 'z_')}\n}}\n"
+        if self.twins:   # one pass of the lazy draw, _lz saying which (a constant where it is inlined)
+            candidates += ("static inline __attribute__((always_inline)) void g_lazy_moves(Ctx *c, int64_t _lz) {\n"
+                           f"    {self.entry_call('moves', None, 'z_')}\n}}\n")
         else:
-            candidates += "static void g_lazy_moves(Ctx *c) { (void)c; }\n"
+            candidates += "static inline void g_lazy_moves(Ctx *c, int64_t _lz) { (void)c; (void)_lz; }\n"
         if chance:   # the outcomes of a chance node (kernel.c: g_outcomes)
             candidates += ("static int64_t g_merge(Op *CO, int64_t *CS, int64_t m);\n"
                            "static int64_t g_chance_outcomes(Ctx *c) {\n"
@@ -250,14 +251,15 @@ class CEmitter:
 
     def entry_call(self, name: str, result: str | None, prefix: str = "u_") -> str:
         """The statements of a kernel entry point calling u_`name` (or its twin `prefix`NAME; its
-        result returned), the step count in S around it."""
+        result returned; a twin is told the pass, _lz), the step count in S around it."""
+        lead = "c, 1, _lz" if prefix == "z_" else "c, 1"
         if not self.always_inlined(name):
-            return f"return {prefix}{name}(c, 1);" if result else f"{prefix}{name}(c, 1);"
+            return f"return {prefix}{name}({lead});" if result else f"{prefix}{name}({lead});"
         if self.moves_only(name):   # moves(): its write cursor too
-            call, load, store = (f"{prefix}{name}(c, 1, &_st, &_nc)", " int64_t _nc = c->S[S_NC];",
+            call, load, store = (f"{prefix}{name}({lead}, &_st, &_nc)", " int64_t _nc = c->S[S_NC];",
                                  " c->S[S_NC] = _nc;")
         else:
-            call, load, store = f"{prefix}{name}(c, 1, &_st)", "", ""
+            call, load, store = f"{prefix}{name}({lead}, &_st)", "", ""
         body = (f"{c_type(result)} _r = {call}; c->S[S_ST] = _st;{store} return _r;" if result
                 else f"{call}; c->S[S_ST] = _st;{store}")
         return f"int64_t _st = c->S[S_ST];{load} {body}"
@@ -394,7 +396,9 @@ class _FunctionEmitter:
         f = self.function
         counter = (["int64_t *_stp", "int64_t *_ncp"] if self.inlined and self.moves_only
                    else ["int64_t *_stp"] if self.inlined else [])
-        params = ", ".join(["Ctx *c", "int64_t _d", *counter, *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
+        pass_ = ["int64_t _lz"] if self.lazy else []
+        params = ", ".join(["Ctx *c", "int64_t _d", *pass_, *counter,
+                            *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
         inline = ("static inline __attribute__((always_inline))" if self.inlined else
                   "static inline" if f.inlinable else "static")
         return f"{inline} {c_type(f.result)} {self.prefix}{self.name}({params})"
@@ -414,6 +418,8 @@ class _FunctionEmitter:
         self.line(0, self.signature() + " {")
         self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
+        if self.lazy:
+            self.line(1, "(void)_lz;")
         self.line(1, f"int64_t _st = {'*_stp' if self.inlined else 'c->S[S_ST]'};")
         if self.moves_only:
             self.line(1, f"int64_t _nc = {'*_ncp' if self.inlined else 'c->S[S_NC]'};")
@@ -465,7 +471,7 @@ class _FunctionEmitter:
                 self.line(indent, "continue;")
             case ir.Eval(expr=ir.CallFunction() as call) if self.lazy and id(call) in self.c.skips:
                 # not run in a pass that writes nothing of this candidate: its steps' bound charged
-                self.line(indent, f"if (g_lazy_skips(c)) _st -= {self.c.skips[id(call)]}; "
+                self.line(indent, f"if (g_lazy_skips(c, _lz)) _st -= {self.c.skips[id(call)]}; "
                                   f"else (void)({self.expr(call)});")
             case ir.Eval(expr=expr):
                 if not _constant(expr):
@@ -748,7 +754,8 @@ class _FunctionEmitter:
 
     def call_function(self, call: ir.CallFunction) -> str:
         depth = "_d + 1" if call.deeper else "_d"
-        callee = f"z_{call.name}" if self.lazy and call.name in self.c.twins else f"u_{call.name}"
+        twin = self.lazy and call.name in self.c.twins
+        callee, depth = (f"z_{call.name}", f"{depth}, _lz") if twin else (f"u_{call.name}", depth)
         if call.name in self.c.memoized:   # its step count stays in the local: no S in between
             return self.sequenced(list(call.args),
                                   lambda texts: f"m_{call.name}({', '.join(['c', depth, '&_st', *texts])})")
@@ -801,7 +808,7 @@ class _FunctionEmitter:
         if name == "nextBoardSeen" and self.c.module.counting:
             return "g_board_seen_counted(c)"
         if name == "addMove" and self.moves_only:   # the context known: not tested
-            return "g_lazy_move(c, &_nc)" if self.lazy else "g_add_move_moves(c, &_nc)"
+            return "g_lazy_move(c, _lz, &_nc)" if self.lazy else "g_add_move_moves(c, &_nc)"
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -822,7 +829,8 @@ class _FunctionEmitter:
             # steps no longer count), and S gets _st before anything reads it
             after = "; _st -= OPERATION_STEPS; })" if helper in _COUNTED_HERE else ""
             before = "({ " if after else ""
-            at = "c, &_nc" if self.moves_only else "c"   # g_add_op_moves writes at the local cursor
+            # g_add_op_moves writes at the local cursor; g_lazy_op as the pass _lz says
+            at = "c, _lz, &_nc" if self.lazy else "c, &_nc" if self.moves_only else "c"
             if name == "addPlace":
                 return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 1){after}")
             if name == "addCount":

@@ -359,7 +359,6 @@ static inline void g_propose_frame(Ctx *c, int64_t player, int64_t mn, int64_t c
     S[S_BAD] = 0;
     S[S_ERR] = 0;
     S[S_DUP] = 0;
-    S[S_LZ] = LZ_OFF;
     c->CS[0] = 0;
 }
 
@@ -655,15 +654,20 @@ static void g_lazy_pass(Ctx *c, int64_t player, int64_t mn, int64_t mode, int64_
     int64_t *S = c->S;
     jmp_buf here;
     g_propose_frame(c, player, mn, CTX_MOVES);
-    S[S_LZ] = mode;
     S[S_LK] = k;
     S[S_LN] = n;
     S[S_LD] = 0;
     c->stop = &here;
     size_t top = G_MARK();
-    if (setjmp(here) == 0) g_lazy_moves(c);
+    if (setjmp(here) == 0) { /* each pass its own copy of moves(), the mode a constant in it */
+        if (mode == LZ_COUNT)
+            g_lazy_moves(c, LZ_COUNT);
+        else if (mode == LZ_SEEK)
+            g_lazy_moves(c, LZ_SEEK);
+        else
+            g_lazy_moves(c, LZ_MATCH);
+    }
     G_RELEASE(top);
-    S[S_LZ] = LZ_OFF;
 }
 
 /* A random game's move drawn without writing every candidate: the candidates counted
