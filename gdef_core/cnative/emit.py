@@ -28,6 +28,7 @@ from gdef_core.lower.layout import (
 )
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.lower.pure import memoizable
+from gdef_core.lower.ranges import proven_checks
 from gdef_core.lower.skippable import skippable_calls
 from gdef_core.lower.tables import constant_arrays, constant_locals
 from gdef_core.semantics.program import Program
@@ -147,6 +148,10 @@ class CEmitter:
         # emitted again as z_NAME, whose operations and addMove() obey the pass _lz, and the calls
         # of skippable functions there (id of the call -> its step bound)
         self.skips, self.twins = self.lazy_draw()
+        # id() of the nodes whose check the interval analysis proves cannot fail (lower/ranges.py):
+        # emitted as the plain C operation, index or square
+        self.proven = proven_checks(module, self.functions,
+                                    {context.value for context in ENTRIES} & set(self.functions), self.tables)
 
     def emit(self) -> CSource:
         functions = self.functions
@@ -513,7 +518,8 @@ class _FunctionEmitter:
     def set_local(self, name: str, value, indent: int) -> None:
         """`name = a + b` (or -) returns at once on an overflow, as the numba emitter's does
         (so the compiler knows the sum did not wrap on the path that goes on)."""
-        if isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-"):
+        if (isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-")
+                and id(value) not in self.c.proven):
             builtin = "__builtin_add_overflow" if value.op == "+" else "__builtin_sub_overflow"
             a, b = self.expr(value.left), self.expr(value.right)
             r = self.temp()
@@ -593,13 +599,14 @@ class _FunctionEmitter:
                 self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
         self.line(indent, "}")
 
-    def indexes_into_temps(self, nodes, sizes: list[str], indent: int) -> list[str]:
-        """Each index checked against its size and read into a temporary, left to right (an
-        assignment evaluates them before its value)."""
+    def indexes_into_temps(self, nodes, sizes: list[str], indent: int, proven: bool) -> list[str]:
+        """Each index checked against its size (unless `proven`) and read into a temporary, left
+        to right (an assignment evaluates them before its value)."""
         temps = []
         for node, size in zip(nodes, sizes):
             t = self.temp()
-            self.line(indent, f"int64_t {t} = g_ix(c, {self.expr(node)}, {size});")
+            at = f"({self.expr(node)})" if proven else f"g_ix(c, {self.expr(node)}, {size})"
+            self.line(indent, f"int64_t {t} = {at};")
             temps.append(t)
         return temps
 
@@ -607,7 +614,8 @@ class _FunctionEmitter:
         if isinstance(target.array, ir.GameVar):
             slot = self.c.layout[target.array.name]
             self.line(indent, "if (g_writable(c)) {")
-            parts = self.indexes_into_temps(target.indexes, [str(n) for n in slot.sizes], indent + 1)
+            parts = self.indexes_into_temps(target.indexes, [str(n) for n in slot.sizes], indent + 1,
+                                            id(target) in self.c.proven)
             at = (f"{slot.offset} + {parts[0]}" if len(parts) == 1
                   else f"{slot.offset} + {parts[0]} * {slot.sizes[1]} + {parts[1]}")
             self.store(slot, at, value, indent + 1)
@@ -615,7 +623,8 @@ class _FunctionEmitter:
             return
         array = f"l_{target.array.name}"
         self.line(indent, "{")
-        parts = self.indexes_into_temps(target.indexes, [f"{array}.n0", f"{array}.n1"], indent + 1)
+        parts = self.indexes_into_temps(target.indexes, [f"{array}.n0", f"{array}.n1"], indent + 1,
+                                        id(target) in self.c.proven)
         at = parts[0] if len(parts) == 1 else f"{parts[0]} * {array}.n1 + {parts[1]}"
         self.line(indent + 1, f"{array}.p[{at}] = {self.expr(value)};")
         self.line(indent, "}")
@@ -649,9 +658,10 @@ class _FunctionEmitter:
             case ir.GameVar(name=name):
                 return self.game_var(expr, name)
             case ir.Element(array=ir.GameVar(name=name), indexes=indexes):
-                return self.game_array_read(name, indexes)
+                return self.game_array_read(name, indexes, id(expr) in self.c.proven)
             case ir.Element(array=array, indexes=indexes, type=kind):
-                at = self.sequenced(list(indexes), lambda texts: self._local_at(f"l_{array.name}", texts))
+                proven = id(expr) in self.c.proven
+                at = self.sequenced(list(indexes), lambda texts: self._local_at(f"l_{array.name}", texts, proven))
                 return f"l_{array.name}.p[{at}]"
             case ir.Board():
                 return self.board(expr)
@@ -664,6 +674,8 @@ class _FunctionEmitter:
                 return self.call_builtin(expr)
             case ir.Unary(op="!", operand=operand):
                 return f"(!{self.expr(operand)})"
+            case ir.Unary(op="-", operand=operand, type="int") if id(expr) in self.c.proven:
+                return f"(-{self.expr(operand)})"
             case ir.Unary(op="-", operand=operand, type="int"):
                 return f"g_neg(c, {self.expr(operand)})"
             case ir.Unary(op="-", operand=operand):
@@ -677,8 +689,9 @@ class _FunctionEmitter:
         raise CUnsupported(f"the expression {type(expr).__name__}", expr.span)
 
     @staticmethod
-    def _local_at(array: str, texts: list[str]) -> str:
-        parts = [f"g_ix(c, {text}, {array}.{'n0' if dim == 0 else 'n1'})" for dim, text in enumerate(texts)]
+    def _local_at(array: str, texts: list[str], proven: bool) -> str:
+        parts = [f"({text})" if proven else f"g_ix(c, {text}, {array}.{'n0' if dim == 0 else 'n1'})"
+                 for dim, text in enumerate(texts)]
         if len(parts) == 1:
             return parts[0]
         return f"({{ int64_t _i = {parts[0]}; _i * {array}.n1 + {parts[1]}; }})"
@@ -705,13 +718,13 @@ class _FunctionEmitter:
         kind = "GArrF" if slot.floats else "GArr"
         return f"(({kind}){{{store} + {slot.offset}, {slot.sizes[0]}, {n1}}})"
 
-    def game_array_read(self, name: str, nodes) -> str:
+    def game_array_read(self, name: str, nodes, proven: bool) -> str:
         slot = self.c.layout[name]
         table = name in self.c.tables   # never written: its initial value (lower/tables.py)
         base = "" if table else f"{slot.offset} + "
 
         def build(texts):
-            parts = [f"g_ix(c, {text}, {size})" for text, size in zip(texts, slot.sizes)]
+            parts = [f"({text})" if proven else f"g_ix(c, {text}, {size})" for text, size in zip(texts, slot.sizes)]
             if len(parts) == 1:
                 return f"{base}{parts[0]}"
             return f"({{ int64_t _i = {parts[0]}; {base}_i * {slot.sizes[1]} + {parts[1]}; }})"
@@ -723,8 +736,9 @@ class _FunctionEmitter:
     def board(self, expr: ir.Board) -> str:
         name = expr.builtin.name
         a_node, b_node = expr.indexes
+        square = _square if id(expr) in self.c.proven else _square_checked
         if name == "CurrentPosition":
-            return self.sequenced([a_node, b_node], lambda t: f"c->B[g_sq(c, {t[0]}, {t[1]})]")
+            return self.sequenced([a_node, b_node], lambda t: f"c->B[{square(t)}]")
         counting = self.c.module.counting
         if name == "NextPosition":
             nread = "g_nread_counted" if counting else "g_nread"
@@ -732,7 +746,7 @@ class _FunctionEmitter:
         if name == "PreviousPosition":
             return self.sequenced([a_node, b_node], lambda t: f"g_pread(c, {t[0]}, {t[1]})")
         if name == "CurrentCount":
-            return self.sequenced([a_node, b_node], lambda t: f"c->B[NBO + g_sq(c, {t[0]}, {t[1]})]")
+            return self.sequenced([a_node, b_node], lambda t: f"c->B[NBO + {square(t)}]")
         if name == "NextCount":
             return self.sequenced([a_node, b_node], lambda t: f"g_ncount(c, {t[0]}, {t[1]})")
         if name == "PreviousCount":
@@ -873,6 +887,8 @@ class _FunctionEmitter:
             return self.sequenced([left, right], lambda t: f"(g_dyn_eq(c, {t[0]}, {t[1]}) {op} 1)")
         if expr.type == "bool":
             return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
+        if left.type == "int" and id(expr) in self.c.proven:   # cannot overflow nor divide by 0
+            return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
         if left.type == "int":
             helper = {"+": "g_add", "-": "g_sub", "*": "g_mul", "/": "g_idiv", "%": "g_imod"}[op]
             return self.sequenced([left, right], lambda t: f"{helper}(c, {t[0]}, {t[1]})")
@@ -881,6 +897,15 @@ class _FunctionEmitter:
         if op == "%":
             return self.sequenced([left, right], lambda t: f"g_fmod(c, {t[0]}, {t[1]})")
         return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
+
+
+def _square(texts: list[str]) -> str:
+    """The index of a square proven on the board."""
+    return f"({texts[0]}) * H + ({texts[1]})"
+
+
+def _square_checked(texts: list[str]) -> str:
+    return f"g_sq(c, {texts[0]}, {texts[1]})"
 
 
 # Each function keeps the step count in a local (_st, a register) rather than in S: written

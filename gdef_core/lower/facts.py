@@ -67,19 +67,21 @@ def predicates(functions: dict[str, ir.Function], arms: dict[str, list]) -> dict
 
 
 def facts_when_true(expr, names: set[str], constants: dict[str, int], memo: dict | None = None,
-                    calls: dict[str, Predicate] | None = None) -> list[tuple[str, str, int]]:
+                    calls: dict[str, Predicate] | None = None, false_calls: bool = True) -> list[tuple[str, str, int]]:
     """Comparisons of a variable in `names` with a constant that hold when `expr` is true.
     `memo` (shared by the calls about one function) keeps long `&&` chains linear; `calls`
-    (from predicates()) lets a call such as `onBoard(nx, ny)` count as its body."""
-    return _facts(expr, True, names, constants, {} if memo is None else memo, calls or {})
+    (from predicates()) lets a call such as `onBoard(nx, ny)` count as its body; without
+    `false_calls`, only a call that returned true does (where a call that fails returns false)."""
+    return _facts(expr, True, names, constants, {} if memo is None else memo, calls or {}, false_calls)
 
 
 def facts_when_false(expr, names: set[str], constants: dict[str, int], memo: dict | None = None,
-                     calls: dict[str, Predicate] | None = None) -> list[tuple[str, str, int]]:
-    return _facts(expr, False, names, constants, {} if memo is None else memo, calls or {})
+                     calls: dict[str, Predicate] | None = None, false_calls: bool = True) -> list[tuple[str, str, int]]:
+    return _facts(expr, False, names, constants, {} if memo is None else memo, calls or {}, false_calls)
 
 
-def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: dict, calls: dict) -> list:
+def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: dict, calls: dict,
+           false_calls: bool = True) -> list:
     key = (id(expr), holds)
     found = memo.get(key)
     if found is not None:
@@ -87,15 +89,15 @@ def _facts(expr, holds: bool, names: set[str], constants: dict[str, int], memo: 
     found = []
     match expr:
         case ir.Logic(op=op, left=left, right=right) if op == ("&&" if holds else "||"):
-            found = (_facts(left, holds, names, constants, memo, calls)
-                     + _facts(right, holds, names, constants, memo, calls))
+            found = (_facts(left, holds, names, constants, memo, calls, false_calls)
+                     + _facts(right, holds, names, constants, memo, calls, false_calls))
         case ir.Unary(op="!", operand=operand):
-            found = _facts(operand, not holds, names, constants, memo, calls)
+            found = _facts(operand, not holds, names, constants, memo, calls, false_calls)
         case ir.Binary():
             fact = _comparison(expr, names, constants)
             if fact:
                 found = [fact if holds else (fact[0], _NEGATE[fact[1]], fact[2])]
-        case ir.CallFunction(name=name, args=args) if name in calls:
+        case ir.CallFunction(name=name, args=args) if name in calls and (holds or false_calls):
             found = _call_facts(name, args, holds, names, constants, memo, calls)
     memo[key] = found
     return found
