@@ -29,6 +29,7 @@ from gdef_core.lower.layout import (
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.lower.pure import memoizable
 from gdef_core.lower.tables import constant_arrays, constant_locals
+from gdef_core.lower.unread_fills import unread_fills
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
@@ -345,6 +346,7 @@ class _FunctionEmitter:
         self.loops: list = []
         self.temps = 0
         self.tables: dict[str, tuple[int, ...]] = {}   # the constant local arrays, found in emit()
+        self.unfilled: frozenset[str] = frozenset()   # arrays whose fill is never read, found in emit()
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
         # every return puts the function's step count (the local _st) back where the caller
@@ -377,6 +379,7 @@ class _FunctionEmitter:
         if any(Check.UNSET in getattr(node, "checks", ()) for node in ir.walk(f.body)):
             raise CUnsupported("a local read before its declaration may have run", f.span)
         self.tables = constant_locals(f)   # pointed at `static const` tables, not made
+        self.unfilled = unread_fills(f)   # made without filling them
         self.line(0, self.signature() + " {")
         self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
@@ -543,7 +546,9 @@ class _FunctionEmitter:
             n1 = sizes[1] if len(sizes) == 2 else "1"
             self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {count}); {name}.n0 = {sizes[0]}; "
                              f"{name}.n1 = {n1};")
-            if byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
+            if stmt.name in self.unfilled:   # every element read was written before (lower/unread_fills.py)
+                self.line(inner, "/* not filled: no element is read before it is written */")
+            elif byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
                 self.line(inner, f"memset({name}.p, {byte}, (size_t)({count}) * sizeof({pointer}));")
             else:
                 self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
