@@ -451,6 +451,22 @@ def test_a_stack_made_without_its_fill_plays_the_python_backends_games(tmp_path)
     replay_native_games(game, native, game.new_state(), 6, seed=5)
 
 
+@pytest.mark.parametrize("path, repetitions, board_seen", [
+    (EXAMPLES / "go" / "go9.gdef", 0, 1),   # positional superko: nextBoardSeen() alone
+    (ROOT / "benchmarks" / "games" / "lines_of_action.gdef", 1, 0),   # repetitions() alone
+])
+def test_only_the_history_tables_a_game_reads_are_kept(path, repetitions, board_seen):
+    """The kernel fills the history's table by position only for repetitions() and its table by
+    board only for nextBoardSeen(): a game asking one keeps one, and its random games (superko
+    refusals, draws by repetition) still replay through the Python backend."""
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert f"#define USES_REPETITIONS {repetitions}\n" in text and f"#define USES_BOARD_SEEN {board_seen}\n" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    replay_native_games(game, native, game.new_state(), 2, seed=11)
+
+
 def test_tables_set_by_hand_in_a_chance_game_are_read_as_set():
     """Einstein reads `startX` (int, 2-D) and `faces` (obj) from constant tables: a state
     holding other values there (a record edited by hand, read by State.from_json) gets the

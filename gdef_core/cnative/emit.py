@@ -143,6 +143,7 @@ class CEmitter:
         self.touching: dict[str, bool] = {}   # touches_cursor()'s
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
+        self.history_lookups: set[str] = set()
 
     def emit(self) -> CSource:
         functions = self.functions
@@ -153,6 +154,7 @@ class CEmitter:
         if "isGenerated" in used and "moves" not in functions:
             raise CUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        self.history_lookups = used & {"repetitions", "nextBoardSeen"}   # which table each needs
         chance = bool(self.module.graph.reach[Context.CHANCE])   # chance() is an entry point
         if chance and self.uses_history:
             raise CUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
@@ -303,6 +305,10 @@ class CEmitter:
                                  for f in self.functions.values() for node in ir.walk(f.body))),
                **{f"CTX_{context.name}": context.number for context in Context},
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
+               # the history's hash tables kept: by position for repetitions(), by board for
+               # nextBoardSeen() (kernel.c, g_hist_add_hashed: a table nothing reads is not filled)
+               "USES_REPETITIONS": int("repetitions" in self.history_lookups),
+               "USES_BOARD_SEEN": int("nextBoardSeen" in self.history_lookups),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
         at = 8
         for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_NEXT", nb + 1), ("H_KEY", keylen),
