@@ -387,7 +387,7 @@ def test_memoized_calls_play_the_games_of_the_python_backend():
 
 
 # region() floods the run of empty squares through x with a stack (lower/unread_fills.py: made
-# without filling it), `seen` keeps its fill; a square is proposed when its run is odd.
+# without filling it with x), `seen` keeps its fill; a square is proposed when its run is odd.
 STACK = """
 name: stack
 players: 2
@@ -396,7 +396,7 @@ obj X
 
 define region(int x) -> int {
   bool seen[7] = false;
-  int stack[7] = 0;
+  int stack[7] = x;
   stack[0] = x;
   seen[x] = true;
   int top = 1;
@@ -445,8 +445,14 @@ def test_a_stack_made_without_its_fill_plays_the_python_backends_games(tmp_path)
     game, text, native = c_rules(tmp_path, "stack", STACK)
     region = text[text.index("u_region(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {"):]
     region = region[:region.index("\n}\n")]
-    assert "memset(l_seen.p, 0, " in region and "memset(l_stack.p" not in region
+    assert "memset(l_seen.p, 0, " in region and "l_stack.p[k] = " not in region
     assert "/* not filled: no element is read before it is written */" in region
+    path = tmp_path / "rules.c"
+    path.write_text(text, encoding="utf-8")
+    cc, _ = compiler.find_compiler()
+    done = subprocess.run([cc, "-O1", "-c", "-std=gnu11", "-Wall", "-Wextra", "-Werror", f"-I{runtime_dir()}",
+                           "-o", str(tmp_path / "rules.o"), str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
     assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
     replay_native_games(game, native, game.new_state(), 6, seed=5)
 

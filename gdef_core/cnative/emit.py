@@ -590,7 +590,10 @@ class _FunctionEmitter:
                 self.line(inner, f"{name}.p[{i}] = {self.expr(item)};")
         else:
             byte = _fill_byte(stmt.fill)
-            if byte is None:
+            if stmt.name in self.unfilled:   # the fill is run for its effects, never stored
+                if not _constant(stmt.fill):
+                    self.line(inner, f"(void)({self.expr(stmt.fill)});")
+            elif byte is None:
                 fill = self.temp()
                 self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
             n1 = sizes[1] if len(sizes) == 2 else "1"
