@@ -17,7 +17,7 @@ from gdef_core.user_state import state_path
 HISTORY_FILE = "run_history"
 HISTORY_LENGTH = 1000
 QUIT_WORDS = ("quit", "exit", "q")
-COMMANDS = ("help", "moves", "hint", "objects", "undo", "save", *QUIT_WORDS)
+COMMANDS = ("help", "moves", "board", "hint", "objects", "undo", "save", *QUIT_WORDS)
 
 try:
     import readline

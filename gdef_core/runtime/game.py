@@ -630,6 +630,39 @@ class State:
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
 
+    def legal_ops(self) -> list:
+        """legal_moves() as operation tuples, in its order, without making their Moves: on a
+        1000 x 1000 board the automatic candidates are two million, and a tool that shows a
+        count or a page of them makes Moves of that page alone (`moves_of`). [] once over.
+        Raises GdefRuntimeError when moves() (or chance()) fails."""
+        if self.over:
+            return []
+        if self.chance:
+            found = [ops for ops, _ in self._chance_ops()]
+        else:
+            game = self.game
+            try:
+                if game.rules.raw_moves is None:
+                    found = game.rules.raw_filter(self._board, self.candidate_ops(), self.player, self.move_number,
+                                                  self._vars, False, self._history, False)
+                else:
+                    found = game.legal_ops(self._board, self.player, self.move_number, self._vars, False,
+                                           self._history)
+            except (Fail, RecursionError) as error:
+                raise game.rules.error(error) from None
+        if len(found) <= _MOVE_CACHE_SIZE:  # beyond, building the set costs more than judging one move again
+            self._legal = _lookup(found)
+        return found
+
+    def legal_count(self) -> int:
+        """How many legal moves there are here (len(legal_moves()), without making them)."""
+        return len(self.legal_ops())
+
+    def moves_of(self, found: list) -> list[Move]:
+        """The Moves of operation tuples (some of legal_ops() or candidate_ops())."""
+        game = self.game
+        return [game._moves.get(ops) or game.to_move(ops) for ops in found]
+
     def candidate_moves(self) -> list[Move]:
         """What `moves()` proposes here (the automatic candidates without it), before
         `isMoveLegal()` judges them; [] once over. Raises GdefRuntimeError when moves() fails."""

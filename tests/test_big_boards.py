@@ -1,0 +1,81 @@
+"""A 1000 x 1000 board in the tools a person or a program plays with (issue 26, goal 4): the
+legal moves counted and paged instead of a million listed, the board drawn around the last
+move instead of a million cells after every move. Sizes and exact lines, never times."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gdef_core.cli.run import run
+
+BIG = ("name: big\nplayers: 2\nsize: 1000 x 1000\nobj X\n"
+       "define isMoveLegal() -> bool { return operationsNum() == 1; }\n"
+       "define end() -> bool { return false; }\n")
+
+
+@pytest.fixture
+def big(tmp_path):
+    rules = tmp_path / "big.gdef"
+    rules.write_text(BIG, encoding="utf-8")
+    return str(rules)
+
+
+def play(rules: str, stdin: str, tmp_path) -> list[str]:
+    out = io.StringIO()
+    run([rules, "--record", str(tmp_path / "r.json")], io.StringIO(stdin), out, io.StringIO())
+    return out.getvalue().splitlines()
+
+
+def test_the_protocols_legal_answers_a_page_and_the_count(big):
+    engine = subprocess.Popen([sys.executable, "-m", "gdef_core.cli.run", "--protocol", big],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(engine.stdout.readline())["protocol"] == "gdef"
+        answers = []
+        for request in ({"cmd": "legal"}, {"cmd": "legal", "offset": 999_998, "limit": 5},
+                        {"cmd": "legal", "limit": -1}):
+            engine.stdin.write(json.dumps(request) + "\n")
+            engine.stdin.flush()
+            answers.append(engine.stdout.readline())
+    finally:
+        engine.stdin.close()
+        engine.wait(timeout=60)
+    first, last, bad = (json.loads(answer) for answer in answers)
+    assert len(answers[0]) < 400_000  # 10,000 moves and their names, not a million
+    assert first["count"] == 1_000_000 and first["offset"] == 0 and len(first["moves"]) == 10_000
+    assert first["moves"][:2] == ["place(0,0,X)", "place(0,1,X)"] and first["names"][:2] == ["0,0", "0,1"]
+    assert last == {"ok": True, "moves": ["place(999,998,X)", "place(999,999,X)"], "names": ["999,998", "999,999"],
+                    "chance": False, "count": 1_000_000, "offset": 999_998}
+    assert bad == {"ok": False, "error": {"kind": "bad request", "message": '"limit" must be a whole number (0 or more)'}}
+
+
+def test_the_console_lists_the_first_moves_and_draws_around_the_last_one(big, tmp_path):
+    lines = play(big, "moves\n1002\nboard 999,999\nquit\n", tmp_path)
+    assert len(lines) < 250  # each drawing 26 rows, the listing 400 moves in columns
+    assert ("1,000,000 legal moves; showing the first 400. Type a number to play that move (any number up to "
+            "1,000,000), or 'moves SQUARE' (3,1 or e2) for those touching a square.") in lines
+    assert "Columns 0-25, rows 0-25 of the 1000x1000 board, from its corner; 'board SQUARE' draws around a " \
+           "square (3,1 or e2), 'board all' the whole board." in lines
+    assert "player 0> 1002" in lines and "Move 1002: 1,1" in lines
+    drawn = lines.index("Move 1002: 1,1") + 1
+    assert lines[drawn].split() == [str(x) for x in range(26)]
+    assert lines[drawn + 25].split() == ["1", ".", "X", *["."] * 24, "1"]
+    assert "Columns 0-25, rows 0-25 of the 1000x1000 board, around the last move; 'board SQUARE' draws " \
+           "around a square (3,1 or e2), 'board all' the whole board." in lines
+    assert lines[lines.index("player 1> board 999,999") + 1].split() == [str(x) for x in range(974, 1000)]
+    assert "Columns 974-999, rows 974-999 of the 1000x1000 board, around 999,999; 'board SQUARE' draws " \
+           "around a square (3,1 or e2), 'board all' the whole board." in lines
+
+
+def test_board_all_draws_every_square(tmp_path):
+    rules = tmp_path / "wide.gdef"
+    rules.write_text(BIG.replace("1000 x 1000", "30 x 2"), encoding="utf-8")
+    lines = play(str(rules), "board\nboard all\nboard 40,1\nquit\n", tmp_path)
+    whole = lines.index("player 0> board all") + 1
+    assert lines[whole].split() == [str(x) for x in range(30)] and lines[whole + 3].split() == lines[whole].split()
+    assert "'40,1' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'." in lines
+    assert sum(line.startswith("Columns 0-25, rows 0-1 of the 30x2 board") for line in lines) == 2
