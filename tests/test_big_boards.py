@@ -79,3 +79,32 @@ def test_board_all_draws_every_square(tmp_path):
     assert lines[whole].split() == [str(x) for x in range(30)] and lines[whole + 3].split() == lines[whole].split()
     assert "'40,1' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'." in lines
     assert sum(line.startswith("Columns 0-25, rows 0-1 of the 30x2 board") for line in lines) == 2
+
+
+def test_tab_completes_a_typed_name_or_operation_without_naming_every_move(big):
+    from gdef_core import load_game
+    from gdef_core.cli.completion import completions
+
+    state = load_game(big).new_state()
+    assert completions(state, "") == ["place("] and completions(state, "cl") == []
+    assert completions(state, "place(51,7") == [f"place(51,{y},X)" for y in (7, *range(70, 80), *range(700, 800))]
+    assert completions(state, "51,77") == ["51,77", *(f"51,{y}" for y in range(770, 780))]
+    assert completions(state, "51,777") == ["51,777"]
+    assert completions(state, "place(") == [f"place({x}," for x in range(1000)]  # cut, not a million
+    state.apply("place(51,777,X)")
+    assert completions(state, "51,777") == []  # taken: no move of that name, no clear in this game
+
+
+def test_tab_at_the_prompt_of_a_big_board(big, tmp_path):
+    from test_run_prompt import Terminal, recorded_moves
+
+    terminal = Terminal(tmp_path, game=big)
+    terminal.expect("player 0> ")
+    terminal.type("51,77\t7\t\r")  # 51,77 -> (several: no change) 51,777 -> the only move so named
+    terminal.expect("player 1> ")
+    terminal.type("place(3,99\t,\t\r")  # place(3,99 (place(3,99,X) or place(3,99N,X)) -> place(3,99,X)
+    terminal.expect("player 0> ")
+    terminal.type("q\r")
+    shown = terminal.expect("continue with")
+    assert terminal.finish() == 3
+    assert recorded_moves(shown + terminal.seen) == ["place(51,777,X)", "place(3,99,X)"]

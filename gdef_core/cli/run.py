@@ -19,6 +19,7 @@ from typing import TextIO
 
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, seconds, whole_number
+from gdef_core.cli.completion import completions
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
@@ -406,11 +407,9 @@ class Runner:
         self.input_line += 1
         return line
 
-    def _completions(self) -> list[str]:
-        """What Tab completes to at the prompt: the legal moves' names and operations."""
-        state = self.play.session.state
-        legal = state.legal_moves()
-        return [*state.move_names(legal), *(str(move) for move in legal)]
+    def _completions(self, text: str) -> list[str]:
+        """What Tab completes `text` to at the prompt: the legal moves' names and operations."""
+        return completions(self.play.session.state, text)
 
     def move(self, text: str) -> None:
         played = self.play.play(text, self.input_line)

@@ -332,7 +332,7 @@ class State:
     """One position of a game. Mutable through `apply` only; `clone()` makes an independent copy."""
 
     __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal",
-                 "_scores", "_history", "chance", "_outcomes")
+                 "_scores", "_history", "chance", "_outcomes", "_found")
 
     def __init__(self, game: Game, board: list, player: int, move_number: int, variables: list,
                  over: bool = False, winner: int | None = None, scores: list | None = None,
@@ -352,6 +352,9 @@ class State:
         # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
         # share it; a set once it is long (perft applies every move of a list to a clone).
         self._legal: list | frozenset | None = None
+        # legal_ops()' list, kept: the tools that page, count and complete a big board's
+        # millions of moves ask again for the same position (replaced, never mutated).
+        self._found: list | None = None
         # Whether the next move is chance's (docs/language.md, "Chance"), and its outcomes,
         # merged, once asked for (replaced, never mutated: clones share them).
         self.chance = chance
@@ -424,6 +427,7 @@ class State:
         copy = State(self.game, self._board.copy(), self.player, self.move_number, _copy_vars(self._vars),
                      self.over, self.winner, self._scores, self._history, self.chance)
         copy._legal = self._legal
+        copy._found = self._found
         copy._outcomes = self._outcomes
         return copy
 
@@ -448,7 +452,7 @@ class State:
         self._vars[:] = point.variables
         self._scores, self._history = point.scores, point.history
         self.chance = point.chance
-        self._legal = self._outcomes = None
+        self._legal = self._outcomes = self._found = None
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, State) and other.game is self.game and other._board == self._board
@@ -593,7 +597,7 @@ class State:
         self.move_number += 1
         self._vars = variables
         self._scores = scores
-        self._legal = self._outcomes = None
+        self._legal = self._outcomes = self._found = None
         self.chance = chance_next and not over
         if over:
             self.over = True
@@ -634,9 +638,12 @@ class State:
         """legal_moves() as operation tuples, in its order, without making their Moves: on a
         1000 x 1000 board the automatic candidates are two million, and a tool that shows a
         count or a page of them makes Moves of that page alone (`moves_of`). [] once over.
-        Raises GdefRuntimeError when moves() (or chance()) fails."""
+        The list is kept for this position and shared: never change it. Raises
+        GdefRuntimeError when moves() (or chance()) fails."""
         if self.over:
             return []
+        if self._found is not None:
+            return self._found
         if self.chance:
             found = [ops for ops, _ in self._chance_ops()]
         else:
@@ -652,6 +659,7 @@ class State:
                 raise game.rules.error(error) from None
         if len(found) <= _MOVE_CACHE_SIZE:  # beyond, building the set costs more than judging one move again
             self._legal = _lookup(found)
+        self._found = found
         return found
 
     def legal_count(self) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gdef_core.presentation import Presentation
 from gdef_core.runtime.errors import GdefRuntimeError
@@ -105,12 +106,30 @@ def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
 
 
 def _labelled(presentation: Presentation, text: str) -> set[tuple[int, int]]:
-    """The squares whose label (their column's in `column` notation) appears in `text`."""
-    columns = [x for x, label in enumerate(presentation.columns) if label in text]
+    """The squares whose label (their column's in `column` notation) appears in `text`: the
+    labels looked up by the text's pieces (a name is short, a board's labels may be a thousand)."""
+    columns = _inside(_label_index(presentation.columns), text)
     if presentation.notation == "column":
         return {(x, y) for x in columns for y in range(len(presentation.rows))}
-    rows = [y for y, label in enumerate(presentation.rows) if label in text]
+    rows = _inside(_label_index(presentation.rows), text)
     return {(x, y) for x in columns for y in rows if presentation.square(x, y) in text}
+
+
+@lru_cache(maxsize=8)
+def _label_index(labels: tuple[str, ...]) -> tuple[dict[str, list[int]], frozenset[int]]:
+    """Each label's positions, and the labels' lengths."""
+    index: dict[str, list[int]] = {}
+    for number, label in enumerate(labels):
+        index.setdefault(label, []).append(number)
+    return index, frozenset(map(len, index))
+
+
+def _inside(indexed: tuple[dict[str, list[int]], frozenset[int]], text: str) -> list[int]:
+    """The positions of the labels that appear in `text`."""
+    index, lengths = indexed
+    found = dict.fromkeys(number for size in lengths for start in range(len(text) - size + 1)
+                          for number in index.get(text[start:start + size], ()))
+    return sorted(found)
 
 
 def _touching(candidates: list, squares: set) -> list:
