@@ -108,3 +108,24 @@ def test_tab_at_the_prompt_of_a_big_board(big, tmp_path):
     shown = terminal.expect("continue with")
     assert terminal.finish() == 3
     assert recorded_moves(shown + terminal.seen) == ["place(51,777,X)", "place(3,99,X)"]
+
+
+def test_a_name_typed_in_part_or_another_case_is_read_among_the_moves_it_could_name(tmp_path, monkeypatch):
+    from gdef_core import load_game
+    from gdef_core.runtime import notation
+
+    rules = tmp_path / "two.gdef"
+    rules.write_text(BIG.replace("obj X\n", "obj X\nobj O\n"), encoding="utf-8")
+    state = load_game(str(rules)).new_state()
+    named = []
+    original = notation.move_names
+    monkeypatch.setattr(notation, "move_names", lambda s, moves: named.append(len(moves)) or original(s, moves))
+    assert str(state.read_move("x@51,777")) == "place(51,777,X)"
+    assert str(state.read_move("o@51,7")) == "place(51,7,O)"
+    ambiguous = state.read_move("1,777")
+    assert ambiguous.kind.value == "ambiguous" and ambiguous.candidates[:4] == ("X@1,777", "O@1,777", "X@11,777", "O@11,777")
+    vague = state.read_move("x@5")
+    assert vague.kind.value == "unknown name" and vague.reason == (
+        "'x@5' could be part of the names of too many of the 2,000,000 legal moves here: write more of the "
+        "name, or the move's operations")
+    assert max(named) < 25_000  # never the two million

@@ -7,18 +7,16 @@ the text could be naming: a move's name holds the name of a square it touches (d
 "Move names"), so a name that starts with the text either holds a square name that is whole
 inside the text, or the text ends inside the first square name of it. Those squares are few
 once the text says enough (`X@51`: the squares whose name starts with `51`, and those whose
-name is inside the text); while they are more than SQUARES_NAMED, only operations are completed. A text that
-still fits more than SHOWN words is completed to the next separator (`place(` -> `place(7,`),
-so readline lists hundreds, never millions.
+name is inside the text: notation.squares_named); while they are too many, only operations
+are completed. A text that still fits more than SHOWN words is completed to the next
+separator (`place(` -> `place(7,`), so readline lists hundreds, never millions.
 """
 from __future__ import annotations
 
 import re
 
-from gdef_core.presentation import Presentation
+from gdef_core.runtime.notation import NAMED_ALL, squares_named, touching
 
-NAMED_ALL = 2_000  # legal moves named at once
-SQUARES_NAMED = 25_000  # squares a typed text may name for the moves touching them to be named
 SHOWN = 200  # words offered before they are cut at the next separator
 _SEPARATOR = re.compile(r"[(),;@ ]")
 _FIRST_OP = re.compile(r"(place|clear|count)\((-?[0-9]*)(,?)")  # as far as the text writes it
@@ -33,9 +31,9 @@ def completions(state, text: str) -> list[str]:
         words = [*state.move_names(moves), *(str(move) for move in moves)]
         return _shortened([word for word in dict.fromkeys(words) if word.startswith(text)], text)
     words = []
-    squares = _squares_named(state.game.presentation, text)
+    squares = squares_named(state.game.presentation, text)
     if squares:
-        near = state.moves_of(_touching(found, squares))
+        near = state.moves_of(touching(found, squares))
         words += [name for name in state.names_in_position(near) if name.startswith(text)]
     words += _operations(found, text)
     return _shortened(list(dict.fromkeys(words)), text)
@@ -67,48 +65,12 @@ def _kind(ops: tuple) -> str:
     return "count(" if len(op) > 4 else "place(" if op[3] else "clear("
 
 
-def _touching(found: list, squares: set) -> list:
-    """The moves of `found` that change one of `squares`."""
-    columns = {x for x, _ in squares}  # most operations are told apart by their column alone
-    near = []
-    for ops in found:
-        for op in ops:
-            if op[0] in columns and (op[0], op[1]) in squares:
-                near.append(ops)
-                break
-    return near
-
-
 def _written(ops: tuple) -> str:
     """A legal move's operation tuples as str(Move) writes them, without making the Move."""
     if not ops:
         return "pass"
     return "; ".join(f"count({op[0]},{op[1]},{op[4]})" if len(op) > 4 else
                      f"place({op[0]},{op[1]},{op[2]})" if op[3] else f"clear({op[0]},{op[1]})" for op in ops)
-
-
-def _squares_named(presentation: Presentation, text: str) -> set[tuple[int, int]] | None:
-    """The squares whose name is inside `text` or starts with an end of it that follows a
-    separator (`51` of `X@51`; its column's label in `column` notation); None when they are
-    more than SQUARES_NAMED."""
-    ends = [text[i:] for i in range(len(text)) if i == 0 or text[i - 1] in "@x-"]
-    columns, rows = presentation.columns, presentation.rows
-    found: set[tuple[int, int]] = set()
-    for x, column in enumerate(columns):
-        if any(column.startswith(end) for end in ends):  # every square of the column
-            found.update((x, y) for y in range(len(rows)))
-        elif column in text or any(end.startswith(column) for end in ends):
-            if presentation.notation == "column":
-                found.update((x, y) for y in range(len(rows)))
-            else:
-                found.update((x, y) for y in range(len(rows)) if _names(presentation.square(x, y), text, ends))
-        if len(found) > SQUARES_NAMED:
-            return None
-    return found
-
-
-def _names(square: str, text: str, ends: list[str]) -> bool:
-    return square in text or any(square.startswith(end) for end in ends)
 
 
 def _shortened(words: list[str], text: str) -> list[str]:

@@ -28,8 +28,8 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, Para
 from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.notation import (NameProblem, move_name, move_names, names_in_position, read_exact_name,
-                                        read_move_name)
+from gdef_core.runtime.notation import (NAMED_ALL, NameProblem, move_name, move_names, names_in_position,
+                                        read_exact_name, read_move_name, read_name_near)
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -528,12 +528,14 @@ class State:
         if exact is not None:
             return exact
         try:
-            legal = self.legal_moves()
+            total = self.legal_count()
+            legal = self.legal_moves() if total <= NAMED_ALL or self.chance else None
         except GdefRuntimeError as error:
             failed = "chance()" if self.is_chance_node else "moves()"
             return Verdict(VerdictKind.RUNTIME_ERROR, f"{failed} failed while reading the move's name: "
                                                       f"{error.headline()}", error)
-        found = read_move_name(self, text, legal)
+        # A big board's millions of moves are not all named: those the text could name are.
+        found = read_move_name(self, text, legal) if legal is not None else read_name_near(self, text, total)
         if isinstance(found, NameProblem):
             kind = VerdictKind.AMBIGUOUS if found.ambiguous else VerdictKind.UNKNOWN_NAME
             return Verdict(kind, found.message, candidates=found.candidates)
