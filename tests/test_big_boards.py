@@ -129,3 +129,28 @@ def test_a_name_typed_in_part_or_another_case_is_read_among_the_moves_it_could_n
         "'x@5' could be part of the names of too many of the 2,000,000 legal moves here: write more of the "
         "name, or the move's operations")
     assert max(named) < 25_000  # never the two million
+
+
+def test_the_board_page_draws_a_big_board_in_part_and_follows_the_move(big, browser, web):
+    from web_support import playwright_or_skip
+
+    expect = playwright_or_skip()[0].expect
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(web(big).url)
+    hang_guard = 300_000  # ms: the first legal moves of a million squares, on a loaded machine
+    expect(page.locator("#legal-count")).to_have_text("(1000000)", timeout=hang_guard)
+    expect(page.locator(".sq")).to_have_count(100 * 100)  # not a million squares
+    view = page.locator("#view-text")
+    expect(view).to_have_text("Columns 0–99, rows 0–99 of the 1000×1000 board")
+    page.locator("#move-text").fill("place(500,700,X)")
+    page.locator("#play").click()
+    expect(view).to_have_text("Columns 450–549, rows 650–749 of the 1000×1000 board", timeout=hang_guard)
+    expect(page.locator('.sq[data-x="500"][data-y="700"]')).to_have_attribute("data-object", "X")
+    expect(page.locator(".sq")).to_have_count(100 * 100)
+    page.locator("#view-right").click()
+    expect(view).to_have_text("Columns 500–599, rows 650–749 of the 1000×1000 board")
+    expect(page.locator('.sq[data-x="599"][data-y="749"]')).to_have_count(1)
+    page.close()
+    assert errors == []
