@@ -154,3 +154,26 @@ def test_the_board_page_draws_a_big_board_in_part_and_follows_the_move(big, brow
     expect(page.locator('.sq[data-x="599"][data-y="749"]')).to_have_count(1)
     page.close()
     assert errors == []
+
+
+def test_the_debuggers_output_draws_a_big_board_around_the_last_move(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.debug.engine import _Reporter
+    from gdef_core.runtime.session import Session
+
+    rules = tmp_path / "sixty.gdef"
+    rules.write_text(BIG.replace("1000 x 1000", "60 x 60"), encoding="utf-8")
+    game = load_game(str(rules))
+    session = Session(game, [str(rules)], game.new_state())
+    assert session.last_square() is None
+    assert session.play("place(50,40,X)").accepted and session.last_square() == (50, 40)
+    said = []
+
+    class Debugger:
+        def _say(self, stream, text):
+            said.append(text)
+
+    _Reporter(Debugger()).show_board(session)
+    lines = said[0].splitlines()
+    assert len(lines) == 28 and lines[0].split() == [str(x) for x in range(34, 60)]
+    assert lines[1].split()[0] == "52" and lines[13].split() == ["40", *["."] * 16, "X", *["."] * 9, "40"]

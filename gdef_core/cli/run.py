@@ -25,7 +25,6 @@ from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
-from gdef_core.moves import Move
 from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
 
 HELP = """\
@@ -202,7 +201,7 @@ class Console:
 
         state, shown, game = session.state, session.game.presentation, session.game
         plain = self.ascii_only or not can_show(shown, getattr(self.out, "encoding", None))
-        focus = around if around is not None else _last_square(session)
+        focus = around if around is not None else session.last_square()
         window = None if whole else window_around(game.width, game.height, focus)
         self.say(render_board(state.board, list(game.objects), color=self.color, y_down=self.y_down,
                               scores=state.scores, presentation=shown, ascii=plain, window=window))
@@ -498,16 +497,6 @@ class Runner:
 
     def draw(self) -> None:
         self.console.show_board(self.play.session)
-
-
-def _last_square(session) -> tuple[int, int] | None:
-    """The square the last move changed last (where a piece arrived), None before any."""
-    if not session.moves:
-        return None
-    ops = Move.parse(session.moves[-1]["move"]).ops
-    game = session.game
-    inside = [(op.x, op.y) for op in ops if 0 <= op.x < game.width and 0 <= op.y < game.height]
-    return inside[-1] if inside else None
 
 
 def _count(count: int) -> str:
