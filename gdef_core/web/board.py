@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
+from gdef_core.runtime import notation
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.param_info import params_json
@@ -147,7 +148,7 @@ class Board:
                     "reason": f"moves() failed: {error.headline()}"}
         if touching:
             wanted = set(touching)
-            found = [ops for ops in found if wanted.issubset({(op[0], op[1]) for op in ops})]
+            found = [ops for ops in notation.touching(found, wanted) if wanted.issubset({(op[0], op[1]) for op in ops})]
         moves = state.moves_of(found[:limit])
         shown = [(move, list(dict.fromkeys((op.x, op.y) for op in move.ops))) for move in moves]
         count = len(found)
