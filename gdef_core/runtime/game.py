@@ -13,8 +13,10 @@ successful step is committed.
 """
 from __future__ import annotations
 
+import gc
 import math
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
@@ -151,13 +153,15 @@ class Game:
     def _place_ops(self) -> list:
         """Every place's operations, in the order of the candidates."""
         objects = list(self.objects.values())
-        return [((x, y, obj, True),) for x in range(self.width) for y in range(self.height) for obj in objects]
+        with _collector_paused():
+            return [((x, y, obj, True),) for x in range(self.width) for y in range(self.height) for obj in objects]
 
     @cached_property
     def _clear_ops(self) -> list:
         """Per square the operations of its clear."""
         empty = self.empty
-        return [((x, y, empty, False),) for x in range(self.width) for y in range(self.height)]
+        with _collector_paused():
+            return [((x, y, empty, False),) for x in range(self.width) for y in range(self.height)]
 
     @cached_property
     def _places(self) -> list:
@@ -915,6 +919,20 @@ def _json_value(value):
     if type(value) is tuple:
         return [_json_value(item) for item in value]
     return str(value) if isinstance(value, str) else value
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector paused while millions of tuples that hold no cycle are
+    made (a 1000 x 1000 board's two million candidates: 2.9 s with it running, 0.6 s without):
+    each of its passes scans every tuple made so far."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def _lookup(found: list) -> list | frozenset:
