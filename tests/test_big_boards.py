@@ -91,6 +91,7 @@ def test_tab_completes_a_typed_name_or_operation_without_naming_every_move(big):
     assert completions(state, "51,77") == ["51,77", *(f"51,{y}" for y in range(770, 780))]
     assert completions(state, "51,777") == ["51,777"]
     assert completions(state, "place(") == [f"place({x}," for x in range(1000)]  # cut, not a million
+    assert completions(state, "place(,") == completions(state, "place(-,") == []
     state.apply("place(51,777,X)")
     assert completions(state, "51,777") == []  # taken: no move of that name, no clear in this game
 

@@ -53,6 +53,8 @@ def _operations(found: list, text: str) -> list[str]:
         columns = dict.fromkeys(ops[0][0] for ops in first)
         words = [f"{kind}({x}," for x in columns if str(x).startswith(digits)]
         return [word for word in words if word.startswith(text)]
+    if digits in ("", "-"):  # `place(,`: no move is written so
+        return []
     x = int(digits)
     return [written for written in map(_written, (ops for ops in first if ops[0][0] == x)) if written.startswith(text)]
 
