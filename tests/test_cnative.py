@@ -372,6 +372,61 @@ def test_a_pure_function_answered_from_its_table_spends_the_steps_of_the_python_
 
     game, text, native = c_rules(tmp_path, "memo", MEMO, max_steps=max_steps)
     assert "m_walk(c, _d, &_st, INT64_C(0), INT64_C(1))" in text and "m_firstEmpty" not in text
+    # two small arguments: a dense table of 8 bits each, whose hit is one comparison inline
+    assert "static int64_t D_walk[65536][2];" in text
+    assert "if ((u0 | u1) < 256) {\n        int64_t *e = D_walk[u0 | u1 << 8];" in text
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# Arguments beyond the dense table's (-64 to 191 for two) are kept in the hashed table (mm_walk),
+# a function without arguments in one entry; per square judged: 13 steps (walk() 4, seven() 8).
+FAR_MEMO = """
+name: far
+players: 2
+size: 6 x 1
+obj X
+
+define walk(int from, int by) -> int {
+  int at = from;
+  while (at < from + 6 * by && at != from + 3 * by) {
+    at = at + by;
+  }
+  return at - from;
+}
+
+define seven() -> int {
+  int n = 0;
+  while (n < 7) {
+    n = n + 1;
+  }
+  return n;
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int total = 0;
+  for (int i = 0; i < x; i = i + 1) {
+    total = total + walk(100000, 1000) + seven();
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && total >= 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, legal", [(13, 1), (14, 2), (26, 2), (27, 3), (65, 5), (66, 6)])
+def test_calls_beyond_the_dense_table_and_without_arguments_spend_the_steps_of_the_python_backend(
+        tmp_path, max_steps, legal):
+    """walk(100000, 1000) is answered from the hashed table, seven() from a table of one entry:
+    each judgement runs out of steps at the budget the Python backend's does."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "far", FAR_MEMO, max_steps=max_steps)
+    assert "m_walk(c, _d, &_st, INT64_C(100000), INT64_C(1000))" in text and "m_seven(c, _d, &_st)" in text
+    assert "static int64_t D_seven[1][2];" in text and "mm_seven" not in text
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
 
 
