@@ -22,6 +22,7 @@ from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.consequences import makes_consequences
+from gdef_core.lower.counters import counters, increment
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
@@ -384,6 +385,7 @@ class _FunctionEmitter:
         self.loops: list = []
         self.temps = 0
         self.tables: dict[str, tuple[int, ...]] = {}   # the constant local arrays, found in emit()
+        self.counters = counters(function, emitter.max_steps)   # their increments never overflow
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
         # every return puts the function's step count (the local _st) back where the caller
@@ -507,7 +509,12 @@ class _FunctionEmitter:
 
     def set_local(self, name: str, value, indent: int) -> None:
         """`name = a + b` (or -) returns at once on an overflow, as the numba emitter's does
-        (so the compiler knows the sum did not wrap on the path that goes on)."""
+        (so the compiler knows the sum did not wrap on the path that goes on); but the increment
+        of a counter (lower/counters.py), which cannot overflow, is a plain sum, which gcc may
+        make without a branch."""
+        if name in self.counters and increment(name, value) is not None:
+            self.line(indent, f"l_{name} = {self.expr(value.left)} {value.op} {self.expr(value.right)};")
+            return
         if isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-"):
             builtin = "__builtin_add_overflow" if value.op == "+" else "__builtin_sub_overflow"
             a, b = self.expr(value.left), self.expr(value.right)
