@@ -22,12 +22,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest.fixture(autouse=True, scope="module")
 def numba_route():
     """The native compile these tests watch is numba's child process and its files
-    (GDEF_NATIVE_ROUTE, inherited by the server, which starts after this fixture), in the cache
-    of XDG_CACHE_HOME (conftest.py) where they look: not in a GDEF_CACHE_DIR that a native test
-    file run before this one in the same pytest worker set for the session (conftest's cache_dir)."""
+    (GDEF_NATIVE_ROUTE, inherited by the server, which starts after this fixture)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDEF_NATIVE_ROUTE", "numba")
-        patch.delenv("GDEF_CACHE_DIR", raising=False)
         yield
 
 
@@ -214,7 +211,11 @@ def compiled_by(server_pid: int, key: str) -> int | None:
 
 
 def native_cache() -> Path:
-    return Path(os.environ["XDG_CACHE_HOME"]) / "gdef" / "native"
+    """Where the server's compile writes: the product's own cache root, whatever the environment
+    says (XDG_CACHE_HOME from conftest.py, or a GDEF_CACHE_DIR an earlier test file set)."""
+    from gdef_core.cnative.compiler import cache_root
+
+    return cache_root() / "native"
 
 
 def module_key(folder: Path, text: str) -> str:
