@@ -313,14 +313,16 @@ class CEmitter:
                  "if (c->S[S_ERR] == 0 && after >= 0) { e[0] = (*_stp - after) ^ INT64_MAX; e[1] = r; }",
                  "*_stp = after;",
                  "return r;"]
-        wrapper = f"static inline __attribute__((always_inline)) {result} m_{name}({', '.join(['Ctx *c', 'int64_t _d', 'int64_t *_stp', *typed])}) {{"
+        params = ", ".join(["Ctx *c", "int64_t _d", "int64_t *_stp", *typed])
+        wrapper = f"static inline __attribute__((always_inline)) {result} m_{name}({params}) {{"
         if not n:   # one entry
             lines = [f"static int64_t D_{name}[1][2];", wrapper, *(f"    {line}" for line in dense), "}"]
             return "\n".join(lines) + "\n"
         same = "".join(f" && e[{k + 2}] == a{k}" for k in range(n))
         lines = [f"static int64_t M_{name}[{_MEMO_SLOTS}][{n + 2}];",
                  f"static int64_t D_{name}[{1 << bits * n}][2];",
-                 f"static __attribute__((noinline)) {result} mm_{name}({', '.join(['Ctx *c', 'int64_t _d', *typed])}) {{",
+                 f"static __attribute__((noinline)) {result} mm_{name}({', '.join(['Ctx *c', 'int64_t _d', *typed])})"
+                 " {",
                  "    uint64_t h = 0;" + "".join(f" h = (h ^ (uint64_t)a{k}) * UINT64_C(0x9E3779B97F4A7C15);"
                                               for k in range(n)),
                  f"    int64_t *e = M_{name}[h >> {64 - _MEMO_BITS}];",
@@ -332,7 +334,8 @@ class CEmitter:
                  f"    {result} r = u_{name}({args});",
                  "    int64_t after = c->S[S_ST];",
                  "    if (c->S[S_ERR] == 0 && after >= 0) {",
-                 f"        e[0] = (st - after) ^ INT64_MAX; e[1] = r; {' '.join(f'e[{k + 2}] = a{k};' for k in range(n))}",
+                 "        e[0] = (st - after) ^ INT64_MAX; e[1] = r;"
+                 + "".join(f" e[{k + 2}] = a{k};" for k in range(n)),
                  "    }",
                  "    return r;",
                  "}",
