@@ -372,7 +372,113 @@ def test_a_pure_function_answered_from_its_table_spends_the_steps_of_the_python_
 
     game, text, native = c_rules(tmp_path, "memo", MEMO, max_steps=max_steps)
     assert "m_walk(c, _d, &_st, INT64_C(0), INT64_C(1))" in text and "m_firstEmpty" not in text
+    # two small arguments: a dense table of 8 bits each, whose hit is one comparison inline
+    assert "static int64_t D_walk[65536][2];" in text
+    assert "if ((u0 | u1) < 256) {\n        int64_t *e = D_walk[u0 | u1 << 8];" in text
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# Arguments beyond the dense table's (-64 to 191 for two) are kept in the hashed table (mm_walk),
+# a function without arguments in one entry; per square judged: 13 steps (walk() 4, seven() 8).
+FAR_MEMO = """
+name: far
+players: 2
+size: 6 x 1
+obj X
+
+define walk(int from, int by) -> int {
+  int at = from;
+  while (at < from + 6 * by && at != from + 3 * by) {
+    at = at + by;
+  }
+  return at - from;
+}
+
+define seven() -> int {
+  int n = 0;
+  while (n < 7) {
+    n = n + 1;
+  }
+  return n;
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int total = 0;
+  for (int i = 0; i < x; i = i + 1) {
+    total = total + walk(100000, 1000) + seven();
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && total >= 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, legal", [(13, 1), (14, 2), (26, 2), (27, 3), (65, 5), (66, 6)])
+def test_calls_beyond_the_dense_table_and_without_arguments_spend_the_steps_of_the_python_backend(
+        tmp_path, max_steps, legal):
+    """walk(100000, 1000) is answered from the hashed table, seven() from a table of one entry:
+    each judgement runs out of steps at the budget the Python backend's does."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "far", FAR_MEMO, max_steps=max_steps)
+    assert "m_walk(c, _d, &_st, INT64_C(100000), INT64_C(1000))" in text and "m_seven(c, _d, &_st)" in text
+    assert "static int64_t D_seven[1][2];" in text and "mm_seven" not in text
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# k counts by ones from 0: its sums cannot overflow within the step budget (lower/counters.py),
+# so the C route adds without a check; n starts 3 below the largest int64: its check stays, and
+# judging square x overflows it for x >= 4 (an error: the square is not legal).
+COUNTERS = """
+name: counters
+players: 2
+size: 6 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int k = 0;
+  int n = 9223372036854775804;
+  for (int i = 0; i < x; i = i + 1) {
+    if (CurrentPosition[i][0] == empty) {
+      k = k + 1;
+      n = n + 1;
+    }
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && k == x && n > 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_a_counter_adds_without_a_check_and_other_sums_keep_theirs(tmp_path):
+    """k's increment is a plain sum, n's keeps its overflow check: squares 4 and 5 overflow n
+    and are illegal, as on the Python backend."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "counters", COUNTERS)
+    assert "l_k = l_k + INT64_C(1);" in text
+    assert "int64_t _t1; int64_t _t1a = l_n; int64_t _t1b = INT64_C(1);" in text
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [4]
+
+
+def test_lines_of_action_counts_the_pieces_on_a_line_without_a_branch():
+    """piecesOnLine()'s `n = n + 1` under the test of each square is a plain sum (gcc makes it
+    without a branch); the cx/cy walks, sums of parameters, keep their checks."""
+    game = load_game(str(ROOT / "benchmarks" / "games" / "lines_of_action.gdef"))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    piecesOnLine = text[text.index("int64_t u_piecesOnLine(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x, "
+                                   "int64_t l_y, int64_t l_dx, int64_t l_dy) {"):]
+    piecesOnLine = piecesOnLine[:piecesOnLine.index("\n}\n")]
+    assert piecesOnLine.count("l_n = l_n + INT64_C(1);") == 2
+    assert piecesOnLine.count("__builtin_add_overflow") == 4 and piecesOnLine.count("__builtin_sub_overflow") == 4
 
 
 def test_memoized_calls_play_the_games_of_the_python_backend():
