@@ -301,11 +301,28 @@ static inline int64_t g_stamped(Ctx *c, int64_t m) {
     return m;
 }
 
-/* Whether candidate k is the first with its operations (no candidate before it the same). */
+/* Whether candidate k is the first with its operations (no candidate before it the same). An
+ * earlier candidate is compared whole only when its length and last operation are k's: the last
+ * operation is the one a generator's innermost loop varies (amazons' arrow), so most differ
+ * there at the first field. */
 static inline int g_first_of(Ctx *c, int64_t k) {
-    int64_t a = c->CS[k], b = c->CS[k + 1];
-    for (int64_t j = 0; j < k; j++)
-        if (g_same(c->CO, c->CS[j], c->CS[j + 1], a, b)) return 0;
+    const int64_t *CS = c->CS;
+    int64_t a = CS[k], n = CS[k + 1] - a;
+    if (n == 0) { /* a pass: the first empty candidate */
+        for (int64_t j = 0; j < k; j++)
+            if (CS[j + 1] == CS[j]) return 0;
+        return 1;
+    }
+    const int64_t *last = c->CO[a + n - 1];
+    int64_t end = CS[0];
+    for (int64_t j = 0; j < k; j++) {
+        int64_t start = end;
+        end = CS[j + 1];
+        if (end - start != n) continue;
+        const int64_t *op = c->CO[end - 1];
+        if (op[0] != last[0] || op[1] != last[1] || op[2] != last[2] || op[3] != last[3]) continue;
+        if (g_same(c->CO, start, end, a, a + n)) return 0;
+    }
     return 1;
 }
 
@@ -673,13 +690,24 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         }
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
-        for (int64_t i = 0; i < m; i++) G->order[i] = i;
-        int64_t chosen = chance ? g_pick(c, &G->R, m) : -1, left = chance ? 0 : m;
+        int64_t chosen = chance ? g_pick(c, &G->R, m) : -1, left = chance ? 0 : m, first_draw = 0;
         while (left > 0) {
             int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
             left -= 1;
-            int64_t k = G->order[i];
-            G->order[i] = G->order[left];
+            /* a shuffle drawn as it goes (order[i] swapped with order[left]); order starts as
+             * 0 .. m - 1, written only at a second draw, as the first left it: most turns take
+             * their first draw */
+            int64_t k = i;
+            if (left == m - 1) {
+                first_draw = i;
+            } else {
+                if (left == m - 2) {
+                    for (int64_t j = 0; j < m; j++) G->order[j] = j;
+                    G->order[first_draw] = m - 1;
+                }
+                k = G->order[i];
+                G->order[i] = G->order[left];
+            }
             /* the first legal one is never a duplicate (its twin before it would be legal) */
             int legal = k < first                          ? 0
                         : k == first                       ? 1
