@@ -44,12 +44,18 @@ def test_the_compile_runs_in_the_background_and_the_agent_switches_to_it(tmp_pat
     assert background_compile.state(game) == "ready"
     agent.choose(state)
     assert agent.last_engine == "native"
-    # Ready in the middle of a search: it switches between two iterations.
+    # Ready in the middle of a search: asked before each iteration and between the moves of a
+    # Python playout, which is dropped when they are (a Python playout of Go 19 x 19 is a second).
     ready, asked = background_compile.rules_when_ready, []
     monkeypatch.setattr(background_compile, "rules_when_ready",
-                        lambda game: asked.append(1) or (ready(game) if len(asked) > 5 else None))
+                        lambda game: asked.append(1) or (ready(game) if len(asked) > threshold else None))
+    threshold = 12   # tic-tac-toe's playouts from the start: 9 moves at most, asked before each
     agent.choose(state)
-    assert agent.last_engine == "python and native" and len(asked) == 6
+    assert agent.last_engine == "python and native" and len(asked) == 13 and agent.last_iterations == 30
+    asked.clear()
+    threshold = 3    # within the first playout: it is dropped, every counted playout is native
+    agent.choose(state)
+    assert agent.last_engine == "native" and len(asked) == 4 and agent.last_iterations == 30
     assert leftovers(cache) == []
     assert [p.name for p in (cache / "native").iterdir()] == [p.parent.name for p in
                                                                (cache / "native").glob("*/gdef_rules_*.py")]

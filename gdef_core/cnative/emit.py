@@ -29,6 +29,7 @@ from gdef_core.lower.layout import (
 )
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.lower.pure import memoizable
+from gdef_core.lower.skippable import skippable_calls
 from gdef_core.lower.tables import constant_arrays, constant_locals
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
@@ -143,6 +144,10 @@ class CEmitter:
         self.touching: dict[str, bool] = {}   # touches_cursor()'s
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
+        # the lazy draw (kernel.c, g_lazy_draw): moves() and the functions only it reaches
+        # emitted again as z_NAME, whose operations and addMove() obey the pass _lz, and the calls
+        # of skippable functions there (id of the call -> its step bound)
+        self.skips, self.twins = self.lazy_draw()
 
     def emit(self) -> CSource:
         functions = self.functions
@@ -157,9 +162,12 @@ class CEmitter:
         if chance and self.uses_history:
             raise CUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
         bodies = [_FunctionEmitter(self, f).emit() for f in functions.values()]
+        bodies += [_FunctionEmitter(self, functions[name], lazy=True).emit() for name in self.twins]
         constants = self.constants(bool(used & {"PreviousPosition", "PreviousCount"}), chance)
         defines = "".join(f"#define {name} {value}\n" for name, value in constants.items())
         prototypes = "".join(_FunctionEmitter(self, f).signature() + ";\n" for f in functions.values())
+        prototypes += "".join(_FunctionEmitter(self, functions[name], lazy=True).signature() + ";\n"
+                              for name in self.twins)
         # a judgement that makes consequences starts without a scratch copy (gdef.h, g_consequence)
         scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
@@ -179,6 +187,11 @@ class CEmitter:
                           f"    {unique}\n}}\n")
         else:
             candidates = "static int64_t g_candidates(Ctx *c) { return g_automatic(c); }\n"
+        if self.twins:   # one pass of the lazy draw, _lz saying which (a constant where it is inlined)
+            candidates += ("static inline __attribute__((always_inline)) void g_lazy_moves(Ctx *c, int64_t _lz) {\n"
+                           f"    {self.entry_call('moves', None, 'z_')}\n}}\n")
+        else:
+            candidates += "static inline void g_lazy_moves(Ctx *c, int64_t _lz) { (void)c; (void)_lz; }\n"
         if chance:   # the outcomes of a chance node (kernel.c: g_outcomes)
             candidates += ("static int64_t g_merge(Op *CO, int64_t *CS, int64_t m);\n"
                            "static int64_t g_chance_outcomes(Ctx *c) {\n"
@@ -198,6 +211,25 @@ class CEmitter:
                           "static int64_t g_stamped(Ctx *c, int64_t m);",
                           "static int64_t g_automatic(Ctx *c);", candidates, '#include "kernel.c"\n'])
         return CSource(text, self.int_scores, constants, self.tables)
+
+    def lazy_draw(self) -> tuple[dict[int, int], list[str]]:
+        """The skippable calls of moves() (lower/skippable.py) and the functions to emit twice
+        for the lazy draw; none where moves() has no skippable call, or where a function that
+        moves() reaches and another entry point too adds operations or candidates (its
+        operations would not obey the pass), or where moves() searches (hasLegalMove())."""
+        if "moves" not in self.functions or not self.moves_only("moves"):
+            return {}, []
+        reach = self.module.graph.reachable("moves") & set(self.functions)
+        for name in reach:
+            used = ir.builtins_in([self.functions[name]])
+            if "hasLegalMove" in used or used & _ADDS and not self.moves_only(name):
+                return {}, []
+        twins = [name for name in self.functions if name in reach and self.moves_only(name)]
+        calls = {id(node): node.name for node in ir.walk(self.functions["moves"].body)
+                 if isinstance(node, ir.CallFunction)}
+        skips = {key: bound for key, bound in skippable_calls(self.module).items()
+                 if key in calls and calls[key] in twins}
+        return (skips, twins) if skips else ({}, [])
 
     def always_inlined(self, name: str) -> bool:
         return self.expanded_size(name) <= _INLINE_NODES
@@ -221,15 +253,17 @@ class CEmitter:
                                           if isinstance(node, ir.CallFunction)))
         return self.touching[name]
 
-    def entry_call(self, name: str, result: str | None) -> str:
-        """The statements of a kernel entry point calling u_`name` (its result returned), the
-        step count in S around it."""
+    def entry_call(self, name: str, result: str | None, prefix: str = "u_") -> str:
+        """The statements of a kernel entry point calling u_`name` (or its twin `prefix`NAME; its
+        result returned; a twin is told the pass, _lz), the step count in S around it."""
+        lead = "c, 1, _lz" if prefix == "z_" else "c, 1"
         if not self.always_inlined(name):
-            return f"return u_{name}(c, 1);" if result else f"u_{name}(c, 1);"
+            return f"return {prefix}{name}({lead});" if result else f"{prefix}{name}({lead});"
         if self.moves_only(name):   # moves(): its write cursor too
-            call, load, store = f"u_{name}(c, 1, &_st, &_nc)", " int64_t _nc = c->S[S_NC];", " c->S[S_NC] = _nc;"
+            call, load, store = (f"{prefix}{name}({lead}, &_st, &_nc)", " int64_t _nc = c->S[S_NC];",
+                                 " c->S[S_NC] = _nc;")
         else:
-            call, load, store = f"u_{name}(c, 1, &_st)", "", ""
+            call, load, store = f"{prefix}{name}({lead}, &_st)", "", ""
         body = (f"{c_type(result)} _r = {call}; c->S[S_ST] = _st;{store} return _r;" if result
                 else f"{call}; c->S[S_ST] = _st;{store}")
         return f"int64_t _st = c->S[S_ST];{load} {body}"
@@ -306,7 +340,7 @@ class CEmitter:
                                  for f in self.functions.values() for node in ir.walk(f.body))),
                **{f"CTX_{context.name}": context.number for context in Context},
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
-               "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1}
+               "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1, "LAZY": int(bool(self.twins))}
         at = 8
         for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_NEXT", nb + 1), ("H_KEY", keylen),
                            ("H_PT", tsize), ("H_BT", tsize), ("H_EH", cap), ("H_EB", cap), ("H_EK", cap),
@@ -340,10 +374,12 @@ class CEmitter:
 class _FunctionEmitter:
     """One IR function -> its C function."""
 
-    def __init__(self, emitter: CEmitter, function: ir.Function) -> None:
+    def __init__(self, emitter: CEmitter, function: ir.Function, lazy: bool = False) -> None:
         self.c = emitter
         self.function = function
         self.name = function.name
+        self.lazy = lazy   # the twin of the lazy draw, z_NAME (CEmitter.lazy_draw)
+        self.prefix = "z_" if lazy else "u_"
         self.types = function.locals
         self.lines: list[str] = []
         self.loops: list = []
@@ -364,10 +400,12 @@ class _FunctionEmitter:
         f = self.function
         counter = (["int64_t *_stp", "int64_t *_ncp"] if self.inlined and self.moves_only
                    else ["int64_t *_stp"] if self.inlined else [])
-        params = ", ".join(["Ctx *c", "int64_t _d", *counter, *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
+        pass_ = ["int64_t _lz"] if self.lazy else []
+        params = ", ".join(["Ctx *c", "int64_t _d", *pass_, *counter,
+                            *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
         inline = ("static inline __attribute__((always_inline))" if self.inlined else
                   "static inline" if f.inlinable else "static")
-        return f"{inline} {c_type(f.result)} u_{self.name}({params})"
+        return f"{inline} {c_type(f.result)} {self.prefix}{self.name}({params})"
 
     def line(self, indent: int, text: str) -> None:
         self.lines.append("    " * indent + text)
@@ -384,6 +422,8 @@ class _FunctionEmitter:
         self.line(0, self.signature() + " {")
         self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
+        if self.lazy:
+            self.line(1, "(void)_lz;")
         self.line(1, f"int64_t _st = {'*_stp' if self.inlined else 'c->S[S_ST]'};")
         if self.moves_only:
             self.line(1, f"int64_t _nc = {'*_ncp' if self.inlined else 'c->S[S_NC]'};")
@@ -433,6 +473,10 @@ class _FunctionEmitter:
                 for inner in self.loops[-1] if self.loops else ():
                     self.stmt(inner, indent)
                 self.line(indent, "continue;")
+            case ir.Eval(expr=ir.CallFunction() as call) if self.lazy and id(call) in self.c.skips:
+                # not run in a pass that writes nothing of this candidate: its steps' bound charged
+                self.line(indent, f"if (g_lazy_skips(c, _lz)) _st -= {self.c.skips[id(call)]}; "
+                                  f"else (void)({self.expr(call)});")
             case ir.Eval(expr=expr):
                 if not _constant(expr):
                     self.line(indent, f"(void)({self.expr(expr)});")
@@ -714,17 +758,19 @@ class _FunctionEmitter:
 
     def call_function(self, call: ir.CallFunction) -> str:
         depth = "_d + 1" if call.deeper else "_d"
+        twin = self.lazy and call.name in self.c.twins
+        callee, depth = (f"z_{call.name}", f"{depth}, _lz") if twin else (f"u_{call.name}", depth)
         if call.name in self.c.memoized:   # its step count stays in the local: no S in between
             return self.sequenced(list(call.args),
                                   lambda texts: f"m_{call.name}({', '.join(['c', depth, '&_st', *texts])})")
         if self.c.always_inlined(call.name):   # counts in this function's _st, through a pointer
             if self.c.moves_only(call.name):   # writes at this function's cursor too
                 return self.sequenced(list(call.args),
-                                      lambda texts: f"u_{call.name}({', '.join(['c', depth, '&_st', '&_nc', *texts])})")
+                                      lambda texts: f"{callee}({', '.join(['c', depth, '&_st', '&_nc', *texts])})")
             return self.sequenced(list(call.args), lambda texts: self.cursor_synced(
-                f"u_{call.name}({', '.join(['c', depth, '&_st', *texts])})", call.type, call.name))
+                f"{callee}({', '.join(['c', depth, '&_st', *texts])})", call.type, call.name))
         return self.sequenced(list(call.args),
-                              lambda texts: self.synced(f"u_{call.name}({', '.join(['c', depth, *texts])})",
+                              lambda texts: self.synced(f"{callee}({', '.join(['c', depth, *texts])})",
                                                         call.type))
 
     def synced(self, call: str, result: str | None) -> str:
@@ -765,8 +811,8 @@ class _FunctionEmitter:
                                   lambda t: f"g_set_score(c, {t[0]}, (double)({t[1]}))")
         if name == "nextBoardSeen" and self.c.module.counting:
             return "g_board_seen_counted(c)"
-        if name == "addMove" and self.moves_only:
-            return "g_add_move_moves(c, &_nc)"   # the context known: not tested
+        if name == "addMove" and self.moves_only:   # the context known: not tested
+            return "g_lazy_move(c, _lz, &_nc)" if self.lazy else "g_add_move_moves(c, &_nc)"
         if name in _STATE_READS:
             text = _STATE_READS[name]
             if name == "hasLegalMove" and self.c.uses_history:
@@ -787,7 +833,8 @@ class _FunctionEmitter:
             # steps no longer count), and S gets _st before anything reads it
             after = "; _st -= OPERATION_STEPS; })" if helper in _COUNTED_HERE else ""
             before = "({ " if after else ""
-            at = "c, &_nc" if self.moves_only else "c"   # g_add_op_moves writes at the local cursor
+            # g_add_op_moves writes at the local cursor; g_lazy_op as the pass _lz says
+            at = "c, _lz, &_nc" if self.lazy else "c, &_nc" if self.moves_only else "c"
             if name == "addPlace":
                 return texts_of(lambda t: f"{before}{helper}({at}, {t[0]}, {t[1]}, {t[2]}, 1){after}")
             if name == "addCount":
@@ -802,7 +849,7 @@ class _FunctionEmitter:
         (chance()), a consequence in end() and isMoveLegal(); without testing the context in a
         function only moves() reaches."""
         if self.moves_only:
-            return "g_add_op_moves"
+            return "g_lazy_op" if self.lazy else "g_add_op_moves"
         contexts = self.function.contexts
         return ("g_add_any" if contexts & {Context.MOVES, Context.CHANCE} and contexts & _CONSEQUENCE_CONTEXTS
                 else "g_consequence" if contexts & _CONSEQUENCE_CONTEXTS else "g_add_op")
@@ -854,7 +901,9 @@ _OPERATIONS = ("addPlace", "addClear", "addCount")
 # The built-ins that neither read nor write the candidates' write cursor S[S_NC].
 _CURSOR_FREE = _STEPLESS - {"addMove", "addOutcome"}
 # The operations' helpers whose steps the generated function counts in its _st.
-_COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves"})
+_COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves", "g_lazy_op"})
+# What makes a candidate: a function that adds these obeys the lazy draw's passes only as a twin.
+_ADDS = frozenset({"addPlace", "addClear", "addCount", "addMove"})
 # Functions of at most this many IR nodes, counting those of the functions always inlined into
 # them, are always inlined into their callers (nine men's morris's neighbour() and run(), lines
 # of action's piecesOnLine()): their step count, arguments and constants then stay in the

@@ -178,7 +178,7 @@ def monotone_bounds(body, int_locals: set[str], constants: dict[str, int]) -> di
             if k is not None:
                 starts.append(k)
             else:
-                step = _step(name, value, constants)
+                step = constant_step(name, value, constants)
                 if step is None:
                     break
                 steps.append(step)
@@ -191,7 +191,7 @@ def monotone_bounds(body, int_locals: set[str], constants: dict[str, int]) -> di
     return bounds
 
 
-def _step(name: str, value, constants: dict[str, int]) -> int | None:
+def constant_step(name: str, value, constants: dict[str, int]) -> int | None:
     """k when `value` is `name + k`, `k + name` or `name - k` (k constant), else None."""
     if not isinstance(value, ir.Binary) or value.op not in "+-" or value.type != "int":
         return None

@@ -64,7 +64,7 @@ def native_rules(game, engine: str):
     return _native_rules[game]
 
 
-_CUT = object()   # a playout the deadline stopped
+_CUT = object()   # a playout stopped short: the deadline came, or native playouts got ready
 
 
 class _Node:
@@ -104,6 +104,7 @@ class MctsAgent:
         self.playouts = playouts
         self.clock = clock     # seconds, for the time budget (tests pass a fake one)
         self._native = None    # the NativeRules of the game last played, when native
+        self._waiting_for = None   # the game whose native rules an "auto" search waits for
         self._deadline = None
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
         self.last_engine = "python"  # the last choose()'s playouts: "python", "native" or both
@@ -128,6 +129,7 @@ class MctsAgent:
         game = getattr(state, "game", None)
         waiting = self.playouts == "auto" and hasattr(game, "program")   # for the background compile
         self._native = None if waiting else native_rules(game, self.playouts)
+        self._waiting_for = game if waiting else None
         self._played = {"python": 0, "native": 0}
         self._deadline = None if self.time_limit is None else started + self.time_limit
         root = _Node(None, None, None, state)
@@ -152,6 +154,8 @@ class MctsAgent:
                 break
             if waiting and self._native is None:   # ready since the last iteration?
                 self._native = background_compile.rules_when_ready(game)
+                if self._native is not None:
+                    self._waiting_for = None
             if self._iterate(root):
                 done += 1
                 self.last_iterations = done
@@ -160,7 +164,7 @@ class MctsAgent:
         return best.move if best is not None and best.visits else moves[0]
 
     def _iterate(self, root: _Node) -> bool:
-        """One iteration; False when the deadline cut its playout short (nothing counted)."""
+        """One iteration; False when its playout was cut short (nothing counted)."""
         node = root
         # Selection: down through fully expanded nodes, and through chance nodes by drawing.
         while True:
@@ -232,13 +236,20 @@ class MctsAgent:
 
     def _playout(self, state):
         """Random moves to the end; the winner, or None for a draw, a cap or a stuck player;
-        _CUT when the deadline came first."""
-        rng, clock, deadline = self.rng, self.clock, self._deadline
+        _CUT when the deadline came first, or when the native rules an "auto" search waits for
+        got ready (a Python playout of Go 19 x 19 takes about a second: the search switches at
+        once instead of finishing it)."""
+        rng, clock, deadline, waiting_for = self.rng, self.clock, self._deadline, self._waiting_for
         for _ in range(self.playout_cap):
             if state.is_over:
                 return state.winner
             if deadline is not None and clock() >= deadline:
                 return _CUT
+            if waiting_for is not None:
+                rules = background_compile.rules_when_ready(waiting_for)
+                if rules is not None:
+                    self._native, self._waiting_for = rules, None
+                    return _CUT
             move = state.random_move(rng)
             if move is None:
                 return None

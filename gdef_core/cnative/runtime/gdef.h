@@ -32,10 +32,10 @@
 
 #define G_INT_MIN (-INT64_C(9223372036854775807) - 1)
 
-/* Slots of S (the same as the numba kernels'; S_DUP: the candidates may hold duplicates,
- * kernel.c's g_stamped). */
+/* Slots of S (the same as the numba kernels' up to S_DUP; S_DUP: the candidates may hold
+ * duplicates, kernel.c's g_stamped; S_LK .. S_LD: the lazy draw's pass, below). */
 enum { S_T, S_MN, S_ST, S_CTX, S_RO, S_WIN, S_NXT, S_NOPS, S_OWN, S_NC, S_NM, S_BAD, S_POOL, S_ERR,
-       S_OP0, S_CHN, S_ICM, S_DUP, NSLOTS };
+       S_OP0, S_CHN, S_ICM, S_DUP, S_LK, S_LN, S_LD, NSLOTS };
 /* Slots of HS (HS_BH: the hash of the board after the move, kept by g_play and g_set
  * while HS_BV is 1; code that writes c->B anywhere else must set HS_BV to 0). */
 enum { HS_N, HS_N0, HS_X, HS_F, HS_BH, HS_BV };
@@ -55,6 +55,7 @@ typedef struct {
     int64_t *HS;
     jmp_buf *jump; /* where g_fail goes */
     uintptr_t stack_top; /* the kernel's frame, for g_stack */
+    jmp_buf *stop; /* where a pass of the lazy draw ends early (g_lazy_move) */
 } Ctx;
 
 /* A local array (or a game-variable array passed as an argument): n0 x n1 elements, row by
@@ -491,6 +492,67 @@ static inline void g_add_move_moves(Ctx *c, int64_t *nc) {
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+/* ------------------------------------------------------------ the lazy draw
+ * A random game draws one candidate without writing every one (kernel.c, g_lazy_draw): passes
+ * of moves()'s twin (z_moves, emit.py) in which `lz` (a constant once inlined into each pass of
+ * g_lazy_pass) says what addPlace/addClear (g_lazy_op),
+ * addMove (g_lazy_move) and the calls of skippable functions (g_lazy_skips, lower/skippable.py)
+ * do. S[S_NM] numbers the candidates as proposed, those naming a square off the board too.
+ * - LZ_COUNT: nothing written, every skippable call skipped (its steps' bound charged); the
+ *   candidates counted.
+ * - LZ_SEEK: candidate S[S_LK] alone written from row 0 (its skippable calls run); the pass
+ *   stops after its addMove with S[S_LN] its operations and S[S_LD] 1 when one was off the board.
+ * - LZ_MATCH: candidates before S[S_LK] compared, as proposed, with its S[S_LN] operations in
+ *   rows 0 ..; S[S_LD] is 1 once the current one differs (its skippable calls then skipped); the
+ *   pass stops with S[S_LD] 2 at an equal one (S[S_LK] is a duplicate), else at S[S_LK]. */
+enum { LZ_COUNT = 1, LZ_SEEK, LZ_MATCH };
+
+static inline int g_lazy_skips(const Ctx *c, int64_t lz) {
+    const int64_t *S = c->S;
+    if (lz == LZ_COUNT) return 1;
+    return lz == LZ_SEEK ? S[S_NM] != S[S_LK] : S[S_LD] != 0;
+}
+
+static inline void g_lazy_op(Ctx *c, int64_t lz, int64_t *nc, int64_t x, int64_t y, int64_t o, int64_t place) {
+    int64_t *S = c->S;
+    if (lz == LZ_SEEK) {
+        if (S[S_NM] == S[S_LK]) g_add_op_moves(c, nc, x, y, o, place);
+    } else if (lz == LZ_MATCH && S[S_LD] == 0) {
+        int64_t p = *nc;
+        const int64_t *row = c->CO[p];
+        if (p >= S[S_LN] || row[0] != x || row[1] != y || row[2] != o || row[3] != place)
+            S[S_LD] = 1;
+        else
+            *nc = p + 1;
+    }
+}
+
+static inline void g_lazy_move(Ctx *c, int64_t lz, int64_t *nc) {
+    int64_t *S = c->S;
+    int64_t m = S[S_NM];
+    if (lz == LZ_COUNT) {
+        if (m + 2 >= CAP_MOVES) { /* more than a full generation holds: it says what happens */
+            g_bad(c);
+            return;
+        }
+    } else if (lz == LZ_SEEK) {
+        if (m == S[S_LK]) {
+            S[S_LN] = *nc;
+            S[S_LD] = S[S_BAD];
+            longjmp(*c->stop, 1);
+        }
+    } else {
+        if (S[S_LD] == 0 && *nc == S[S_LN]) {
+            S[S_LD] = 2;
+            longjmp(*c->stop, 1);
+        }
+        S[S_LD] = 0;
+        *nc = 0;
+        if (m + 1 == S[S_LK]) longjmp(*c->stop, 1);
+    }
+    S[S_NM] = m + 1;
 }
 
 static inline void g_add_move(Ctx *c) {

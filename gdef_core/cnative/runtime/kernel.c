@@ -2,7 +2,9 @@
  * the search for legal moves (candidates, duplicates, judging), playing a move, random
  * playouts, perft and judging given moves; the functions native/backend.py calls (gdef_*) at
  * the end. The C twin of gdef_core/native/kernels/{history,kernel,judge}.py: the same buffers,
- * the same random numbers (splitmix64), so a seed plays the same game on both routes.
+ * the same random numbers (splitmix64), so a seed plays the same game on both routes, but for
+ * the lazy draw (g_lazy_draw, C only), whose candidates numbered before the off-board ones are
+ * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers.
  *
  * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), e_isMoveLegal() and
  * e_end() (and the constants) defined before it is included. */
@@ -514,10 +516,9 @@ static inline void g_memo_keep(Ctx *c, int64_t player, int64_t mn, int64_t m, in
     g_memo_row(c, M + 6);
 }
 
-/* The candidates of `player` at move mn: those kept by hasLegalMove() when still valid (and
- * *first, the first legal one), else generated (g_gen; *first -1: none judged); the memo is
- * emptied either way. */
-static inline int64_t g_gen_memo(Ctx *c, int64_t player, int64_t mn, int64_t *first) {
+/* The candidates of `player` at move mn kept by hasLegalMove() when still valid (and *first,
+ * the first legal one), else -1 (*first -1: none judged); the memo is emptied either way. */
+static inline int64_t g_memo_take(Ctx *c, int64_t player, int64_t mn, int64_t *first) {
     int64_t *M = c->CS + MEMO;
     *first = -1;
     if (M[0] == 2 && M[1] == player && M[2] == mn) {
@@ -532,7 +533,7 @@ static inline int64_t g_gen_memo(Ctx *c, int64_t player, int64_t mn, int64_t *fi
         }
     }
     if (M[0] != 0) M[0] = 1;
-    return g_gen(c, player, mn);
+    return -1;
 }
 
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
@@ -660,6 +661,71 @@ static inline int64_t g_pick(Ctx *c, uint64_t *R, int64_t m) {
     return m - 1;
 }
 
+/* ------------------------------------------------------------ the lazy draw (gdef.h) */
+
+/* Below this many candidates a turn generates them all; after this many refused draws too. */
+#define LAZY_MIN 16
+#define LAZY_REFUSALS 8
+
+/* One pass of moves()'s twin in `mode` about candidate k (of n operations), from the state
+ * moves() starts from; it ends early by a longjmp to `here` (g_lazy_move). */
+static void g_lazy_pass(Ctx *c, int64_t player, int64_t mn, int64_t mode, int64_t k, int64_t n) {
+    int64_t *S = c->S;
+    jmp_buf here;
+    g_propose_frame(c, player, mn, CTX_MOVES);
+    S[S_LK] = k;
+    S[S_LN] = n;
+    S[S_LD] = 0;
+    c->stop = &here;
+    size_t top = G_MARK();
+    if (setjmp(here) == 0) { /* each pass its own copy of moves(), the mode a constant in it */
+        if (mode == LZ_COUNT)
+            g_lazy_moves(c, LZ_COUNT);
+        else if (mode == LZ_SEEK)
+            g_lazy_moves(c, LZ_SEEK);
+        else
+            g_lazy_moves(c, LZ_MATCH);
+    }
+    G_RELEASE(top);
+}
+
+/* A random game's move drawn without writing every candidate: the candidates counted
+ * (LZ_COUNT), then k drawn among those not yet refused, written alone (LZ_SEEK), refused when it
+ * names a square off the board (a full generation drops it) or an earlier candidate is the same
+ * (LZ_MATCH: only the first of each kind is drawn, as g_first_of keeps it), else judged. -> 0
+ * with the move in CO rows CS[0] .. CS[1], or -1: generate them all (the count failed or spent
+ * the budget, which the full generation then reports exactly as always; few candidates; or
+ * LAZY_REFUSALS refused). Each legal move is drawn with the same probability: a uniformly random
+ * order of the candidates, the refused passed over. */
+static int64_t g_lazy_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    g_lazy_pass(c, player, mn, LZ_COUNT, 0, 0);
+    if (S[S_ERR] != 0 || S[S_ST] < 0 || S[S_NM] < LAZY_MIN) return -1;
+    int64_t m = S[S_NM];
+    for (int64_t i = 0; i < m; i++) order[i] = i;
+    S[S_POOL] = POOL;
+    for (int64_t left = m, refused = 0; left > 0 && refused < LAZY_REFUSALS; refused++) {
+        int64_t i = (int64_t)(g_rand(R) * (double)left);
+        left -= 1;
+        int64_t k = order[i];
+        order[i] = order[left];
+        g_lazy_pass(c, player, mn, LZ_SEEK, k, 0);
+        if (S[S_ERR] != 0) return -1;
+        if (S[S_LD] != 0) continue; /* off the board */
+        int64_t n = S[S_LN];
+        if (k > 0) {
+            g_lazy_pass(c, player, mn, LZ_MATCH, k, n);
+            if (S[S_LD] == 2) continue; /* a duplicate */
+        }
+        c->CS[0] = 0;
+        c->CS[1] = n;
+        int legal = g_judge(c, 0, player, mn);
+        if (S[S_POOL] < 0) g_fail(c);
+        if (legal) return 0;
+    }
+    return -1;
+}
+
 typedef struct {
     int64_t *order;
     Op *MV;
@@ -681,16 +747,19 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         if (max_moves >= 0 && G->length >= max_moves) return 1;
         chance = CHANCE && chance;
         int64_t first = -1;
-        int64_t m;
+        int64_t m, drawn = 0; /* drawn: the lazy draw chose candidate 0 */
         if (chance) {
             m = g_outcomes(c, player, mn);
             if (c->CS[MEMO] != 0) c->CS[MEMO] = 1; /* the outcomes took CO / CS: the memo is gone */
         } else {
-            m = g_gen_memo(c, player, mn, &first);
+            m = g_memo_take(c, player, mn, &first);
+            if (m < 0 && LAZY) drawn = g_lazy_draw(c, G->order, &G->R, player, mn) == 0;
+            if (m < 0) m = drawn ? 1 : g_gen(c, player, mn);
         }
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
-        int64_t chosen = chance ? g_pick(c, &G->R, m) : -1, left = chance ? 0 : m, first_draw = 0;
+        int64_t chosen = chance ? g_pick(c, &G->R, m) : drawn ? 0 : -1, left = chance || drawn ? 0 : m;
+        int64_t first_draw = 0;
         while (left > 0) {
             int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
             left -= 1;
@@ -843,7 +912,7 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
     double VF[NVF > 0 ? NVF : 1];
     double SC[P];
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
     return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, winners,
@@ -864,7 +933,7 @@ G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const
     double VF[NVF > 0 ? NVF : 1];
     double SC[P];
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, 0, NULL, 0, NULL, 0};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
     return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, NULL,
@@ -919,7 +988,7 @@ G_EXPORT int64_t gdef_outcomes_into(int64_t *B, int64_t *V, double *VF, double *
     int64_t S[NSLOTS] = {0};
     jmp_buf here;
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
     G_RELEASE(0);
     if (setjmp(here) != 0) {
         G_RELEASE(0);
@@ -936,7 +1005,7 @@ G_EXPORT int64_t gdef_legal_into(int64_t *B, int64_t *V, double *VF, double *SC,
     int64_t S[NSLOTS] = {0};
     jmp_buf here;
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
     G_RELEASE(0);
     if (setjmp(here) != 0) {
         G_RELEASE(0);
@@ -970,7 +1039,7 @@ G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V,
     Op CO[1];
     int64_t CS[2] = {0, 0};
     Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
     G_RELEASE(0);
     if (USES_HISTORY) { /* the state's positions, for nextBoardSeen() */
         g_hist_load(HS, H0, h0_rows);
@@ -1100,7 +1169,7 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
         memcpy(w.SCs, SC, P * sizeof(double));
         jmp_buf here;
         Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0)};
+             (uintptr_t)__builtin_frame_address(0), NULL};
         G_RELEASE(0);
         if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
         if (setjmp(here) == 0)
