@@ -78,60 +78,6 @@ def test_legal_moves_and_perft_hold_each_move_once(tmp_path):
     assert kernel_perft(native, start, 2) == [2, 4]
 
 
-# Candidates that end alike but differ before (the kernel compares the last operation first,
-# kernel.c g_first_of), and a pass proposed nine times: still two distinct moves each, drawn
-# half each.
-ALIKE = {
-    "the same last operation": """name: alike
-players: 2
-size: 2 x 2
-obj A
-obj B
-
-define moves() {
-  for (int k = 0; k < 9; k = k + 1) {
-    addPlace(0, 0, A);
-    addPlace(1, 0, B);
-    addMove();
-  }
-  addPlace(0, 0, B);
-  addPlace(1, 0, B);
-  addMove();
-}
-""",
-    "a pass": """name: alike
-players: 2
-size: 2 x 2
-obj A
-obj B
-
-define moves() {
-  for (int k = 0; k < 9; k = k + 1) { addMove(); }
-  addPlace(0, 0, B);
-  addMove();
-}
-""",
-}
-
-
-@pytest.mark.parametrize("case", ALIKE)
-def test_moves_alike_at_their_end_are_told_apart(tmp_path, case):
-    text = ALIKE[case] + """
-define isMoveLegal() -> bool { return isGenerated(); }
-
-define end() -> bool {
-  if (CurrentPosition[0][0] == B) { setWinner(1); } else { setWinner(0); }
-  return true;
-}
-"""
-    game, native = compile_rules(tmp_path, "alike", text)
-    start = game.new_state()
-    assert len(start.legal_moves()) == 2
-    totals = native.simulate(7, 0, GAMES, start, None)
-    assert (totals.games, totals.draws, totals.left) == (GAMES, 0, [])
-    assert abs(totals.wins[0] - GAMES // 2) < 100, totals.wins
-
-
 def test_draws_after_a_refusal_stay_uniform(tmp_path):
     # eight candidates, two legal, the last of them legal: most turns refuse a draw or more
     # before they find one (kernel.c g_game writes its draw order only from the second draw)

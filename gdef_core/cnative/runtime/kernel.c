@@ -303,28 +303,11 @@ static inline int64_t g_stamped(Ctx *c, int64_t m) {
     return m;
 }
 
-/* Whether candidate k is the first with its operations (no candidate before it the same). An
- * earlier candidate is compared whole only when its length and last operation are k's: the last
- * operation is the one a generator's innermost loop varies (amazons' arrow), so most differ
- * there at the first field. */
+/* Whether candidate k is the first with its operations (no candidate before it the same). */
 static inline int g_first_of(Ctx *c, int64_t k) {
-    const int64_t *CS = c->CS;
-    int64_t a = CS[k], n = CS[k + 1] - a;
-    if (n == 0) { /* a pass: the first empty candidate */
-        for (int64_t j = 0; j < k; j++)
-            if (CS[j + 1] == CS[j]) return 0;
-        return 1;
-    }
-    const int64_t *last = c->CO[a + n - 1];
-    int64_t end = CS[0];
-    for (int64_t j = 0; j < k; j++) {
-        int64_t start = end;
-        end = CS[j + 1];
-        if (end - start != n) continue;
-        const int64_t *op = c->CO[end - 1];
-        if (op[0] != last[0] || op[1] != last[1] || op[2] != last[2] || op[3] != last[3]) continue;
-        if (g_same(c->CO, start, end, a, a + n)) return 0;
-    }
+    int64_t a = c->CS[k], b = c->CS[k + 1];
+    for (int64_t j = 0; j < k; j++)
+        if (g_same(c->CO, c->CS[j], c->CS[j + 1], a, b)) return 0;
     return 1;
 }
 
