@@ -9,15 +9,23 @@ legal games load fast), each as a fresh process, as a user runs them.
    `start`, and a moves() proposing a placement on every empty square (8,000 moves). Timed:
    `gdef-check FILE` and `gdef-run --perft 1 FILE`.
 
+3. A 1000 x 1000 board without moves() and two objects (two million automatic candidates):
+   what a person or a program waits for, each once (`--boards`): gdef-run's console given
+   `moves`, `7` and `quit` (seconds, lines and bytes printed), the protocol's `legal` (seconds
+   and bytes of the answer), and in-process reading a name typed in another case (`x@51,777`)
+   and Tab completion of `X@51,7`. Run it with PYTHONPATH set to another tree to compare the
+   two (a tree without gdef_core.cli.completion: completion as it was, every legal move named).
+
 Baseline, in the same run: `python -c "import lark"` as a fresh process (the floor of any
 gdef command), so each time is also printed as a multiple of it.
 
-Run: python benchmarks/big_games.py [--lines 10000] [--repeat 3]
+Run: python benchmarks/big_games.py [--lines 10000] [--repeat 3] [--boards]
 The figures go into docs/performance.md ("Big games").
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -80,6 +88,52 @@ def crowded(side: int = 100, objects: int = 2000) -> str:
     return "\n".join(out) + "\n"
 
 
+def big_board(side: int = 1000) -> str:
+    """A side x side board, objects X and O, no moves(): every place and clear is a candidate."""
+    return (f"name: big\nplayers: 2\nsize: {side} x {side}\nobj X\nobj O\n"
+            "define isMoveLegal() -> bool { return operationsNum() == 1; }\n"
+            "define end() -> bool { return false; }\n")
+
+
+def boards(folder: Path) -> None:
+    """Section 3: the tools on a 1000 x 1000 board, each once (one run of each is a minute on
+    the tree before bounding them)."""
+    rules = folder / "big.gdef"
+    rules.write_text(big_board(), encoding="utf-8")
+    started = time.perf_counter()
+    done = subprocess.run([*script("gdef-run"), str(rules), "--record", str(folder / "r.json")],
+                          input="moves\n7\nquit\n", capture_output=True, text=True)
+    print(f"1000 x 1000 board: gdef-run with moves, 7, quit: {time.perf_counter() - started:.1f} s, "
+          f"{done.stdout.count(chr(10)):,} lines, {len(done.stdout.encode()):,} bytes printed")
+    engine = subprocess.Popen([*script("gdef-run"), "--protocol", str(rules)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    engine.stdout.readline()
+    started = time.perf_counter()
+    engine.stdin.write('{"cmd": "legal"}\n')
+    engine.stdin.flush()
+    answer = engine.stdout.readline()
+    print(f"1000 x 1000 board: the protocol's legal: {time.perf_counter() - started:.1f} s, "
+          f"{len(answer.encode()):,} bytes, {len(json.loads(answer)['moves']):,} moves")
+    engine.stdin.close()
+    engine.wait()
+    state = gdef_core.load_game(str(rules)).new_state()
+    started = time.perf_counter()
+    state.read_move("x@51,777")
+    print(f"1000 x 1000 board: read 'x@51,777' (first in the game): {time.perf_counter() - started:.1f} s")
+    started = time.perf_counter()
+    offered = _complete(state, "X@51,7")
+    print(f"1000 x 1000 board: Tab on 'X@51,7': {time.perf_counter() - started:.1f} s, {len(offered):,} offered")
+
+
+def _complete(state, text: str) -> list[str]:
+    try:
+        from gdef_core.cli.completion import completions
+    except ImportError:  # a tree before it: every legal move named, as gdef-run's prompt did
+        legal = state.legal_moves()
+        return [word for word in [*state.move_names(legal), *map(str, legal)] if word.startswith(text)]
+    return completions(state, text)
+
+
 def script(name: str) -> list[str]:
     found = shutil.which(name, path=os.path.dirname(sys.executable))
     module = {"gdef-check": "gdef_core.cli.check", "gdef-run": "gdef_core.cli.run"}[name]
@@ -118,7 +172,12 @@ def main() -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--lines", type=int, default=10_000, help="lines of the chained game (default 10,000)")
     options.add_argument("--repeat", type=int, default=3, help="runs of each command (the best counts)")
+    options.add_argument("--boards", action="store_true", help="only section 3: the tools on a 1000 x 1000 board")
     args = options.parse_args()
+    if args.boards:
+        with tempfile.TemporaryDirectory(prefix="gdef-big-") as tmp:
+            boards(Path(tmp))
+        return 0
     floor, _ = best([sys.executable, "-c", "import lark"], args.repeat)
     print(f"baseline: python -c 'import lark' {floor * 1000:.0f} ms")
     with tempfile.TemporaryDirectory(prefix="gdef-big-") as tmp:

@@ -372,7 +372,113 @@ def test_a_pure_function_answered_from_its_table_spends_the_steps_of_the_python_
 
     game, text, native = c_rules(tmp_path, "memo", MEMO, max_steps=max_steps)
     assert "m_walk(c, _d, &_st, INT64_C(0), INT64_C(1))" in text and "m_firstEmpty" not in text
+    # two small arguments: a dense table of 8 bits each, whose hit is one comparison inline
+    assert "static int64_t D_walk[65536][2];" in text
+    assert "if ((u0 | u1) < 256) {\n        int64_t *e = D_walk[u0 | u1 << 8];" in text
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# Arguments beyond the dense table's (-64 to 191 for two) are kept in the hashed table (mm_walk),
+# a function without arguments in one entry; per square judged: 13 steps (walk() 4, seven() 8).
+FAR_MEMO = """
+name: far
+players: 2
+size: 6 x 1
+obj X
+
+define walk(int from, int by) -> int {
+  int at = from;
+  while (at < from + 6 * by && at != from + 3 * by) {
+    at = at + by;
+  }
+  return at - from;
+}
+
+define seven() -> int {
+  int n = 0;
+  while (n < 7) {
+    n = n + 1;
+  }
+  return n;
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int total = 0;
+  for (int i = 0; i < x; i = i + 1) {
+    total = total + walk(100000, 1000) + seven();
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && total >= 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+@pytest.mark.parametrize("max_steps, legal", [(13, 1), (14, 2), (26, 2), (27, 3), (65, 5), (66, 6)])
+def test_calls_beyond_the_dense_table_and_without_arguments_spend_the_steps_of_the_python_backend(
+        tmp_path, max_steps, legal):
+    """walk(100000, 1000) is answered from the hashed table, seven() from a table of one entry:
+    each judgement runs out of steps at the budget the Python backend's does."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "far", FAR_MEMO, max_steps=max_steps)
+    assert "m_walk(c, _d, &_st, INT64_C(100000), INT64_C(1000))" in text and "m_seven(c, _d, &_st)" in text
+    assert "static int64_t D_seven[1][2];" in text and "mm_seven" not in text
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [legal]
+
+
+# k counts by ones from 0: its sums cannot overflow within the step budget (lower/counters.py),
+# so the C route adds without a check; n starts 3 below the largest int64: its check stays, and
+# judging square x overflows it for x >= 4 (an error: the square is not legal).
+COUNTERS = """
+name: counters
+players: 2
+size: 6 x 1
+obj X
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int k = 0;
+  int n = 9223372036854775804;
+  for (int i = 0; i < x; i = i + 1) {
+    if (CurrentPosition[i][0] == empty) {
+      k = k + 1;
+      n = n + 1;
+    }
+  }
+  return operationsNum() == 1 && isPlaceOperation(0) && k == x && n > 0;
+}
+
+define end() -> bool {
+  return false;
+}
+"""
+
+
+def test_a_counter_adds_without_a_check_and_other_sums_keep_theirs(tmp_path):
+    """k's increment is a plain sum, n's keeps its overflow check: squares 4 and 5 overflow n
+    and are illegal, as on the Python backend."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "counters", COUNTERS)
+    assert "l_k = l_k + INT64_C(1);" in text
+    assert "int64_t _t1; int64_t _t1a = l_n; int64_t _t1b = INT64_C(1);" in text
+    assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [4]
+
+
+def test_lines_of_action_counts_the_pieces_on_a_line_without_a_branch():
+    """piecesOnLine()'s `n = n + 1` under the test of each square is a plain sum (gcc makes it
+    without a branch); the cx/cy walks, sums of parameters, keep their checks."""
+    game = load_game(str(ROOT / "benchmarks" / "games" / "lines_of_action.gdef"))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    piecesOnLine = text[text.index("int64_t u_piecesOnLine(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x, "
+                                   "int64_t l_y, int64_t l_dx, int64_t l_dy) {"):]
+    piecesOnLine = piecesOnLine[:piecesOnLine.index("\n}\n")]
+    assert piecesOnLine.count("l_n = l_n + INT64_C(1);") == 2
+    assert piecesOnLine.count("__builtin_add_overflow") == 4 and piecesOnLine.count("__builtin_sub_overflow") == 4
 
 
 def test_memoized_calls_play_the_games_of_the_python_backend():
@@ -384,6 +490,93 @@ def test_memoized_calls_play_the_games_of_the_python_backend():
     native = NativeRules.load(game, None)
     assert native.route == "c"
     replay_native_games(game, native, game.new_state(), 4, seed=11)
+
+
+# region() floods the run of empty squares through x with a stack (lower/unread_fills.py: made
+# without filling it with x), `seen` keeps its fill; a square is proposed when its run is odd.
+STACK = """
+name: stack
+players: 2
+size: 7 x 1
+obj X
+
+define region(int x) -> int {
+  bool seen[7] = false;
+  int stack[7] = x;
+  stack[0] = x;
+  seen[x] = true;
+  int top = 1;
+  int size = 0;
+  while (top > 0) {
+    top = top - 1;
+    int at = stack[top];
+    size = size + 1;
+    for (int d = -1; d <= 1; d = d + 2) {
+      int next = at + d;
+      if (next >= 0 && next < 7 && !seen[next] && CurrentPosition[next][0] == empty) {
+        seen[next] = true;
+        stack[top] = next;
+        top = top + 1;
+      }
+    }
+  }
+  return size;
+}
+
+define isMoveLegal() -> bool {
+  return isGenerated();
+}
+
+define moves() {
+  for (int x = 0; x < 7; x = x + 1) {
+    if (CurrentPosition[x][0] == empty && region(x) % 2 == 1) {
+      addPlace(x, 0, X);
+      addMove();
+    }
+  }
+}
+
+define end() -> bool {
+  return region(3) >= 0 && !hasLegalMove();
+}
+"""
+
+
+def test_a_stack_made_without_its_fill_plays_the_python_backends_games(tmp_path):
+    """The stack of a flood fill is made without filling it (every element read was pushed
+    first), the `seen` array beside it keeps its fill: perft and random games agree with the
+    Python backend."""
+    from gdef_core.runtime.perft import perft
+
+    game, text, native = c_rules(tmp_path, "stack", STACK)
+    region = text[text.index("u_region(Ctx *c, int64_t _d, int64_t *_stp, int64_t l_x) {"):]
+    region = region[:region.index("\n}\n")]
+    assert "memset(l_seen.p, 0, " in region and "l_stack.p[k] = " not in region
+    assert "/* not filled: no element is read before it is written */" in region
+    path = tmp_path / "rules.c"
+    path.write_text(text, encoding="utf-8")
+    cc, _ = compiler.find_compiler()
+    done = subprocess.run([cc, "-O1", "-c", "-std=gnu11", "-Wall", "-Wextra", "-Werror", f"-I{runtime_dir()}",
+                           "-o", str(tmp_path / "rules.o"), str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert native.perft(game.new_state(), 4) == perft(game.new_state(), 4)
+    replay_native_games(game, native, game.new_state(), 6, seed=5)
+
+
+@pytest.mark.parametrize("path, repetitions, board_seen", [
+    (EXAMPLES / "go" / "go9.gdef", 0, 1),   # positional superko: nextBoardSeen() alone
+    (ROOT / "benchmarks" / "games" / "lines_of_action.gdef", 1, 0),   # repetitions() alone
+])
+def test_only_the_history_tables_a_game_reads_are_kept(path, repetitions, board_seen):
+    """The kernel fills the history's table by position only for repetitions() and its table by
+    board only for nextBoardSeen(): a game asking one keeps one, and its random games (superko
+    refusals, draws by repetition) still replay through the Python backend."""
+    game = load_game(str(path))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert f"#define USES_REPETITIONS {repetitions}\n" in text and f"#define USES_BOARD_SEEN {board_seen}\n" in text
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    replay_native_games(game, native, game.new_state(), 2, seed=11)
 
 
 def test_tables_set_by_hand_in_a_chance_game_are_read_as_set():

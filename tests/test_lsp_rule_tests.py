@@ -253,9 +253,23 @@ async def test_start_position_keys_are_completed_where_a_header_line_may_stand(c
         return [(item.label, item.insert_text) for item in result.items]
 
     keys = ["from", "board", "turn", "var", "score", "move"]
-    assert await offered(1, 4) == [(f"{key}:", f"{key}: ") for key in keys]    # the file's header
-    assert await offered(3, 1) == [(f"{key}:", f" {key}: ") for key in keys]   # below a test's name
+    assert await offered(1, 4) == [(f"{key}:", f"{key}: ") for key in [*keys, "param"]]  # the file's header
+    assert await offered(3, 1) == [(f"{key}:", f" {key}: ") for key in keys]   # below a test's name: no param
     assert await offered(5, 2) == []                                           # after a move: a comment
+    close_document(client, target)
+
+
+async def test_a_param_line_of_a_move_script_is_completed_and_explained(client, folder):
+    text = "# game: tictactoe.gdef\n# param: size=3\n#\nplace(1,1,X)\n"
+    target = open_document(client, folder / "params.moves", text)
+    result = await client.text_document_completion_async(types.CompletionParams(doc(target), types.Position(2, 1)))
+    offered = {item.label: item for item in result.items}
+    assert list(offered)[-1] == "param:" and offered["param:"].insert_text == " param: "
+    assert offered["param:"].detail == "# param: NAME=VALUE"
+    hovered = await client.text_document_hover_async(types.HoverParams(doc(target), types.Position(1, 4)))
+    assert hovered.contents.value.startswith("```gdef\n# param: NAME=VALUE\n```\n\nThe game's parameters (a line "
+                                             "of the file's header): the game's declared parameter NAME")
+    assert (hovered.range.start.character, hovered.range.end.character) == (2, 7)
     close_document(client, target)
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from gdef_core.cli.move_entry import format_listing, hint_budget, listing, parse_square
 from gdef_core.cli.run import run
-from gdef_core.moves import Move
 
 from support import ROOT
 
@@ -78,11 +77,24 @@ def test_hint_names_a_legal_move_by_its_number(tmp_path):
 
 
 def test_listing_lays_out_columns_and_filters_by_square():
-    legal = [Move.parse(f"place({x},0,X)") for x in range(12)]
-    lines = format_listing(listing(legal), width=40).splitlines()
+    legal = [((x, 0, "X", True),) for x in range(12)]
+    names = [f"place({x},0,X)" for x in range(12)]
+    lines = format_listing(listing(legal), names, width=40).splitlines()
     assert lines[0] == " 1. place(0,0,X)     7. place(6,0,X)"
     assert lines[5] == " 6. place(5,0,X)    12. place(11,0,X)"
     assert lines[6] == "12 legal moves; type a number to play that move."
     assert listing(legal, (3, 0)).shown == [(4, legal[3])]
+
+
+def test_a_long_listing_shows_its_first_moves_and_says_how_to_reach_the_others():
+    legal = [((x, y, "X", True),) for x in range(1000) for y in range(1000)]
+    found = listing(legal, limit=3)
+    assert found.shown == [(1, legal[0]), (2, legal[1]), (3, legal[2])] and found.count == 1_000_000
+    lines = format_listing(found, ["a", "b", "c"], width=100).splitlines()
+    assert lines == ["      1. a         2. b         3. c",
+                     "1,000,000 legal moves; showing the first 3. Type a number to play that move (any number "
+                     "up to 1,000,000), or 'moves SQUARE' (3,1 or e2) for those touching a square."]
+    found = listing(legal, (7, 5), limit=1)
+    assert found.shown == [(7006, legal[7005])] and found.matched == 1
     assert parse_square("3, 0") == (3, 0) and parse_square("(3,0)") == (3, 0) and parse_square("x") is None
     assert hint_budget("") is None and hint_budget("2.5") == 2.5 and isinstance(hint_budget("0"), str)

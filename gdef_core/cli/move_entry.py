@@ -16,6 +16,7 @@ from fractions import Fraction
 NUMBER = re.compile(r"[0-9]+")
 SQUARE = re.compile(r"\s*\(?\s*(-?[0-9]+)\s*[, ]\s*(-?[0-9]+)\s*\)?\s*")
 HINT_MAX_SECONDS = 60.0
+LISTED = 400  # moves `moves` lists (Go 19x19's 362 whole); more are reached by number or by square
 
 
 def is_move_number(text: str) -> bool:
@@ -24,13 +25,13 @@ def is_move_number(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Listing:
-    """The legal moves of a position, numbered from 1, and the ones a filter kept."""
+    """The legal moves of a position numbered from 1, and the first of those a filter kept
+    (a 1000 x 1000 board has two million: a listing shows at most LISTED)."""
 
-    moves: list
-    shown: list[tuple[int, object]]
+    count: int  # legal moves in all
+    shown: list[tuple[int, tuple]]  # (number, operations) of the moves listed
+    matched: int  # moves the filter kept (count without a square)
     square: tuple[int, int] | None = None
-    names: list[str] | None = None  # the moves' names (gdef_core/runtime/notation.py)
-    weights: list[int] | None = None  # at a chance node: each outcome's weight
 
 
 def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
@@ -47,28 +48,32 @@ def parse_square(text: str, presentation=None) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2))
 
 
-def listing(legal: list, square: tuple[int, int] | None = None, names: list[str] | None = None,
-            weights: list[int] | None = None) -> Listing:
-    """Number `legal` from 1; with a square keep the moves that place on or clear it. With
-    `weights` the moves are chance's outcomes, listed with their probabilities."""
-    numbered = list(enumerate(legal, 1))
+def listing(legal: list, square: tuple[int, int] | None = None, limit: int = LISTED) -> Listing:
+    """Number `legal` (operation tuples, State.legal_ops()) from 1; with a square keep the moves
+    that place on or clear it; the first `limit` kept are shown."""
+    numbered = enumerate(legal, 1)
     if square is not None:
-        numbered = [(n, move) for n, move in numbered
-                    if any((op.x, op.y) == square for op in move.ops)]
-    return Listing(legal, numbered, square, names, weights)
+        x, y = square
+        numbered = ((n, ops) for n, ops in numbered if any(op[0] == x and op[1] == y for op in ops))
+    shown, matched = [], 0
+    for item in numbered:
+        matched += 1
+        if len(shown) < limit:
+            shown.append(item)
+    return Listing(len(legal), shown, matched, square)
 
 
-def format_listing(found: Listing, width: int = 100) -> str:
-    """The numbered moves in columns, as `ls` lays out names, and a line on how to use them."""
-    count = len(found.moves)
+def format_listing(found: Listing, names: list[str], width: int = 100, weights: list[int] | None = None) -> str:
+    """The numbered moves in columns, as `ls` lays out names, and a line on how to use them.
+    `names`: the shown moves' names; `weights`: at a chance node, every outcome's weight."""
+    count = found.count
     if not found.shown:
         where = f" on square {found.square[0]},{found.square[1]}" if found.square else ""
         return (f"No legal move{where}." if count == 0 or not found.square else
                 f"No legal move touches square {found.square[0]},{found.square[1]} "
-                f"({count} legal move{'s' if count != 1 else ''} in all; 'moves' lists them).")
+                f"({_moves(count)} in all; 'moves' lists them).")
     digits = len(str(count))
-    cells = [f"{n:>{digits}}. {found.names[n - 1] if found.names else move}{_odds(found.weights, n)}"
-             for n, move in found.shown]
+    cells = [f"{n:>{digits}}. {name}{_odds(weights, n)}" for (n, _), name in zip(found.shown, names)]
     cell_width = max(map(len, cells)) + 3
     columns = max(1, min(len(cells), width // cell_width))
     rows = -(-len(cells) // columns)
@@ -76,13 +81,22 @@ def format_listing(found: Listing, width: int = 100) -> str:
     for row in range(rows):
         line = "".join(cells[i].ljust(cell_width) for i in range(row, len(cells), rows))
         lines.append(line.rstrip())
-    kept = f"{len(found.shown)} of {count}" if found.square else str(count)
-    if found.weights:
+    kept = f"{found.matched:,} of {count:,}" if found.square else f"{count:,}"
+    if len(found.shown) < found.matched:
+        square = f" touching {found.square[0]},{found.square[1]}" if found.square else ""
+        narrower = "" if found.square else ", or 'moves SQUARE' (3,1 or e2) for those touching a square"
+        lines.append(f"{kept} legal moves{square}; showing the first {len(found.shown):,}. "
+                     f"Type a number to play that move (any number up to {count:,}){narrower}.")
+    elif weights:
         lines.append(f"{kept} outcome{'s' if count != 1 else ''} of chance, with their probabilities; "
                      "type a number to play that one, or press Enter to roll.")
     else:
         lines.append(f"{kept} legal move{'s' if count != 1 else ''}; type a number to play that move.")
     return "\n".join(lines)
+
+
+def _moves(count: int) -> str:
+    return f"{count:,} legal move{'s' if count != 1 else ''}"
 
 
 def _odds(weights: list[int] | None, n: int) -> str:

@@ -4,7 +4,7 @@ where it does not.
 
 The history is kept across runs in the user's state folder (gdef_core.user_state:
 `~/.local/state/gdef/run_history`, at most HISTORY_LENGTH lines). Tab completes the commands
-and the legal moves of the position on the screen.
+and the legal moves of the position on the screen (completion.py: bounded on a big board).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from gdef_core.user_state import state_path
 HISTORY_FILE = "run_history"
 HISTORY_LENGTH = 1000
 QUIT_WORDS = ("quit", "exit", "q")
-COMMANDS = ("help", "moves", "hint", "objects", "undo", "save", *QUIT_WORDS)
+COMMANDS = ("help", "moves", "board", "hint", "objects", "undo", "save", *QUIT_WORDS)
 
 try:
     import readline
@@ -26,10 +26,10 @@ except ImportError:  # Windows without pyreadline: input() still works, without 
 
 
 class Prompt:
-    """Reads lines at a terminal. `moves()` gives the legal moves' texts for completion (called
-    when Tab is pressed; a State keeps its legal moves, so asking again is cheap)."""
+    """Reads lines at a terminal. `moves(text)` gives the legal moves' texts that start with
+    `text`, for completion (called when Tab is pressed: gdef_core/cli/completion.py)."""
 
-    def __init__(self, moves: Callable[[], list[str]]) -> None:
+    def __init__(self, moves: Callable[[str], list[str]]) -> None:
         self.moves = moves
         self.history = None
         self._candidates: list[str] = []
@@ -77,10 +77,10 @@ class Prompt:
     def _complete(self, text: str, index: int) -> str | None:
         """readline's completer: the `index`-th command or legal move starting with `text`."""
         if index == 0:
-            words = list(COMMANDS)
+            words = [word for word in COMMANDS if word.startswith(text)]
             try:
-                words += self.moves()
+                words += self.moves(text)
             except GdefRuntimeError:  # the rules failed: complete the commands (`moves` shows the error)
                 pass
-            self._candidates = [word for word in dict.fromkeys(words) if word.startswith(text)]
+            self._candidates = list(dict.fromkeys(words))
         return self._candidates[index] if index < len(self._candidates) else None

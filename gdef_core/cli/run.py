@@ -19,6 +19,7 @@ from typing import TextIO
 
 from gdef_core.cli import move_entry
 from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, seconds, whole_number
+from gdef_core.cli.completion import completions
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
 from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, EXIT_USAGE, MAX_DEPTH_LIMIT, PROG,
@@ -35,7 +36,10 @@ When chance moves next (a die, a draw), Enter rolls (with --seed the same rolls 
 type one of its outcomes ('moves' lists them).
 Commands:
   help            this text
-  moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2)
+  moves [SQUARE]  list the legal moves, numbered (only those touching SQUARE: 3,1 or e2;
+                  at most 400: a bigger board's others by SQUARE or by number)
+  board [SQUARE]  draw the board again (a board bigger than 26x26 is drawn around the last
+                  move, or around SQUARE; 'board all' draws every square)
   NUMBER          play that move of the list
   hint [SECONDS]  ask the computer for a move (it thinks as long as --think, 2 s by default,
                   or SECONDS, at most 60)
@@ -188,15 +192,26 @@ class Console:
         else:
             self.complain("The game cannot run until these errors are fixed (gdef-check shows them too).")
 
-    def show_board(self, session) -> None:
+    def show_board(self, session, around: tuple[int, int] | None = None, whole: bool = False) -> None:
         """The board with the game's labels, its glyphs coloured by side (object names with
-        --ascii, or when the output's encoding cannot carry the glyphs)."""
-        from gdef_core.runtime.render import can_show, render_board
+        --ascii, or when the output's encoding cannot carry the glyphs). A board too big to
+        read is drawn around `around` (by default the last move's square), with a line on
+        what is shown; `whole` draws every square."""
+        from gdef_core.runtime.render import can_show, render_board, window_around
 
-        state, shown = session.state, session.game.presentation
+        state, shown, game = session.state, session.game.presentation, session.game
         plain = self.ascii_only or not can_show(shown, getattr(self.out, "encoding", None))
-        self.say(render_board(state.board, list(session.game.objects), color=self.color, y_down=self.y_down,
-                              scores=state.scores, presentation=shown, ascii=plain))
+        focus = around if around is not None else session.last_square()
+        window = None if whole else window_around(game.width, game.height, focus)
+        self.say(render_board(state.board, list(game.objects), color=self.color, y_down=self.y_down,
+                              scores=state.scores, presentation=shown, ascii=plain, window=window))
+        if window is not None:
+            xs, ys = window
+            where = ("from its corner" if focus is None else "around the last move" if around is None
+                     else f"around {shown.square(*focus)}")
+            self.say(f"Columns {shown.columns[xs[0]]}-{shown.columns[xs[-1]]}, rows {shown.rows[ys[0]]}-"
+                     f"{shown.rows[ys[-1]]} of the {game.width}x{game.height} board, {where}; 'board SQUARE' "
+                     "draws around a square (3,1 or e2), 'board all' the whole board.")
 
 
 class Runner:
@@ -336,6 +351,8 @@ class Runner:
                 self.save_command(rest.strip())
             elif word == "moves":
                 self.list_moves(rest.strip())
+            elif word == "board":
+                self.board_command(rest.strip())
             elif word == "hint":
                 self.hint(rest.strip())
             elif move_entry.is_move_number(text):
@@ -389,11 +406,9 @@ class Runner:
         self.input_line += 1
         return line
 
-    def _completions(self) -> list[str]:
-        """What Tab completes to at the prompt: the legal moves' names and operations."""
-        state = self.play.session.state
-        legal = state.legal_moves()
-        return [*state.move_names(legal), *(str(move) for move in legal)]
+    def _completions(self, text: str) -> list[str]:
+        """What Tab completes `text` to at the prompt: the legal moves' names and operations."""
+        return completions(self.play.session.state, text)
 
     def move(self, text: str) -> None:
         played = self.play.play(text, self.input_line)
@@ -411,23 +426,40 @@ class Runner:
             if square is None:
                 self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves 3,1'.")
                 return
-        legal = self.play.legal_moves()
+        legal = self.play.legal_ops()
         if legal is not None:
             width = shutil.get_terminal_size((100, 24)).columns if _is_terminal(self.out) else 100
             state = self.play.session.state
-            names = state.move_names(legal)
+            found = move_entry.listing(legal, square)
+            moves = state.moves_of([ops for _, ops in found.shown])
+            # Named as in the whole list: a big board's first page without naming its millions.
+            names = state.move_names(moves) if len(moves) == len(legal) else state.names_in_position(moves)
             weights = [weight for _, weight in state.chance_outcomes()] if state.is_chance_node else None
-            self.say(move_entry.format_listing(move_entry.listing(legal, square, names, weights), width))
+            self.say(move_entry.format_listing(found, names, width, weights))
+
+    def board_command(self, square_text: str) -> None:
+        """`board`: the board again (around the last move when it is too big to read whole);
+        `board all`: every square; `board SQUARE`: around that square."""
+        if square_text in ("", "all"):
+            self.console.show_board(self.play.session, whole=square_text == "all")
+            return
+        game = self.play.game
+        square = move_entry.parse_square(square_text, game.presentation)
+        if square is None or not (0 <= square[0] < game.width and 0 <= square[1] < game.height):
+            self.say(f"'{square_text}' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'.")
+            return
+        self.console.show_board(self.play.session, around=square)
 
     def play_number(self, number: int) -> None:
-        legal = self.play.legal_moves()
+        legal = self.play.legal_ops()
         if legal is None:
             return
         if not 1 <= number <= len(legal):
-            self.say(f"There is no move {number}: {_count(legal)} here. Type 'moves' to list them.")
+            self.say(f"There is no move {number}: {_count(len(legal))} here. Type 'moves' to list them.")
             return
-        move = legal[number - 1]
-        self.say(f"Move {number}: {self.play.session.state.move_name(move)}")
+        state = self.play.session.state
+        move = state.moves_of([legal[number - 1]])[0]
+        self.say(f"Move {number}: {state.move_name(move)}")
         self.move(str(move))
 
     def hint(self, budget_text: str) -> None:
@@ -439,7 +471,7 @@ class Runner:
         if self.play.session.state.is_chance_node:
             self.say("Chance moves next: no move to suggest (press Enter to roll).")
             return
-        legal = self.play.legal_moves()
+        legal = self.play.legal_ops()
         if legal is None:
             return
         if not legal:
@@ -448,7 +480,7 @@ class Runner:
         self.say(f"Thinking for up to {seconds:g} s ...")
         found = self.play.hint(legal, seconds)
         if found is not None:
-            self.say(f"Hint: {self.play.session.state.move_name(found.move)}  (move {found.number} of {len(legal)}; type {found.number} to play it; "
+            self.say(f"Hint: {self.play.session.state.move_name(found.move)}  (move {found.number} of {len(legal):,}; type {found.number} to play it; "
                      f"mcts, {found.iterations:,} {found.engine} playouts in {found.seconds:.1f} s)")
 
     def save_command(self, path: str) -> None:
@@ -467,8 +499,8 @@ class Runner:
         self.console.show_board(self.play.session)
 
 
-def _count(legal: list) -> str:
-    return f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}"
+def _count(count: int) -> str:
+    return f"{count:,} legal move{'s' if count != 1 else ''}"
 
 
 def _is_terminal(stream) -> bool:

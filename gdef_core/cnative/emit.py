@@ -22,6 +22,7 @@ from gdef_core.builtins import Context
 from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.consequences import makes_consequences
+from gdef_core.lower.counters import counters, increment
 from gdef_core.lower.distinct import distinct_candidates
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
@@ -31,6 +32,7 @@ from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_P
 from gdef_core.lower.pure import memoizable
 from gdef_core.lower.skippable import skippable_calls
 from gdef_core.lower.tables import constant_arrays, constant_locals
+from gdef_core.lower.unread_fills import unread_fills
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
@@ -144,6 +146,7 @@ class CEmitter:
         self.touching: dict[str, bool] = {}   # touches_cursor()'s
         self.int_scores = True  # every setScore value is an int
         self.uses_history = False
+        self.history_lookups: set[str] = set()
         # the lazy draw (kernel.c, g_lazy_draw): moves() and the functions only it reaches
         # emitted again as z_NAME, whose operations and addMove() obey the pass _lz, and the calls
         # of skippable functions there (id of the call -> its step bound)
@@ -158,6 +161,7 @@ class CEmitter:
         if "isGenerated" in used and "moves" not in functions:
             raise CUnsupported("isGenerated() in a game without moves()")
         self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
+        self.history_lookups = used & {"repetitions", "nextBoardSeen"}   # which table each needs
         chance = bool(self.module.graph.reach[Context.CHANCE])   # chance() is an entry point
         if chance and self.uses_history:
             raise CUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
@@ -286,29 +290,71 @@ class CEmitter:
 
     def memo_wrapper(self, function: ir.Function) -> str:
         """m_NAME: a call of pure function NAME (lower/pure.py) answered from a table of the
-        calls made so far in this process (direct-mapped by a hash of the arguments: the
-        arguments, the result and the steps the call spent), spending those steps again; a
-        miss, or a budget too small for the steps kept, runs the function, and a call that did
-        not fail (no flag, the budget not spent) is kept."""
+        calls made so far in this process, spending the steps the call spent again: a dense
+        table indexed by the arguments themselves when each is small (D_NAME, _dense_bits),
+        else (mm_NAME, out of line) a direct-mapped one by a hash of the arguments that keeps
+        them too (M_NAME). An entry keeps the steps, xor INT64_MAX, and the result: an empty
+        entry (zeros) asks for INT64_MAX steps, more than any budget left (at most MAXSTEPS),
+        so one comparison with the budget left answers both "known?" and "enough steps?". A
+        miss, or a budget too small for the steps kept, runs the function (the budget then
+        runs out inside it, at the Python backend's step), and a call that did not fail (no
+        flag, the budget not spent) is kept. (The dense table's miss stays inline: gcc then
+        unrolls nine men's morris's loop over four directions around the call, which it does
+        not with an out-of-line miss: 24 against 32 million instructions.)"""
         n = len(function.params)
         result = c_type(function.result)
-        params = ", ".join(["Ctx *c", "int64_t _d", "int64_t *_stp",
-                            *(f"{c_type(kind)} a{k}" for k, (_, kind) in enumerate(function.params))])
+        typed = [f"{c_type(kind)} a{k}" for k, (_, kind) in enumerate(function.params)]
         args = ", ".join(["c", "_d", *(f"a{k}" for k in range(n))])
-        mix = "".join(f" h = (h ^ (uint64_t)a{k}) * UINT64_C(0x9E3779B97F4A7C15);" for k in range(n))
-        same = "".join(f" && e[{k}] == a{k}" for k in range(n))
-        keep = " ".join(f"e[{k}] = a{k};" for k in range(n))
         name = function.name
-        lines = [f"static int64_t M_{name}[{_MEMO_SLOTS}][{n + 3}];",
-                 f"static inline __attribute__((always_inline)) {result} m_{name}({params}) {{",
-                 f"    uint64_t h = 0;{mix}",
+        bits = _dense_bits(n)
+        index = " | ".join(f"u{k} << {bits * k}" if k else "u0" for k in range(n)) or "0"
+        dense = [f"int64_t *e = D_{name}[{index}];",
+                 "int64_t need = e[0] ^ INT64_MAX;",
+                 "if (*_stp >= need) {",
+                 "    *_stp -= need;",
+                 f"    return ({result})e[1];",
+                 "}",
+                 "c->S[S_ST] = *_stp;",
+                 f"{result} r = u_{name}({args});",
+                 "int64_t after = c->S[S_ST];",
+                 "if (c->S[S_ERR] == 0 && after >= 0) { e[0] = (*_stp - after) ^ INT64_MAX; e[1] = r; }",
+                 "*_stp = after;",
+                 "return r;"]
+        params = ", ".join(["Ctx *c", "int64_t _d", "int64_t *_stp", *typed])
+        wrapper = f"static inline __attribute__((always_inline)) {result} m_{name}({params}) {{"
+        if not n:   # one entry
+            lines = [f"static int64_t D_{name}[1][2];", wrapper, *(f"    {line}" for line in dense), "}"]
+            return "\n".join(lines) + "\n"
+        same = "".join(f" && e[{k + 2}] == a{k}" for k in range(n))
+        lines = [f"static int64_t M_{name}[{_MEMO_SLOTS}][{n + 2}];",
+                 f"static int64_t D_{name}[{1 << bits * n}][2];",
+                 f"static __attribute__((noinline)) {result} mm_{name}({', '.join(['Ctx *c', 'int64_t _d', *typed])})"
+                 " {",
+                 "    uint64_t h = 0;" + "".join(f" h = (h ^ (uint64_t)a{k}) * UINT64_C(0x9E3779B97F4A7C15);"
+                                              for k in range(n)),
                  f"    int64_t *e = M_{name}[h >> {64 - _MEMO_BITS}];",
-                 f"    if (e[{n}]{same} && *_stp >= e[{n + 2}]) {{ *_stp -= e[{n + 2}]; return ({result})e[{n + 1}]; }}",
-                 "    c->S[S_ST] = *_stp;",
+                 "    int64_t st = c->S[S_ST], need = e[0] ^ INT64_MAX;",
+                 f"    if (st >= need{same}) {{",
+                 "        c->S[S_ST] = st - need;",
+                 f"        return ({result})e[1];",
+                 "    }",
                  f"    {result} r = u_{name}({args});",
                  "    int64_t after = c->S[S_ST];",
-                 f"    if (c->S[S_ERR] == 0 && after >= 0) {{ {keep} e[{n}] = 1; e[{n + 1}] = r; e[{n + 2}] = *_stp - after; }}",
-                 "    *_stp = after;",
+                 "    if (c->S[S_ERR] == 0 && after >= 0) {",
+                 "        e[0] = (st - after) ^ INT64_MAX; e[1] = r;"
+                 + "".join(f" e[{k + 2}] = a{k};" for k in range(n)),
+                 "    }",
+                 "    return r;",
+                 "}",
+                 wrapper,
+                 # each argument in [-2^bits / 4, 3 * 2^bits / 4): coordinates, directions
+                 f"    uint64_t {', '.join(f'u{k} = (uint64_t)a{k} + {(1 << bits) // 4}' for k in range(n))};",
+                 f"    if (({' | '.join(f'u{k}' for k in range(n))}) < {1 << bits}) {{",
+                 *(f"        {line}" for line in dense),
+                 "    }",
+                 "    c->S[S_ST] = *_stp;",
+                 f"    {result} r = mm_{name}({args});",
+                 "    *_stp = c->S[S_ST];",
                  "    return r;",
                  "}"]
         return "\n".join(lines) + "\n"
@@ -340,6 +386,10 @@ class CEmitter:
                                  for f in self.functions.values() for node in ir.walk(f.body))),
                **{f"CTX_{context.name}": context.number for context in Context},
                "USES_HISTORY": int(self.uses_history), "USES_PREVIOUS": int(uses_previous),
+               # the history's hash tables kept: by position for repetitions(), by board for
+               # nextBoardSeen() (kernel.c, g_hist_add_hashed: a table nothing reads is not filled)
+               "USES_REPETITIONS": int("repetitions" in self.history_lookups),
+               "USES_BOARD_SEEN": int("nextBoardSeen" in self.history_lookups),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1, "LAZY": int(bool(self.twins))}
         at = 8
         for name, size in (("H_PREV", nb), ("H_RES", nb + 1), ("H_NEXT", nb + 1), ("H_KEY", keylen),
@@ -385,6 +435,8 @@ class _FunctionEmitter:
         self.loops: list = []
         self.temps = 0
         self.tables: dict[str, tuple[int, ...]] = {}   # the constant local arrays, found in emit()
+        self.unfilled: frozenset[str] = frozenset()   # arrays whose fill is never read, found in emit()
+        self.counters = counters(function, emitter.max_steps)   # their increments never overflow
         if function.result is not None and function.result.endswith("[]"):
             raise CUnsupported("a function returning an array", function.span)
         # every return puts the function's step count (the local _st) back where the caller
@@ -419,6 +471,7 @@ class _FunctionEmitter:
         if any(Check.UNSET in getattr(node, "checks", ()) for node in ir.walk(f.body)):
             raise CUnsupported("a local read before its declaration may have run", f.span)
         self.tables = constant_locals(f)   # pointed at `static const` tables, not made
+        self.unfilled = unread_fills(f)   # made without filling them
         self.line(0, self.signature() + " {")
         self.line(1, "(void)c;")
         self.line(1, "(void)_d;")
@@ -516,7 +569,12 @@ class _FunctionEmitter:
 
     def set_local(self, name: str, value, indent: int) -> None:
         """`name = a + b` (or -) returns at once on an overflow, as the numba emitter's does
-        (so the compiler knows the sum did not wrap on the path that goes on)."""
+        (so the compiler knows the sum did not wrap on the path that goes on); but the increment
+        of a counter (lower/counters.py), which cannot overflow, is a plain sum, which gcc may
+        make without a branch."""
+        if name in self.counters and increment(name, value) is not None:
+            self.line(indent, f"l_{name} = {self.expr(value.left)} {value.op} {self.expr(value.right)};")
+            return
         if isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-"):
             builtin = "__builtin_add_overflow" if value.op == "+" else "__builtin_sub_overflow"
             a, b = self.expr(value.left), self.expr(value.right)
@@ -585,13 +643,18 @@ class _FunctionEmitter:
                 self.line(inner, f"{name}.p[{i}] = {self.expr(item)};")
         else:
             byte = _fill_byte(stmt.fill)
-            if byte is None:
+            if stmt.name in self.unfilled:   # the fill is run for its effects, never stored
+                if not _constant(stmt.fill):
+                    self.line(inner, f"(void)({self.expr(stmt.fill)});")
+            elif byte is None:
                 fill = self.temp()
                 self.line(inner, f"{c_type(element)} {fill} = {self.expr(stmt.fill)};")
             n1 = sizes[1] if len(sizes) == 2 else "1"
             self.line(inner, f"{name}.p = ({pointer} *)g_alloc(c, {count}); {name}.n0 = {sizes[0]}; "
                              f"{name}.n1 = {n1};")
-            if byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
+            if stmt.name in self.unfilled:   # every element read was written before (lower/unread_fills.py)
+                self.line(inner, "/* not filled: no element is read before it is written */")
+            elif byte is not None:   # one memset (gcc leaves a loop storing a constant a loop)
                 self.line(inner, f"memset({name}.p, {byte}, (size_t)({count}) * sizeof({pointer}));")
             else:
                 self.line(inner, f"for (int64_t k = 0; k < {count}; k++) {name}.p[k] = {fill};")
@@ -910,9 +973,17 @@ _ADDS = frozenset({"addPlace", "addClear", "addCount", "addMove"})
 # caller's registers. (Inlining every function of at most 150 nodes of its own made gcc take 28 s
 # on nine men's morris, whose calls nest four deep.)
 _INLINE_NODES = 250
-# The table of a memoized function's calls (CEmitter.memo_wrapper): 2^11 slots.
+# The hashed table of a memoized function's calls (CEmitter.memo_wrapper): 2^11 slots.
 _MEMO_BITS = 11
 _MEMO_SLOTS = 1 << _MEMO_BITS
+# Its dense table: at most 2^16 entries of 16 bytes (1 MiB of zeros, touched where called).
+_DENSE_BITS = 16
+
+
+def _dense_bits(n: int) -> int:
+    """The bits of each of `n` arguments in a memoized function's dense table: nine men's
+    morris's neighbour(x, y, dx, dy), asked about coordinates and directions, gets 4 (-4 to 11)."""
+    return _DENSE_BITS // n if n else 0
 # Built-ins without arguments.
 _STATE_READS = {
     "operationsNum": "c->S[S_NOPS]", "onTurn": "c->S[S_T]", "moveNumber": "c->S[S_MN]",

@@ -227,10 +227,11 @@ class PlaySession:
         self.autosave()
         return played
 
-    def legal_moves(self) -> list | None:
-        """The legal moves here, or None after reporting the run-time error of the rules."""
+    def legal_ops(self) -> list | None:
+        """The legal moves here as operation tuples (State.legal_ops(): a big board's millions
+        without their Moves), or None after reporting the run-time error of the rules."""
         try:
-            return self.session.state.legal_moves()
+            return self.session.state.legal_ops()
         except GdefRuntimeError as error:
             self.say("The legal moves cannot be listed: the rules failed.")
             self.report.show_error(error, self.game)
@@ -411,7 +412,7 @@ class PlaySession:
 
     def hint(self, legal: list, seconds: float | None = None) -> Hint | None:
         """The move a short mcts search (`seconds`, by default the computer players' budget)
-        prefers for the player on turn (`legal`: the moves here), with native playouts once
+        prefers for the player on turn (`legal`: the moves here, legal_ops()), with native playouts once
         the game's compile is ready; None after reporting why there is none."""
         from gdef_core.play.errors import AgentError
         from gdef_core.play.mcts import MctsAgent
@@ -426,7 +427,7 @@ class PlaySession:
             if isinstance(error, GdefRuntimeError):
                 self.report.show_error(error, self.game)
             return None
-        return Hint(move, legal.index(move) + 1, agent.last_iterations, time.perf_counter() - started,
+        return Hint(move, legal.index(self.game.resolve(move).ops) + 1, agent.last_iterations, time.perf_counter() - started,
                     agent.last_engine)
 
     # ------------------------------------------------------------ move scripts and perft

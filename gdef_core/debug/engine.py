@@ -692,10 +692,12 @@ class _Reporter:
         self.complain(str(error))
 
     def show_board(self, session) -> None:
-        from gdef_core.runtime.render import render_board
+        """The board, a big one around the last move (as gdef-run draws it)."""
+        from gdef_core.runtime.render import render_board, window_around
 
-        state = session.state
-        self.say(render_board(state.board, list(session.game.objects), scores=state.scores))
+        state, game = session.state, session.game
+        window = window_around(game.width, game.height, session.last_square())
+        self.say(render_board(state.board, list(game.objects), scores=state.scores, window=window))
 
 
 def _read_script(path: str) -> list[str]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from gdef_core.ide.completion import Candidate, CandidateKind
 from gdef_core.ide.describe import code_block
 from gdef_core.testing.assertions import KEYWORDS, usage
-from gdef_core.testing.scripts import SUFFIX, TestFileError, find_game, read_cases, read_params, read_starts
+from gdef_core.testing.scripts import (PARAM_KEY, SUFFIX, TestFileError, find_game, read_cases, read_params,
+                                       read_starts)
 from gdef_core.testing.start_header import KEYS as START_KEYS, HeaderError, header_lines, read_start
 from gdef_core.testing.unreadable import script_steps, unreadable
 
@@ -27,6 +28,7 @@ _TYPED_KEY = re.compile(r"\s*#(?P<gap>\s*)[a-z]*")  # a header key being typed
 _LOCATION = re.compile(r"^.*?:(\d+):(\d+): ")
 _STDERR_PROBLEM = re.compile(r"^gdef-test: error: (.+?)(?::(\d+)(?::(\d+))?)?: (.*)$")
 MAX_TEST_FILES = 200  # looked at per game, for its lens (asked for at every edit)
+_PARAM_MEANING = "The game's parameters (a line of the file's header): "
 
 
 def is_test_file(path: str) -> bool:
@@ -121,7 +123,13 @@ def complete(text: str, line: int, column: int, variables: list[str] = (), objec
     head = _line(text, line)[:column]
     typed_key = _TYPED_KEY.fullmatch(head)
     if typed_key is not None and line + 1 in _start_line_numbers(text):
-        return [_start_key(key, typed_key["gap"]) for key in START_KEYS]
+        keys = [_start_key(key, typed_key["gap"]) for key in START_KEYS]
+        if line + 1 in _header_line_numbers(text):  # the file's parameters: its header only
+            written, meaning = PARAM_KEY
+            keys.append(Candidate("param:", CandidateKind.KEYWORD, detail=f"# param: {written}",
+                                  documentation=f"{_PARAM_MEANING}{meaning}.",
+                                  insert_text=f"{'' if typed_key['gap'] else ' '}param: ", sort_group=0))
+        return keys
     if "#" in head or not head.lstrip().startswith("?"):
         return []
     words = head.lstrip()[1:].split()
@@ -171,8 +179,12 @@ def _meaning(keyword: str) -> str:
 def _start_line_numbers(text: str) -> set[int]:
     """The (1-based) lines that may write a start position: the header's, and those below each `[name]`."""
     _, cases = read_cases("", text)
-    return {number for number, _ in header_lines(text)} | {
-        number for case in cases for number, _ in case.start_lines}
+    return _header_line_numbers(text) | {number for case in cases for number, _ in case.start_lines}
+
+
+def _header_line_numbers(text: str) -> set[int]:
+    """The (1-based) numbers of the comment lines a file starts with: its header."""
+    return {number for number, _ in header_lines(text)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +200,11 @@ def hover(text: str, line: int, column: int) -> Hover | None:
     or of the start-position header key (`# from:`, `# board:` ...) under the cursor."""
     content = _line(text, line)
     key = _HEADER_KEY.match(content)
+    if key and key["key"] == "param" and key.start("key") <= column <= key.end("key") \
+            and line + 1 in _header_line_numbers(text):
+        written, meaning = PARAM_KEY
+        return Hover(f"{code_block(f'# param: {written}')}\n\n{_PARAM_MEANING}{meaning}.", line, key.start("key"),
+                     key.end("key"))
     if key and key["key"] in START_KEYS and key.start("key") <= column <= key.end("key") \
             and line + 1 in _start_line_numbers(text):
         written, meaning = START_KEYS[key["key"]]

@@ -25,6 +25,7 @@ PROTOCOL = "gdef"
 VERSION = 1
 MAX_LINE = 16 * 1024 * 1024  # characters of one line, from a protocol client or a player program
 TOO_LONG = object()  # what read_lines() gives for a line of more than MAX_LINE characters
+LEGAL_LIMIT = 10_000  # legal moves in one `legal` answer; `offset` pages through the others
 
 COMMANDS = {
     "new": "start a new game from the start position",
@@ -32,7 +33,8 @@ COMMANDS = {
              "node its outcomes with their weights",
     "info": "the game: name, players, board size, objects, variables, parameters",
     "set": "set the position from a state object (as 'state' returns it)",
-    "legal": "the legal moves, in the game's order",
+    "legal": "the legal moves, in the game's order, and their count: at most 10,000 from "
+             "\"offset\" (default 0), fewer with \"limit\"",
     "play": "play a move: {\"cmd\": \"play\", \"move\": \"place(1,1,X)\"}; at a chance node, name an outcome",
     "roll": "at a chance node: the engine draws an outcome by weight and plays it",
     "undo": "take back the last move",
@@ -51,6 +53,14 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.kind = kind
         self.message = message
+
+
+def _whole(request: dict, key: str, default: int, most: int | None) -> int:
+    """The request's whole number `key` (`default` when absent), at most `most`."""
+    value = request.get(key, default)
+    if type(value) is not int or value < 0:
+        raise ProtocolError("bad request", f'"{key}" must be a whole number (0 or more)')
+    return value if most is None else min(value, most)
 
 
 def game_info(game) -> dict:
@@ -205,19 +215,26 @@ class ProtocolServer:
         return self._start_over(start)
 
     def cmd_legal(self, request) -> dict:
+        """A page of the legal moves (`offset`, `limit`: at most LEGAL_LIMIT, a big board's
+        two million would be a line of tens of megabytes) and their `count`."""
         state = self.session.state
-        moves = self._legal(state)
-        answer = {"ok": True, "moves": [str(move) for move in moves], "names": state.move_names(moves),
-                  "chance": state.is_chance_node}
+        offset = _whole(request, "offset", 0, None)
+        limit = _whole(request, "limit", LEGAL_LIMIT, LEGAL_LIMIT)
+        found = self._legal(state)
+        page = state.moves_of(found[offset:offset + limit])
+        # Named as in the whole list: a page of a big board's is named without naming them all.
+        names = state.move_names(page) if len(page) == len(found) else state.names_in_position(page)
+        answer = {"ok": True, "moves": [str(move) for move in page], "names": names,
+                  "chance": state.is_chance_node, "count": len(found), "offset": offset}
         if state.is_chance_node:   # the outcomes, whose weights say how likely each is
-            answer["weights"] = [weight for _, weight in state.chance_outcomes()]
+            answer["weights"] = [weight for _, weight in state.chance_outcomes()][offset:offset + limit]
         return answer
 
     def _legal(self, state) -> list:
         from gdef_core.runtime.errors import GdefRuntimeError
 
         try:
-            return state.legal_moves()
+            return state.legal_ops()
         except GdefRuntimeError as error:
             raise ProtocolError("runtime error", str(error)) from None
 

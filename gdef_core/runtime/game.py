@@ -13,8 +13,10 @@ successful step is committed.
 """
 from __future__ import annotations
 
+import gc
 import math
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
@@ -28,8 +30,8 @@ from gdef_core.runtime.errors import Fail, GameLoadError, GdefRuntimeError, Para
 from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
-from gdef_core.runtime.notation import (NameProblem, move_name, move_names, names_in_position, read_exact_name,
-                                        read_move_name)
+from gdef_core.runtime.notation import (NAMED_ALL, NameProblem, move_name, move_names, names_in_position,
+                                        read_exact_name, read_move_name, read_name_near)
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -151,13 +153,15 @@ class Game:
     def _place_ops(self) -> list:
         """Every place's operations, in the order of the candidates."""
         objects = list(self.objects.values())
-        return [((x, y, obj, True),) for x in range(self.width) for y in range(self.height) for obj in objects]
+        with _collector_paused():
+            return [((x, y, obj, True),) for x in range(self.width) for y in range(self.height) for obj in objects]
 
     @cached_property
     def _clear_ops(self) -> list:
         """Per square the operations of its clear."""
         empty = self.empty
-        return [((x, y, empty, False),) for x in range(self.width) for y in range(self.height)]
+        with _collector_paused():
+            return [((x, y, empty, False),) for x in range(self.width) for y in range(self.height)]
 
     @cached_property
     def _places(self) -> list:
@@ -332,7 +336,7 @@ class State:
     """One position of a game. Mutable through `apply` only; `clone()` makes an independent copy."""
 
     __slots__ = ("game", "_board", "player", "move_number", "_vars", "over", "winner", "_legal",
-                 "_scores", "_history", "chance", "_outcomes")
+                 "_scores", "_history", "chance", "_outcomes", "_found")
 
     def __init__(self, game: Game, board: list, player: int, move_number: int, variables: list,
                  over: bool = False, winner: int | None = None, scores: list | None = None,
@@ -352,6 +356,9 @@ class State:
         # second isMoveLegal() (the rules are deterministic). Replaced, never mutated, so clones
         # share it; a set once it is long (perft applies every move of a list to a clone).
         self._legal: list | frozenset | None = None
+        # legal_ops()' list, kept: the tools that page, count and complete a big board's
+        # millions of moves ask again for the same position (replaced, never mutated).
+        self._found: list | None = None
         # Whether the next move is chance's (docs/language.md, "Chance"), and its outcomes,
         # merged, once asked for (replaced, never mutated: clones share them).
         self.chance = chance
@@ -424,6 +431,7 @@ class State:
         copy = State(self.game, self._board.copy(), self.player, self.move_number, _copy_vars(self._vars),
                      self.over, self.winner, self._scores, self._history, self.chance)
         copy._legal = self._legal
+        copy._found = self._found
         copy._outcomes = self._outcomes
         return copy
 
@@ -448,7 +456,7 @@ class State:
         self._vars[:] = point.variables
         self._scores, self._history = point.scores, point.history
         self.chance = point.chance
-        self._legal = self._outcomes = None
+        self._legal = self._outcomes = self._found = None
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, State) and other.game is self.game and other._board == self._board
@@ -524,12 +532,14 @@ class State:
         if exact is not None:
             return exact
         try:
-            legal = self.legal_moves()
+            total = self.legal_count()
+            legal = self.legal_moves() if total <= NAMED_ALL or self.chance else None
         except GdefRuntimeError as error:
             failed = "chance()" if self.is_chance_node else "moves()"
             return Verdict(VerdictKind.RUNTIME_ERROR, f"{failed} failed while reading the move's name: "
                                                       f"{error.headline()}", error)
-        found = read_move_name(self, text, legal)
+        # A big board's millions of moves are not all named: those the text could name are.
+        found = read_move_name(self, text, legal) if legal is not None else read_name_near(self, text, total)
         if isinstance(found, NameProblem):
             kind = VerdictKind.AMBIGUOUS if found.ambiguous else VerdictKind.UNKNOWN_NAME
             return Verdict(kind, found.message, candidates=found.candidates)
@@ -593,7 +603,7 @@ class State:
         self.move_number += 1
         self._vars = variables
         self._scores = scores
-        self._legal = self._outcomes = None
+        self._legal = self._outcomes = self._found = None
         self.chance = chance_next and not over
         if over:
             self.over = True
@@ -629,6 +639,43 @@ class State:
         self._legal = _lookup(found)
         cache = game._moves
         return [cache.get(ops) or game.to_move(ops) for ops in found]
+
+    def legal_ops(self) -> list:
+        """legal_moves() as operation tuples, in its order, without making their Moves: on a
+        1000 x 1000 board the automatic candidates are two million, and a tool that shows a
+        count or a page of them makes Moves of that page alone (`moves_of`). [] once over.
+        The list is kept for this position and shared: never change it. Raises
+        GdefRuntimeError when moves() (or chance()) fails."""
+        if self.over:
+            return []
+        if self._found is not None:
+            return self._found
+        if self.chance:
+            found = [ops for ops, _ in self._chance_ops()]
+        else:
+            game = self.game
+            try:
+                if game.rules.raw_moves is None:
+                    found = game.rules.raw_filter(self._board, self.candidate_ops(), self.player, self.move_number,
+                                                  self._vars, False, self._history, False)
+                else:
+                    found = game.legal_ops(self._board, self.player, self.move_number, self._vars, False,
+                                           self._history)
+            except (Fail, RecursionError) as error:
+                raise game.rules.error(error) from None
+        if len(found) <= _MOVE_CACHE_SIZE:  # beyond, building the set costs more than judging one move again
+            self._legal = _lookup(found)
+        self._found = found
+        return found
+
+    def legal_count(self) -> int:
+        """How many legal moves there are here (len(legal_moves()), without making them)."""
+        return len(self.legal_ops())
+
+    def moves_of(self, found: list) -> list[Move]:
+        """The Moves of operation tuples (some of legal_ops() or candidate_ops())."""
+        game = self.game
+        return [game._moves.get(ops) or game.to_move(ops) for ops in found]
 
     def candidate_moves(self) -> list[Move]:
         """What `moves()` proposes here (the automatic candidates without it), before
@@ -872,6 +919,20 @@ def _json_value(value):
     if type(value) is tuple:
         return [_json_value(item) for item in value]
     return str(value) if isinstance(value, str) else value
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector paused while millions of tuples that hold no cycle are
+    made (a 1000 x 1000 board's two million candidates: 2.9 s with it running, 0.6 s without):
+    each of its passes scans every tuple made so far."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def _lookup(found: list) -> list | frozenset:

@@ -12,13 +12,18 @@ longer forms are used (the piece's letter, then the captured squares, then `#N`)
 from __future__ import annotations
 
 import difflib
+import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 from gdef_core.presentation import Presentation
 from gdef_core.runtime.errors import GdefRuntimeError
 
 MAX_CANDIDATES = 12  # names listed when a name is unknown or ambiguous
 MIN_PARTIAL = 2  # a shorter text never matches part of a name (`4` is not `d4`)
+NAMED_ALL = 2_000  # legal moves named all at once to read or complete a name; beyond, by squares_named
+SQUARES_NAMED = 25_000  # squares a text may name for the moves touching them to be named
+_SEPARATORS = "@x-"  # what stands between the square names of a move's name (`N@e4`, `exd5`, `0,1-0,3`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +93,7 @@ def names_in_position(state, moves: list) -> list[str]:
         squares.update((op.x, op.y) for op in move.ops)
         squares |= _labelled(presentation, _longest(presentation, effect, short))
     try:
-        near = _touching(state.candidate_ops(), squares)
+        near = touching(state.candidate_ops(), squares)
         named = [found for found in state.legal_of(near) if found is not None]
     except GdefRuntimeError:  # as when the legal moves cannot be listed: the short forms
         return shorts
@@ -105,15 +110,33 @@ def _longest(presentation: Presentation, effect: _Effect, short: str) -> str:
 
 
 def _labelled(presentation: Presentation, text: str) -> set[tuple[int, int]]:
-    """The squares whose label (their column's in `column` notation) appears in `text`."""
-    columns = [x for x, label in enumerate(presentation.columns) if label in text]
+    """The squares whose label (their column's in `column` notation) appears in `text`: the
+    labels looked up by the text's pieces (a name is short, a board's labels may be a thousand)."""
+    columns = _inside(_label_index(presentation.columns), text)
     if presentation.notation == "column":
         return {(x, y) for x in columns for y in range(len(presentation.rows))}
-    rows = [y for y, label in enumerate(presentation.rows) if label in text]
+    rows = _inside(_label_index(presentation.rows), text)
     return {(x, y) for x in columns for y in rows if presentation.square(x, y) in text}
 
 
-def _touching(candidates: list, squares: set) -> list:
+@lru_cache(maxsize=8)
+def _label_index(labels: tuple[str, ...]) -> tuple[dict[str, list[int]], frozenset[int]]:
+    """Each label's positions, and the labels' lengths."""
+    index: dict[str, list[int]] = {}
+    for number, label in enumerate(labels):
+        index.setdefault(label, []).append(number)
+    return index, frozenset(map(len, index))
+
+
+def _inside(indexed: tuple[dict[str, list[int]], frozenset[int]], text: str) -> list[int]:
+    """The positions of the labels that appear in `text`."""
+    index, lengths = indexed
+    found = dict.fromkeys(number for size in lengths for start in range(len(text) - size + 1)
+                          for number in index.get(text[start:start + size], ()))
+    return sorted(found)
+
+
+def touching(candidates: list, squares: set) -> list:
     """The `candidates` (State.candidate_ops()'s) that change one of `squares`, and the pass."""
     columns = {x for x, _ in squares}  # most operations are told apart by their column alone
     found = []
@@ -127,6 +150,43 @@ def _touching(candidates: list, squares: set) -> list:
     return found
 
 
+def squares_named(presentation: Presentation, text: str, ending: bool = False,
+                  fold: bool = False) -> set[tuple[int, int]] | None:
+    """The squares a name that starts with `text` (with `ending`, or ends with it) could be
+    made of, without naming a move: those whose name (their column's label in `column`
+    notation) is inside the text, or starts with an end of it that follows a separator (`51`
+    of `X@51`), or with `ending` ends with a start of it followed by one. A move's name holds
+    the name of a square it touches (names_in_position), so the moves touching these are the
+    only ones to name. `fold`: any case. None when they are more than SQUARES_NAMED: the text
+    says too little to look among the moves of a big board."""
+    fold_label = str.lower if fold else str
+    text = fold_label(text)
+    starts = [text[i:] for i in range(len(text)) if i == 0 or text[i - 1] in _SEPARATORS]
+    stops = [text[:i] for i in range(1, len(text) + 1) if i == len(text) or text[i] in _SEPARATORS] if ending else []
+
+    def named(name: str) -> bool:
+        name = fold_label(name)
+        return name in text or any(name.startswith(s) for s in starts) or any(name.endswith(s) for s in stops)
+
+    columns, rows = [fold_label(c) for c in presentation.columns], [fold_label(r) for r in presentation.rows]
+    if presentation.notation == "column":
+        xs = [x for x, column in enumerate(columns) if named(column)]
+        if len(xs) * len(rows) > SQUARES_NAMED:
+            return None
+        return {(x, y) for x in xs for y in range(len(rows))}
+    xs = [x for x, column in enumerate(columns) if column in text or any(s.startswith(column) or column.startswith(s)
+                                                                         for s in starts)]
+    ys = [y for y, row in enumerate(rows) if any(s.endswith(row) or row.endswith(s) for s in stops)]
+    found: set[tuple[int, int]] = set()
+    for square in itertools.chain(((x, y) for x in xs for y in range(len(rows))),
+                                  ((x, y) for y in ys for x in range(len(columns)))):
+        if named(presentation.square(*square)):
+            found.add(square)
+            if len(found) > SQUARES_NAMED:
+                return None
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class NameProblem:
     """A name that picks no single move: `ambiguous` when several fit, else unknown."""
@@ -136,15 +196,19 @@ class NameProblem:
     candidates: tuple[str, ...]
     total: int  # legal moves in all
     close: bool = False  # the candidates are the names most like the text, not the first ones
+    vague: bool = False  # the text could be part of too many names of a big board's to look
 
     @property
     def message(self) -> str:
         shown = ", ".join(self.candidates)
+        if self.vague:
+            return (f"'{self.text}' could be part of the names of too many of the {self.total:,} legal moves "
+                    "here: write more of the name, or the move's operations")
         if self.ambiguous:
             return f"'{self.text}' is ambiguous here: it could be {shown}"
         if not self.total:
             return f"'{self.text}' is not a move, and there is no legal move here"
-        more = "" if len(self.candidates) >= self.total else f" ({self.total} in all; 'moves' lists them)"
+        more = "" if len(self.candidates) >= self.total else f" ({self.total:,} in all; 'moves' lists them)"
         label = "the closest legal moves" if self.close else "legal moves"
         return f"'{self.text}' names no legal move here; {label}: {shown}{more}"
 
@@ -158,7 +222,7 @@ def read_exact_name(state, text: str):
         return None
     text = text.strip()
     try:
-        near = _touching(state.candidate_ops(), _labelled(state.game.presentation, text))
+        near = touching(state.candidate_ops(), _labelled(state.game.presentation, text))
         legal = [found for found in state.legal_of(near) if found is not None]
     except GdefRuntimeError:  # reading the name among all the legal moves says what failed
         return None
@@ -180,11 +244,41 @@ def read_move_name(state, text: str, legal: list | None = None):
         return legal[found[0]]
     if found:
         return NameProblem(text, True, tuple(names[i] for i in found[:MAX_CANDIDATES]), len(legal))
-    proposed = _proposed(state, text, legal)
+    proposed = _proposed(state, text, _candidate_ops_or_empty(state), legal)
     if proposed is not None:
         return proposed
     close = difflib.get_close_matches(text, names, n=MAX_CANDIDATES, cutoff=0.5)
     return NameProblem(text, False, tuple(close or names[:MAX_CANDIDATES]), len(legal), bool(close))
+
+
+def read_name_near(state, text: str, total: int):
+    """read_move_name in a position of more than NAMED_ALL legal moves (`total`), naming only
+    the moves touching the squares the text could be made of (squares_named, in any case and
+    from either end), or a NameProblem saying the text is too vague to look."""
+    text = text.strip()
+    squares = squares_named(state.game.presentation, text, ending=len(text) >= MIN_PARTIAL, fold=True)
+    if squares is None:
+        return NameProblem(text, False, (), total, vague=True)
+    try:
+        legal = state.moves_of(touching(state.legal_ops(), squares))
+    except GdefRuntimeError:
+        legal = []
+    names = names_in_position(state, legal)
+    found = _match(text, names)
+    if len(found) == 1:
+        return legal[found[0]]
+    if found:
+        return NameProblem(text, True, tuple(names[i] for i in found[:MAX_CANDIDATES]), total)
+    proposed = _proposed(state, text, touching(_candidate_ops_or_empty(state), squares), legal)
+    if proposed is not None:
+        return proposed
+    close = difflib.get_close_matches(text, names, n=MAX_CANDIDATES, cutoff=0.5)
+    if not close:  # nothing like it: the first legal moves, as in a small position
+        try:
+            names = names_in_position(state, state.moves_of(state.legal_ops()[:MAX_CANDIDATES]))
+        except GdefRuntimeError:
+            names = []
+    return NameProblem(text, False, tuple(close or names[:MAX_CANDIDATES]), total, bool(close))
 
 
 def _match(text: str, names: list[str]) -> list[int]:
@@ -198,16 +292,22 @@ def _match(text: str, names: list[str]) -> list[int]:
     return [i for i, name in enumerate(names) if name.lower().startswith(low) or name.lower().endswith(low)]
 
 
-def _proposed(state, text: str, legal: list):
-    """The candidate (moves()'s, not legal) whose short name is exactly `text`, if one."""
-    try:
-        candidates = [move for move in state.candidate_moves() if move not in legal]
-    except GdefRuntimeError:  # reported when the move is judged
-        return None
+def _proposed(state, text: str, candidates: list, legal: list):
+    """The candidate (of the operation tuples `candidates`, moves()'s, not `legal`) whose short
+    name is exactly `text`, if one."""
+    kept = set(legal)
+    candidates = [move for move in state.moves_of(candidates) if move not in kept]
     presentation = state.game.presentation
     named = [move for move in candidates
              if _short(presentation, _effect(state, move, presentation), move) == text]
     return named[0] if len(named) == 1 else None
+
+
+def _candidate_ops_or_empty(state) -> list:
+    try:
+        return state.candidate_ops()
+    except GdefRuntimeError:  # reported when the move is judged
+        return []
 
 
 def _legal_or_empty(state) -> list:

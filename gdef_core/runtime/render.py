@@ -11,6 +11,7 @@ empty square, right-aligned in the cell, unless the game's `show` hides counts.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.game import BoardView
@@ -22,15 +23,19 @@ _PALETTE = ("1;31", "1;34", "1;32", "1;33", "1;35", "1;36", "31", "34", "32", "3
 # Colours for the pieces of each side: player 0 bold yellow, player 1 bold cyan, ...
 _SIDES = ("1;33", "1;36", "1;32", "1;35", "1;31", "1;34")
 _DIM = "2"
+MAX_DRAWN = 26  # columns and rows drawn after a move (a bigger board is drawn around the move)
 
 
 def render_board(board: BoardView, objects: list[str], *, color: bool = False, y_down: bool = False,
                  scores: list | None = None, presentation: Presentation | None = None,
-                 ascii: bool = False) -> str:
-    """The board; `scores` (spec 15.5) are written beside it once any is non-zero."""
+                 ascii: bool = False, window: Window | None = None) -> str:
+    """The board (only the squares of `window` when given); `scores` (spec 15.5) are written
+    beside it once any is non-zero."""
     if presentation is None:
         presentation = default_presentation(board.width, board.height, len(scores or ()), objects)
-    text = _board_text(board, objects, presentation, color=color, y_down=y_down, ascii=ascii)
+    if window is None:
+        window = Window(range(board.width), range(board.height))
+    text = _board_text(board, objects, presentation, window, color=color, y_down=y_down, ascii=ascii)
     if not scores or not any(scores):
         return text
     lines = text.split("\n")
@@ -43,6 +48,29 @@ def render_board(board: BoardView, objects: list[str], *, color: bool = False, y
         else:
             lines.append(" " * (width + 3) + note)
     return "\n".join(lines)
+
+
+class Window(NamedTuple):
+    """The columns and rows of a board that a drawing shows."""
+
+    columns: range
+    rows: range
+
+
+def window_around(width: int, height: int, square: tuple[int, int] | None, size: int = MAX_DRAWN) -> Window | None:
+    """At most `size` x `size` squares of a width x height board with `square` (else the board's
+    first corner) as near their middle as the edges allow; None when the board fits whole: a
+    1000 x 1000 board drawn after every move is a million cells nobody reads."""
+    if width <= size and height <= size:
+        return None
+    x, y = square if square is not None else (0, 0)
+
+    def span(centre: int, length: int) -> range:
+        shown = min(size, length)
+        start = max(0, min(centre - shown // 2, length - shown))
+        return range(start, start + shown)
+
+    return Window(span(x, width), span(y, height))
 
 
 def can_show(presentation: Presentation, encoding: str | None) -> bool:
@@ -63,17 +91,18 @@ def _number(value) -> str:
     return f"{value:g}" if type(value) is float else str(value)
 
 
-def _board_text(board: BoardView, objects: list[str], presentation: Presentation, *, color: bool,
-                y_down: bool, ascii: bool) -> str:
-    width, height = board.width, board.height
+def _board_text(board: BoardView, objects: list[str], presentation: Presentation, window: Window, *,
+                color: bool, y_down: bool, ascii: bool) -> str:
+    xs, ys = window
     shown = {name: (presentation.piece(name).glyph if not ascii else None) or name for name in objects}
     columns, rows = presentation.columns, presentation.rows
     empty_mark = CROSSING_MARK if presentation.style == "intersections" else EMPTY_MARK
-    counts = {} if presentation.counts == "hidden" else {(x, y): n for x, y, n in board.counts()}
+    counts = {} if presentation.counts == "hidden" else {(x, y): n for x, y, n in board.counts()
+                                                         if x in xs and y in ys}
     cell = max(max((len(text) for text in shown.values()), default=1), len(empty_mark),
-               max(len(label) for label in columns),
+               max(len(columns[x]) for x in xs),
                max((len(_counted(shown, board[x, y], n)) for (x, y), n in counts.items()), default=1))
-    label = max(len(label) for label in rows)
+    label = max(len(rows[y]) for y in ys)
     colours = {}
     for i, name in enumerate(objects):
         side = presentation.piece(name).side
@@ -91,11 +120,11 @@ def _board_text(board: BoardView, objects: list[str], presentation: Presentation
             return paint(empty_mark.rjust(cell), _DIM)
         return paint(shown.get(name, str(name)).rjust(cell), colours.get(name))
 
-    axis = " " * (label + 1) + " ".join(paint(columns[x].rjust(cell), _DIM) for x in range(width))
-    order = range(height) if y_down else range(height - 1, -1, -1)
+    axis = " " * (label + 1) + " ".join(paint(columns[x].rjust(cell), _DIM) for x in xs)
+    order = ys if y_down else reversed(ys)
     lines = [axis]
     for y in order:
-        squares = " ".join(square(x, y) for x in range(width))
+        squares = " ".join(square(x, y) for x in xs)
         lines.append(f"{paint(rows[y].rjust(label), _DIM)} {squares} {paint(rows[y], _DIM)}")
     lines.append(axis)
     return "\n".join(line.rstrip() for line in lines)

@@ -104,6 +104,16 @@ class Session:
         self.moves.pop()
         return True
 
+    def last_square(self) -> tuple[int, int] | None:
+        """The square the last move changed last (where a piece arrived), None before any:
+        where a big board is drawn around."""
+        if not self.moves:
+            return None
+        game = self.game
+        inside = [(op.x, op.y) for op in Move.parse(self.moves[-1]["move"]).ops
+                  if 0 <= op.x < game.width and 0 <= op.y < game.height]
+        return inside[-1] if inside else None
+
     def ended_by(self) -> LocatedRule | None:
         """The line of end() that ended the game (runtime/reasons.py), or None: the game goes
         on, or it cannot be told (a game resumed without its moves, a rule without comment

@@ -25,6 +25,11 @@ SUFFIX = ".test.moves"
 _GAME_HEADER = re.compile(r"#\s*game\s*:\s*(?P<path>[^#\s][^#]*?)\s*(?:#.*)?$")
 _PARAM_HEADER = re.compile(r"#\s*param\s*:\s*(?P<setting>[^#]*?)\s*(?:#.*)?$")
 _SECTION = re.compile(r"\[(?P<name>[^\]]*)\]\s*$")
+# `# param:` as written and what it sets: the one description completion and hover read
+PARAM_KEY = ("NAME=VALUE", "the game's declared parameter NAME (`param int NAME = ...;`) takes VALUE for the "
+             "whole file: every test of a rule-test file, every move of a gdef-run script. One line per "
+             "parameter, among the comment lines the file starts with; a --param (or a launch's \"params\") "
+             "of another value is an error, as the moves are written for this one")
 
 
 class TestFileError(ValueError):

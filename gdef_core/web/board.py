@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
+from gdef_core.runtime import notation
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
 from gdef_core.runtime.param_info import params_json
@@ -141,20 +142,17 @@ class Board:
         """The legal moves (those touching every square of `touching`), each with its squares."""
         state = self.session.state
         try:
-            moves = state.legal_moves()
+            found = state.legal_ops()  # operations: a big board has millions, made Moves only when sent
         except GdefRuntimeError as error:
             return {"moves": [], "count": 0, "error": error_json(error, self.game),
                     "reason": f"moves() failed: {error.headline()}"}
-        wanted = set(touching or ())
-        shown, count = [], 0
-        for move in moves:
-            squares = list(dict.fromkeys((op.x, op.y) for op in move.ops))
-            if wanted and not wanted.issubset(squares):
-                continue
-            count += 1
-            if len(shown) < limit:
-                shown.append((move, squares))
-        names = state.names_in_position([move for move, _ in shown])  # not all: a big board has millions
+        if touching:
+            wanted = set(touching)
+            found = [ops for ops in notation.touching(found, wanted) if wanted.issubset({(op[0], op[1]) for op in ops})]
+        moves = state.moves_of(found[:limit])
+        shown = [(move, list(dict.fromkeys((op.x, op.y) for op in move.ops))) for move in moves]
+        count = len(found)
+        names = state.names_in_position(moves)  # not all: a big board has millions
         found = [{"text": str(move), "name": name, "squares": [list(s) for s in squares],
                   "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))] for op in move.ops]}
                  for (move, squares), name in zip(shown, names)]

@@ -603,7 +603,9 @@ static inline int g_is_generated(Ctx *c) {
  * compared natively), the board before the move (H_PREV, for PreviousPosition), the scratch
  * copies of the board after consequences (H_RES, ResultPosition) and after the move being judged
  * (H_NEXT, g_next_board), a scratch key (H_KEY), two open-addressing tables of TSIZE slots (H_PT: position hash -> entry, H_BT: board
- * hash -> entry; -1 empty) and the entries: position hash (H_EH), board hash (H_EB), kind
+ * hash -> entry; -1 empty; each filled only in a game that calls the built-in reading it:
+ * USES_REPETITIONS, USES_BOARD_SEEN) and the entries: position hash (H_EH, 0 when no table
+ * needs it), board hash (H_EB), kind
  * (H_EK: 1 a position, 0 a board that only counts as seen) and key (H_ROWS, KEYLEN each: the
  * board, the player to move, the game variables not declared `counter`, floats as their bits).
  * Entries come and go last in, first out, so dropping the newest only empties its slots. */

@@ -20,15 +20,17 @@
 /* ------------------------------------------------------------ the history */
 
 /* The key written at entry HS_N becomes the newest entry (full: a position; else only its
- * board, as seen). */
+ * board, as seen). Only the tables the game reads are filled (USES_REPETITIONS: the positions',
+ * USES_BOARD_SEEN: the boards'): each insertion is a probe at a random slot of 64 KB, a cache
+ * miss a move that Go, which never asks repetitions(), paid for nothing. */
 static void g_hist_add_hashed(int64_t *HS, int64_t full, uint64_t hb) {
     int64_t n = HS[HS_N];
     int64_t row = H_ROWS + n * KEYLEN;
-    HS[H_EH + n] = g_fin(g_hash(HS, row + NB, KEYLEN - NB, hb));
+    HS[H_EH + n] = USES_REPETITIONS ? g_fin(g_hash(HS, row + NB, KEYLEN - NB, hb)) : 0;
     HS[H_EB + n] = (int64_t)hb;
     HS[H_EK + n] = full;
-    g_tinsert(HS, H_BT, HS[H_EB + n], n);
-    if (full) g_tinsert(HS, H_PT, HS[H_EH + n], n);
+    if (USES_BOARD_SEEN) g_tinsert(HS, H_BT, HS[H_EB + n], n);
+    if (USES_REPETITIONS && full) g_tinsert(HS, H_PT, HS[H_EH + n], n);
     HS[HS_N] = n + 1;
 }
 
@@ -47,8 +49,8 @@ static void g_hist_truncate(int64_t *HS, int64_t n) {
     int64_t m = HS[HS_N];
     while (m > n) {
         m -= 1;
-        g_tremove(HS, H_BT, HS[H_EB + m], m);
-        if (HS[H_EK + m] != 0) g_tremove(HS, H_PT, HS[H_EH + m], m);
+        if (USES_BOARD_SEEN) g_tremove(HS, H_BT, HS[H_EB + m], m);
+        if (USES_REPETITIONS && HS[H_EK + m] != 0) g_tremove(HS, H_PT, HS[H_EH + m], m);
     }
     HS[HS_N] = m;
 }

@@ -7,6 +7,7 @@ const COMPUTER_PAUSE_MS = 250; // lets a person see each computer move
 const CHOICE_LIMIT = 12; // a choice between more moves than this is left to the list
 const DROP_CLICK_MS = 300; // a click this soon after a drop belongs to the drop
 const HEX_WIDTH = 0.866; // a pointy-top hexagon's width over its height (style.css's --hex-width)
+const MAX_DRAWN = 100; // columns and rows drawn (10,000 squares): a bigger board is drawn in part, around the last move
 const MOVE_NOW_RETRY_MS = 100; // "Move now" before the search has started: ask again after this
 const THINKING_POLL_MS = 250; // a computer move another page asked for: look again after this
 
@@ -30,6 +31,7 @@ const page = {
   bannerClosed: false, // the result's banner was closed to look at the final position
   droppedAt: 0,      // when a dragged piece was last dropped (Date.now())
   debugged: null,    // VS Code: the position a gdef debug session is stopped at (it replaces the game's on the board)
+  view: { x: 0, y: 0 }, // the first column and row drawn of a board bigger than MAX_DRAWN (a million squares would stall the page)
 };
 
 // ------------------------------------------------------------------ the API
@@ -187,8 +189,8 @@ function cellSize(width, height, style) {
 // prints it (at the top with --y-down); flipping turns the board half a turn.
 function drawnOrder() {
   const { width, height, yDown } = page.game;
-  const columns = [...Array(width).keys()];
-  const rows = [...Array(height).keys()];
+  const columns = [...Array(Math.min(width, MAX_DRAWN)).keys()].map((x) => x + page.view.x);
+  const rows = [...Array(Math.min(height, MAX_DRAWN)).keys()].map((y) => y + page.view.y);
   if (!yDown) rows.reverse();
   if (page.flipped) {
     columns.reverse();
@@ -201,11 +203,13 @@ function buildBoard() {
   const { width, height } = page.game;
   const { style, columns: columnLabels, rows: rowLabels } = page.look;
   const board = $("board");
-  const cell = cellSize(width, height, style);
+  const { columns, rows } = drawnOrder();
+  page.cells = new Map();
+  const cell = cellSize(columns.length, rows.length, style);
   board.style.setProperty("--cell", `${cell}px`);
-  board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${width}, var(--hex-width)) auto`
-    : `auto repeat(${width}, var(--cell)) auto`;
-  board.style.setProperty("--rows", String(height));
+  board.style.gridTemplateColumns = style === "hex" ? `auto repeat(${columns.length}, var(--hex-width)) auto`
+    : `auto repeat(${columns.length}, var(--cell)) auto`;
+  board.style.setProperty("--rows", String(rows.length));
   board.className = `board-${style}`;
   board.classList.toggle("small", cell < 18);
   const every = cell >= 18 ? 1 : cell >= 12 ? 5 : 10; // coordinate labels on every n-th line
@@ -216,7 +220,6 @@ function buildBoard() {
     if (style === "hex") element.style.setProperty("--row", String(row)); // follows its row's slant
     return element;
   };
-  const { columns, rows } = drawnOrder();
   const fragment = document.createDocumentFragment();
   const axis = (row) => {
     fragment.append(label("", false, row));
@@ -232,9 +235,9 @@ function buildBoard() {
       square.className = style === "checkered" && (x + y) % 2 === 0 ? "sq dark" : "sq";
       if (style === "intersections") { // the lines stop at the board's edges
         if (column === 0) square.classList.add("edge-left");
-        if (column === width - 1) square.classList.add("edge-right");
+        if (column === columns.length - 1) square.classList.add("edge-right");
         if (row === 0) square.classList.add("edge-top");
-        if (row === height - 1) square.classList.add("edge-bottom");
+        if (row === rows.length - 1) square.classList.add("edge-bottom");
         if (stars.has(`${x},${y}`)) square.classList.add("star");
       }
       if (style === "hex") square.style.setProperty("--row", String(row));
@@ -243,7 +246,7 @@ function buildBoard() {
       square.title = `${squareName(x, y)}: empty`;
       square.setAttribute("role", "button");
       square.setAttribute("aria-label", square.title);
-      square.tabIndex = x === 0 && y === 0 ? 0 : -1; // one tab stop; arrows move inside the board
+      square.tabIndex = x === columns[0] && y === rows[0] ? 0 : -1; // one tab stop; arrows move inside the board
       const mark = document.createElement("span");
       mark.className = "mark"; // a star point, or the dot of a legal target
       square.append(mark);
@@ -252,10 +255,44 @@ function buildBoard() {
     });
     fragment.append(label(rowLabels[y], y % every === 0, row));
   });
-  axis(height - 0.5);
+  axis(rows.length - 0.5);
   board.replaceChildren(fragment);
   page.shown = new Map(); // every piece is drawn again
   page.shownCounts = new Map();
+  renderView();
+}
+
+// A board bigger than MAX_DRAWN: which part is drawn, and buttons to move the view.
+function renderView() {
+  const { width, height } = page.game;
+  const partial = width > MAX_DRAWN || height > MAX_DRAWN;
+  $("board-view").hidden = !partial;
+  if (!partial) return;
+  const { columns, rows } = page.look;
+  const last = (start, length) => start + Math.min(length, MAX_DRAWN) - 1;
+  $("view-text").textContent = `Columns ${columns[page.view.x]}–${columns[last(page.view.x, width)]}, rows ` +
+    `${rows[page.view.y]}–${rows[last(page.view.y, height)]} of the ${width}×${height} board`;
+}
+
+// The view moved by (dx, dy) squares, or put around square (x, y); kept on the board.
+function moveView(dx, dy, around = null) {
+  const { width, height } = page.game;
+  const inside = (start, length) => Math.max(0, Math.min(start, length - Math.min(length, MAX_DRAWN)));
+  const half = Math.floor(MAX_DRAWN / 2);
+  const next = around ? { x: inside(around[0] - half, width), y: inside(around[1] - half, height) }
+    : { x: inside(page.view.x + dx, width), y: inside(page.view.y + dy, height) };
+  if (next.x === page.view.x && next.y === page.view.y) return false;
+  page.view = next;
+  buildBoard();
+  return true;
+}
+
+// After a move off the drawn part of a big board: the view follows it.
+function followLastMove() {
+  const last = page.state.moves[page.state.moves.length - 1];
+  const squares = last ? squaresOf(last.move) : [];
+  if (!squares.length || squares.some(([x, y]) => page.cells.has(`${x},${y}`))) return;
+  moveView(0, 0, squares[squares.length - 1]);
 }
 
 // A square as players name it: `e4` with the game's labels, (x, y) with plain numbers.
@@ -267,6 +304,7 @@ function squareName(x, y) {
 
 function render() {
   const { state, game, debugged } = page;
+  if (!debugged) followLastMove();
   renderStatus();
   // squares: only those that changed are touched (a 100x100 board has 10,000)
   const now = new Map((debugged || state).board.map(([x, y, name]) => [`${x},${y}`, name]));
@@ -306,6 +344,7 @@ function render() {
 
 function setSquare(key, name) {
   const square = page.cells.get(key);
+  if (!square) return; // off the drawn part of a big board
   const [x, y] = key.split(",").map(Number);
   square.querySelector(".piece")?.remove();
   if (name !== undefined) square.append(pieceElement(name));
@@ -318,6 +357,7 @@ function setSquare(key, name) {
 
 function setCount(key, n) {
   const square = page.cells.get(key);
+  if (!square) return; // off the drawn part of a big board
   square.querySelector(".count")?.remove();
   if (n !== undefined) {
     const count = document.createElement("span");
@@ -1183,7 +1223,7 @@ async function loadGame() {
     `${game.files.join(", ")}; x left to right, y ${game.yDown ? "top to bottom" : "bottom to top"}`;
   $("download").download = `${game.name}-record.json`;
   page.look = lookOf(game);
-  page.cells = new Map();
+  page.view = { x: 0, y: 0 };
   page.shown = new Map();
   buildBoard();
   renderTools();
@@ -1257,6 +1297,10 @@ async function start() {
   $("board").addEventListener("pointerdown", startDrag);
   $("board").addEventListener("dragstart", (event) => event.preventDefault());
   $("flip").addEventListener("click", flip);
+  const pan = Math.floor(MAX_DRAWN / 2);
+  for (const [id, dx, dy] of [["view-left", -pan, 0], ["view-right", pan, 0], ["view-down", 0, -pan], ["view-up", 0, pan]]) {
+    $(id).addEventListener("click", () => { if (moveView(dx, dy) && page.state) render(); });
+  }
   let resizing = null; // the board follows the window (a phone turned sideways)
   window.addEventListener("resize", () => {
     clearTimeout(resizing);

@@ -1,0 +1,180 @@
+"""A 1000 x 1000 board in the tools a person or a program plays with (issue 26, goal 4): the
+legal moves counted and paged instead of a million listed, the board drawn around the last
+move instead of a million cells after every move. Sizes and exact lines, never times."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gdef_core.cli.run import run
+
+BIG = ("name: big\nplayers: 2\nsize: 1000 x 1000\nobj X\n"
+       "define isMoveLegal() -> bool { return operationsNum() == 1; }\n"
+       "define end() -> bool { return false; }\n")
+
+
+@pytest.fixture
+def big(tmp_path):
+    rules = tmp_path / "big.gdef"
+    rules.write_text(BIG, encoding="utf-8")
+    return str(rules)
+
+
+def play(rules: str, stdin: str, tmp_path) -> list[str]:
+    out = io.StringIO()
+    run([rules, "--record", str(tmp_path / "r.json")], io.StringIO(stdin), out, io.StringIO())
+    return out.getvalue().splitlines()
+
+
+def test_the_protocols_legal_answers_a_page_and_the_count(big):
+    engine = subprocess.Popen([sys.executable, "-m", "gdef_core.cli.run", "--protocol", big],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(engine.stdout.readline())["protocol"] == "gdef"
+        answers = []
+        for request in ({"cmd": "legal"}, {"cmd": "legal", "offset": 999_998, "limit": 5},
+                        {"cmd": "legal", "limit": -1}):
+            engine.stdin.write(json.dumps(request) + "\n")
+            engine.stdin.flush()
+            answers.append(engine.stdout.readline())
+    finally:
+        engine.stdin.close()
+        engine.wait(timeout=60)
+    first, last, bad = (json.loads(answer) for answer in answers)
+    assert len(answers[0]) < 400_000  # 10,000 moves and their names, not a million
+    assert first["count"] == 1_000_000 and first["offset"] == 0 and len(first["moves"]) == 10_000
+    assert first["moves"][:2] == ["place(0,0,X)", "place(0,1,X)"] and first["names"][:2] == ["0,0", "0,1"]
+    assert last == {"ok": True, "moves": ["place(999,998,X)", "place(999,999,X)"], "names": ["999,998", "999,999"],
+                    "chance": False, "count": 1_000_000, "offset": 999_998}
+    assert bad == {"ok": False, "error": {"kind": "bad request", "message": '"limit" must be a whole number (0 or more)'}}
+
+
+def test_the_console_lists_the_first_moves_and_draws_around_the_last_one(big, tmp_path):
+    lines = play(big, "moves\n1002\nboard 999,999\nquit\n", tmp_path)
+    assert len(lines) < 250  # each drawing 26 rows, the listing 400 moves in columns
+    assert ("1,000,000 legal moves; showing the first 400. Type a number to play that move (any number up to "
+            "1,000,000), or 'moves SQUARE' (3,1 or e2) for those touching a square.") in lines
+    assert "Columns 0-25, rows 0-25 of the 1000x1000 board, from its corner; 'board SQUARE' draws around a " \
+           "square (3,1 or e2), 'board all' the whole board." in lines
+    assert "player 0> 1002" in lines and "Move 1002: 1,1" in lines
+    drawn = lines.index("Move 1002: 1,1") + 1
+    assert lines[drawn].split() == [str(x) for x in range(26)]
+    assert lines[drawn + 25].split() == ["1", ".", "X", *["."] * 24, "1"]
+    assert "Columns 0-25, rows 0-25 of the 1000x1000 board, around the last move; 'board SQUARE' draws " \
+           "around a square (3,1 or e2), 'board all' the whole board." in lines
+    assert lines[lines.index("player 1> board 999,999") + 1].split() == [str(x) for x in range(974, 1000)]
+    assert "Columns 974-999, rows 974-999 of the 1000x1000 board, around 999,999; 'board SQUARE' draws " \
+           "around a square (3,1 or e2), 'board all' the whole board." in lines
+
+
+def test_board_all_draws_every_square(tmp_path):
+    rules = tmp_path / "wide.gdef"
+    rules.write_text(BIG.replace("1000 x 1000", "30 x 2"), encoding="utf-8")
+    lines = play(str(rules), "board\nboard all\nboard 40,1\nquit\n", tmp_path)
+    whole = lines.index("player 0> board all") + 1
+    assert lines[whole].split() == [str(x) for x in range(30)] and lines[whole + 3].split() == lines[whole].split()
+    assert "'40,1' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'." in lines
+    assert sum(line.startswith("Columns 0-25, rows 0-1 of the 30x2 board") for line in lines) == 2
+
+
+def test_tab_completes_a_typed_name_or_operation_without_naming_every_move(big):
+    from gdef_core import load_game
+    from gdef_core.cli.completion import completions
+
+    state = load_game(big).new_state()
+    assert completions(state, "") == ["place("] and completions(state, "cl") == []
+    assert completions(state, "place(51,7") == [f"place(51,{y},X)" for y in (7, *range(70, 80), *range(700, 800))]
+    assert completions(state, "51,77") == ["51,77", *(f"51,{y}" for y in range(770, 780))]
+    assert completions(state, "51,777") == ["51,777"]
+    assert completions(state, "place(") == [f"place({x}," for x in range(1000)]  # cut, not a million
+    assert completions(state, "place(,") == completions(state, "place(-,") == []
+    state.apply("place(51,777,X)")
+    assert completions(state, "51,777") == []  # taken: no move of that name, no clear in this game
+
+
+def test_tab_at_the_prompt_of_a_big_board(big, tmp_path):
+    from test_run_prompt import Terminal, recorded_moves
+
+    terminal = Terminal(tmp_path, game=big)
+    terminal.expect("player 0> ")
+    terminal.type("51,77\t7\t\r")  # 51,77 -> (several: no change) 51,777 -> the only move so named
+    terminal.expect("player 1> ")
+    terminal.type("place(3,99\t,\t\r")  # place(3,99 (place(3,99,X) or place(3,99N,X)) -> place(3,99,X)
+    terminal.expect("player 0> ")
+    terminal.type("q\r")
+    shown = terminal.expect("continue with")
+    assert terminal.finish() == 3
+    assert recorded_moves(shown + terminal.seen) == ["place(51,777,X)", "place(3,99,X)"]
+
+
+def test_a_name_typed_in_part_or_another_case_is_read_among_the_moves_it_could_name(tmp_path, monkeypatch):
+    from gdef_core import load_game
+    from gdef_core.runtime import notation
+
+    rules = tmp_path / "two.gdef"
+    rules.write_text(BIG.replace("obj X\n", "obj X\nobj O\n"), encoding="utf-8")
+    state = load_game(str(rules)).new_state()
+    named = []
+    original = notation.move_names
+    monkeypatch.setattr(notation, "move_names", lambda s, moves: named.append(len(moves)) or original(s, moves))
+    assert str(state.read_move("x@51,777")) == "place(51,777,X)"
+    assert str(state.read_move("o@51,7")) == "place(51,7,O)"
+    ambiguous = state.read_move("1,777")
+    assert ambiguous.kind.value == "ambiguous" and ambiguous.candidates[:4] == ("X@1,777", "O@1,777", "X@11,777", "O@11,777")
+    vague = state.read_move("x@5")
+    assert vague.kind.value == "unknown name" and vague.reason == (
+        "'x@5' could be part of the names of too many of the 2,000,000 legal moves here: write more of the "
+        "name, or the move's operations")
+    assert max(named) < 25_000  # never the two million
+
+
+def test_the_board_page_draws_a_big_board_in_part_and_follows_the_move(big, browser, web):
+    from web_support import playwright_or_skip
+
+    expect = playwright_or_skip()[0].expect
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(web(big).url)
+    hang_guard = 300_000  # ms: the first legal moves of a million squares, on a loaded machine
+    expect(page.locator("#legal-count")).to_have_text("(1000000)", timeout=hang_guard)
+    expect(page.locator(".sq")).to_have_count(100 * 100)  # not a million squares
+    view = page.locator("#view-text")
+    expect(view).to_have_text("Columns 0–99, rows 0–99 of the 1000×1000 board")
+    page.locator("#move-text").fill("place(500,700,X)")
+    page.locator("#play").click()
+    expect(view).to_have_text("Columns 450–549, rows 650–749 of the 1000×1000 board", timeout=hang_guard)
+    expect(page.locator('.sq[data-x="500"][data-y="700"]')).to_have_attribute("data-object", "X")
+    expect(page.locator(".sq")).to_have_count(100 * 100)
+    page.locator("#view-right").click()
+    expect(view).to_have_text("Columns 500–599, rows 650–749 of the 1000×1000 board")
+    expect(page.locator('.sq[data-x="599"][data-y="749"]')).to_have_count(1)
+    page.close()
+    assert errors == []
+
+
+def test_the_debuggers_output_draws_a_big_board_around_the_last_move(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.debug.engine import _Reporter
+    from gdef_core.runtime.session import Session
+
+    rules = tmp_path / "sixty.gdef"
+    rules.write_text(BIG.replace("1000 x 1000", "60 x 60"), encoding="utf-8")
+    game = load_game(str(rules))
+    session = Session(game, [str(rules)], game.new_state())
+    assert session.last_square() is None
+    assert session.play("place(50,40,X)").accepted and session.last_square() == (50, 40)
+    said = []
+
+    class Debugger:
+        def _say(self, stream, text):
+            said.append(text)
+
+    _Reporter(Debugger()).show_board(session)
+    lines = said[0].splitlines()
+    assert len(lines) == 28 and lines[0].split() == [str(x) for x in range(34, 60)]
+    assert lines[1].split()[0] == "52" and lines[13].split() == ["40", *["."] * 16, "X", *["."] * 9, "40"]
