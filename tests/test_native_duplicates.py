@@ -76,3 +76,43 @@ def test_legal_moves_and_perft_hold_each_move_once(tmp_path):
     assert [str(move) for move in native.legal_moves(start)] == [str(move) for move in start.legal_moves()]
     assert len(start.legal_moves()) == 2
     assert kernel_perft(native, start, 2) == [2, 4]
+
+
+def test_draws_after_a_refusal_stay_uniform(tmp_path):
+    # eight candidates, two legal, the last of them legal: most turns refuse a draw or more
+    # before they find one (kernel.c g_game writes its draw order only from the second draw)
+    text = """name: refusals
+players: 2
+size: 2 x 2
+obj A
+obj B
+
+define moves() {
+  for (int x = 0; x < 2; x = x + 1) {
+    for (int y = 0; y < 2; y = y + 1) {
+      addPlace(x, y, A);
+      addMove();
+      addPlace(x, y, B);
+      addMove();
+    }
+  }
+}
+
+define isMoveLegal() -> bool {
+  int x = OperationList[0][0];
+  int y = OperationList[0][1];
+  obj o = OperationList[0][2];
+  return x == 0 && y == 0 && o == A || x == 1 && y == 1 && o == B;
+}
+
+define end() -> bool {
+  if (CurrentPosition[0][0] == A) { setWinner(0); } else { setWinner(1); }
+  return true;
+}
+"""
+    game, native = compile_rules(tmp_path, "refusals", text)
+    start = game.new_state()
+    assert len(start.legal_moves()) == 2
+    totals = native.simulate(7, 0, GAMES, start, None)
+    assert (totals.games, totals.draws, totals.left) == (GAMES, 0, [])
+    assert abs(totals.wins[0] - GAMES // 2) < 100, totals.wins

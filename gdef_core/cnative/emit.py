@@ -23,6 +23,7 @@ from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.consequences import makes_consequences
 from gdef_core.lower.counters import counters, increment
+from gdef_core.lower.distinct import distinct_candidates
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout,
@@ -185,11 +186,14 @@ class CEmitter:
                           for context in ENTRIES
                           if context.value in functions and context not in (Context.MOVES, Context.CHANCE))
         if "moves" in functions:
+            # a moves() that proposes each candidate once (lower/distinct.py) has none to drop
+            unique = ("return c->S[S_NM]; /* each candidate once: lower/distinct.py */"
+                      if distinct_candidates(self.module) else "return g_stamped(c, c->S[S_NM]);")
             candidates = ("static int64_t g_candidates(Ctx *c) {\n"
                           f"    {self.entry_call('moves', None)}\n"
                           "    if (c->S[S_ST] < 0) c->S[S_ERR] = 1;\n"
                           "    if (c->S[S_ERR] != 0) return 0;\n"
-                          "    return g_stamped(c, c->S[S_NM]);\n}\n")
+                          f"    {unique}\n}}\n")
         else:
             candidates = "static int64_t g_candidates(Ctx *c) { return g_automatic(c); }\n"
         if self.twins:   # one pass of the lazy draw, _lz saying which (a constant where it is inlined)

@@ -637,8 +637,7 @@ class State:
         except (Fail, RecursionError) as error:
             raise rules.error(error) from None
         self._legal = _lookup(found)
-        cache = game._moves
-        return [cache.get(ops) or game.to_move(ops) for ops in found]
+        return self.moves_of(found)
 
     def legal_ops(self) -> list:
         """legal_moves() as operation tuples, in its order, without making their Moves: on a
@@ -682,8 +681,7 @@ class State:
         `isMoveLegal()` judges them; [] once over. Raises GdefRuntimeError when moves() fails."""
         if self.chance and not self.over:
             return [move for move, _ in self.chance_outcomes()]
-        game = self.game
-        return [game._moves.get(ops) or game.to_move(ops) for ops in self.candidate_ops()]
+        return self.moves_of(self.candidate_ops())
 
     def candidate_ops(self) -> list:
         """candidate_moves() as operation tuples (the outcomes at a chance node), without making

@@ -743,13 +743,25 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         }
         if (S[S_ERR] != 0) g_fail(c);
         S[S_POOL] = POOL;
-        for (int64_t i = 0; i < m; i++) G->order[i] = i;
         int64_t chosen = chance ? g_pick(c, &G->R, m) : drawn ? 0 : -1, left = chance || drawn ? 0 : m;
+        int64_t first_draw = 0;
         while (left > 0) {
             int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
             left -= 1;
-            int64_t k = G->order[i];
-            G->order[i] = G->order[left];
+            /* a shuffle drawn as it goes (order[i] swapped with order[left]); order starts as
+             * 0 .. m - 1, written only at a second draw, as the first left it: most turns take
+             * their first draw */
+            int64_t k = i;
+            if (left == m - 1) {
+                first_draw = i;
+            } else {
+                if (left == m - 2) {
+                    for (int64_t j = 0; j < m; j++) G->order[j] = j;
+                    G->order[first_draw] = m - 1;
+                }
+                k = G->order[i];
+                G->order[i] = G->order[left];
+            }
             /* the first legal one is never a duplicate (its twin before it would be legal) */
             int legal = k < first                          ? 0
                         : k == first                       ? 1
