@@ -1,10 +1,11 @@
-"""The C route drops the run-time checks the interval analysis proves cannot fail (lower/ranges.py
-proven_checks, cnative/emit.py): loop counters' `+ 1`, indexes from bounded counters into local
-arrays and constant tables, board reads after an `onBoard()`-style guard, `%` and `/` by a
-nonzero constant, arguments whose every call site is proven. It keeps each check that some
-input can make fail (a loop to INT_MAX, an argument one call site passes out of range, a divisor
-range holding -1 with a dividend that may be INT_MIN), and such a failure is still the located
-error of the Python backend.
+"""The C route drops the index, square, division and negation checks the interval analysis
+proves cannot fail (lower/ranges.py proven_checks, cnative/emit.py): indexes from bounded
+counters into local arrays and constant tables, board reads after an `onBoard()`-style guard
+and with neighbours from a constant table, `%` and `/` by a nonzero constant, arguments whose
+every call site is proven. It keeps each check that some input can make fail (a counter up to
+INT_MAX, an argument one call site passes out of range, a divisor range holding -1 with a
+dividend that may be INT_MIN), and such a failure is still the located error of the Python
+backend.
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
 from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
 
-CHECKS = ("g_add(", "g_sub(", "g_mul(", "g_neg(", "g_ix(", "g_sq(", "g_idiv(", "g_imod(", "_overflow(")
+# The checks dropped where proven (a sum, difference or product keeps its check: emit.py binary())
+CHECKS = ("g_neg(", "g_ix(", "g_sq(", "g_idiv(", "g_imod(")
 
 
 @pytest.fixture(autouse=True)
@@ -114,14 +116,14 @@ def test_the_checks_proven_are_not_emitted(tmp_path):
 
 
 @pytest.mark.parametrize("change, function, kept", [
-    # a loop to INT_MAX: its counter's + 1 may overflow
-    (("y < 5; y = y + 1", "y <= 9223372036854775807; y = y + 1"), "moves", ["g_sq(", "_overflow("]),
+    # a loop to INT_MAX: its counter leaves the board
+    (("y < 5; y = y + 1", "y <= 9223372036854775807; y = y + 1"), "moves", ["g_sq("]),
     # a call site passing 3 to pick(): row[k] may leave its 3 elements
     (("pick(y / 2)", "pick(y - 1)"), "pick", ["g_ix("]),
     # without the guard the neighbour may be off the board
     (("onBoard(nx, ny) && CurrentPosition", "nx != 7 && CurrentPosition"), "crowded", ["g_sq("]),
     # a divisor that may be 0
-    (("pick(y / 2)", "pick(y / (y - 2) + 1)"), "moves", ["g_add(", "g_idiv("]),
+    (("pick(y / 2)", "pick(y / (y - 2) + 1)"), "moves", ["g_idiv("]),
     # the same division by a divisor that cannot be 0 (y - 5 is -5..-1, y 0..4)
     (("pick(y / 2)", "pick(y / (y - 5) + 1)"), "moves", []),
     # a dividend that may be INT_MIN, a divisor range holding -1: INT_MIN / -1 overflows

@@ -153,7 +153,8 @@ class CEmitter:
         # of skippable functions there (id of the call -> its step bound)
         self.skips, self.twins = self.lazy_draw()
         # id() of the nodes whose check the interval analysis proves cannot fail (lower/ranges.py):
-        # emitted as the plain C operation, index or square
+        # an index, a square, a division or a negation among them is emitted plain (a sum,
+        # difference or product keeps its check: see binary())
         self.proven = proven_checks(module, self.functions,
                                     {context.value for context in ENTRIES} & set(self.functions), self.tables)
 
@@ -576,12 +577,13 @@ class _FunctionEmitter:
         """`name = a + b` (or -) returns at once on an overflow, as the numba emitter's does
         (so the compiler knows the sum did not wrap on the path that goes on); but the increment
         of a counter (lower/counters.py), which cannot overflow, is a plain sum, which gcc may
-        make without a branch, and so is a sum the ranges prove (lower/ranges.py)."""
+        make without a branch. (A sum the ranges prove keeps its check: made plain, gcc's
+        choices for the loops around it measured slower, docs/performance.md "Checks the ranges
+        prove useless".)"""
         if name in self.counters and increment(name, value) is not None:
             self.line(indent, f"l_{name} = {self.expr(value.left)} {value.op} {self.expr(value.right)};")
             return
-        if (isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-")
-                and id(value) not in self.c.proven):
+        if isinstance(value, ir.Binary) and value.type == "int" and value.op in ("+", "-"):
             builtin = "__builtin_add_overflow" if value.op == "+" else "__builtin_sub_overflow"
             a, b = self.expr(value.left), self.expr(value.right)
             r = self.temp()
@@ -954,7 +956,7 @@ class _FunctionEmitter:
             return self.sequenced([left, right], lambda t: f"(g_dyn_eq(c, {t[0]}, {t[1]}) {op} 1)")
         if expr.type == "bool":
             return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
-        if left.type == "int" and id(expr) in self.c.proven:   # cannot overflow nor divide by 0
+        if left.type == "int" and op in "/%" and id(expr) in self.c.proven:   # a divisor never 0 nor -1
             return self.sequenced([left, right], lambda t: f"({t[0]} {op} {t[1]})")
         if left.type == "int":
             helper = {"+": "g_add", "-": "g_sub", "*": "g_mul", "/": "g_idiv", "%": "g_imod"}[op]
