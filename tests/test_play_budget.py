@@ -112,9 +112,10 @@ def test_think_sets_the_players_and_the_hints_budget(monkeypatch, tmp_path):
     monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
     play = PlaySession.start(PlayOptions(files=[TICTACTOE], players=["1=mcts"], seed=1, think=0.25), Quiet())
     assert play.computers.agents[1].time_limit == 0.25
-    legal = play.legal_moves()
+    legal = play.legal_ops()
     hint = play.hint(legal)
-    assert hint.move in legal and hint.engine == "python" and hint.iterations > 0
+    assert hint.move in play.session.state.legal_moves() and hint.engine == "python" and hint.iterations > 0
+    assert legal[hint.number - 1] == play.game.resolve(hint.move).ops   # the number gdef-run shows
     play.computers.assign(0, parse_agent("mcts"))   # as the board page does
     assert play.computers.agents[0].time_limit == 0.25
     default = PlaySession.start(PlayOptions(files=[TICTACTOE], players=["1=mcts"], seed=1), Quiet())
