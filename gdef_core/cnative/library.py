@@ -53,7 +53,9 @@ def _c(array, dtype):
 class CModule:
     """The compiled library of one game, called like the numba module."""
 
-    NSLOTS = 17
+    # The size of the S array callers make for the numba module's _legal_into; _legal_into here
+    # ignores it (each exported C function keeps its own S[NSLOTS], gdef.h).
+    NSLOTS = 1
     # The slots of simulate()'s totals T (runtime/kernel.c, the numba kernels' alike).
     _TGAMES, _TDRAWS, _TCAPPED, _TLEN, _TMAX, _TODD, _TWINS = range(7)
 
