@@ -77,7 +77,7 @@ def test_board_all_draws_every_square(tmp_path):
     lines = play(str(rules), "board\nboard all\nboard 40,1\nquit\n", tmp_path)
     whole = lines.index("player 0> board all") + 1
     assert lines[whole].split() == [str(x) for x in range(30)] and lines[whole + 3].split() == lines[whole].split()
-    assert "'40,1' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'." in lines
+    assert "'40,1' is not a square of the board: write 'board', 'board all' or, say, 'board 15,1'." in lines
     assert sum(line.startswith("Columns 0-25, rows 0-1 of the 30x2 board") for line in lines) == 2
 
 

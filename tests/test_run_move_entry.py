@@ -52,7 +52,7 @@ def test_bad_numbers_squares_and_budgets_are_explained(tmp_path):
                      stdin="0\n10\nmoves 1\nmoves 7,7\nhint soon\nhint 1000\nquit\n")
     assert "There is no move 0: 9 legal moves here. Type 'moves' to list them." in out
     assert "There is no move 10: 9 legal moves here." in out
-    assert "'1' is not a square: write 'moves' or, say, 'moves 3,1'." in out
+    assert "'1' is not a square: write 'moves' or, say, 'moves 1,1'." in out
     assert "No legal move touches square 7,7 (9 legal moves in all; 'moves' lists them)." in out
     assert "'soon' is not a number of seconds" in out
     assert "Give hint between 0 and 60 seconds" in out

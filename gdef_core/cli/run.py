@@ -424,7 +424,7 @@ class Runner:
         if square_text:
             square = move_entry.parse_square(square_text, self.play.game.presentation)
             if square is None:
-                self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves 3,1'.")
+                self.say(f"'{square_text}' is not a square: write 'moves' or, say, 'moves {self.example_square()}'.")
                 return
         legal = self.play.legal_ops()
         if legal is not None:
@@ -437,6 +437,12 @@ class Runner:
             weights = [weight for _, weight in state.chance_outcomes()] if state.is_chance_node else None
             self.say(move_entry.format_listing(found, names, width, weights))
 
+    def example_square(self) -> str:
+        """The name of a square of this board (its middle), for a message that shows how to
+        write one."""
+        game = self.play.game
+        return game.presentation.square(game.width // 2, game.height // 2)
+
     def board_command(self, square_text: str) -> None:
         """`board`: the board again (around the last move when it is too big to read whole);
         `board all`: every square; `board SQUARE`: around that square."""
@@ -446,7 +452,8 @@ class Runner:
         game = self.play.game
         square = move_entry.parse_square(square_text, game.presentation)
         if square is None or not (0 <= square[0] < game.width and 0 <= square[1] < game.height):
-            self.say(f"'{square_text}' is not a square of the board: write 'board', 'board all' or, say, 'board 3,1'.")
+            self.say(f"'{square_text}' is not a square of the board: write 'board', 'board all' or, say, "
+                     f"'board {self.example_square()}'.")
             return
         self.console.show_board(self.play.session, around=square)
 
