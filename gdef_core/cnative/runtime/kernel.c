@@ -646,6 +646,25 @@ static inline int64_t g_pick(Ctx *c, uint64_t *R, int64_t m) {
     return m - 1;
 }
 
+/* The next of m candidates in a random order drawn as it goes (order[i] swapped with
+ * order[left], *left of them not drawn yet): order starts as 0 .. m - 1 and is written only at
+ * a second draw, as the first left it (*first_draw): most turns take their first draw. */
+static inline int64_t g_shuffle_next(int64_t *order, uint64_t *R, int64_t m, int64_t *left, int64_t *first_draw) {
+    int64_t i = (int64_t)(g_rand(R) * (double)*left);
+    *left -= 1;
+    if (*left == m - 1) {
+        *first_draw = i;
+        return i;
+    }
+    if (*left == m - 2) {
+        for (int64_t j = 0; j < m; j++) order[j] = j;
+        order[*first_draw] = m - 1;
+    }
+    int64_t k = order[i];
+    order[i] = order[*left];
+    return k;
+}
+
 /* ------------------------------------------------------------ the lazy draw (gdef.h) */
 
 /* Below this many candidates a turn generates them all; after this many refused draws too. */
@@ -686,14 +705,10 @@ static int64_t g_lazy_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, 
     int64_t *S = c->S;
     g_lazy_pass(c, player, mn, LZ_COUNT, 0, 0);
     if (S[S_ERR] != 0 || S[S_ST] < 0 || S[S_NM] < LAZY_MIN) return -1;
-    int64_t m = S[S_NM];
-    for (int64_t i = 0; i < m; i++) order[i] = i;
+    int64_t m = S[S_NM], first_draw = 0;
     S[S_POOL] = POOL;
     for (int64_t left = m, refused = 0; left > 0 && refused < LAZY_REFUSALS; refused++) {
-        int64_t i = (int64_t)(g_rand(R) * (double)left);
-        left -= 1;
-        int64_t k = order[i];
-        order[i] = order[left];
+        int64_t k = g_shuffle_next(order, R, m, &left, &first_draw);
         g_lazy_pass(c, player, mn, LZ_SEEK, k, 0);
         if (S[S_ERR] != 0) return -1;
         if (S[S_LD] != 0) continue; /* off the board */
@@ -746,22 +761,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         int64_t chosen = chance ? g_pick(c, &G->R, m) : drawn ? 0 : -1, left = chance || drawn ? 0 : m;
         int64_t first_draw = 0;
         while (left > 0) {
-            int64_t i = (int64_t)(g_rand(&G->R) * (double)left);
-            left -= 1;
-            /* a shuffle drawn as it goes (order[i] swapped with order[left]); order starts as
-             * 0 .. m - 1, written only at a second draw, as the first left it: most turns take
-             * their first draw */
-            int64_t k = i;
-            if (left == m - 1) {
-                first_draw = i;
-            } else {
-                if (left == m - 2) {
-                    for (int64_t j = 0; j < m; j++) G->order[j] = j;
-                    G->order[first_draw] = m - 1;
-                }
-                k = G->order[i];
-                G->order[i] = G->order[left];
-            }
+            int64_t k = g_shuffle_next(G->order, &G->R, m, &left, &first_draw);
             /* the first legal one is never a duplicate (its twin before it would be legal) */
             int legal = k < first                          ? 0
                         : k == first                       ? 1
