@@ -166,8 +166,8 @@ class CEmitter:
         used = ir.builtins_in(functions.values())
         if "isGenerated" in used and "moves" not in functions:
             raise CUnsupported("isGenerated() in a game without moves()")
-        self.uses_history = bool(used & {"repetitions", "nextBoardSeen"})
         self.history_lookups = used & {"repetitions", "nextBoardSeen"}   # which table each needs
+        self.uses_history = bool(self.history_lookups)
         chance = bool(self.module.graph.reach[Context.CHANCE])   # chance() is an entry point
         if chance and self.uses_history:
             raise CUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
