@@ -75,9 +75,14 @@ describe('debugging a game', { concurrency: 1 }, () => {
     // the gutter left of the line number: the glyph margin, where a click toggles a breakpoint
     const number = page.locator('.monaco-editor .line-numbers', { hasText: new RegExp(`^${line}$`) }).first();
     await number.waitFor({ timeout: 10_000 }); // (just opened: the line may not be drawn yet)
-    const box = await number.boundingBox();
-    // the margin of this editor (the first `.margin` on the page may be a hidden editor's)
-    const margin = await number.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' margin ')]").boundingBox();
+    // the margin of this editor (the first `.margin` on the page may be a hidden editor's); both
+    // boxes asked until drawn: the editor redraws its line numbers while it scrolls to the line,
+    // and a number between two drawings has no box (failed so in CI)
+    const marginOf = number.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' margin ')]");
+    const { box, margin } = await waitFor('the line number and its margin drawn', async () => {
+      const [b, m] = [await number.boundingBox().catch(() => null), await marginOf.boundingBox().catch(() => null)];
+      return b && m ? { box: b, margin: m } : undefined;
+    }, 10_000);
     await page.mouse.move(margin.x + 8, box.y + box.height / 2);
     await page.mouse.click(margin.x + 8, box.y + box.height / 2);
     await page.locator('.codicon-debug-breakpoint').first().waitFor({ timeout: 10_000 });
