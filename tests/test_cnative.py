@@ -825,3 +825,27 @@ def test_candidates_of_one_operation_proposed_twice_are_listed_and_drawn_once(tm
     assert native.perft(game.new_state(), 1) == perft(game.new_state(), 1) == [moves]
     totals = native.simulate(3, 0, 4000, game.new_state(), None)
     assert totals.games == 4000 and abs(totals.wins[0] / 4000 - 3 / moves) < 0.05, totals.wins
+
+
+def test_a_history_key_and_the_memo_leave_out_the_constant_tables():
+    """Oware's key for repetitions() is its board and the player to move: its four arrays of
+    house and store coordinates, never written, are read from constant tables and left out of
+    every key (lower/layout.py's keyed_slots), which is hashed and copied on every move, and
+    out of what hasLegalMove()'s kept candidates are compared by (g_memo_row). A game
+    resumed in the middle brings its history in that layout (native/backend.py's _key_of), and
+    its random games from there replay through the Python backend."""
+    game = load_game(str(EXAMPLES / "oware.gdef"))
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert "#define USES_REPETITIONS 1\n" in text
+    assert "#define KEYLEN 33\n" in text   # 8 x 2 squares and their counts, the player
+    assert "#define MEMO_LEN 38\n" in text   # 6 slots, the squares and their counts
+    for function in ("static void g_key_row(", "static inline void g_memo_row("):
+        row = text[text.index(function):]
+        assert "V + " not in row[:row.index("\n}\n")], function
+    native = NativeRules.load(game, None)
+    assert native.route == "c"
+    state = game.new_state()
+    for name in ("c1", "d2", "b1", "e2", "f1", "c2"):
+        state.apply(name)
+    assert len(native.history_rows(state)) == 7 and native.history_rows(state).shape[1] == 33
+    replay_native_games(game, native, state, 6, seed=4)

@@ -23,6 +23,7 @@ HEADER = """name: memo
 players: 2
 size: 4 x 4
 obj S
+int unit[3] = {1, 1, 1};   // a constant table before them (the C route's memo leaves it out)
 int phase = 0;
 float weight = 0.0;
 
@@ -30,7 +31,7 @@ define moves() {
   for (int x = 0; x < 4; x = x + 1) {
     for (int y = 0; y < 4; y = y + 1) {
       if (CurrentPosition[x][y] == empty
-          && ((x + y + onTurn() * PLAYER + phase) % 2 == 0) == (weight < 0.5)) {
+          && ((x + y + onTurn() * PLAYER + phase * unit[x % 3]) % 2 == 0) == (weight < 0.5)) {
         addPlace(x, y, S);
         addMove();
       }

@@ -57,6 +57,16 @@ def var_layout(program: Program) -> dict[str, VarSlot]:
     return layout
 
 
+def keyed_slots(layout: dict[str, VarSlot], tables=()) -> dict[str, VarSlot]:
+    """The game variables of a position's history key (repetitions()), in declaration order:
+    those not declared `counter`, and not among `tables`, the arrays a route reads from
+    constant tables (lower/tables.py). Such an array holds the same value in every state the
+    route plays (native/backend.py hands any other state to the Python backend), so leaving it
+    out of the key compares the same positions equal, and spares hashing and copying it on
+    every move (oware's 28 elements of house and store coordinates)."""
+    return {name: slot for name, slot in layout.items() if not slot.counter and name not in tables}
+
+
 def stamp_keys(width: int, height: int, objects: int) -> int:
     """The single operations (a place of each object or a clear on each square) when few
     enough to keep a stamp each for removing duplicate candidates (the kernels' _stamped)."""

@@ -45,6 +45,7 @@ except ImportError:  # numpy comes with numba (gdef[fast])
 from gdef_core.cnative.library import (
     CompileFailed, CUnsupported, c_compiler_available, c_library_cached, c_source, load_c_rules,
 )
+from gdef_core.lower.layout import keyed_slots
 from gdef_core.native.codegen import CAP_MOVES, CAP_OPS, NativeUnsupported, native_source, var_layout
 
 Notify = Callable[[str], None]
@@ -147,6 +148,11 @@ class NativeRules:
         self._table_slots = np.array([self.layout[name].offset + k for name, values in tables.items()
                                       for k in range(len(values))], np.int64)
         self._table_values = np.array([value for values in tables.values() for value in values], np.int64)
+        # the variables of a history key (lower/layout.py's keyed_slots), each with its place
+        # among those a position's key compares (the variables not declared `counter`)
+        compared = [name for name, slot in self.layout.items() if not slot.counter]
+        keyed = keyed_slots(self.layout, tables)
+        self._keyed = [(k, keyed[name]) for k, name in enumerate(compared) if name in keyed]
         self._one = None
         self._work = None
         self._hs = np.zeros(module.HSIZE, np.int64)   # the kernels' history and scratch (HS)
@@ -317,8 +323,8 @@ class NativeRules:
         board, player, values, _chance = key
         row = self._board_row(board)
         row.append(player)
-        compared = [slot for slot in self.layout.values() if not slot.counter]
-        for slot, value in zip(compared, values):
+        for k, slot in self._keyed:
+            value = values[k]
             flat = self._flat(slot, value)
             if slot.floats:   # the bits of the float, 0.0 for -0.0 (they are equal)
                 flat = list(np.array([v + 0.0 for v in flat], np.float64).view(np.int64))

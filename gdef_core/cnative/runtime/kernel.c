@@ -6,8 +6,8 @@
  * the lazy draw (g_lazy_draw, C only), whose candidates numbered before the off-board ones are
  * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers.
  *
- * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), e_isMoveLegal() and
- * e_end() (and the constants) defined before it is included. */
+ * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), g_memo_row(),
+ * e_isMoveLegal() and e_end() (and the constants) defined before it is included. */
 #ifndef GDEF_KERNEL_C
 #define GDEF_KERNEL_C
 
@@ -479,15 +479,11 @@ static inline int g_judge(Ctx *c, int64_t k, int64_t player, int64_t mn) {
  * 0 off (perft, legal moves), 1 on and empty, 2 holding the candidates of player MEMO + 1 at
  * move number MEMO + 2 (MEMO + 3 of them, in CO / CS), the first legal one (MEMO + 4; those
  * before it are illegal), whether they may hold duplicates (MEMO + 5, S_DUP), from the board
- * and game variables from MEMO + 6 (floats as their bits). The next turn takes them only if all of these are unchanged (end() may go on to
+ * and game variables from MEMO + 6 (the generated g_memo_row(): floats as their bits, the
+ * constant tables left out). The next turn takes them only if all of these are unchanged (end() may go on to
  * change the variables or the next player after asking), and then judges again only the
  * candidates after the first legal one: isMoveLegal() sees the same position, move number,
  * variables and boards seen (spec 15.4: the position counts as seen in both). */
-static inline void g_memo_row(Ctx *c, int64_t *row) {
-    memcpy(row, c->B, NB * sizeof(int64_t));
-    memcpy(row + NB, c->V, NV * sizeof(int64_t));
-    memcpy(row + NB + NV, c->VF, NVF * sizeof(double));
-}
 
 static inline void g_memo_keep(Ctx *c, int64_t player, int64_t mn, int64_t m, int64_t first) {
     int64_t *M = c->CS + MEMO;
