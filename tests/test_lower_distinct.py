@@ -58,7 +58,8 @@ NEAR_MISSES = {
     "two addMove()": GRID.replace("addMove();", "addMove();\n        addPlace(x, y, X);\n        addMove();"),
     "two operations, neither on y": GRID.replace(
         "addPlace(x, y, X);", "addPlace(x, 0, X);\n        addPlace(1, 1, O);"),
-    "a pass besides": GRID.replace("define moves() {", "define moves() {\n  addMove();"),
+    "two passes": GRID.replace("define moves() {", "define moves() {\n  addMove();\n  addMove();"),
+    "a pass in a loop": GRID.replace("define moves() {", "define moves() {\n  for (int k = 0; k < 2; k = k + 1) { addMove(); }"),
     "a third loop": GRID.replace("define moves() {", "define moves() {\n  for (int k = 0; k < 2; k = k + 1) {")
                         .replace("\n}\n", "\n}\n}\n", 1),
     "an operation in a helper": """define put(int x, int y) { addPlace(x, y, X); }
@@ -172,6 +173,8 @@ EXTRAS = """define moves() {
 
 SHAPES = {"the grid walk": GRID, "a step along a table": STEP, "rays along a table": RAYS,
           "while loops counting": WHILES,
+          "a pass besides": GRID.replace("define moves() {", "define moves() {\n  addMove();"),
+          "a pass after": GRID.replace("\n}\n", "\n  if (moveNumber() > 0) { addMove(); }\n}\n", 1),
           "two operations": GRID.replace("addPlace(x, y, X);", "addPlace(x, y, X);\n        addPlace(y, x, O);"),
           "two operations, each on one counter": GRID.replace(
               "addPlace(x, y, X);", "addPlace(x, 0, X);\n        addPlace(0, y, O);"), "operations after the proven one": EXTRAS}
@@ -199,6 +202,7 @@ NEAR_MISSES.update({
     "an operation left over for the next candidate": EXTRAS.replace(
         "        if (y > 0) { addPlace(1, 1, O); }", "        if (y > 0) { addPlace(1, 1, O); continue; }"),
     "an operation before the loops": GRID.replace("define moves() {", "define moves() {\n  addPlace(1, 1, O);"),
+    "a pass among the operations": EXTRAS.replace("if (y > 0) { addPlace(1, 1, O); }", "if (y > 0) { addMove(); }"),
     "a count proposed": EXTRAS.replace("addPlace(0, 0, O)", "addCount(0, 0, 1)"),
 })
 
@@ -227,7 +231,8 @@ def test_which_games_are_distinct():
             continue
         if distinct_candidates(lowered(load_game(str(path)).program)):
             distinct.add(path.stem)
-    assert distinct == {"connect4", "gomoku", "hex", "amazons", "breakthrough", "clobber", "dots_and_boxes"}
+    assert distinct == {"connect4", "gomoku", "hex", "amazons", "breakthrough", "clobber", "dots_and_boxes",
+                        "go9", "go19"}
 
 
 # ---------------------------------------------------------------- the C route
@@ -271,7 +276,7 @@ def test_the_c_route_keeps_dropping_duplicates_elsewhere(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the games proven
 
 PROVEN = ("benchmarks/games/amazons.gdef", "benchmarks/games/clobber.gdef", "benchmarks/games/dots_and_boxes.gdef",
-          "examples/breakthrough.gdef")
+          "examples/breakthrough.gdef", "examples/go/go9.gdef")
 
 
 def _positions(game, count: int, seed: int) -> list:
@@ -332,3 +337,28 @@ def test_the_c_route_plays_a_proven_game_the_same_without_the_pass(tmp_path, mon
             played[proven] = legal, outcomes
     assert played[True] == played[False]
     assert played[True][0] == [[str(move) for move in state.legal_moves()] for state in positions]
+
+
+# ---------------------------------------------------------------- the numba route
+
+def test_the_numba_route_skips_the_pass_where_proven(tmp_path, monkeypatch):
+    need_module("numba", "pip install -e '.[fast]'")
+    from gdef_core.native.codegen import native_source
+    from native_support import compile_rules, kernel_perft, use_route
+
+    sources = {}
+    for moves in (GRID, NEAR_MISSES["an operation off the counters"]):
+        path = tmp_path / "source.gdef"
+        path.write_text(HEADER + moves, encoding="utf-8")
+        game = load_game(str(path))
+        sources[moves] = native_source(game.program, game.max_steps, game.max_depth)[0]
+    assert "    return S[_NM]  # each candidate once: lower/distinct.py\n" in sources[GRID]
+    assert "return _stamped(S, CO, CS, S[_NM])" not in sources[GRID]
+    assert "    return _stamped(S, CO, CS, S[_NM])\n" in sources[NEAR_MISSES["an operation off the counters"]]
+    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
+    with use_route("numba"):
+        game, native = compile_rules(tmp_path, "grid", HEADER + GRID)
+    assert native.route == "numba"
+    start = game.new_state()
+    assert [str(move) for move in native.legal_moves(start)] == [str(move) for move in start.legal_moves()]
+    assert kernel_perft(native, start, 2) == [9, 72]

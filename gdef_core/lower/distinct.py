@@ -6,8 +6,9 @@ gomoku), a list of longer candidates has each drawn candidate compared with all 
 Where the text shows that no candidate can repeat, a compiled backend may skip that work: the
 list is the same either way.
 
-The shapes recognised: the grid walk (gomoku, hex), the step and the capture from a square
-along a table of directions (clobber, breakthrough), the queen's move and its arrow (amazons):
+The shapes recognised: the grid walk (gomoku, hex, Go with its pass), the step and the capture
+from a square along a table of directions (clobber, breakthrough), the queen's move and its
+arrow (amazons):
 
     for (int x = 0; x < 8; x = x + 1) {
       for (int y = 0; y < 8; y = y + 1) {
@@ -27,12 +28,13 @@ along a table of directions (clobber, breakthrough), the queen's move and its ar
       }
     }
 
-1. One candidate per pass: `moves()` holds the only `addMove()` and every `addPlace` /
+1. One candidate per pass: `moves()` holds every `addMove()` and every `addPlace` /
    `addClear` that `moves()` reaches (the functions it calls propose nothing, `addCount()`
-   nowhere), and never recurses. The operations all lie in the block of the `addMove()`, from
-   the first statement that holds one to the `addMove()`, with no `break`, `continue` or
-   `return` there: each pass that starts them reaches `addMove()`, so every candidate is the
-   operations of one pass. Those that begin that stretch, one statement each (the prefix),
+   nowhere), and never recurses. The operations all lie in the block of one `addMove()`, from
+   the first statement that holds one to the `addMove()`, with no `break`, `continue`,
+   `return` or other `addMove()` there: each pass that starts them reaches `addMove()`, so
+   every candidate is the operations of one pass. Another `addMove()` may stand outside every
+   loop (Go's pass): it proposes the empty candidate at most once, and no other is empty. Those that begin that stretch, one statement each (the prefix),
    run on every pass and in the same places: candidates whose prefixes differ differ. What
    follows (dots and boxes' boxes closed, in `if`s) may vary: it is never used as proof.
 2. Every loop around the `addMove()` is told apart by the prefix: two passes in different
@@ -78,12 +80,12 @@ def distinct_candidates(module: ir.Module) -> bool:
         return False
     names = [node.builtin.name for node in ir.walk(moves.body)
              if isinstance(node, ir.CallBuiltin) and node.builtin.name in _PROPOSING]
-    if names.count("addMove") != 1 or "addCount" in names or len(names) < 2:
+    ways = list(_ways_to_moves(moves.body, ()))
+    looped = [way for way in ways if any(isinstance(block[at], ir.Loop) for block, at in way)]
+    if "addCount" in names or not ways or len(ways) > 2 or len(ways) == 2 and len(looped) != 1:
         return False
-    way = _way_to_move(moves.body, ())
-    if way is None:
-        return False
-    prefix = _prefix(way[-1], len(names) - 1)
+    way = looped[0] if looped else ways[0]   # the other one, outside every loop: a pass
+    prefix = _prefix(way[-1], len(names) - len(ways))
     if not prefix:
         return False
     proof = _Proof(module, moves, way)
@@ -104,23 +106,19 @@ def _operation(stmt) -> ir.CallBuiltin | None:
     return None
 
 
-def _way_to_move(block: tuple, way: tuple) -> tuple[tuple[tuple, int], ...] | None:
-    """The statements from moves()' body to the `addMove()`: (block, index) for each, the
+def _ways_to_moves(block: tuple, way: tuple):
+    """The statements from moves()' body to each `addMove()`: (block, index) for each, the
     outermost first, the `addMove()` last."""
     for index, stmt in enumerate(block):
         here = (*way, (block, index))
         if _is_add_move(stmt):
-            return here
-        inner: tuple = ()
-        if isinstance(stmt, ir.If):
-            inner = (stmt.then, stmt.otherwise)
+            yield here
+        elif isinstance(stmt, ir.If):
+            yield from _ways_to_moves(stmt.then, here)
+            yield from _ways_to_moves(stmt.otherwise, here)
         elif isinstance(stmt, ir.Loop):
-            inner = (stmt.body, stmt.step)
-        for body in inner:
-            found = _way_to_move(body, here)
-            if found is not None:
-                return found
-    return None
+            yield from _ways_to_moves(stmt.body, here)
+            yield from _ways_to_moves(stmt.step, here)
 
 
 def _prefix(last: tuple[tuple, int], operations: int) -> list[ir.CallBuiltin]:
@@ -131,7 +129,7 @@ def _prefix(last: tuple[tuple, int], operations: int) -> list[ir.CallBuiltin]:
     stretch = block[start:at]
     nodes = list(ir.walk(stretch))
     if (sum(isinstance(node, ir.CallBuiltin) and node.builtin.name in _OPERATIONS for node in nodes) != operations
-            or any(isinstance(node, (ir.Break, ir.Continue, ir.Return)) for node in nodes)):
+            or any(isinstance(node, (ir.Break, ir.Continue, ir.Return)) or _is_add_move(node) for node in nodes)):
         return []
     prefix = []
     for stmt in stretch:
