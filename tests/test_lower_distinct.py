@@ -190,6 +190,8 @@ NEAR_MISSES.update({
     "a ray's x and y stepped out of step": RAYS.replace(
         "            for (int e = 0; e < 8; e = e + 1) {", "            tx = tx + dx[d];\n            for (int e = 0; e < 8; e = e + 1) {")
         .replace("            tx = tx + dx[d];\n            ty = ty + dy[d];", "            ty = ty + dy[d];"),
+    "a break between a ray's x and y steps": RAYS.replace(
+        "            tx = tx + dx[d];\n", "            tx = tx + dx[d];\n            if (onTurn() == 5) { break; }\n"),
     "a ray from a square that moves": RAYS.replace("int ax = tx + dx[e];", "int ax = tx + dx[e];\n              tx = tx + 0;"),
     "a step along a table read by a local not counted": STEP.replace("int tx = x + dx[d];", "int tx = x + dx[y];")
                                                            .replace("int ty = y + dy[d];", "int ty = y + dy[y];"),

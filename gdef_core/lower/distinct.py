@@ -34,9 +34,10 @@ arrow (amazons):
    the first statement that holds one to the `addMove()`, with no `break`, `continue`,
    `return` or other `addMove()` there: each pass that starts them reaches `addMove()`, so
    every candidate is the operations of one pass. Another `addMove()` may stand outside every
-   loop (Go's pass): it proposes the empty candidate at most once, and no other is empty. Those that begin that stretch, one statement each (the prefix),
-   run on every pass and in the same places: candidates whose prefixes differ differ. What
-   follows (dots and boxes' boxes closed, in `if`s) may vary: it is never used as proof.
+   loop (Go's pass): it proposes the empty candidate at most once, and no other is empty. The
+   operations that begin the stretch, one statement each (the prefix), run on every pass and
+   in the same places: candidates whose prefixes differ differ. What follows (dots and boxes'
+   boxes closed, in `if`s) may vary: it is never used as proof.
 2. Every loop around the `addMove()` is told apart by the prefix: two passes in different
    iterations of one run of a loop L (every loop around L in the same iteration) propose some
    prefix operation on different squares, because one of its coordinates or its square is:
@@ -45,17 +46,19 @@ arrow (amazons):
      of L can skip it; it takes each value once per run of L;
    - `a + e`, `e + a`, `a - e`, `e - a` or `-e` where e is told apart in L and a holds in L
      (made of constants, constant tables and locals assigned nowhere in L), or a local
-     declared once, assigned nowhere else and declared on the way from L to the `addMove()`
-     with such a value;
-   - a ray of direction loop D (the square (tx, ty) declared on the way inside D as
+     declared once, assigned nowhere else and declared on the way from L to the prefix with
+     such a value;
+   - a ray of direction loop D: the square (tx, ty) declared together on the way inside D as
      `tx = ox + TX[d]`, `ty = oy + TY[d]`, with d a counter of D that changes after the way
      (D's step, or its body after the statement on the way), ox and oy holding in D, TX and TY
      constant tables, and each of tx and ty assigned elsewhere at most once: `tx = tx + TX[d]`
-     as a step of one loop R on the way below the declaration, ty likewise in the same R):
-     the square is (ox, oy) + k (TX[d], TY[d]) with k >= 1 (k = 1 without R). It tells D apart
-     when no two directions of the tables are positive multiples of each other (with R; without,
-     when no two are equal): rays from one origin along such directions never meet. It tells R
-     apart when no direction is (0, 0): along one direction k grows with each step.
+     as a step of one loop R on the way below the declaration (in R's step, or in its body
+     when no `break` or `continue` of R is there), ty likewise in the same R and on the same
+     side of the way. The square is (ox, oy) + k (TX[d], TY[d]) with k >= 1 (k = 1 without
+     R). It tells D apart when no two directions of the tables are positive multiples of each
+     other (with R; without, when no two are equal): rays from one origin along such
+     directions never meet. It tells R apart when no direction is (0, 0): along one
+     direction k grows with each step.
 
 Then the loop told apart decides the square, so no two passes propose the same prefix.
 """
@@ -85,10 +88,10 @@ def distinct_candidates(module: ir.Module) -> bool:
     if "addCount" in names or not ways or len(ways) > 2 or len(ways) == 2 and len(looped) != 1:
         return False
     way = looped[0] if looped else ways[0]   # the other one, outside every loop: a pass
-    prefix = _prefix(way[-1], len(names) - len(ways))
+    start, prefix = _prefix(way[-1], len(names) - len(ways))
     if not prefix:
         return False
-    proof = _Proof(module, moves, way)
+    proof = _Proof(module, moves, (*way[:-1], (way[-1][0], start)))   # the way to the prefix
     return all(any(proof.tells_apart(operation, depth) for operation in prefix)
                for depth, (block, at) in enumerate(way) if isinstance(block[at], ir.Loop))
 
@@ -121,23 +124,23 @@ def _ways_to_moves(block: tuple, way: tuple):
             yield from _ways_to_moves(stmt.step, here)
 
 
-def _prefix(last: tuple[tuple, int], operations: int) -> list[ir.CallBuiltin]:
-    """The operations that begin every candidate (rule 1), or [] when the operations are not
-    all in one stretch that runs to the `addMove()`."""
+def _prefix(last: tuple[tuple, int], operations: int) -> tuple[int, list[ir.CallBuiltin]]:
+    """(the index of the first, the operations that begin every candidate (rule 1)), or [] for
+    the operations when they are not all in one stretch that runs to the `addMove()`."""
     block, at = last
     start = next((k for k in range(at) if _holds_operation(block[k])), at)
     stretch = block[start:at]
     nodes = list(ir.walk(stretch))
     if (sum(isinstance(node, ir.CallBuiltin) and node.builtin.name in _OPERATIONS for node in nodes) != operations
             or any(isinstance(node, (ir.Break, ir.Continue, ir.Return)) or _is_add_move(node) for node in nodes)):
-        return []
+        return start, []
     prefix = []
     for stmt in stretch:
         operation = _operation(stmt)
         if operation is None:
             break
         prefix.append(operation)
-    return prefix
+    return start, prefix
 
 
 def _holds_operation(stmt) -> bool:
@@ -157,12 +160,13 @@ def _name(node) -> str:
     return node.target.name if isinstance(node, ir.Assign) else node.name
 
 
-def _continues(body: tuple) -> bool:
-    """Whether a `continue` of this loop (not of a loop inside it) is in `body`."""
+def _continues(body: tuple, leaving=(ir.Continue,)) -> bool:
+    """Whether a `continue` (or another of `leaving`) of this loop, not of a loop inside it,
+    is in `body`."""
     pending = list(body)
     while pending:
         stmt = pending.pop()
-        if isinstance(stmt, ir.Continue):
+        if isinstance(stmt, leaving):
             return True
         if isinstance(stmt, ir.If):
             pending.extend((*stmt.then, *stmt.otherwise))
@@ -298,8 +302,11 @@ class _Proof:
         return table, d, direction, at, step
 
     def step_statements(self, depth: int) -> list:
+        """The statements that step a ray once in every iteration of the loop at `depth`:
+        its step, and its body's when nothing leaves the iteration early (a `break` between
+        x's step and y's would put them out of step for the loop's next run)."""
         loop = self.loops[depth]
-        return [*loop.step, *(loop.body if not _continues(loop.body) else ())]
+        return [*loop.step, *(loop.body if not _continues(loop.body, (ir.Break, ir.Continue)) else ())]
 
     def before_way(self, stmt, depth: int) -> bool | None:
         """Whether step statement `stmt` of the loop at `depth` runs before the way in each
