@@ -171,8 +171,42 @@ EXTRAS = """define moves() {
 }
 """
 
+# a slide along a table of directions by a distance a function returns, at least 1 (lines of action)
+SLIDE = """define reach(int x, int y, int dx, int dy) -> int {
+  int n = 1;
+  int cx = x + dx;
+  int cy = y + dy;
+  while (cx >= 0 && cx < 3 && cy >= 0 && cy < 3) {
+    if (CurrentPosition[cx][cy] != empty) { n = n + 1; }
+    cx = cx + dx;
+    cy = cy + dy;
+  }
+  return n;
+}
+
+define moves() {
+  int dx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+  int dy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+  for (int x = 0; x < 3; x = x + 1) {
+    for (int y = 0; y < 3; y = y + 1) {
+      if (CurrentPosition[x][y] == X) {
+        for (int d = 0; d < 8; d = d + 1) {
+          int distance = reach(x, y, dx[d], dy[d]);
+          int tx = x + distance * dx[d];
+          if (tx >= 0 && tx < 3 && y + distance * dy[d] >= 0 && y + distance * dy[d] < 3) {
+            addClear(x, y);
+            addPlace(x + distance * dx[d], y + dy[d] * distance, X);
+            addMove();
+          }
+        }
+      }
+    }
+  }
+}
+"""
+
 SHAPES = {"the grid walk": GRID, "a step along a table": STEP, "rays along a table": RAYS,
-          "while loops counting": WHILES,
+          "while loops counting": WHILES, "a slide along a table": SLIDE,
           "a pass besides": GRID.replace("define moves() {", "define moves() {\n  addMove();"),
           "a pass after": GRID.replace("\n}\n", "\n  if (moveNumber() > 0) { addMove(); }\n}\n", 1),
           "two operations": GRID.replace("addPlace(x, y, X);", "addPlace(x, y, X);\n        addPlace(y, x, O);"),
@@ -205,6 +239,12 @@ NEAR_MISSES.update({
         "        if (y > 0) { addPlace(1, 1, O); }", "        if (y > 0) { addPlace(1, 1, O); continue; }"),
     "an operation before the loops": GRID.replace("define moves() {", "define moves() {\n  addPlace(1, 1, O);"),
     "a pass among the operations": EXTRAS.replace("if (y > 0) { addPlace(1, 1, O); }", "if (y > 0) { addMove(); }"),
+    "a slide by a distance that may be 0": SLIDE.replace("int n = 1;", "int n = 0;"),
+    "a slide by a distance not from a function": SLIDE.replace("int distance = reach(x, y, dx[d], dy[d]);",
+                                                               "int distance = 1;\n          distance = reach(x, y, dx[d], dy[d]);"),
+    "a slide by two distances": SLIDE.replace("y + dy[d] * distance", "y + dy[d] * tx"),
+    "a slide along two directions of the table on one ray": SLIDE.replace("int dy[8] = {1, 1, 0, -1, -1,",
+                                                                              "int dy[8] = {1, 1, 0, -1, 2,"),
     "a count proposed": EXTRAS.replace("addPlace(0, 0, O)", "addCount(0, 0, 1)"),
 })
 
@@ -234,7 +274,7 @@ def test_which_games_are_distinct():
         if distinct_candidates(lowered(load_game(str(path)).program)):
             distinct.add(path.stem)
     assert distinct == {"connect4", "gomoku", "hex", "amazons", "breakthrough", "clobber", "dots_and_boxes",
-                        "go9", "go19"}
+                        "go9", "go19", "lines_of_action"}
 
 
 # ---------------------------------------------------------------- the C route
@@ -278,7 +318,7 @@ def test_the_c_route_keeps_dropping_duplicates_elsewhere(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the games proven
 
 PROVEN = ("benchmarks/games/amazons.gdef", "benchmarks/games/clobber.gdef", "benchmarks/games/dots_and_boxes.gdef",
-          "examples/breakthrough.gdef", "examples/go/go9.gdef")
+          "benchmarks/games/lines_of_action.gdef", "examples/breakthrough.gdef", "examples/go/go9.gdef")
 
 
 def _positions(game, count: int, seed: int) -> list:

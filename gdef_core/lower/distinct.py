@@ -64,8 +64,11 @@ Then the loop told apart decides the square, so no two passes propose the same p
 """
 from __future__ import annotations
 
+from math import inf
+
 from gdef_core.builtins import Context
 from gdef_core.lower import ir
+from gdef_core.lower.ranges import RangeWalk
 from gdef_core.lower.tables import constant_arrays, constant_locals
 
 _OPERATIONS = frozenset({"addPlace", "addClear"})
@@ -178,6 +181,7 @@ class _Proof:
 
     def __init__(self, module: ir.Module, moves: ir.Function, way: tuple):
         self.way = way
+        self.module = module
         self.global_tables = constant_arrays(module)
         self.local_tables = constant_locals(moves)
         self.writes: dict[str, list] = {}   # local -> every assignment or declaration of it
@@ -253,6 +257,8 @@ class _Proof:
 
     # a square along a table of directions (rule 2, the ray)
     def ray(self, x, y, depth: int) -> bool:
+        if self.slide(x, y, depth):
+            return True
         rays = [self.ray_of(coordinate) for coordinate in (x, y)]
         if None in rays:
             return False
@@ -265,6 +271,37 @@ class _Proof:
                 return len(set(vectors)) == len(vectors)
             return not any(_positive_multiples(u, v) for i, u in enumerate(vectors) for v in vectors[i + 1:])
         return dx_step is not None and depth == dx_step[0] and (0, 0) not in vectors
+
+    def slide(self, x, y, depth: int) -> bool:
+        """Whether (x, y) is (ox + s * TX[d], oy + s * TY[d]) with d a counter of the loop at
+        `depth`, ox and oy holding there, s declared on the way inside it as the result of a
+        function that returns at least 1, and no two directions positive multiples."""
+        parts = [_scaled(coordinate) for coordinate in (x, y)]
+        if None in parts:
+            return False
+        (ox, sx, ex), (oy, sy, ey) = parts
+        tx, ty = self.table(ex), self.table(ey)
+        if tx is None or ty is None or sx != sy or not (isinstance(ex.indexes[0], ir.Local)
+                                                     and _same(ex.indexes[0], ey.indexes[0])):
+            return False
+        if ex.indexes[0].name not in self.counters(depth) or not (self.holds(ox, depth) and self.holds(oy, depth)):
+            return False
+        declared = self.declared_on_way(sx, below=depth)
+        if declared is None or not isinstance(declared.value, ir.CallFunction) or self.least(declared.value.name) < 1:
+            return False
+        vectors = list(zip(tx, ty))
+        return not any(_positive_multiples(u, v) for i, u in enumerate(vectors) for v in vectors[i + 1:])
+
+    def least(self, name: str) -> int | float:
+        """The least value function `name` can return (lower/ranges.py's walk; -inf unknown)."""
+        function = self.module.functions.get(name)
+        if function is None or function.result != "int":
+            return -inf
+        walk = _Results(self.module)
+        walk.function(function, {})
+        if not walk.results or None in walk.results:
+            return -inf
+        return min(low for low, _ in walk.results)
 
     def ray_of(self, coordinate) -> tuple | None:
         """(the table, the direction counter, the depth of its loop D, the depth of the
@@ -324,6 +361,33 @@ class _Proof:
             return True
         block, at = self.way[depth + 1]
         return block is loop.body and any(_step_of(stmt) == name for stmt in loop.body[at + 1:])
+
+
+def _scaled(coordinate) -> tuple | None:
+    """(o, the name of s, the element T[d]) of `o + s * T[d]` or `o + T[d] * s`, else None."""
+    if not (isinstance(coordinate, ir.Binary) and coordinate.op == "+" and isinstance(coordinate.right, ir.Binary)
+            and coordinate.right.op == "*"):
+        return None
+    left, right = coordinate.right.left, coordinate.right.right
+    if isinstance(left, ir.Element):
+        left, right = right, left
+    if not (isinstance(left, ir.Local) and isinstance(right, ir.Element) and len(right.indexes) == 1):
+        return None
+    return coordinate.left, left.name, right
+
+
+class _Results(RangeWalk):
+    """A walk of one function (any arguments) that keeps the range of each value it returns."""
+
+    def __init__(self, module: ir.Module):
+        arrays = {name: decl.sizes for name, decl in module.game_vars.items() if decl.sizes}
+        super().__init__(arrays, module.width, module.height, tables=constant_arrays(module))
+        self.results: list = []
+
+    def stmt(self, stmt, env):
+        if isinstance(stmt, ir.Return) and stmt.value is not None:
+            self.results.append(self.expr(stmt.value, env)[0])
+        return super().stmt(stmt, env)
 
 
 def _step_of(stmt) -> str | None:
