@@ -121,6 +121,40 @@ define filled_break(int x) -> int {
   return a[top];
 }
 
+// copied whole by a loop its test ends (kalah's sow()): any element may be read after it
+define unfilled_copied(int at) -> int {
+  int a[4] = 0;
+  for (int i = 0; i < 4; i = i + 1) { if (CurrentPosition[i][0] == X) { a[i] = 1; } else { a[i] = 2; } }
+  a[at] = a[at] + 1;
+  return a[3 - at];
+}
+
+// the copy stops one short: the last element keeps its fill
+define filled_copied_short(int at) -> int {
+  int a[4] = 0;
+  for (int i = 0; i < 3; i = i + 1) { a[i] = i; }
+  return a[at];
+}
+
+// a copy the loop may leave by a break: written whole only where its test ends it
+define filled_copied_break(int at) -> int {
+  int a[4] = 0;
+  for (int i = 0; i < 4; i = i + 1) {
+    if (CurrentPosition[i][0] == X) { break; }
+    a[i] = i;
+  }
+  return a[at];
+}
+
+// a copy that skips an element
+define filled_copied_skip(int at) -> int {
+  int a[4] = 0;
+  for (int i = 0; i < 4; i = i + 1) {
+    if (i != 2) { a[i] = i; }
+  }
+  return a[at];
+}
+
 // two dimensions are left alone
 define filled_grid(int x) -> int {
   int g[2][2] = 0;
@@ -152,6 +186,10 @@ def test_the_arrays_each_pattern_keeps_filled_or_not(functions):
         "filled_jump": set(),
         "filled_break": set(),
         "filled_grid": set(),
+        "unfilled_copied": {"a"},
+        "filled_copied_short": set(),
+        "filled_copied_break": set(),
+        "filled_copied_skip": set(),
     }
 
 
@@ -162,3 +200,12 @@ def test_gos_and_hexs_stacks_are_found_and_their_seen_arrays_kept():
         "removeGroup": {"stackX", "stackY"}, "score": {"stackX", "stackY"}}
     hex_ = lower_program(load_game(str(EXAMPLES / "hex.gdef")).program).functions
     assert set(unread_fills(hex_["joinsEdges"])) == {"stackX", "stackY"}
+
+
+def test_kalahs_seeds_copied_whole_and_owares_passed_on():
+    """kalah's sow() copies the 14 pits into `seeds` before any read; oware's does too but
+    passes `seeds` to grandSlam(), which may read it, so it keeps its fill."""
+    kalah = lower_program(load_game(str(EXAMPLES / "kalah.gdef")).program).functions
+    assert set(unread_fills(kalah["sow"])) == {"seeds"}
+    oware = lower_program(load_game(str(EXAMPLES / "oware.gdef")).program).functions
+    assert set(unread_fills(oware["sow"])) == set()

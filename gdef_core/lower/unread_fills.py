@@ -19,7 +19,13 @@ fact to level 1, `t = t + 1` lowers level 1 to 0 (and drops level 0), `t = t - k
 raises level 0 to 1, `t = c` holds when the constant prefix covers c, `t = u` copies u's facts;
 any other assignment of t drops its facts, A's declaration drops A's. A read `A[t]` needs a
 level-1 fact, `A[c]` a constant prefix longer than c. Facts meet at joins by intersection, loops
-to a fixpoint. An array used other than by its elements or `sizeOf()` (passed to a function,
+to a fixpoint. A loop `while (t < N)` (N a constant) left by its test with "A[0 .. t-1]
+written" has written all of an array A of at most N elements (kalah's `sow()` copies the 14 pits
+into `seeds` so: then any read of A is of a written element). A loop left because the step
+budget ran out (the C route's `break` at its head) leaves it part written, but that run has
+failed: the values read after it are never used (every index, square and division is still
+checked, no proof reads an array's elements, and every loop stops at once). An array used other
+than by its elements or `sizeOf()` (passed to a function,
 which may read it) keeps its fill. An index out of bounds is an error either way (the read is
 flagged, its value never used), so the facts need no bounds.
 """
@@ -46,7 +52,9 @@ def unread_fills(function: ir.Function) -> frozenset[str]:
     candidates -= _used_whole(function.body)
     if not candidates:
         return frozenset()
-    flow = _Flow(candidates)
+    sizes = {name: declared[name][0].sizes[0].value for name in candidates
+             if isinstance(declared[name][0].sizes[0], ir.Const) and declared[name][0].sizes[0].type == "int"}
+    flow = _Flow(candidates, sizes)
     flow.block(function.body, _START)
     return frozenset(candidates - flow.unsafe)
 
@@ -104,8 +112,9 @@ def _level(state, array: str, local: str) -> int:
 class _Flow:
     """The dataflow of one function: `unsafe` collects the arrays with a read not proven."""
 
-    def __init__(self, candidates: set[str]) -> None:
+    def __init__(self, candidates: set[str], sizes: dict[str, int]) -> None:
         self.candidates = candidates
+        self.sizes = sizes   # the arrays of a constant size: written whole once a prefix covers it
         self.unsafe: set[str] = set()
         self.loops: list[tuple[list, list]] = []   # each loop's (break states, continue states)
 
@@ -124,7 +133,7 @@ class _Flow:
                 if stmt.fill is not None:
                     self.reads(stmt.fill, state)
                 return (frozenset(f for f in state[0] if f[0] != name),
-                        frozenset(p for p in state[1] if p[0] != name), state[2])
+                        frozenset(p for p in state[1] if p[0] != name) | {(name, 0)}, state[2])
             case ir.Declare(name=name, value=value) | ir.Assign(target=ir.Local(name=name), value=value):
                 self.reads(value, state)
                 return self.assign_local(name, value, state)
@@ -174,10 +183,22 @@ class _Flow:
             if new_head == head:
                 break
             head = new_head
-        leave = head if loop.cond is not None else None
+        leave = self.tested_out(loop.cond, head) if loop.cond is not None else None
         for state in breaks:
             leave = _join(leave, state)
         return leave
+
+    def tested_out(self, cond, head) -> _State:
+        """The state where the loop's test `cond` ends it: after `t < N` (N a constant), every
+        array of at most N elements with "A[0 .. t-1] written" at the head is written whole."""
+        match cond:
+            case ir.Binary(op="<", left=ir.Local(name=t), right=ir.Const(value=int() as n, type="int")):
+                whole = {arr for arr, size in self.sizes.items() if size <= n and _level(head, arr, t) >= 0}
+                if whole:
+                    prefixes = frozenset({p for p in head[1] if p[0] not in whole}
+                                         | {(arr, self.sizes[arr]) for arr in whole})
+                    return head[0], prefixes, head[2]
+        return head
 
     def assign_local(self, name: str, value, state) -> _State:
         facts, prefixes, constants = state
@@ -223,6 +244,8 @@ class _Flow:
             name, index = node.array.name, node.indexes[0]
             if isinstance(index, ir.Const) and index.type == "int" and index.value < dict(state[1]).get(name, 0):
                 continue
+            if name in self.sizes and dict(state[1]).get(name, 0) >= self.sizes[name]:
+                continue   # written whole
             if isinstance(index, ir.Local) and _level(state, name, index.name) == 1:
                 continue
             self.unsafe.add(name)
