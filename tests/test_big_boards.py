@@ -291,3 +291,16 @@ def test_a_computers_first_move_and_a_hint_on_a_big_board(big, tmp_path, player)
     hint = [line for line in done.stdout.splitlines() if line.startswith("Hint: ")]
     assert len(hint) == 1 and " of 1,000,001; type " in hint[0]
     assert len(json.loads((tmp_path / "r.json").read_text())["moves"]) == 1
+
+
+def test_random_indices_draw_a_permutation_one_index_at_a_time():
+    import itertools
+    import random
+
+    from gdef_core.play.untried import random_indices
+
+    for count in (0, 1, 2, 7, 50):
+        assert sorted(random_indices(count, random.Random(count))) == list(range(count))
+    drawn = random_indices(10 ** 15, random.Random(3))  # nothing of this size is made
+    first = list(itertools.islice(drawn, 1000))
+    assert len(set(first)) == 1000 and all(0 <= index < 10 ** 15 for index in first)
