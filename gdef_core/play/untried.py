@@ -39,7 +39,7 @@ class Untried:
         return self._order is not None
 
     def in_order(self) -> list:
-        """The untried moves of a small position, the last one drawn first (`pop`) last."""
+        """A small position's untried moves in their shuffled order (pop() takes the last)."""
         return self._state.moves_of(self._order)
 
     def pop(self):
