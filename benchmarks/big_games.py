@@ -131,13 +131,13 @@ def boards(folder: Path) -> None:
     print(f"1000 x 1000 board: Tab on 'X@51,7': {time.perf_counter() - started:.1f} s, {len(offered):,} offered")
 
 
+FIRST_LEGAL = Path(__file__).parent.parent / "examples" / "bots" / "first_legal.py"
 PLAYERS = (("quit alone", [], "quit\n"),
            ("hint", [], "hint\nquit\n"),
            ("random", ["--player", "0=random"], "quit\n"),
            ("greedy", ["--player", "0=greedy"], "quit\n"),
            ("mcts", ["--player", "0=mcts"], "quit\n"),
-           ("cmd: first_legal.py", ["--player", f"0=cmd:{sys.executable} {Path(__file__).parent.parent / 'examples/bots/first_legal.py'}"],
-            "quit\n"))
+           ("cmd: first_legal.py", ["--player", f"0=cmd:{sys.executable} {FIRST_LEGAL}"], "quit\n"))
 
 
 def players(folder: Path, timeout: float) -> None:

@@ -268,8 +268,9 @@ def test_a_program_player_is_sent_a_page_of_a_big_boards_moves_and_their_count(b
                    "    request = json.loads(line)\n"
                    "    if request['cmd'] == 'go':\n"
                    "        with open(sys.argv[1], 'w') as out:\n"
-                   "            json.dump({'keys': sorted(request), 'legal': request['legal'][:2], 'listed': len(request['legal']),\n"
-                   "                       'count': request['count'], 'characters': len(line)}, out)\n"
+                   "            json.dump({'keys': sorted(request), 'legal': request['legal'][:2],\n"
+                   "                       'listed': len(request['legal']), 'count': request['count'],\n"
+                   "                       'characters': len(line)}, out)\n"
                    "        print(json.dumps({'ok': True, 'move': 'place(999,999,X)'}), flush=True)\n"
                    "    elif request['cmd'] == 'quit':\n"
                    "        break\n", encoding="utf-8")
