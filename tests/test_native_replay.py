@@ -145,3 +145,20 @@ def test_a_replayed_call_spends_the_steps_of_the_python_backend(tmp_path, max_st
             assert state.check(move).legal
             state.apply(move)   # end() through the Python backend: raises where it runs out
         assert state.is_over and (state.winner, len(recorded)) == (outcome.winner, outcome.length)
+
+
+@pytest.mark.parametrize("judged, before_end", [
+    ("return flip(x, stoneOf(onTurn())) >= 0;", ""),
+    # a consequence before the judgement's call (its right neighbour cleared, on the scratch copy
+    # alone): ResultPosition is no longer the board after the move, the call is not kept
+    ("if (x < 5) { addClear(x + 1, 0); }\n  return flip(x, stoneOf(onTurn())) >= 0;", ""),
+    # end() changes the board before its call: it finds another board and runs flip()
+    ("return flip(x, stoneOf(onTurn())) >= 0;", "if (CurrentPosition[5][0] == O) { addClear(5, 0); }"),
+])
+def test_a_replayed_call_plays_the_python_backends_games(tmp_path, judged, before_end):
+    """Every game of the kernel, where end()'s call is answered from the judgement's and where
+    it must not be, replays move by move through the Python backend with the same end."""
+    text = FLIP.replace("return BODY;", judged).replace("  int n = flip(", f"  {before_end}\n  int n = flip(")
+    game, native = compile_rules(tmp_path, "flip", text)
+    assert "r_flip_take(c, _d, " in c_source(game.program, game.max_steps, game.max_depth).text
+    replay_native_games(game, native, game.new_state(), 12, seed=1)
