@@ -16,6 +16,7 @@ from gdef_core.lower import ir
 from gdef_core.lower.build import LoweringError, lowered
 from gdef_core.lower.calls import cycles
 from gdef_core.lower.consequences import makes_consequences
+from gdef_core.lower.distinct import distinct_candidates
 from gdef_core.lower.ir import Check
 from gdef_core.lower.layout import (
     CAP_MOVES, CAP_OPS, HISTORY_CAP, PERFT_MOVES, PERFT_OPS, VarSlot, stamp_keys, var_layout as layout_of,
@@ -160,11 +161,14 @@ class NativeCompiler:
                      + "".join(f"CTX_{context.name} = {context.number}\n" for context in Context)
                      + self.history_constants(bool(used & {"PreviousPosition", "PreviousCount"})))
         if "moves" in functions:
+            # a moves() that proposes each candidate once (lower/distinct.py) has none to drop
+            unique = ("return S[_NM]  # each candidate once: lower/distinct.py"
+                      if distinct_candidates(self.module) else "return _stamped(S, CO, CS, S[_NM])")
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    e_moves(B, CO[:0], S, V, VF, SC, CO, CS, HS)\n"
                           "    if S[_ST] < 0:\n        S[_ERR] = 1\n"
                           "    if S[_ERR] != 0:\n        return 0\n"
-                          "    return _stamped(S, CO, CS, S[_NM])\n")
+                          f"    {unique}\n")
         else:
             candidates = ("@njit(cache=CACHE, inline='always')\ndef _candidates(B, S, V, VF, SC, CO, CS, HS):\n"
                           "    return _automatic(B, S, CO, CS)\n")
