@@ -213,7 +213,8 @@ class MctsAgent:
             if winner is _CUT:
                 if node.visits == 0 and node.parent is not None:   # take the new leaf back
                     node.parent.children.remove(node)
-                    node.parent.untried.put_back(node.move)
+                    if node.parent.untried is not None:   # (a chance node's child is drawn again)
+                        node.parent.untried.put_back(node.move)
                     if node.parent is root:
                         root.after[node.move] = node.state
                 return False
