@@ -15,6 +15,11 @@ legal games load fast), each as a fresh process, as a user runs them.
    and bytes of the answer), and in-process reading a name typed in another case (`x@51,777`)
    and Tab completion of `X@51,7`. Run it with PYTHONPATH set to another tree to compare the
    two (a tree without gdef_core.cli.completion: completion as it was, every legal move named).
+4. The same board with the computer playing (`--players`): gdef-run as a fresh process under
+   `/usr/bin/time -v` (wall time, peak memory) for `hint`, and for the first move of player 0
+   played by `random`, `greedy`, `mcts` and a `cmd:` program (examples/bots/first_legal.py),
+   each then `quit`; and `quit` alone, the floor (loading the game, the first prompt). A run
+   longer than `--timeout` seconds (default 600) is stopped and reported as such.
 
 Baseline, in the same run: `python -c "import lark"` as a fresh process (the floor of any
 gdef command), so each time is also printed as a multiple of it.
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -125,6 +131,36 @@ def boards(folder: Path) -> None:
     print(f"1000 x 1000 board: Tab on 'X@51,7': {time.perf_counter() - started:.1f} s, {len(offered):,} offered")
 
 
+FIRST_LEGAL = Path(__file__).parent.parent / "examples" / "bots" / "first_legal.py"
+PLAYERS = (("quit alone", [], "quit\n"),
+           ("hint", [], "hint\nquit\n"),
+           ("random", ["--player", "0=random"], "quit\n"),
+           ("greedy", ["--player", "0=greedy"], "quit\n"),
+           ("mcts", ["--player", "0=mcts"], "quit\n"),
+           ("cmd: first_legal.py", ["--player", f"0=cmd:{sys.executable} {FIRST_LEGAL}"], "quit\n"))
+
+
+def players(folder: Path, timeout: float) -> None:
+    """Section 4: the computer's first move (and `hint`) on a 1000 x 1000 board, each a fresh
+    gdef-run measured by /usr/bin/time -v."""
+    rules = folder / "big.gdef"
+    rules.write_text(big_board(), encoding="utf-8")
+    for label, options, stdin in PLAYERS:
+        command = ["/usr/bin/time", "-v", *script("gdef-run"), str(rules), "--seed", "7", "--record",
+                   str(folder / "r.json"), *options]
+        started = time.perf_counter()
+        try:
+            done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            print(f"1000 x 1000 board: {label}: stopped after {timeout:.0f} s")
+            continue
+        wall = time.perf_counter() - started
+        peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+        said = [line for line in done.stdout.splitlines() if "Move 1" in line or "hint" in line.lower()]
+        print(f"1000 x 1000 board: {label}: {wall:.1f} s, peak {int(peak.group(1)) / 1024 if peak else 0:,.0f} MB, "
+              f"exit {done.returncode}; {' | '.join(said)[:200]}")
+
+
 def _complete(state, text: str) -> list[str]:
     try:
         from gdef_core.cli.completion import completions
@@ -173,7 +209,14 @@ def main() -> int:
     options.add_argument("--lines", type=int, default=10_000, help="lines of the chained game (default 10,000)")
     options.add_argument("--repeat", type=int, default=3, help="runs of each command (the best counts)")
     options.add_argument("--boards", action="store_true", help="only section 3: the tools on a 1000 x 1000 board")
+    options.add_argument("--players", action="store_true",
+                         help="only section 4: the computer's first move and hint on a 1000 x 1000 board")
+    options.add_argument("--timeout", type=float, default=600, help="seconds before a run of --players is stopped")
     args = options.parse_args()
+    if args.players:
+        with tempfile.TemporaryDirectory(prefix="gdef-big-") as tmp:
+            players(Path(tmp), args.timeout)
+        return 0
     if args.boards:
         with tempfile.TemporaryDirectory(prefix="gdef-big-") as tmp:
             boards(Path(tmp))

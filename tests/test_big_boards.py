@@ -178,3 +178,130 @@ def test_the_debuggers_output_draws_a_big_board_around_the_last_move(tmp_path):
     lines = said[0].splitlines()
     assert len(lines) == 28 and lines[0].split() == [str(x) for x in range(34, 60)]
     assert lines[1].split()[0] == "52" and lines[13].split() == ["40", *["."] * 16, "X", *["."] * 9, "40"]
+
+
+def _never(state):
+    raise AssertionError("legal_moves() was called: every legal move made a Move")
+
+
+@pytest.fixture
+def no_move_lists(monkeypatch):
+    """State.legal_moves() made unusable: what calls it on a big board makes a million Moves."""
+    from gdef_core.runtime.game import State
+
+    monkeypatch.setattr(State, "legal_moves", _never)
+
+
+def test_mcts_searches_a_big_board_without_listing_its_moves(big, no_move_lists):
+    from gdef_core import load_game
+    from gdef_core.play.mcts import MctsAgent
+
+    game = load_game(big)
+    state = game.new_state()
+    agent = MctsAgent(7, iterations=3, playouts="python", playout_cap=2)
+    move = agent.choose(state)
+    assert state.check(move) and agent.last_iterations == 3
+    assert len(game._moves) < 20  # the three tried and their playouts' moves, not a million
+
+
+def test_mcts_plays_a_big_boards_winning_move_when_it_tries_one(tmp_path, no_move_lists):
+    from gdef_core import load_game
+    from gdef_core.play.mcts import MctsAgent
+
+    rules = tmp_path / "half.gdef"
+    rules.write_text(BIG.replace("define end() -> bool { return false; }",
+                                 "define end() -> bool {\n  if (OperationList[0][0] < 500) { setWinner(onTurn()); "
+                                 "return true; }\n  return false;\n}"), encoding="utf-8")
+    game = load_game(str(rules))
+    state = game.new_state()
+    agent = MctsAgent(7, iterations=100, playouts="python", playout_cap=2)
+    move = agent.choose(state)
+    assert move.ops[0].x < 500 and agent.last_iterations < 100  # played at once, not searched for
+
+
+def test_greedy_looks_at_a_sample_of_a_big_boards_moves(big, no_move_lists):
+    from gdef_core import load_game
+    from gdef_core.play.agents import GreedyAgent
+
+    game = load_game(big)
+    state = game.new_state()
+    move = GreedyAgent(7).choose(state)
+    assert state.check(move)
+    assert len(game._moves) <= 32 * 33  # its 32 moves and 32 replies to each, drawn, not a million
+
+
+def test_a_rule_tests_moves_count_and_random_play_on_a_big_board(big, no_move_lists):
+    from gdef_core import load_game
+    from gdef_core.testing.assertions import evaluate, parse_assertion
+    from gdef_core.testing.play import PlayOptions, play_findings
+
+    game = load_game(big)
+    state = game.new_state()
+    outcome = evaluate(parse_assertion("? moves 1000000"), state)
+    assert outcome.passed and outcome.actual.startswith("1000000 legal moves: place(0,0,X), place(0,1,X),")
+    assert outcome.actual.endswith("place(0,11,X), ...")
+    findings, played = play_findings(game, PlayOptions(games=1, max_moves=3, out=str(big) + ".out"))
+    assert played.moves == 3 and [finding.code for finding in findings] == ["G701"]
+
+
+# gdef-run in a process of its own whose State.legal_moves() fails: the paths a person or a
+# program starts on a big board never list every legal move.
+GUARDED_RUN = ("import sys\n"
+               "from gdef_core.runtime.game import State\n"
+               "def never(state):\n"
+               "    raise SystemExit('legal_moves() was called')\n"
+               "State.legal_moves = never\n"
+               "from gdef_core.cli.run import main\n"
+               "main(sys.argv[1:])\n")
+
+
+def guarded_run(arguments: list[str], stdin: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", GUARDED_RUN, *arguments], input=stdin, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_a_program_player_is_sent_a_page_of_a_big_boards_moves_and_their_count(big, tmp_path):
+    bot = tmp_path / "bot.py"
+    seen = tmp_path / "seen.json"
+    bot.write_text("import json, sys\n"
+                   "for line in sys.stdin:\n"
+                   "    request = json.loads(line)\n"
+                   "    if request['cmd'] == 'go':\n"
+                   "        with open(sys.argv[1], 'w') as out:\n"
+                   "            json.dump({'keys': sorted(request), 'legal': request['legal'][:2],\n"
+                   "                       'listed': len(request['legal']), 'count': request['count'],\n"
+                   "                       'characters': len(line)}, out)\n"
+                   "        print(json.dumps({'ok': True, 'move': 'place(999,999,X)'}), flush=True)\n"
+                   "    elif request['cmd'] == 'quit':\n"
+                   "        break\n", encoding="utf-8")
+    done = guarded_run([big, "--record", str(tmp_path / "r.json"), "--player", f"0=cmd:{sys.executable} {bot} {seen}"],
+                       "quit\n")
+    assert done.returncode == 3, done.stderr
+    request = json.loads(seen.read_text())
+    assert request.pop("characters") < 200_000  # 10,000 moves, not a million (16 MB)
+    assert request == {"keys": ["cmd", "count", "legal", "seed", "state"], "legal": ["place(0,0,X)", "place(0,1,X)"],
+                       "listed": 10_000, "count": 1_000_000}
+    assert [entry["move"] for entry in json.loads((tmp_path / "r.json").read_text())["moves"]] == ["place(999,999,X)"]
+
+
+@pytest.mark.parametrize("player", ["mcts:time=0.5", "greedy", "random"])
+def test_a_computers_first_move_and_a_hint_on_a_big_board(big, tmp_path, player):
+    done = guarded_run([big, "--record", str(tmp_path / "r.json"), "--seed", "7", "--player", f"0={player}"],
+                       "hint 0.5\nquit\n")
+    assert done.returncode == 3, done.stderr
+    hint = [line for line in done.stdout.splitlines() if line.startswith("Hint: ")]
+    assert len(hint) == 1 and " of 1,000,001; type " in hint[0]
+    assert len(json.loads((tmp_path / "r.json").read_text())["moves"]) == 1
+
+
+def test_random_indices_draw_a_permutation_one_index_at_a_time():
+    import itertools
+    import random
+
+    from gdef_core.play.untried import random_indices
+
+    for count in (0, 1, 2, 7, 50):
+        assert sorted(random_indices(count, random.Random(count))) == list(range(count))
+    drawn = random_indices(10 ** 15, random.Random(3))  # nothing of this size is made
+    first = list(itertools.islice(drawn, 1000))
+    assert len(set(first)) == 1000 and all(0 <= index < 10 ** 15 for index in first)

@@ -260,6 +260,20 @@ def test_computer_players_play_chance_games(die, agent):
     assert state.move_number >= 2
 
 
+def test_mcts_stopped_by_its_deadline_after_a_new_outcome_keeps_its_tree():
+    """A time budget that ends in the playout from an outcome just drawn (the player there has no
+    legal move) takes that node back from the chance node: it was put back among untried moves,
+    which a chance node has none of (an AttributeError before)."""
+    state = load_game(str(ROOT / "tests" / "data" / "chance" / "stuck.gdef")).new_state()
+    state.apply("place(0,0,D1)")
+    legal = {str(move) for move in state.legal_moves()}
+    for ticks in range(1, 60):   # the deadline after 1, 2, ... readings of the clock
+        calls = iter(range(10**6))
+        agent = MctsAgent(3, time_limit=1.0, playouts="python",
+                          clock=lambda: 0.0 if next(calls) < ticks else 1e9)
+        assert str(agent.choose(state.clone())) in legal, ticks
+
+
 def test_games_of_a_run_resolve_chance_from_its_seed(die):
     specs = [parse_agent("random"), parse_agent("random")]
     first = [play_game(die, specs, 9, index) for index in range(20)]

@@ -29,7 +29,7 @@ def memoizable(module: ir.Module, tables: set[str]) -> set[str]:
             pure[name] = _pure_body(module.functions[name], tables, is_pure)
         return pure[name]
 
-    return {name for name in module.functions if is_pure(name) and _loops(module, name, set())}
+    return {name for name in module.functions if is_pure(name) and has_loop(module, name, set())}
 
 
 def _pure_body(function: ir.Function, tables: set[str], is_pure) -> bool:
@@ -52,12 +52,12 @@ def _pure_body(function: ir.Function, tables: set[str], is_pure) -> bool:
     return True
 
 
-def _loops(module: ir.Module, name: str, seen: set[str]) -> bool:
+def has_loop(module: ir.Module, name: str, seen: set[str]) -> bool:
     """Whether function `name` or one it calls has a loop."""
     seen.add(name)
     for node in ir.walk(module.functions[name].body):
         if isinstance(node, ir.Loop):
             return True
-        if isinstance(node, ir.CallFunction) and node.name not in seen and _loops(module, node.name, seen):
+        if isinstance(node, ir.CallFunction) and node.name not in seen and has_loop(module, node.name, seen):
             return True
     return False

@@ -14,6 +14,7 @@ import random
 from typing import Protocol
 
 from gdef_core.play.errors import NoLegalMoveError
+from gdef_core.play.untried import random_indices
 
 
 class Agent(Protocol):
@@ -23,12 +24,14 @@ class Agent(Protocol):
         """The move to play in `state` (a legal one); raises NoLegalMoveError when there is none."""
 
 
-def legal_moves(state) -> list:
-    """The legal moves of `state`, or NoLegalMoveError naming the player who has none."""
-    moves = state.legal_moves()
-    if not moves:
+def legal_ops(state) -> list:
+    """The legal moves of `state` as operation tuples (State.legal_ops(): a big board's
+    millions are not made Moves; never change the list), or NoLegalMoveError naming the player
+    who has none."""
+    found = state.legal_ops()
+    if not found:
         raise NoLegalMoveError(state.current_player, state.move_number)
-    return moves
+    return found
 
 
 class RandomAgent:
@@ -53,6 +56,10 @@ class GreedyAgent:
     2. Otherwise moves after which the next player can win at once are avoided (that blocks a
        threat such as three discs in a row with an open end), when some other move exists.
     3. Among what is left the choice is random.
+
+    A position of more than LOOK legal moves (a 1000 x 1000 board has two million) is looked
+    at through SAMPLE of them drawn at random, and the next player's replies after each
+    through SAMPLE of theirs: looking at every pair would be trillions of positions.
     """
 
     name = "greedy"
@@ -64,28 +71,60 @@ class GreedyAgent:
         if state.is_chance_node:
             return state.sample_chance(self.rng)
         me = state.current_player
+        found = legal_ops(state)
+        big = len(found) > LOOK
+        if big:
+            found = [found[index] for index in self.rng.sample(range(len(found)), SAMPLE)]
         safe, risky = [], []
-        for move in legal_moves(state):
+        for move in state.moves_of(found):
             after = state.clone()
             after.apply(move)
             if after.is_over:
                 if after.winner == me:
                     return move
                 (safe if after.winner is None else risky).append(move)
-            elif _next_player_wins_at_once(after):
+            elif _next_player_wins_at_once(after, self.rng if big else None):
                 risky.append(move)
             else:
                 safe.append(move)
         return self.rng.choice(safe or risky)
 
 
-def _next_player_wins_at_once(state) -> bool:
+LOOK = 10_000   # legal moves: up to this many greedy looks at every one (and every reply)
+SAMPLE = 32     # the moves (and replies to each) it looks at beyond
+
+
+def _next_player_wins_at_once(state, rng) -> bool:
+    """Whether a legal move of the next player wins at once: all of them looked at, or with
+    `rng` (a big position) at most SAMPLE drawn at random."""
     if state.is_chance_node:  # the next player's moves wait for chance
         return False
     mover = state.current_player
-    for move in state.legal_moves():
-        after = state.clone()
-        after.apply(move)
-        if after.is_over and after.winner == mover:
+    if rng is None:
+        for move in state.legal_moves():
+            after = state.clone()
+            after.apply(move)
+            if after.is_over and after.winner == mover:
+                return True
+        return False
+    for move in _sampled_replies(state, rng):
+        point = state.undo_point(move)   # not a clone: a big board is millions of squares
+        state.apply(move)
+        won = state.is_over and state.winner == mover
+        state.restore(point)
+        if won:
             return True
     return False
+
+
+def _sampled_replies(state, rng):
+    """At most SAMPLE legal moves of `state` drawn at random, each candidate judged when drawn."""
+    candidates = state.candidate_ops()
+    drawn = 0
+    for index in random_indices(len(candidates), rng):
+        move = state.legal_of([candidates[index]])[0]
+        if move is not None:
+            yield move
+            drawn += 1
+            if drawn == SAMPLE:
+                return

@@ -3,9 +3,12 @@
 gdef starts the program once per game and speaks the bot protocol to it (gdef_core.play.protocol):
 for each of its turns one request line
 
-    {"cmd": "go", "state": {...the position, as 'state' answers it...}, "legal": ["place(0,0,X)", ...]}
+    {"cmd": "go", "state": {...the position, as 'state' answers it...}, "legal": ["place(0,0,X)", ...],
+     "count": 9}
 
-and the program answers one line {"ok": true, "move": "place(1,1,X)"}. Lines it prints that are
+(`legal`: the first protocol.LEGAL_LIMIT legal moves, a big board's millions being a line of
+tens of megabytes; `count`: how many there are) and the program answers one line
+{"ok": true, "move": "place(1,1,X)"}, any legal move, listed or not. Lines it prints that are
 not answers (a hello such as {"protocol": ...}) are skipped; `gdef-run --protocol` itself is such
 a program. Its standard error is passed through. A program that does not answer within
 answer_seconds() of the request (however much else it prints meanwhile), exits, prints a line
@@ -25,7 +28,7 @@ import time
 import weakref
 
 from gdef_core.play.errors import ExternalAgentError
-from gdef_core.play.protocol import TOO_LONG, ProtocolError, parse_line, read_lines, state_json
+from gdef_core.play.protocol import LEGAL_LIMIT, TOO_LONG, ProtocolError, parse_line, read_lines, state_json
 
 ANSWER_SECONDS = 60.0  # for each move; GDEF_BOT_SECONDS changes it
 POLL_SECONDS = 0.25  # how often a wait for an answer looks whether its caller wants to stop
@@ -81,8 +84,9 @@ class ExternalAgent:
             raise ExternalAgentError(self.command, f"cannot be given its time: {error}") from None
         if self._process is None:
             self._process = self._start()
+        found = state.legal_ops()   # a big board's millions: the first page is listed, all counted
         request = {"cmd": "go", "state": state_json(state),
-                   "legal": [str(move) for move in state.legal_moves()]}
+                   "legal": [str(move) for move in state.moves_of(found[:LEGAL_LIMIT])], "count": len(found)}
         if self.seed is not None:
             request["seed"] = self.seed
         answer = self._ask(request, time.monotonic() + seconds, seconds, stop)

@@ -14,7 +14,10 @@ of a Python playout, so one long playout (chess) cannot overrun it: a playout cu
 not counted, and the answer comes within the budget plus one move's work.
 
 Moves that win at once are played without a search: a playout would find them only by luck
-when few playouts fit in the budget.
+when few playouts fit in the budget. A position of more than untried.EAGER_LIMIT legal moves
+(a 1000 x 1000 board has two million) is searched without listing them: its moves are drawn
+at random as the search tries them (play/untried.py), and one that wins at once is played
+when it is tried.
 
 Chance nodes (docs/language.md, "Chance") are expanded by their outcomes: a walk down the tree
 draws an outcome by weight there (adding its child the first time it is drawn) instead of
@@ -25,7 +28,9 @@ machine), "native" (each playout one call of the game's compiled kernel, gdef_co
 compiled first if need be; the tree stays in Python) or "auto": native once the compile is
 ready, Python meanwhile; the compile runs in the background and never makes a move wait
 (play/background_compile.py), and a search switches to native playouts between two
-iterations when it becomes ready. The default is "auto" under a time budget and "python" with
+iterations when it becomes ready; a position of more than untried.EAGER_LIMIT legal moves plays
+Python playouts, which stop at the deadline (a native playout cannot, and on a 1000 x 1000
+board one costs seconds). The default is "auto" under a time budget and "python" with
 `iterations`. A game the native backend cannot compile, or numba missing for "native", falls
 back to Python after a one-line notice ("auto" falls back silently). Each engine gives the
 same moves for the same seed; the two differ.
@@ -38,8 +43,9 @@ import time
 import weakref
 
 from gdef_core.play import background_compile
-from gdef_core.play.agents import legal_moves
+from gdef_core.play.agents import legal_ops
 from gdef_core.play.native_sim import native_playout
+from gdef_core.play.untried import Untried
 
 DEFAULT_THINK_SECONDS = 2.0   # a move's budget when none is given
 DEFAULT_ITERATIONS = 1000     # the budget of a plain `mcts` where runs must repeat (gdef-sim)
@@ -77,7 +83,7 @@ class _Node:
         self.mover = mover          # the player who made `move`
         self.parent = parent
         self.children: list[_Node] = []
-        self.untried: list | None = None   # filled the first time the node is reached
+        self.untried: Untried | None = None   # made the first time the node is reached
         self.after: dict | None = None   # the root's: its untried moves' states, made by choose()
         self.visits = 0
         self.reward = 0.0
@@ -106,6 +112,7 @@ class MctsAgent:
         self._native = None    # the NativeRules of the game last played, when native
         self._waiting_for = None   # the game whose native rules an "auto" search waits for
         self._deadline = None
+        self._winning = None   # a root move found to win at once while searching
         self.last_iterations = 0  # of the last choose(), for people who ask how hard it looked
         self.last_engine = "python"  # the last choose()'s playouts: "python", "native" or both
         self._played = {"python": 0, "native": 0}
@@ -122,21 +129,26 @@ class MctsAgent:
         started = self.clock()
         if state.is_chance_node:  # the engine's to resolve; drawn by weight if asked
             return state.sample_chance(self.rng)
-        moves = legal_moves(state)
+        found = legal_ops(state)   # operations: a big board's millions are not all made Moves
         self.last_iterations = 0
-        if len(moves) == 1:
-            return moves[0]
+        if len(found) == 1:
+            return state.moves_of(found)[0]
+        root = _Node(None, None, None, state)
+        root.untried = Untried(state, self.rng)
+        root.after = {}
         game = getattr(state, "game", None)
-        waiting = self.playouts == "auto" and hasattr(game, "program")   # for the background compile
-        self._native = None if waiting else native_rules(game, self.playouts)
+        # A native playout cannot stop at the deadline, and on a board of a million squares
+        # one costs seconds: "auto" plays a big position's playouts in Python.
+        engine = "python" if self.playouts == "auto" and not root.untried.drawn_at_once else self.playouts
+        waiting = engine == "auto" and hasattr(game, "program")   # for the background compile
+        self._native = None if waiting else native_rules(game, engine)
         self._waiting_for = game if waiting else None
         self._played = {"python": 0, "native": 0}
         self._deadline = None if self.time_limit is None else started + self.time_limit
-        root = _Node(None, None, None, state)
-        root.untried = moves
-        self.rng.shuffle(root.untried)
-        root.after = {}
-        for move in root.untried:   # the states after the root's moves, made once (in time)
+        self._winning = None
+        # The states after a small position's moves, made once (in time); a big position's
+        # moves are looked at as the search tries them (_iterate), never all.
+        for move in root.untried.in_order() if root.untried.drawn_at_once else ():
             if self._deadline is not None and self.clock() >= self._deadline:
                 break
             after = state.clone()
@@ -159,9 +171,11 @@ class MctsAgent:
             if self._iterate(root):
                 done += 1
                 self.last_iterations = done
+            if self._winning is not None:
+                return self._winning
         self.last_engine = " and ".join(engine for engine, count in self._played.items() if count) or "python"
         best = max(root.children, key=lambda child: (child.visits, child.reward), default=None)
-        return best.move if best is not None and best.visits else moves[0]
+        return best.move if best is not None and best.visits else root.untried.fallback()
 
     def _iterate(self, root: _Node) -> bool:
         """One iteration; False when its playout was cut short (nothing counted)."""
@@ -178,14 +192,16 @@ class MctsAgent:
         # Expansion: one new child, unless the game is over here.
         if not state.is_over:
             if node.untried is None:
-                node.untried = state.legal_moves()
-                self.rng.shuffle(node.untried)
+                node.untried = Untried(state, self.rng)
             if node.untried:
                 move = node.untried.pop()
                 after = root.after.pop(move, None) if node is root else None
                 if after is None:
                     after = state.clone()
                     after.apply(move)
+                    if node is root and after.is_over and after.winner == state.current_player:
+                        self._winning = move   # wins at once (a big position's, met as tried)
+                        return False
                 child = _Node(move, state.current_player, node, after)
                 node.children.append(child)
                 node, state = child, after
@@ -197,7 +213,8 @@ class MctsAgent:
             if winner is _CUT:
                 if node.visits == 0 and node.parent is not None:   # take the new leaf back
                     node.parent.children.remove(node)
-                    node.parent.untried.append(node.move)
+                    if node.parent.untried is not None:   # (a chance node's child is drawn again)
+                        node.parent.untried.put_back(node.move)
                     if node.parent is root:
                         root.after[node.move] = node.state
                 return False

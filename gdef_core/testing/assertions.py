@@ -296,10 +296,11 @@ def _check_score(state, player, value) -> Outcome:
 
 
 def _moves(state, count) -> Outcome:
-    moves = [] if state.is_over else state.clone().legal_moves()
-    listed = ", ".join(str(move) for move in moves[:12]) + (", ..." if len(moves) > 12 else "")
-    return Outcome(len(moves) == count, f"{count} legal moves",
-                   f"{len(moves)} legal moves" + (f": {listed}" if moves else ""))
+    state = state.clone()
+    found = state.legal_ops()   # counted, and only the 12 shown made Moves (a big board has millions)
+    listed = ", ".join(str(move) for move in state.moves_of(found[:12])) + (", ..." if len(found) > 12 else "")
+    return Outcome(len(found) == count, f"{count} legal moves",
+                   f"{len(found)} legal moves" + (f": {listed}" if found else ""))
 
 
 def _chance(state) -> Outcome:

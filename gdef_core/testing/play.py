@@ -97,7 +97,7 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
             return
         if time.monotonic() > deadline:
             return
-        legal = state.legal_moves()
+        legal = state.legal_ops()   # operations: a big board's millions are not made Moves
         if not legal:
             findings.add(("stuck",), lambda: _at_end(game, "G702", f"player {state.current_player} has no "
                                                     "legal move here, but `end()` said the game goes on",
@@ -108,7 +108,7 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
         else:
             if generator:
                 _judge_generator(game, state, legal, rng, moves, findings)
-            move = rng.choice(legal)
+            move = state.moves_of([rng.choice(legal)])[0]
         before = state.clone()
         try:
             state.apply(move)
@@ -123,8 +123,8 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
 
 
 def _judge_generator(game, state, legal, rng, moves, findings: _Findings) -> None:
-    """Candidates the judge rejects (G703), and legal moves found by changing a generated
-    move that the generator does not propose (G704)."""
+    """Candidates the judge rejects (G703), and legal moves (`legal`: their operation tuples)
+    found by changing a generated move that the generator does not propose (G704)."""
     candidates = state.candidate_moves()
     rejected = len(candidates) - len(legal)
     if rejected > 0:
@@ -133,7 +133,7 @@ def _judge_generator(game, state, legal, rng, moves, findings: _Findings) -> Non
                      "isMoveLegal() rejects", moves))
     proposed = {_effect(state, move) for move in candidates}
     for _ in range(MUTATIONS_PER_POSITION):
-        mutant = _mutate(game, rng, rng.choice(legal))
+        mutant = _mutate(game, rng, state.moves_of([rng.choice(legal)])[0])
         if mutant is None or _effect(state, mutant) in proposed:
             continue
         if state.clone().check(mutant):

@@ -436,9 +436,26 @@ static inline void g_set_square(int64_t *b, int64_t k, int64_t o, int64_t place)
     }
 }
 
+/* A consequence of end() on square k: the board at once, through g_set, which keeps its hash. */
+static inline void g_consequence_now(Ctx *c, int64_t k, int64_t o, int64_t place) {
+    if (place == 2) {
+        g_set(c, NBO + k, o);
+    } else {
+        g_set(c, k, o);
+        if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
+    }
+}
+
+/* The slots of a call kept for end() (HS from H_RPL; "a judgement's call replayed", below). */
+enum { RPL_FN, RPL_ON, RPL_D, RPL_STEPS, RPL_R, RPL_N, RPL_ARG };
+#define RPL_OP (RPL_ARG + RPL_ARGS)
+
+static inline void g_replay_note(int64_t *HS, int64_t k, int64_t o, int64_t place);
+
 /* addPlace / addClear / addCount in end(): the board at once; in isMoveLegal(): the scratch
  * copy ResultPosition, HS from H_RES + 1, made from the board after the move at the judgement's
- * first consequence (HS[H_RES] = 1; the entry point resets it). One step each. */
+ * first consequence (HS[H_RES] = 1; the entry point resets it). One step each; in a judgement,
+ * noted while a call to replay in end() runs (RPL_ON). */
 static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_t place) {
     int64_t *S = c->S, *HS = c->HS;
     if (x < 0 || x >= W || y < 0 || y >= H) {
@@ -448,12 +465,7 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
     S[S_ST] -= 1;
     int64_t k = x * H + y;
     if (S[S_CTX] == CTX_END) {
-        if (place == 2) {           /* the board through g_set, which keeps its hash */
-            g_set(c, NBO + k, o);
-        } else {
-            g_set(c, k, o);
-            if (COUNTING) g_set(c, NBO + k, 0); /* a place or a clear resets the count */
-        }
+        g_consequence_now(c, k, o, place);
     } else if (S[S_CTX] == CTX_IS_MOVE_LEGAL) {
         if (HS[H_RES] == 0) {
             memcpy(HS + H_RES + 1, c->B, NB * sizeof(int64_t));
@@ -462,6 +474,7 @@ static inline void g_consequence(Ctx *c, int64_t x, int64_t y, int64_t o, int64_
             HS[H_RES] = 1;
         }
         g_set_square(HS + H_RES + 1, k, o, place);
+        if (REPLAY && HS[H_RPL + RPL_ON]) g_replay_note(HS, k, o, place);
     } else {
         g_bad(c);
     }
@@ -492,6 +505,67 @@ static inline void g_add_move_moves(Ctx *c, int64_t *nc) {
         S[S_NM] = m + 1;
     }
     S[S_BAD] = 0;
+}
+
+/* ------------------------------------------------------------ a judgement's call replayed in end()
+ * A function of lower/replayed.py called by isMoveLegal() and again by end() (Go's capture()):
+ * emit.py's r_NAME_keep, in the judgement, keeps its call in HS from H_RPL (when no consequence
+ * was made before it, so that ResultPosition is the board after the move): RPL_FN the function's
+ * number + 1 (0: nothing kept), RPL_ON 1 while the call runs (g_consequence notes each
+ * consequence), its depth, steps spent, result, consequences noted, arguments and the
+ * consequences (square, value, place); the board it saw stays in H_NEXT. r_NAME_take, in
+ * end(), answers a call with the same function, depth and arguments on the same board (end()'s
+ * ResultPosition is the board) from them, when the budget left covers the steps kept; else it
+ * runs the function. */
+static inline void g_replay_note(int64_t *HS, int64_t k, int64_t o, int64_t place) {
+    int64_t *R = HS + H_RPL, n = R[RPL_N];
+    if (n < RPL_OPS) {
+        R[RPL_OP + 3 * n] = k;
+        R[RPL_OP + 3 * n + 1] = o;
+        R[RPL_OP + 3 * n + 2] = place;
+    }
+    R[RPL_N] = n + 1;
+}
+
+/* Before a call to keep, in isMoveLegal(): whether it may be kept (no consequence made before
+ * it); then nothing is kept while it runs, and its consequences are noted. */
+static inline int g_replay_start(Ctx *c) {
+    int64_t *R = c->HS + H_RPL;
+    if (c->S[S_CTX] != CTX_IS_MOVE_LEGAL || c->HS[H_RES] != 0) return 0;
+    R[RPL_FN] = 0;
+    R[RPL_N] = 0;
+    R[RPL_ON] = 1;
+    return 1;
+}
+
+/* After it: whether it may be kept (no failure, the budget not spent, its consequences fit).
+ * The board it saw is the board after the move: g_next_board's copy, made here if the call's
+ * reads did not make it, and left as it is until the next judgement, which empties the kept
+ * call too (e_isMoveLegal). */
+static inline int g_replay_kept(Ctx *c) {
+    int64_t *S = c->S, *HS = c->HS, *R = HS + H_RPL;
+    R[RPL_ON] = 0;
+    if (S[S_ERR] != 0 || S[S_ST] < 0 || R[RPL_N] > RPL_OPS) return 0;
+    if (HS[H_NEXT] <= G_NEXT_SCANS) {
+        memcpy(HS + H_NEXT + 1, c->B, NB * sizeof(int64_t));
+        for (int64_t i = S[S_OP0]; i < S[S_OP0] + S[S_NOPS]; i++) g_apply(HS + H_NEXT + 1, c->OPS, i);
+        HS[H_NEXT] = G_NEXT_SCANS + 1;
+    }
+    return 1;
+}
+
+/* In end(): whether the kept call of function `fn` at depth d, whose arguments the caller
+ * compared, answers this one (the same board, the budget left covering its steps); then its
+ * steps spent and its consequences made. */
+static inline int g_replay_take(Ctx *c, int64_t fn, int64_t d) {
+    int64_t *S = c->S;
+    const int64_t *R = c->HS + H_RPL;
+    if (R[RPL_FN] != fn || R[RPL_D] != d || S[S_CTX] != CTX_END || S[S_ST] < R[RPL_STEPS]
+        || memcmp(c->HS + H_NEXT + 1, c->B, NB * sizeof(int64_t)) != 0)
+        return 0;
+    S[S_ST] -= R[RPL_STEPS];
+    for (int64_t i = 0; i < R[RPL_N]; i++) g_consequence_now(c, R[RPL_OP + 3 * i], R[RPL_OP + 3 * i + 1], R[RPL_OP + 3 * i + 2]);
+    return 1;
 }
 
 /* ------------------------------------------------------------ the lazy draw
