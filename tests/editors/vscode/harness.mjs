@@ -211,8 +211,17 @@ export async function goTo(page, line, column) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(`:${line}:${column}`);
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden' });
+  // Enter again when the first was lost (a loaded machine: the picker still open after 10 s,
+  // as once in a clean-clone run); never after it closed, where Enter would go to the editor
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Enter');
+    try {
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
 
 /** The screen box of the first rendered occurrence of `text` in the editor. */
