@@ -8,7 +8,8 @@ from support import EXAMPLES
 
 from gdef_core.loader import load_program
 from gdef_core.lower.build import lower_program
-from gdef_core.lower.unread_fills import unread_fills
+from gdef_core.lower import ir
+from gdef_core.lower.unread_fills import exits_whole, unread_fills
 from gdef_core.runtime import load_game
 
 # One function per pattern; `unfilled_*` functions' arrays are proven, `filled_*` ones' are not.
@@ -209,3 +210,23 @@ def test_kalahs_seeds_copied_whole_and_owares_passed_on():
     assert set(unread_fills(kalah["sow"])) == {"seeds"}
     oware = lower_program(load_game(str(EXAMPLES / "oware.gdef")).program).functions
     assert set(unread_fills(oware["sow"])) == set()
+
+
+def test_running_out_of_steps_in_a_copy_made_whole_leaves_the_function():
+    """The copy loop of kalah's sow() proves `seeds` written whole when its test ends it; out of
+    steps inside it, the C route leaves sow() (returning), not only the loop, so that no read
+    after it sees an element left unwritten. The loop in moves() proves nothing: it breaks."""
+    from gdef_core.cnative.emit import c_source
+    game = load_game(str(EXAMPLES / "kalah.gdef"))
+    sow = lower_program(game.program).functions["sow"]
+    unfilled = unread_fills(sow)
+    loops = [node for node in ir.walk(sow.body) if isinstance(node, ir.Loop)]
+    assert [exits_whole(loop, unfilled, sow) for loop in loops] == [True, False, True]
+    assert not exits_whole(loops[0], frozenset(), sow)
+    text = c_source(game.program, game.max_steps, game.max_depth).text
+    sow_at = text.index("void u_sow(", text.index("void u_sow(") + 1)   # the body, after its prototype
+    sow_c = text[sow_at:text.index("\n}\n", sow_at)]
+    assert sow_c.split("while (", 1)[1].splitlines()[1].strip() == (
+        "if (--_st < 0) { g_bad(c); { *_stp = _st; *_ncp = _nc; return ; } }")
+    moves_c = text[text.index("void u_moves(", text.index("void u_moves(") + 1):]
+    assert moves_c.split("while (", 1)[1].splitlines()[1].strip() == "if (--_st < 0) { g_bad(c); break; }"

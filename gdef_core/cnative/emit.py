@@ -35,7 +35,7 @@ from gdef_core.lower.replayed import replayed
 from gdef_core.lower.skippable import skippable_calls
 from gdef_core.lower.stack_arrays import stack_arrays
 from gdef_core.lower.tables import constant_arrays, constant_locals
-from gdef_core.lower.unread_fills import unread_fills
+from gdef_core.lower.unread_fills import exits_whole, unread_fills
 from gdef_core.semantics.program import Program
 from gdef_core.span import Span
 
@@ -634,7 +634,10 @@ class _FunctionEmitter:
     def loop(self, loop: ir.Loop, indent: int) -> None:
         test = self.expr(loop.cond) if loop.cond is not None else "1"
         self.line(indent, f"while ({test}) {{")
-        self.line(indent + 1, "if (--_st < 0) { g_bad(c); break; }")
+        # out of steps: the loop left, or the function where leaving the loop by its test proves
+        # an array written whole (lower/unread_fills.py): no read sees its unwritten elements
+        leave = self.give_up if exits_whole(loop, self.unfilled, self.function) else "break;"
+        self.line(indent + 1, f"if (--_st < 0) {{ g_bad(c); {leave} }}")
         self.loops.append(loop.step)
         self.block([*loop.body, *loop.step], indent + 1)
         self.loops.pop()

@@ -22,9 +22,9 @@ level-1 fact, `A[c]` a constant prefix longer than c. Facts meet at joins by int
 to a fixpoint. A loop `while (t < N)` (N a constant) left by its test with "A[0 .. t-1]
 written" has written all of an array A of at most N elements (kalah's `sow()` copies the 14 pits
 into `seeds` so: then any read of A is of a written element). A loop left because the step
-budget ran out (the C route's `break` at its head) leaves it part written, but that run has
-failed: the values read after it are never used (every index, square and division is still
-checked, no proof reads an array's elements, and every loop stops at once). An array used other
+budget ran out leaves it part written: there a compiled backend leaves the function, not only
+the loop (`exits_whole`), so that no read sees the elements left unwritten (a C compiler may
+assume anything of such a read, a bounds test included). An array used other
 than by its elements or `sizeOf()` (passed to a function,
 which may read it) keeps its fill. An index out of bounds is an error either way (the read is
 flagged, its value never used), so the facts need no bounds.
@@ -38,6 +38,18 @@ from gdef_core.lower import ir
 # locals known to hold a constant. None: unreachable (after a return, break or continue).
 _State = tuple[frozenset, frozenset, frozenset] | None
 _START = (frozenset(), frozenset(), frozenset())
+
+
+def exits_whole(loop: ir.Loop, unfilled: frozenset[str], function: ir.Function) -> bool:
+    """Whether leaving `loop` by its test may make one of the `unfilled` arrays of `function`
+    written whole (`t < N` with N at least its constant size: the rule above), so that running
+    out of steps inside it must leave the function, not only the loop."""
+    match loop.cond:
+        case ir.Binary(op="<", left=ir.Local(), right=ir.Const(value=int() as n, type="int")):
+            return any(isinstance(node, ir.DeclareArray) and node.name in unfilled
+                       and isinstance(node.sizes[0], ir.Const) and node.sizes[0].value <= n
+                       for node in ir.walk(function.body))
+    return False
 
 
 def unread_fills(function: ir.Function) -> frozenset[str]:
