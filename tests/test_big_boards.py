@@ -248,6 +248,7 @@ def test_greedys_replies_are_drawn_without_listing_each_positions_candidates(big
 def test_a_candidate_view_holds_the_candidates_in_their_order(tmp_path):
     from gdef_core import load_game
     from gdef_core.runtime.game import CandidateView
+    from gdef_core.runtime.notation import touching
 
     rules = tmp_path / "small.gdef"
     rules.write_text(BIG.replace("1000 x 1000", "5 x 3").replace("obj X\n", "obj X\nobj O\n"), encoding="utf-8")
@@ -259,6 +260,26 @@ def test_a_candidate_view_holds_the_candidates_in_their_order(tmp_path):
     assert len(view) == 5 * 3 * 2 + 2 + 1 and view[-1] == () and view[30] == ((0, 1, state.game.empty, False),)
     with pytest.raises(IndexError):
         view[33]
+    squares = {(0, 1), (2, 0), (3, 2), (4, 2), (9, 9)}
+    assert state.candidates_touching(squares) == touching(state.candidate_ops(), squares)
+    assert len(state.candidates_touching(squares)) == 4 * 2 + 3 + 1  # places, clears of the three taken, pass
+
+
+def test_random_moves_and_their_names_on_a_big_board_list_no_candidates(big, no_move_lists, monkeypatch):
+    import random
+
+    from gdef_core import load_game
+    from gdef_core.runtime.game import Game
+
+    state = load_game(big).new_state()
+    monkeypatch.setattr(Game, "candidates", lambda *arguments: _never(None))
+    rng = random.Random(7)
+    played = []
+    for _ in range(3):
+        played.append(state.random_move(rng))
+        state.apply(played[-1])
+    assert [str(move) for move in played] == ["place(323,833,X)", "place(150,849,X)", "place(650,936,X)"]  # as before
+    assert state.move_name(state.random_move(rng)) == "72,436"
 
 
 def test_a_rule_tests_moves_count_and_random_play_on_a_big_board(big, no_move_lists):
