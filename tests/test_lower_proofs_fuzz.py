@@ -107,24 +107,25 @@ DISTANCES = [
 
 
 class _Moves:
-    """The text of a moves() from `seed`: an even seed a clean shape, an odd one with near
-    misses drawn in."""
+    """The text of a moves() from `seed`: an even seed a clean shape, an odd one with one near
+    miss drawn in at one site (a loop, the operations, the ray, the coordinates), so that no
+    other near miss makes the proof refuse it anyway."""
 
     def __init__(self, seed: int):
         self.r = random.Random(seed)
-        self.clean = seed % 2 == 0
+        self.site = None if seed % 2 == 0 else self.r.choice(["x", "y", "stretch", "stretch", "ray", "coordinates"])
         self.before: list[str] = []    # moves()' statements before its loops
         self.helpers: list[str] = []   # functions before moves()
 
-    def near_miss(self, choices: list):
+    def near_miss(self, site: str, choices: list):
         found = self.r.choice(choices)
-        return None if self.clean else found
+        return found if site == self.site else None
 
     def counted(self, var: str, body: list[str]) -> list[str]:
         """A loop of `var` over 0 .. 3 in one of several spellings around `body`."""
         r = self.r
         style = r.choice(["for", "for down", "for two", "while end", "while start", "while down"])
-        miss = self.near_miss([None] * 6 + ["set again", "continue", "step in if", "step of a local"])
+        miss = self.near_miss(var, ["set again", "continue", "step in if", "step of a local"])
         flag = f"again_{var}"
         extra = []
         if miss in ("set again", "continue"):
@@ -140,7 +141,7 @@ class _Moves:
         if miss == "step of a local":
             self.before.append(f"int stay_{var} = 0;")
             up, down = f"{var} = {var} + stay_{var};\n{up}", f"{var} = {var} + stay_{var};\n{down}"
-        if style.startswith("for") and miss in ("step in if", "step of a local"):
+        if miss in ("continue", "step in if", "step of a local"):   # in a loop whose step it can skip
             style = "while end"
         if style == "for":
             return [f"for (int {var} = 0; {var} < 4; {var} = {var} + 1) {{", *body, *extra, "}"]
@@ -156,14 +157,16 @@ class _Moves:
 
     def coordinate(self, names: list[str]) -> str:
         forms = ["v", "v", "v + 1", "3 - v", "v - 1", "-v + 3"]
-        form = self.r.choice(forms if self.clean else [*forms, "0", "1", "v + v", "v * 1", "onTurn()"])
+        if self.site == "coordinates":
+            forms += ["0", "1", "v + v", "v * 1", "onTurn()"]
+        form = self.r.choice(forms)
         return form.replace("v", self.r.choice(names))
 
     def stretch(self, ops: list, names: list[str]) -> tuple[list[str], str | None]:
         """The operations and the addMove(), and the near miss drawn around them."""
         r = self.r
         lines = [f"addClear({x}, {y});" if kind == "clear" else f"addPlace({x}, {y}, {kind});" for x, y, kind in ops]
-        miss = self.near_miss([None] * 5 + ["extra if", "extra continue", "extra break", "op in helper", "op before",
+        miss = self.near_miss("stretch", ["extra if", "extra continue", "extra break", "op in helper", "op before",
                                             "pass before", "pass after", "pass in loop", "op after", "count",
                                             "second move", "conditional first", "counter back"])
         if miss == "extra if":
@@ -213,6 +216,8 @@ class _Moves:
                 ops.append((f"{ox} + s * dx[d]", f"{oy} + dy[d] * {scale}", kind))
             else:
                 ops.append((self.coordinate(on), self.coordinate(on), kind))
+        if shape != "grid" and r.random() < 0.8:   # the square moved from (amazons, clobber)
+            ops.insert(r.randint(0, len(ops)), (ox, oy, r.choice(["X", "O", "clear"])))
         if shape == "grid" and r.random() < 0.2:
             self.before.append("int a0 = 2;")
             inner.append(f"int al = {r.choice(names)} + {r.choice(['0', '1', 'a0'])};")
@@ -240,7 +245,7 @@ class _Moves:
             declared = [f"int s = far({ox}, {oy}, dx[d], dy[d]);"]
         if shape == "ray":
             steps = ["tx = tx + dx[d];", "ty = ty + dy[d];"]
-            miss = self.near_miss([None] * 4 + ["step in if", "break between", "one step", "step before",
+            miss = self.near_miss("ray", ["step in if", "break between", "one step", "step before",
                                                 "other table", "split"])
             if miss == "step in if":
                 steps[0] = f"if (onTurn() == 0) {{ {steps[0]} }}"
@@ -379,16 +384,17 @@ class _Fills:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
         self.n = self.r.choice([3, 4, 5, 6, 40])
+        self.structured = seed % 2 == 0
         self.loops = 0
 
     def value(self) -> str:
         return self.r.choice(["x", "s + 1", "t", "x + t", "2", "s % 3", "u"])
 
-    def stmt(self, depth: int) -> list[str]:
+    def stmt(self, depth: int, kind: str | None = None) -> list[str]:
         r, n = self.r, self.n
         kinds = ["write t", "write t", "push", "pop", "read t", "read t", "read c", "write c", "set t", "copy",
-                 "sub", "fill loop", "push loop", "pop loop", "if"]
-        kind = r.choice(kinds if depth < 2 else kinds[:-4])
+                 "sub", "push bare", "read bare", "pop bare", "sum loop", "fill loop", "push loop", "pop loop", "if"]
+        kind = kind or r.choice(kinds if depth < 2 else kinds[:-4])
         c = r.randint(0, min(n, 6) - 1)
         if kind == "write t":
             return [f"if (t >= 0 && t < {n}) {{ a[t] = {self.value()}; }}"]
@@ -398,6 +404,16 @@ class _Fills:
             return ["if (t > 0) {", "t = t - 1;", "s = s + a[t];", "}"]
         if kind == "read t":
             return [f"if (t >= 0 && t < {n}) {{ s = s + a[t]; }}"]
+        if kind == "push bare":   # out of bounds fails alike with any fill
+            return [f"a[t] = {self.value()};", "t = t + 1;"]
+        if kind == "read bare":
+            return ["s = s + a[t];"]
+        if kind == "pop bare":
+            return ["t = t - 1;", "s = s + a[t];"]
+        if kind == "sum loop":
+            self.loops += 1
+            return [f"for (int j{self.loops} = 0; j{self.loops} < {n}; j{self.loops} = j{self.loops} + 1) {{",
+                    f"s = s + a[j{self.loops}];", "}"]
         if kind == "read c":
             return [f"s = s + a[{c}];"]
         if kind == "write c":
@@ -412,11 +428,11 @@ class _Fills:
             self.loops += 1
             i = f"i{self.loops}"
             body = [f"a[{i}] = {self.value().replace('t', i)};"]
-            if r.random() < 0.3:
+            if r.random() < 0.5:
                 body.insert(r.choice([0, 1]), f"if (x == {r.randint(0, 3)}) {{ break; }}")
             return [f"for (int {i} = 0; {i} < {r.choice([n, n, n - 1, 't'])}; {i} = {i} + 1) {{", *body, "}"]
         if kind == "push loop":
-            leave = [f"if (x == {r.randint(0, 3)}) {{ break; }}"] if r.random() < 0.3 else []
+            leave = [f"if (x == {r.randint(0, 3)}) {{ break; }}"] if r.random() < 0.5 else []
             return [f"while (t < {r.choice([n, n, n - 1])}) {{", "if (t < 0) { t = 0; }", f"a[t] = {self.value()};",
                     *leave, "t = t + 1;", "}"]
         if kind == "pop loop":
@@ -428,7 +444,13 @@ class _Fills:
         return [line for _ in range(self.r.randint(1, most)) for line in self.stmt(depth)]
 
     def text(self, fill: int) -> str:
-        body = [f"int a[{self.n}] = {fill};", "int t = 0;", "int u = 0;", "int s = 0;", *self.block(0, 7), "return s;"]
+        if self.structured:   # the array written (a prefix, all of it, up to a break), then read
+            writes = self.r.choice([["fill loop"], ["push loop"], ["write c", "write c"], ["push", "push loop"]])
+            reads = self.r.choice([["sum loop"], ["read c"], ["pop loop"], ["read t"], ["pop bare"]])
+            statements = [line for kind in (*writes, *reads) for line in self.stmt(2, kind)]
+        else:
+            statements = self.block(0, 7)
+        body = [f"int a[{self.n}] = {fill};", "int t = 0;", "int u = 0;", "int s = 0;", *statements, "return s;"]
         return "define f(int x) -> int {\n" + "\n".join("  " + line for line in body) + "\n}\n"
 
 
