@@ -36,7 +36,7 @@ from gdef_core.runtime import load_game
 
 DISTINCT_SEEDS = range(240)
 FILL_SEEDS = range(160)
-C_CASES = 5
+C_CASES = 6
 MAX_STEPS = 20000   # a generated endless loop fails fast, on both sides alike
 
 
@@ -364,7 +364,8 @@ define moves() {
 """
 
 # for the C route: a loop over the board after the move, called by isMoveLegal() and by end()
-# (lower/replayed.py), which calls f() too
+# (lower/replayed.py), which calls f() too; reading the board before the move instead
+# (CurrentPosition), it is a near miss that must not be replayed
 REPLAYED = """define row(int y) -> int {
   int n = f(y);
   for (int i = 0; i < 4; i = i + 1) {
@@ -454,11 +455,14 @@ class _Fills:
         return "define f(int x) -> int {\n" + "\n".join("  " + line for line in body) + "\n}\n"
 
 
-def _fills_game(seed: int, fill: int, judged: bool = False) -> str:
+def _fills_game(seed: int, fill: int, judged: str | None = None) -> str:
+    """The game of f() `seed` filled with `fill`; with row() reading the board `judged`."""
     text = FILLS_HEADER + _Fills(seed).text(fill)
     if judged:
         text = (text.replace("return isGenerated();", "return isGenerated() && row(1) >= 0;")
-                    .replace("return moveNumber() >= 5;", "return moveNumber() >= 5 || row(1) > 9;") + REPLAYED)
+                    .replace("return moveNumber() >= 5;",
+                             "return moveNumber() >= 5 || moveNumber() >= 2 && row(1) % 3 == 1;")
+                + REPLAYED.replace("ResultPosition", judged))
     return text
 
 
@@ -508,7 +512,7 @@ def _c_seeds(directory) -> tuple[int, ...]:
 
     framed, arena, seed = [], [], 0
     while len(framed) < C_CASES - 1 or not arena:
-        module = lowered(_load(directory, f"judged{seed}", _fills_game(seed, 7, judged=True)).program)
+        module = lowered(_load(directory, f"judged{seed}", _fills_game(seed, 7, "ResultPosition")).program)
         assert replayed(module, set()) == {"row"}
         if unread_fills(module.functions["f"]):
             (framed if stack_arrays(module.functions["f"]) else arena).append(seed)
@@ -534,7 +538,8 @@ def _native_legal(native, state) -> list[str] | str:
 def test_the_c_route_plays_a_game_of_proven_arrays_as_the_python_backend(generated, tmp_path, monkeypatch, case):
     """Legal moves in random positions (the kernel's own count where the Python backend lists
     them) and seeded random games replayed through the Python backend, at three step budgets
-    a few steps apart and a large one."""
+    a few steps apart and a large one; row() read in end() as judged (replayed) or reading
+    the board before the move (a near miss, not replayed)."""
     from support import need_module
 
     need_module("numpy", "pip install -e '.[fast]'")
@@ -545,8 +550,10 @@ def test_the_c_route_plays_a_game_of_proven_arrays_as_the_python_backend(generat
     from gdef_core.native.backend import ENDED, FAILED
     from gdef_core.play.games import kernel_seed
 
+    from gdef_core.lower.replayed import replayed
+
     seed = _c_seeds(generated)[case]
-    text = _fills_game(seed, 7, judged=True)
+    text = _fills_game(seed, 7, ("ResultPosition", "CurrentPosition")[case % 2])
     budget = random.Random(seed).randint(40, 160)
     monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
     with use_route("c"):
@@ -555,6 +562,7 @@ def test_the_c_route_plays_a_game_of_proven_arrays_as_the_python_backend(generat
             said: list[str] = []
             native = NativeRules.load(game, said.append)
             assert native is not None and native.route == "c", said
+            assert replayed(lowered(game.program), set()) == ({"row"} if case % 2 == 0 else set())
             where = (max_steps, text)
             for state in _random_states(game, seed, 2):
                 legal = _legal(state)
