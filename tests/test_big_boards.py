@@ -230,6 +230,58 @@ def test_greedy_looks_at_a_sample_of_a_big_boards_moves(big, no_move_lists):
     assert len(game._moves) <= 32 * 33  # its 32 moves and 32 replies to each, drawn, not a million
 
 
+def test_greedys_replies_are_drawn_without_listing_each_positions_candidates(big, no_move_lists, monkeypatch):
+    from gdef_core import load_game
+    from gdef_core.play.agents import GreedyAgent
+    from gdef_core.runtime.game import Game
+
+    game = load_game(big)
+    state = game.new_state()
+    assert state.legal_count() == 1_000_000
+    listed = []
+    monkeypatch.setattr(Game, "candidates", lambda *arguments: listed.append(arguments) or [])
+    assert str(GreedyAgent(7).choose(state)) == "place(129,815,X)"  # the move it chose listing them
+    assert str(GreedyAgent(3).choose(state)) == "place(635,17,X)"
+    assert listed == []  # each of its 32 x 32 replies drawn from a CandidateView, not from a new list of a million
+
+
+def test_a_candidate_view_holds_the_candidates_in_their_order(tmp_path):
+    from gdef_core import load_game
+    from gdef_core.runtime.game import CandidateView
+    from gdef_core.runtime.notation import touching
+
+    rules = tmp_path / "small.gdef"
+    rules.write_text(BIG.replace("1000 x 1000", "5 x 3").replace("obj X\n", "obj X\nobj O\n"), encoding="utf-8")
+    state = load_game(str(rules)).new_state()
+    for move in ("place(4,2,X)", "place(0,1,O)", "place(2,0,X)"):
+        view = state.candidate_view()
+        assert isinstance(view, CandidateView) and list(view) == state.candidate_ops()
+        state.apply(move)
+    assert len(view) == 5 * 3 * 2 + 2 + 1 and view[-1] == () and view[30] == ((0, 1, state.game.empty, False),)
+    with pytest.raises(IndexError):
+        view[33]
+    squares = {(0, 1), (2, 0), (3, 2), (4, 2), (9, 9)}
+    assert state.candidates_touching(squares) == touching(state.candidate_ops(), squares)
+    assert len(state.candidates_touching(squares)) == 4 * 2 + 3 + 1  # places, clears of the three taken, pass
+
+
+def test_random_moves_and_their_names_on_a_big_board_list_no_candidates(big, no_move_lists, monkeypatch):
+    import random
+
+    from gdef_core import load_game
+    from gdef_core.runtime.game import Game
+
+    state = load_game(big).new_state()
+    monkeypatch.setattr(Game, "candidates", lambda *arguments: _never(None))
+    rng = random.Random(7)
+    played = []
+    for _ in range(3):
+        played.append(state.random_move(rng))
+        state.apply(played[-1])
+    assert [str(move) for move in played] == ["place(323,833,X)", "place(150,849,X)", "place(650,936,X)"]  # as before
+    assert state.move_name(state.random_move(rng)) == "72,436"
+
+
 def test_a_rule_tests_moves_count_and_random_play_on_a_big_board(big, no_move_lists):
     from gdef_core import load_game
     from gdef_core.testing.assertions import evaluate, parse_assertion
@@ -292,6 +344,27 @@ def test_a_computers_first_move_and_a_hint_on_a_big_board(big, tmp_path, player)
     hint = [line for line in done.stdout.splitlines() if line.startswith("Hint: ")]
     assert len(hint) == 1 and " of 1,000,001; type " in hint[0]
     assert len(json.loads((tmp_path / "r.json").read_text())["moves"]) == 1
+
+
+# gdef-run as its own process, which sees at exit whether the objects it made were frozen out
+# of the interpreter's last garbage collection (which frees a big board's candidates one at a time).
+WATCHED_EXIT = ("import atexit, gc, sys\n"
+                "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0, flush=True))\n"
+                "from gdef_core.cli.{module} import main\n"
+                "sys.argv[1:] = sys.argv[2:]\n"
+                "main()\n")
+
+
+@pytest.mark.parametrize("module, command", [("run", []), ("main", ["run"])])
+def test_gdef_run_leaves_a_big_boards_candidates_to_the_system_at_exit(big, tmp_path, module, command):
+    record = tmp_path / "r.json"
+    done = subprocess.run([sys.executable, "-c", WATCHED_EXIT.format(module=module), "gdef", *command, big, "--seed",
+                           "7", "--record", str(record), "--player", "0=greedy"], input="quit\n", capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.splitlines()[-1] == "frozen at exit: True"
+    assert "player 1> " in done.stdout and "The record is in" in done.stderr
+    assert [entry["move"] for entry in json.loads(record.read_text())["moves"]] == ["place(176,722,X)"]  # as before
 
 
 def test_random_indices_draw_a_permutation_one_index_at_a_time():

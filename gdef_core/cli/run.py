@@ -18,7 +18,8 @@ from functools import partial
 from typing import TextIO
 
 from gdef_core.cli import move_entry
-from gdef_core.cli.common import add_param_option, add_version, guarded, param_values, positive, seconds, whole_number
+from gdef_core.cli.common import (add_param_option, add_version, exit_without_teardown, guarded, param_values, positive,
+                                  seconds, whole_number)
 from gdef_core.cli.completion import completions
 from gdef_core.cli.prompt import QUIT_WORDS, Prompt
 from gdef_core.codes import DEFAULT_MAX_ERRORS
@@ -107,8 +108,11 @@ def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
     """Entry point of the console script; exits with the exit code. `prog`: the name in usage
     lines (`gdef run` when the gdef command runs this one)."""
     stop_on_signals()
-    sys.exit(guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
-                     broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n"))
+    code = guarded(prog, partial(run, prog=prog), argv, interrupted=EXIT_UNFINISHED, internal=EXIT_INTERNAL,
+                   broken_pipe=EXIT_USAGE, interrupted_message="\nInterrupted.\n")
+    if argv is None:  # the process's own command: a big board's candidates are left to the system
+        exit_without_teardown(code)
+    sys.exit(code)
 
 
 def run(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,

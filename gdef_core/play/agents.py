@@ -118,8 +118,9 @@ def _next_player_wins_at_once(state, rng) -> bool:
 
 
 def _sampled_replies(state, rng):
-    """At most SAMPLE legal moves of `state` drawn at random, each candidate judged when drawn."""
-    candidates = state.candidate_ops()
+    """At most SAMPLE legal moves of `state` drawn at random, each candidate judged when drawn;
+    a candidate is made when drawn too (State.candidate_view), not the board's millions."""
+    candidates = state.candidate_view()
     drawn = 0
     for index in random_indices(len(candidates), rng):
         move = state.legal_of([candidates[index]])[0]

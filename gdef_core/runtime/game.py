@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import gc
 import math
+from itertools import compress, repeat
+from operator import is_not
 
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from enum import Enum
-from typing import Mapping, Sequence
+from collections.abc import Sequence
+from typing import Mapping
 
 from gdef_core.builtins import ALIASES
 from gdef_core.moves import Move, MoveSyntaxError, Op, looks_like_name
@@ -31,7 +34,7 @@ from gdef_core.runtime.counts import apply_operations
 from gdef_core.runtime.history import History
 from gdef_core.presentation import Presentation, default_presentation
 from gdef_core.runtime.notation import (NAMED_ALL, NameProblem, move_name, move_names, names_in_position,
-                                        read_exact_name, read_move_name, read_name_near)
+                                        read_exact_name, read_move_name, read_name_near, touching)
 from gdef_core.runtime.reasons import LocatedRule, explain_refusal
 from gdef_core.runtime.rules import Rules
 from gdef_core.lower.limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_STEPS
@@ -285,6 +288,48 @@ class Game:
 
     def _has_legal_move_hook(self, board, player, move_number, variables, history) -> bool:
         return bool(self.legal_ops(board, player, move_number, variables, True, history))
+
+
+class CandidateView(Sequence):
+    """The automatic candidates of a board (spec section 12; Game.candidates()' list: every
+    place, the clear of each occupied square, the pass), each made when indexed. Counting them
+    and finding the occupied squares scan the board at C speed (the latter only once a clear is
+    asked for); nothing of the candidates' size is made."""
+
+    __slots__ = ("_places", "_clears", "_board", "_empty", "_size", "_height", "_occupied", "_count")
+
+    def __init__(self, game: Game, board: list) -> None:
+        self._places, self._clears = game._place_ops, game._clear_ops
+        self._board, self._empty = board, game.empty
+        self._size, self._height = game.width * game.height, game.height   # a counting game's counts follow the squares
+        self._occupied: list | None = None
+        # The squares are objects (strs), the counts after them ints: only an empty square equals empty.
+        self._count = len(self._places) + self._size - board.count(self._empty) + 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> tuple:
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(f"candidate {index} of {self._count}")
+        if index < len(self._places):
+            return self._places[index]
+        if index == self._count - 1:
+            return ()
+        if self._occupied is None:
+            occupied = map(is_not, self._board, repeat(self._empty, self._size))
+            self._occupied = list(compress(range(self._size), occupied))
+        return self._clears[self._occupied[index - len(self._places)]]
+
+    def touching(self, squares: set) -> list:
+        """The candidates that change one of `squares` ((x, y) pairs), and the pass, in their
+        order, found by square."""
+        height, kinds = self._height, len(self._places) // self._size   # the places of a square: one per object
+        indices = sorted(x * height + y for x, y in squares if 0 <= x < self._size // height and 0 <= y < height)
+        places = [self._places[index * kinds + kind] for index in indices for kind in range(kinds)]
+        return [*places, *(self._clears[index] for index in indices if self._board[index] is not self._empty), ()]
 
 
 class BoardView:
@@ -697,6 +742,24 @@ class State:
         except (Fail, RecursionError) as error:
             raise game.rules.error(error) from None
 
+    def candidate_view(self) -> Sequence:
+        """candidate_ops() as a read-only sequence, in its order: a game without moves() gets
+        its automatic candidates made when indexed (CandidateView), so drawing a few of a big
+        board's millions costs what is drawn, not the board. Valid while the position is (a
+        move applied and restored leaves it valid)."""
+        if self.over or self.chance or self.game.rules.raw_moves is not None:
+            return self.candidate_ops()
+        return CandidateView(self.game, self._board)
+
+    def candidates_touching(self, squares: set) -> list:
+        """notation.touching(candidate_ops(), squares): the candidates that change one of
+        `squares` ((x, y) pairs), and the pass; without moves() picked out by square (naming
+        a move on a big board looks at its few squares, not at its millions of candidates)."""
+        view = self.candidate_view()
+        if isinstance(view, CandidateView):
+            return view.touching(squares)
+        return touching(view, squares)
+
     def legal_of(self, candidates: list) -> list[Move | None]:
         """Per operation tuple of `candidates` (some of candidate_ops(), in its order) its Move
         when isMoveLegal() allows it (every outcome at a chance node), else None: the verdicts
@@ -736,7 +799,7 @@ class State:
         game = self.game
         board, player, number, variables = self._board, self.player, self.move_number, self._vars
         try:
-            candidates = game.candidates(board, player, number, variables)
+            candidates = self.candidate_view()   # a big board's millions made only as drawn
             found = game.rules.raw_filter(board, _random_order(candidates, rng.random), player, number,
                                           variables, True, self._history, game.rules.raw_moves is not None)
         except (Fail, RecursionError) as error:
@@ -1013,16 +1076,20 @@ def _scalar(game: Game, name: str, kind: str, value):
     raise ValueError(f"game variable '{name}': {value!r} is not {kind}")
 
 
-def _random_order(items: list, random):
-    """The items of a list (which it reorders) in random order, drawn one at a time: a
-    Fisher-Yates shuffle that stops when the caller stops. `random` is a Random's random()."""
+def _random_order(items: Sequence, random):
+    """The items of a sequence in random order, drawn one at a time: a Fisher-Yates shuffle
+    that stops when the caller stops and keeps only the positions it swapped (the items are
+    not changed, nor copied: a CandidateView's millions are made as drawn). `random` is a
+    Random's random()."""
+    swapped: dict[int, int] = {}   # position -> the index of the item now there
     n = len(items)
     while n:
         i = int(random() * n)
         n -= 1
-        item = items[i]
-        items[i] = items[n]
-        yield item
+        index = swapped.pop(i, i)
+        if i != n:   # the item at the last position moves where the drawn one was
+            swapped[i] = swapped.pop(n, n)
+        yield items[index]
 
 
 def _nth(number: int, move: Move) -> str:

@@ -93,7 +93,7 @@ def names_in_position(state, moves: list) -> list[str]:
         squares.update((op.x, op.y) for op in move.ops)
         squares |= _labelled(presentation, _longest(presentation, effect, short))
     try:
-        near = touching(state.candidate_ops(), squares)
+        near = state.candidates_touching(squares)
         named = [found for found in state.legal_of(near) if found is not None]
     except GdefRuntimeError:  # as when the legal moves cannot be listed: the short forms
         return shorts
@@ -222,7 +222,7 @@ def read_exact_name(state, text: str):
         return None
     text = text.strip()
     try:
-        near = touching(state.candidate_ops(), _labelled(state.game.presentation, text))
+        near = state.candidates_touching(_labelled(state.game.presentation, text))
         legal = [found for found in state.legal_of(near) if found is not None]
     except GdefRuntimeError:  # reading the name among all the legal moves says what failed
         return None
