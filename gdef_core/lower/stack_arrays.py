@@ -2,8 +2,8 @@
 own frame instead of the run's arena.
 
 Kalah's and oware's `sow()` makes `int seeds[14] = 0;` for every candidate: from the arena
-that is a thread-local pointer and top (two calls of the dynamic loader's TLS lookup in a
-shared library), a bounds test and a call of memset, and every index is tested against a size
+that is a bounds test and a call of memset (and, before the arena's top moved into the call's
+Ctx, two calls of the dynamic loader's TLS lookup), and every index is tested against a size
 read back from memory. A C array of a constant size in the function's frame costs none of it,
 and its indexes are tested against a constant. The array is declared each time as before (its
 size checked and counted as steps, then filled), so nothing changes but where it lives.

@@ -56,6 +56,8 @@ typedef struct {
     jmp_buf *jump; /* where g_fail goes */
     uintptr_t stack_top; /* the kernel's frame, for g_stack */
     jmp_buf *stop; /* where a pass of the lazy draw ends early (g_lazy_move) */
+    char *arena; /* the thread's arena of local arrays (g_alloc), NULL until the call makes one */
+    size_t arena_top; /* its top: 0 when the call starts */
 } Ctx;
 
 /* A local array (or a game-variable array passed as an argument): n0 x n1 elements, row by
@@ -83,28 +85,37 @@ static inline void g_stack(Ctx *c) {
 
 /* Local arrays live in one arena per thread, released as each search, judgement or end()
  * returns to the kernel. Its size is bounded by the step budget (an array's elements count
- * as steps): one that outgrows it stops the game (g_fail), which the Python backend replays. */
+ * as steps): one that outgrows it stops the game (g_fail), which the Python backend replays.
+ * The thread owns the memory (g_arena, made at its first array, kept for the next calls); a
+ * call keeps its base and top in its Ctx, made on the calling thread's stack, so that marking,
+ * releasing and making an array reach no thread-local variable: in a shared library each such
+ * access is a call into the loader (__tls_get_addr), once per judgement. */
 static _Thread_local char *g_arena;
-static _Thread_local size_t g_arena_top;
 #define G_ARENA_BYTES ((size_t)(2 * MAXSTEPS + 2 * MAX_ARRAY_ELEMENTS + 64) * 8)
 
 /* The arena's top, kept and put back by the kernels; nothing in games without local arrays
- * (ARRAYS 0), where the thread-local access would cost a call per candidate judged. */
-#define G_MARK() (ARRAYS ? g_arena_top : 0)
-#define G_RELEASE(top) \
-    do {                \
-        if (ARRAYS) g_arena_top = (top); \
+ * (ARRAYS 0). */
+#define G_MARK(c) (ARRAYS ? (c)->arena_top : 0)
+#define G_RELEASE(c, top) \
+    do {                   \
+        if (ARRAYS) (c)->arena_top = (top); \
     } while (0)
 
-static __attribute__((unused)) void *g_alloc(Ctx *c, int64_t count) {
-    size_t bytes = ((size_t)count * 8 + 15) & ~(size_t)15;
+/* The calling thread's arena, made at its first array. */
+static __attribute__((unused, noinline)) char *g_arena_base(Ctx *c) {
     if (g_arena == NULL) {
         g_arena = malloc(G_ARENA_BYTES);
         if (g_arena == NULL) g_fail(c);
     }
-    if (g_arena_top + bytes > G_ARENA_BYTES) g_fail(c);
-    void *p = g_arena + g_arena_top;
-    g_arena_top += bytes;
+    return g_arena;
+}
+
+static __attribute__((unused)) void *g_alloc(Ctx *c, int64_t count) {
+    size_t bytes = ((size_t)count * 8 + 15) & ~(size_t)15;
+    if (c->arena == NULL) c->arena = g_arena_base(c);
+    if (c->arena_top + bytes > G_ARENA_BYTES) g_fail(c);
+    void *p = c->arena + c->arena_top;
+    c->arena_top += bytes;
     return p;
 }
 

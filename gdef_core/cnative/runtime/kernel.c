@@ -370,9 +370,9 @@ static inline void g_propose_frame(Ctx *c, int64_t player, int64_t mn, int64_t c
  * S[S_ERR] set, when moves() failed). Local arrays made by moves() are released. */
 static inline int64_t g_gen(Ctx *c, int64_t player, int64_t mn) {
     g_propose_frame(c, player, mn, CTX_MOVES);
-    size_t top = G_MARK();
+    size_t top = G_MARK(c);
     int64_t m = g_candidates(c);
-    G_RELEASE(top);
+    G_RELEASE(c, top);
     return m;
 }
 
@@ -432,9 +432,9 @@ static __attribute__((unused)) int64_t g_merge(Op *CO, int64_t *CS, int64_t m) {
 static inline int64_t g_outcomes(Ctx *c, int64_t player, int64_t mn) {
     int64_t *S = c->S;
     g_propose_frame(c, player, mn, CTX_CHANCE);
-    size_t top = G_MARK();
+    size_t top = G_MARK(c);
     int64_t m = g_chance_outcomes(c);
-    G_RELEASE(top);
+    G_RELEASE(c, top);
     if (m == 0) S[S_ERR] = 1;
     return m;
 }
@@ -457,11 +457,11 @@ static inline void g_enter_judge(int64_t *S, int64_t player, int64_t mn, int64_t
  * spent) makes it illegal. */
 static inline int g_judge_ops(Ctx *c, Op *ops) {
     Op *saved = c->OPS;
-    size_t top = G_MARK();
+    size_t top = G_MARK(c);
     c->OPS = ops;
     int r = e_isMoveLegal(c);
     c->OPS = saved;
-    G_RELEASE(top);
+    G_RELEASE(c, top);
     return r && c->S[S_ERR] == 0 && c->S[S_ST] >= 0;
 }
 
@@ -602,11 +602,11 @@ static int g_play(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, int64_t 
     S[S_CHN] = 0;
     S[S_ICM] = chance;
     Op *saved = c->OPS;
-    size_t top = G_MARK();
+    size_t top = G_MARK(c);
     c->OPS = MV;
     int r = e_end(c);
     c->OPS = saved;
-    G_RELEASE(top);
+    G_RELEASE(c, top);
     if (S[S_ST] < 0 || S[S_ERR] != 0) g_fail(c);
     if (r) {
         *winner = S[S_WIN];
@@ -677,7 +677,7 @@ static void g_lazy_pass(Ctx *c, int64_t player, int64_t mn, int64_t mode, int64_
     S[S_LN] = n;
     S[S_LD] = 0;
     c->stop = &here;
-    size_t top = G_MARK();
+    size_t top = G_MARK(c);
     if (setjmp(here) == 0) { /* each pass its own copy of moves(), the mode a constant in it */
         if (mode == LZ_COUNT)
             g_lazy_moves(c, LZ_COUNT);
@@ -686,7 +686,7 @@ static void g_lazy_pass(Ctx *c, int64_t player, int64_t mn, int64_t mode, int64_
         else
             g_lazy_moves(c, LZ_MATCH);
     }
-    G_RELEASE(top);
+    G_RELEASE(c, top);
 }
 
 /* A random game's move drawn without writing every candidate: the candidates counted
@@ -805,7 +805,7 @@ static int64_t g_game_caught(Ctx *c, Game *G, int64_t player, int64_t mn, int64_
         status = g_game(c, G, player, mn, chance, max_moves);
     } else {
         status = 3;
-        G_RELEASE(0);
+        G_RELEASE(c, 0);
     }
     c->jump = outer;
     return status;
@@ -840,7 +840,6 @@ static int64_t g_run(Ctx *c, Game *G, const uint64_t *seeds, uint64_t seed, int6
                      const int64_t *board, int64_t player0, int64_t mn0, int64_t chance0, const int64_t *V0,
                      const double *VF0, const double *SC0, int64_t max_moves, int64_t *winners, int64_t *lengths,
                      int64_t *status, double *scores, int64_t *T, double *TS, int64_t *odd) {
-    G_RELEASE(0);
     for (int64_t g = first; g < stop; g++) {
         memcpy(c->B, board, NB * sizeof(int64_t));
         memcpy(c->V, V0, NV * sizeof(int64_t));
@@ -893,7 +892,7 @@ G_EXPORT int64_t gdef_playouts(int64_t nseeds, const uint64_t *seeds, const int6
     double VF[NVF > 0 ? NVF : 1];
     double SC[P];
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0), NULL};
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, (int)record, (Op *)rec_ops, rec_rows, rec_starts, rec_len};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
     return g_run(&c, &G, seeds, 0, 0, nseeds, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, winners,
@@ -914,7 +913,7 @@ G_EXPORT int64_t gdef_simulate(uint64_t seed, int64_t first, int64_t stop, const
     double VF[NVF > 0 ? NVF : 1];
     double SC[P];
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0), NULL};
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
     Game G = {order, (Op *)MV, 0, 0, 0, -1, 0, NULL, 0, NULL, 0};
     if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
     return g_run(&c, &G, NULL, seed, first, stop, board, player0, mn0, chance0, V0, VF0, SC0, max_moves, NULL,
@@ -969,12 +968,8 @@ G_EXPORT int64_t gdef_outcomes_into(int64_t *B, int64_t *V, double *VF, double *
     int64_t S[NSLOTS] = {0};
     jmp_buf here;
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0), NULL};
-    G_RELEASE(0);
-    if (setjmp(here) != 0) {
-        G_RELEASE(0);
-        return -1;
-    }
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
+    if (setjmp(here) != 0) return -1;
     return g_outcomes_into(&c, player, mn, (Op *)LO, lo_rows, LS, ls_len, WT);
 }
 
@@ -986,12 +981,8 @@ G_EXPORT int64_t gdef_legal_into(int64_t *B, int64_t *V, double *VF, double *SC,
     int64_t S[NSLOTS] = {0};
     jmp_buf here;
     Ctx c = {B, (Op *)CO, S, V, VF, SC, (Op *)CO, co_rows, CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0), NULL};
-    G_RELEASE(0);
-    if (setjmp(here) != 0) {
-        G_RELEASE(0);
-        return -1;
-    }
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
+    if (setjmp(here) != 0) return -1;
     return g_legal_into(&c, player, mn, (Op *)LO, lo_rows, LS, ls_len);
 }
 
@@ -1002,7 +993,7 @@ static int64_t g_verdict(Ctx *c, Op *ops, int64_t player, int64_t mn, int64_t a,
     jmp_buf here;
     c->jump = &here;
     if (setjmp(here) != 0) {
-        G_RELEASE(0);
+        G_RELEASE(c, 0);
         return -1;
     }
     g_enter_judge(c->S, player, mn, 0, a, b);
@@ -1020,8 +1011,7 @@ G_EXPORT void gdef_judge(int64_t *board, int64_t player, int64_t mn, int64_t *V,
     Op CO[1];
     int64_t CS[2] = {0, 0};
     Ctx c = {board, (Op *)ops, S, V, VF, SC, CO, 1, CS, HS, NULL,
-             (uintptr_t)__builtin_frame_address(0), NULL};
-    G_RELEASE(0);
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
     if (USES_HISTORY) { /* the state's positions, for nextBoardSeen() */
         g_hist_load(HS, H0, h0_rows);
         if (HS[HS_N0] < 0) { /* more than the kernel holds: the Python backend judges */
@@ -1043,7 +1033,7 @@ static int g_play_caught(Ctx *c, Op *MV, int64_t a, int64_t n, int64_t player, i
         r = g_play(c, MV, a, n, player, mn, chance, winner, next);
     } else {
         r = -1;
-        G_RELEASE(0);
+        G_RELEASE(c, 0);
     }
     c->jump = outer;
     return r;
@@ -1150,12 +1140,10 @@ G_EXPORT int64_t gdef_perft(const int64_t *board, int64_t player, int64_t mn, co
         memcpy(w.SCs, SC, P * sizeof(double));
         jmp_buf here;
         Ctx c = {w.Bs, w.CO, S, w.Vs, w.VFs, w.SCs, w.CO, CAP_OPS, w.CS, HS, &here,
-             (uintptr_t)__builtin_frame_address(0), NULL};
-        G_RELEASE(0);
+             (uintptr_t)__builtin_frame_address(0), NULL, NULL, 0};
         if (USES_HISTORY) g_hist_load(HS, H0, h0_rows);
         if (setjmp(here) == 0)
             result = g_perft(&c, &w, player, mn, chance0, depth, counts);
-        G_RELEASE(0);
     }
     free(w.CO);
     free(w.CS);
