@@ -41,6 +41,16 @@ def every_route(request, cache_dir):
         yield request.param
 
 
+@pytest.fixture
+def c_route(tmp_path, monkeypatch):
+    """The C route, with a cache folder of each test's own (compiling C takes a second; the
+    session's shared cache is test_native.py's, whose tests expect to compile first); a module
+    asks it for every test with `pytestmark = pytest.mark.usefixtures("c_route")`."""
+    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
+    with use_route("c"):
+        yield tmp_path / "cache"
+
+
 def compile_rules(directory, name: str, text: str, **limits):
     """(game, native rules) of the gdef `text`, written to `directory`/`name`.gdef and loaded
     with `limits` (max_steps, max_depth); fails the test when the native backend does not

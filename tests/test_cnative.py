@@ -22,19 +22,13 @@ from gdef_core.cnative.library import c_compiler_available  # noqa: E402
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 EVERY_EXAMPLE = ["tictactoe", "tictactoe-split/tictactoe", "connect4", "breakthrough", "gomoku", "checkers",
                  "reversi", "go/go9", "go/go19", "chess/chess"]
 
 
-@pytest.fixture(autouse=True)
-def c_route(tmp_path, monkeypatch):
-    """The C route, with a cache folder of each test's own (compiling C takes a second; the
-    session's shared cache is test_native.py's, whose tests expect to compile first)."""
-    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
-    with use_route("c"):
-        yield tmp_path / "cache"
+pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
 
 
 def c_rules(directory, name: str, text: str, **limits):

@@ -18,14 +18,10 @@ need_module("numpy", "pip install -e '.[fast]'")
 
 from gdef_core.cnative.emit import c_source  # noqa: E402
 
-from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 
-@pytest.fixture(autouse=True)
-def c_route(tmp_path, monkeypatch):
-    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
-    with use_route("c"):
-        yield
+pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
 
 
 # Each judgement makes an array of a computed size (the arena's), as do moves() and end().

@@ -21,16 +21,12 @@ from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
-from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 PENTAGO = ROOT / "benchmarks" / "games" / "pentago.gdef"
 
 
-@pytest.fixture(autouse=True)
-def c_route(tmp_path, monkeypatch):
-    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
-    with use_route("c"):
-        yield
+pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
 
 
 def source(game) -> str:

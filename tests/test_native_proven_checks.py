@@ -21,17 +21,13 @@ from gdef_core.cnative.emit import c_source  # noqa: E402
 from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
-from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 # The checks dropped where proven (a sum, difference or product keeps its check: emit.py binary())
 CHECKS = ("g_neg(", "g_ix(", "g_sq(", "g_idiv(", "g_imod(")
 
 
-@pytest.fixture(autouse=True)
-def c_route(tmp_path, monkeypatch):
-    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
-    with use_route("c"):
-        yield
+pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
 
 
 def function_text(game, name: str) -> str:

@@ -22,14 +22,10 @@ from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 
-from native_support import compile_rules, replay_native_games, use_route  # noqa: E402
+from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 
-@pytest.fixture(autouse=True)
-def c_route(tmp_path, monkeypatch):
-    monkeypatch.setenv("GDEF_CACHE_DIR", str(tmp_path / "cache"))
-    with use_route("c"):
-        yield
+pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
 
 
 # flip() turns the enemy stones right of the new stone, on ResultPosition: judged (a scratch
