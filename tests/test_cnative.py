@@ -843,3 +843,31 @@ def test_a_history_key_and_the_memo_leave_out_the_constant_tables():
         state.apply(name)
     assert len(native.history_rows(state)) == 7 and native.history_rows(state).shape[1] == 33
     replay_native_games(game, native, state, 6, seed=4)
+
+
+def test_forked_sim_workers_die_of_sigterm_under_gdef_runs_handlers(tmp_path, monkeypatch, capsys):
+    """gdef-run's SIGTERM/SIGHUP handlers raise to save a game; a `--jobs` worker forked from a
+    process that installed them (an in-process gdef-run before) kept them, so Pool.terminate()
+    did not end it and the join hung (a clean-clone CI run). The workers take the default back."""
+    import signal
+
+    from gdef_core.cli.sim import main as sim_main
+    from gdef_core.controller.play_session import stop_on_signals
+    from gdef_core.play import native_sim, spread
+
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        stop_on_signals()
+        monkeypatch.setitem(native_sim._worker, "native", None)   # as forked: the parent's rules
+        native_sim._init_worker((), {}, 1, 1, 0, None)
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+        stop_on_signals()
+        monkeypatch.setattr(spread, "PROBE_SECONDS", 0.0)   # --jobs 2 spreads a run this short
+        monkeypatch.setattr(spread, "NATIVE_START_SECONDS", 0.0)
+        assert sim_main([str(EXAMPLES / "tictactoe.gdef"), "--games", "400", "--backend", "native",
+                         "--jobs", "2", "--seed", "4", "--no-progress"]) == 0
+        assert "400 games, seed 4, 2 jobs, native backend" in capsys.readouterr().out
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)

@@ -186,6 +186,12 @@ _worker: dict = {}
 
 def _init_worker(files, params, max_steps, max_depth, seed, max_moves) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C
+    # A forked worker inherits the parent's handlers: gdef-run's SIGTERM/SIGHUP raise to save a
+    # game (controller/play_session.py), which kept a worker alive through Pool.terminate() and
+    # hung its join (a clean-clone CI run after an in-process gdef-run test). Terminated means gone.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     if "native" in _worker:   # forked: the parent's rules
         return
     from gdef_core.native import NativeRules
