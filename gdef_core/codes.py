@@ -525,7 +525,8 @@ _code("G701", W, "a game may never end",
       "raise the cap (`--play-moves`) if games are just long. The message gives the moves to replay.")
 _code("G702", E, "stuck: no legal move and the game goes on",
       "In a position reached in play, the player on turn had no legal move, yet `end()` had said "
-      "the game goes on. gdef-run cannot continue such a game.",
+      "the game goes on. gdef-run cannot continue such a game. (When the candidates were refused "
+      "because `isMoveLegal()` fails on them, that failure is reported instead, at its line.)",
       "define end() -> bool {\n  return false;   // a full board with no move left\n}",
       "End the game when the next player cannot move: "
       "`if (!hasLegalMove()) { return true; }` (or let them pass). The message gives the moves.")

@@ -17,6 +17,7 @@ from support import ROOT
 
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
+FAILS = str(ROOT / "tests" / "data" / "play" / "fails_every_move.gdef")
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +124,21 @@ def test_no_legal_move_is_reported_clearly(agent):
     with pytest.raises(NoLegalMoveError, match="player 1 has no legal move after 1 moves") as caught:
         agent.choose(state)
     assert "hasLegalMove" in str(caught.value)
+    assert "(isMoveLegal() refused all 3 candidates)" in str(caught.value)
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(0), GreedyAgent(0), MctsAgent(0, iterations=10)],
+                         ids=lambda agent: agent.name)
+def test_no_legal_move_because_the_rules_fail_names_the_failure(agent):
+    """Every candidate refused by a division by zero: the error says so, where, and what to fix
+    (not the hasLegalMove() advice meant for a game that forgets a stuck player)."""
+    state = load_game([FAILS]).new_state()
+    state.apply("place(1,0,X)")
+    with pytest.raises(NoLegalMoveError) as caught:
+        agent.choose(state)
+    message = str(caught.value)
+    assert message.startswith("player 1 has no legal move after 1 moves: isMoveLegal() failed on 2 of its 4 "
+                              "candidates, the first `place(0,0,X)` at ")
+    assert "fails_every_move.gdef:19:12: error[G601]: division by zero (6 / 0)" in message
+    assert message.endswith("fix the failure, or make isMoveLegal() return false where it should refuse")
+    assert "hasLegalMove" not in message

@@ -44,6 +44,13 @@ def test_each_broken_game_is_caught_at_its_line(tmp_path, name, code, line, colu
     assert [(d["code"], d["line"], d["column"]) for d in found] == [(code, line, column)]
 
 
+def test_a_player_stuck_because_the_rules_fail_is_told_where_they_fail(tmp_path):
+    """Every candidate refused by a division by zero: the failure, at its line, not G702."""
+    found = findings(ROOT / "tests" / "data" / "play" / "fails_every_move.gdef", tmp_path)
+    assert [(d["code"], d["line"], d["column"]) for d in found] == [("G601", 19, 12)]
+    assert found[0]["message"].startswith("division by zero (6 / 0) (reached in play, game ")
+
+
 def test_a_generator_that_misses_and_proposes_illegal_moves(tmp_path):
     found = findings(BROKEN / "generator_misses.gdef", tmp_path)
     by_code = {d["code"]: d for d in found}

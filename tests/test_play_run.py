@@ -104,6 +104,15 @@ def test_a_computer_without_a_legal_move_stops_the_game_with_the_record_kept(tmp
     assert json.loads(record.read_text())["moves"] == [{"player": 0, "move": "place(0,0,X)", "name": "0,0"}]
 
 
+def test_moves_with_none_legal_says_why():
+    code, out, _ = gdef_run(str(DATA / "fails_every_move.gdef"), stdin="place(1,0,X)\nmoves\nquit\n")
+    assert code == 3
+    assert "No legal move.\nWhy: isMoveLegal() failed on 2 of its 4 candidates, the first `place(0,0,X)` at " in out
+    assert "fails_every_move.gdef:19:12: error[G601]: division by zero (6 / 0)." in out
+    code, out, _ = gdef_run(str(DATA / "stuck.gdef"), stdin="place(0,0,X)\nmoves\nquit\n")
+    assert "No legal move.\nWhy: isMoveLegal() refused all 3 candidates.\n" in out
+
+
 @pytest.mark.parametrize("example", ["tictactoe.gdef", "connect4.gdef", "gomoku.gdef", "checkers.gdef",
                                      "reversi.gdef", "breakthrough.gdef"])
 def test_a_person_can_play_every_example_against_mcts(example):

@@ -23,6 +23,7 @@ from support import ROOT, ctrl_c_as_at_a_terminal
 CONNECT4 = str(ROOT / "examples" / "connect4.gdef")
 TICTACTOE = str(ROOT / "examples" / "tictactoe.gdef")
 STUCK = str(ROOT / "tests" / "data" / "play" / "stuck.gdef")
+FAILS = str(ROOT / "tests" / "data" / "play" / "fails_every_move.gdef")
 SUMMARY_KEYS = {"games", "wins", "draws", "capped", "avg_length", "max_length", "mean_scores", "seconds",
                 "processes"}
 JSON_KEYS = SUMMARY_KEYS | {"seed", "game_indexes", "seed_rule", "max_moves", "gdef_version",
@@ -165,6 +166,17 @@ def test_a_player_without_a_legal_move_stops_the_run_with_a_clear_message(capsys
     assert code == 1
     assert "game 1 (run seed 0): player 1 has no legal move after 1 moves" in err
     assert out == ""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_rule_failing_on_every_candidate_is_named_where_no_move_is_left(backend, capsys):
+    if backend == "native":
+        pytest.importorskip("numba")
+    code, out, err = run_sim(FAILS, "--games", "3", "--backend", backend, "--no-progress", capsys=capsys)
+    assert code == 1 and out == ""
+    assert ("game 1 (run seed 0): player 1 has no legal move after 1 moves: isMoveLegal() failed on 2 of its 4 "
+            "candidates, the first `place(0,0,X)` at ") in err
+    assert "fails_every_move.gdef:19:12: error[G601]: division by zero (6 / 0)" in err
 
 
 # Two bugs in end(): a division by zero once (2, 2) is taken, a modulo by zero once O holds

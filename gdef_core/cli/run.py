@@ -27,6 +27,7 @@ from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, E
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
 from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
+from gdef_core.play.no_move import refusals
 
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
@@ -440,6 +441,10 @@ class Runner:
             names = state.move_names(moves) if len(moves) == len(legal) else state.names_in_position(moves)
             weights = [weight for _, weight in state.chance_outcomes()] if state.is_chance_node else None
             self.say(move_entry.format_listing(found, names, width, weights))
+            if not legal:
+                why = refusals(state)
+                if why is not None:
+                    self.say(f"Why: {why}.")
 
     def example_square(self) -> str:
         """The name of a square of this board (its middle), for a message that shows how to

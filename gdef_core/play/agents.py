@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from gdef_core.play.errors import NoLegalMoveError
+from gdef_core.play.no_move import no_legal_move
 from gdef_core.play.untried import random_indices
 
 
@@ -30,7 +30,7 @@ def legal_ops(state) -> list:
     who has none."""
     found = state.legal_ops()
     if not found:
-        raise NoLegalMoveError(state.current_player, state.move_number)
+        raise no_legal_move(state)
     return found
 
 
@@ -45,7 +45,7 @@ class RandomAgent:
     def choose(self, state, stop=None):
         move = state.random_move(self.rng)   # uniform, without judging every candidate
         if move is None:
-            raise NoLegalMoveError(state.current_player, state.move_number)
+            raise no_legal_move(state)
         return move
 
 

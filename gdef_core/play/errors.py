@@ -10,13 +10,22 @@ class NoLegalMoveError(AgentError):
     """The player on turn has no legal move, yet `end()` did not end the game (spec section 12:
     that is not automatically the end, so a tool that needs a move must say so)."""
 
-    def __init__(self, player: int, move_number: int) -> None:
-        super().__init__(
-            f"player {player} has no legal move after {move_number} moves, but end() did not "
-            "end the game; make end() handle it, e.g. "
-            "`if (!hasLegalMove()) { setWinner(onTurn()); return true; }`")
+    def __init__(self, player: int, move_number: int, why: str = "", failed: bool = False) -> None:
+        # `why`: what refused the candidates (play/no_move.py); `failed`: a run-time failure did,
+        # so the fix is in the rule that fails rather than in end()
+        if failed:
+            message = (f"player {player} has no legal move after {move_number} moves: {why}; a move whose "
+                       "isMoveLegal() fails is refused, and end() did not end the game: fix the failure, or "
+                       "make isMoveLegal() return false where it should refuse")
+        else:
+            because = f" ({why})" if why else ""
+            message = (f"player {player} has no legal move after {move_number} moves{because}, but end() did not "
+                       "end the game; make end() handle it, e.g. "
+                       "`if (!hasLegalMove()) { setWinner(onTurn()); return true; }`")
+        super().__init__(message)
         self.player = player
         self.move_number = move_number
+        self.why = why
 
 
 class AgentSpecError(ValueError):

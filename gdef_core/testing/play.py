@@ -85,6 +85,7 @@ def play_findings(game, options: PlayOptions) -> tuple[list[Diagnostic], Played]
 
 
 def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Findings, deadline: float) -> None:
+    from gdef_core.play.no_move import refusals
     from gdef_core.runtime.game import IllegalMoveError, VerdictKind
 
     state = game.new_state()
@@ -99,6 +100,11 @@ def _play_one(game, rng, moves: list[str], options: PlayOptions, findings: _Find
             return
         legal = state.legal_ops()   # operations: a big board's millions are not made Moves
         if not legal:
+            why = refusals(state)
+            if why is not None and why.first is not None:   # stuck because the rules fail: say where
+                move, error = why.first
+                moves.append(str(move))
+                raise error
             findings.add(("stuck",), lambda: _at_end(game, "G702", f"player {state.current_player} has no "
                                                     "legal move here, but `end()` said the game goes on",
                                                     moves))
