@@ -314,7 +314,10 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
 
     def _array_shape(sizes, listed, loc):
         if sizes != listed:
-            raise Fail("G613", f"the initialiser lists {' x '.join(map(str, listed))} elements, but the array is {' x '.join(map(str, sizes))}", loc)
+            given = " x ".join(map(str, listed))
+            raise Fail("G613", f"the initialiser lists {given} element{'s' if given != '1' else ''}, but the array "
+                       f"is {' x '.join(map(str, sizes))}; list every element, or write `= value` to give each "
+                       "the same value", loc)
 
     def _bad_index(array, indexes, name, loc):
         for dim, i in enumerate(indexes):
