@@ -179,6 +179,13 @@ def test_a_rule_failing_on_every_candidate_is_named_where_no_move_is_left(backen
     assert "fails_every_move.gdef:19:12: error[G601]: division by zero (6 / 0)" in err
 
 
+def test_a_run_whose_every_game_failed_shows_no_length(capsys):
+    code, out, _ = run_sim(FAILS, "--games", "4", "--max-errors", "1", "--no-progress", capsys=capsys)
+    assert code == 1
+    assert "failed (errors above)        4  100.0%" in out
+    assert out.rstrip().endswith("length: no game finished")
+
+
 # Two bugs in end(): a division by zero once (2, 2) is taken, a modulo by zero once O holds
 # (0, 0) and X (1, 1) (and (2, 2) is empty); most games of random players hit one of them.
 TWO_BUGS = """\

@@ -220,7 +220,8 @@ def render_table(name: str, specs: Sequence[AgentSpec], summary, args, jobs: int
              f"{summary.seconds:.1f} s ({rate:.1f} games/s){ready}", "",
              f"{'':{width}}  {'games':>7}  {'share':>6}"]
     lines += [f"{label:{width}}  {count:>7}  {share(count)}" for label, count in rows]
-    lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}"]
+    lines += ["", f"length: average {summary.avg_length:.1f} moves, max {summary.max_length}" if summary.games
+              else "length: no game finished"]   # the failed games' lengths are not counted
     if summary.scored or any(summary.total_scores):
         means = ", ".join(f"player {p} {mean:.2f}" for p, mean in enumerate(summary.mean_scores))
         lines.append(f"mean final score: {means}")
