@@ -113,6 +113,29 @@ def test_moves_with_none_legal_says_why():
     assert "No legal move.\nWhy: isMoveLegal() refused all 3 candidates.\n" in out
 
 
+def test_a_person_left_without_a_legal_move_is_told_once_with_the_way_out():
+    code, out, _ = gdef_run(str(DATA / "stuck.gdef"), stdin="place(0,0,X)\nplace(0,0,X)\nundo\nquit\n")
+    warning = ("Player 1 has no legal move here (isMoveLegal() refused all 3 candidates), yet end() did not end "
+               "the game: the rules should end it (or let the player pass). Type 'undo' to take back the last "
+               "move, or 'quit'.\nPlayer 1 to move")
+    assert out.count(warning) == 1   # not again after the refused move
+    assert "Took back the last move." in out and "Player 0 to move" in out
+    code, out, _ = gdef_run(str(DATA / "fails_every_move.gdef"), stdin="place(1,0,X)\nquit\n")
+    assert ("Player 1 has no legal move here: isMoveLegal() failed on 2 of its 4 candidates, the first "
+            "`place(0,0,X)` at ") in out
+    assert "division by zero (6 / 0); a move whose isMoveLegal() fails is refused. Type 'undo'" in out
+    code, out, _ = gdef_run(str(ROOT / "examples" / "tictactoe.gdef"), stdin="place(1,1,X)\nquit\n")
+    assert "no legal move" not in out
+
+
+def test_on_a_board_of_many_candidates_a_stuck_player_is_told_once_a_move_is_refused(monkeypatch):
+    monkeypatch.setattr("gdef_core.cli.run.CHEAP_STUCK_CHECK", 0)   # stuck.gdef's one square counts as many
+    code, out, _ = gdef_run(str(DATA / "stuck.gdef"), stdin="place(0,0,X)\nplace(0,0,X)\nquit\n")
+    refused = out.index("Rejected: ")
+    assert out.find("has no legal move here") > refused
+    assert out.count("Player 1 has no legal move here (isMoveLegal() refused all 3 candidates)") == 1
+
+
 @pytest.mark.parametrize("example", ["tictactoe.gdef", "connect4.gdef", "gomoku.gdef", "checkers.gdef",
                                      "reversi.gdef", "breakthrough.gdef"])
 def test_a_person_can_play_every_example_against_mcts(example):

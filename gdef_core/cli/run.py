@@ -27,7 +27,8 @@ from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, E
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
 from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
-from gdef_core.play.no_move import refusals
+from gdef_core.play.no_move import is_stuck, refusals
+from gdef_core.runtime.errors import GdefRuntimeError
 
 HELP = """\
 Moves: by name, as 'moves' lists them (e2e4, D4, pass; the only move to a square also by that
@@ -219,6 +220,11 @@ class Console:
                      "draws around a square (3,1 or e2), 'board all' the whole board.")
 
 
+# Automatic candidates (squares x objects) up to which gdef-run looks for a stuck player before
+# a move is typed (0.1 s or so); beyond, only once a move is refused.
+CHEAP_STUCK_CHECK = 100_000
+
+
 class Runner:
     """gdef-run's terminal side: starts the PlaySession, then plays it the chosen way (the
     interactive prompt here; a script, the board page or the bot protocol elsewhere)."""
@@ -232,6 +238,7 @@ class Runner:
         self.input_line = 0
         self.prompt: Prompt | None = None  # made at the first line read at a terminal
         self.script: Iterable[str] = ()  # --moves: the script's lines (open_script)
+        self.stuck_checked: tuple[str, ...] | None = None  # the moves to the position warn_if_stuck() saw
 
     def say(self, text: str = "") -> None:
         self.console.say(text)
@@ -327,6 +334,7 @@ class Runner:
                 self.say(f"Chance moves before {play.who(player)}: press Enter to roll, or type an outcome "
                          "('moves' lists them).")
             else:
+                self.warn_if_stuck()
                 self.say(f"{play.who(player, True)} to move{self.objects_hint(player)}.")
             line = self.read_line("roll> " if chance else f"{play.who(player)}> ")
             if line is None:
@@ -365,6 +373,34 @@ class Runner:
             else:
                 self.move(text)
         return play.finish()
+
+    def warn_if_stuck(self, refused: bool = False) -> None:
+        """Once per position: a player left without a legal move by rules whose end() goes on
+        would otherwise type moves that are all refused without knowing why. Before a move is
+        typed only where that is cheap (a board of millions of automatic candidates makes them
+        first: a second or more), else once one is refused."""
+        state = self.play.session.state
+        key = tuple(played["move"] for played in self.play.session.moves)
+        if key == self.stuck_checked:
+            return
+        game = state.game
+        if not refused and game.rules.raw_moves is None and game.width * game.height * len(game.objects) > CHEAP_STUCK_CHECK:
+            return
+        self.stuck_checked = key
+        try:
+            if not is_stuck(state):
+                return
+        except GdefRuntimeError:
+            return   # moves() fails: a move typed here reports it located
+        why = refusals(state)
+        who = self.play.who(state.current_player, True)
+        if why is not None and why.first is not None:
+            said = f"{who} has no legal move here: {why}; a move whose isMoveLegal() fails is refused."
+        else:
+            because = f" ({why})" if why is not None else ""
+            said = (f"{who} has no legal move here{because}, yet end() did not end the game: the rules should "
+                    "end it (or let the player pass).")
+        self.say(f"{said} Type 'undo' to take back the last move, or 'quit'.")
 
     def objects_hint(self, player: int) -> str:
         """What the prompt's line says of the objects: in a game of a few objects (tic-tac-toe's
@@ -422,6 +458,7 @@ class Runner:
         else:
             self.say(f"Rejected: {played.verdict.reason}")
             self.play.show_stack(played, to_err=False)
+            self.warn_if_stuck(refused=True)
             self.say("Try another move ('help' explains how to write one).")
 
     def list_moves(self, square_text: str) -> None:
