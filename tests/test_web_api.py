@@ -70,6 +70,24 @@ def test_game_state_and_legal_moves_at_the_start(web) -> None:
     assert run.get("/api/legal?touching=2") == (400, {"error": "touching: '2' is not a square 'x,y'"})
 
 
+def test_no_legal_move_comes_with_why(web) -> None:
+    """A player stuck by rules whose end() goes on: `why`, and the first failure located when
+    isMoveLegal() failed on a candidate (the page shows it in place of the list)."""
+    run = web(str(ROOT / "tests" / "data" / "play" / "fails_every_move.gdef"))
+    assert run.post("/api/move", {"move": "place(1,0,X)"})[1]["accepted"] is True
+    status, legal = run.get("/api/legal")
+    assert status == 200 and (legal["count"], legal["moves"], legal["failedMove"]) == (0, [], "place(0,0,X)")
+    assert legal["why"].startswith("isMoveLegal() failed on 2 of its 4 candidates, the first `place(0,0,X)` at ")
+    failure = legal["failure"]
+    assert (failure["code"], failure["line"], failure["column"], failure["message"]) == (
+        "G601", 19, 12, "division by zero (6 / 0)")
+    assert "why" not in run.get("/api/legal?touching=0,0")[1]   # a narrowed list says nothing of the rest
+    stuck = web(str(ROOT / "tests" / "data" / "play" / "stuck.gdef"))
+    stuck.post("/api/move", {"move": "place(0,0,X)"})
+    assert stuck.get("/api/legal")[1] == {"moves": [], "count": 0, "why": "isMoveLegal() refused all 3 candidates"}
+    assert "why" not in web(TICTACTOE).get("/api/legal")[1]
+
+
 def test_the_legal_moves_sent_are_named_as_among_all_the_legal_moves(web) -> None:
     # only the moves sent are named (a big board has millions), each as the whole list names it
     run = web(str(EXAMPLES / "chess" / "chess.gdef"))

@@ -90,6 +90,22 @@ def test_a_run_time_error_shows_its_gdef_location(open_board, tmp_path) -> None:
     assert lines[2].index("^") == lines[1].index("/")
 
 
+def test_a_player_without_a_legal_move_is_told_why_in_place_of_the_list(open_board) -> None:
+    page, _ = open_board(str(ROOT / "tests" / "data" / "play" / "fails_every_move.gdef"))
+    square(page, 1, 0).click()
+    expect(square(page, 1, 0)).to_have_attribute("data-object", "X")
+    failure = page.locator("#legal li.failure")
+    expect(failure).to_contain_text("No legal move: isMoveLegal() failed on 2 of its 4 candidates, the first "
+                                    "`place(0,0,X)` at ")
+    expect(failure.locator(".where")).to_contain_text("fails_every_move.gdef:19:12: error[G601]: division by zero (6 / 0)")
+    expect(page.locator("#legal-count")).to_have_text("(0)")
+    page, _ = open_board(str(ROOT / "tests" / "data" / "play" / "stuck.gdef"))
+    square(page, 0, 0).click()
+    expect(page.locator("#legal li.failure")).to_have_text(
+        "No legal move (isMoveLegal() refused all 3 candidates), yet end() did not end the game: the rules should "
+        "end it (or let the player pass). Undo takes back the last move.")
+
+
 def test_undo_and_a_new_game(open_board) -> None:
     page, _ = open_board(TICTACTOE)
     square(page, 0, 0).click()

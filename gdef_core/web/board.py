@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from gdef_core.controller import records
 from gdef_core.controller.play_session import KeepError
 from gdef_core.moves import Move, MoveSyntaxError, looks_like_name
+from gdef_core.play.no_move import refusals
 from gdef_core.runtime import notation
 from gdef_core.runtime.errors import GameLoadError, GdefRuntimeError, format_stack
 from gdef_core.runtime.game import json_value
@@ -156,7 +157,21 @@ class Board:
         found = [{"text": str(move), "name": name, "squares": [list(s) for s in squares],
                   "ops": [[op.x, op.y, op.obj, *(() if op.count is None else (op.count,))] for op in move.ops]}
                  for (move, squares), name in zip(shown, names)]
-        return {"moves": found, "count": count}
+        answer = {"moves": found, "count": count}
+        if count == 0 and not touching and not state.is_over:
+            answer.update(self._stuck(state))
+        return answer
+
+    def _stuck(self, state) -> dict:
+        """Why the player on turn has no legal move (`why`; `failure` and `failedMove` when
+        isMoveLegal() failed on a candidate): rules whose end() goes on there have a bug."""
+        why = refusals(state)
+        if why is None:
+            return {}
+        if why.first is None:
+            return {"why": str(why)}
+        move, error = why.first
+        return {"why": str(why), "failedMove": str(move), "failure": error_json(error, self.game)}
 
     def check(self, text: str) -> dict:
         """Whether a move would be legal here; nothing is played or recorded."""

@@ -510,6 +510,17 @@ function renderLegal() {
     list.append(item);
     return;
   }
+  if (legal.why && !page.candidates) { // stuck: rules whose end() goes on without a move left
+    $("legal-count").textContent = "(0)";
+    const item = document.createElement("li");
+    item.className = "failure";
+    item.textContent = legal.failure
+      ? `No legal move: ${legal.why}; a move whose isMoveLegal() fails is refused.`
+      : `No legal move (${legal.why}), yet end() did not end the game: the rules should end it (or let the player pass). Undo takes back the last move.`;
+    if (legal.failure) item.append(whereBox(legal.failure));
+    list.append(item);
+    return;
+  }
   const shown = legal.moves.slice(0, 500);
   // at a chance node the moves are chance's outcomes: each with its chance, weight / total
   const weights = new Map((page.state.outcomes || []).map((outcome) => [outcome.text, outcome.weight]));
