@@ -265,6 +265,49 @@ def test_a_candidate_view_holds_the_candidates_in_their_order(tmp_path):
     assert len(state.candidates_touching(squares)) == 4 * 2 + 3 + 1  # places, clears of the three taken, pass
 
 
+def test_has_legal_move_and_naming_a_move_on_a_big_board_make_no_candidate_list(tmp_path, no_move_lists):
+    """end()'s hasLegalMove() stops at the first legal place, made as asked for; naming the move
+    played looks at its square's candidates by number (the first move of such a game took 26 s
+    and 1.3 GB making two million Moves)."""
+    from gdef_core import load_game
+
+    rules = tmp_path / "ends.gdef"
+    rules.write_text(BIG.replace("return false; }\n", "return !hasLegalMove(); }\n"), encoding="utf-8")
+    game = load_game(str(rules))
+    state = game.new_state()
+    state.apply("place(3,3,X)")
+    assert not state.is_over and state.has_legal_move()
+    assert state.move_name(game.to_move(((5, 7, game.objects["X"], True),))) == "5,7"
+    made = {"_place_ops", "_clear_ops", "_places", "_clears"} & set(vars(game))
+    assert made == set() and len(game._moves) < 10
+
+
+@pytest.mark.parametrize("rules", [
+    # the first legal candidate a place, a clear, the pass, or none: the same answer, one by one
+    "define isMoveLegal() -> bool { return operationsNum() == 1 && isPlaceOperation(0) "
+    "&& CurrentPosition[OperationList[0][0]][OperationList[0][1]] == empty && OperationList[0][0] > 1; }",
+    "define isMoveLegal() -> bool { return operationsNum() == 1 && !isPlaceOperation(0) && OperationList[0][1] == 2; }",
+    "define isMoveLegal() -> bool { return operationsNum() == 0 && moveNumber() < 3; }",
+    "define isMoveLegal() -> bool { return operationsNum() == 1 && 6 / (OperationList[0][0] - 2) > 7; }",
+])
+def test_the_first_legal_automatic_candidate_is_the_full_lists_first(tmp_path, rules):
+    import random
+
+    from gdef_core import load_game
+
+    path = tmp_path / "small.gdef"
+    path.write_text(f"name: small\nplayers: 2\nsize: 4 x 3\nobj X\nobj O\n{rules}\n"
+                    "define end() -> bool { return false; }\n", encoding="utf-8")
+    game = load_game(str(path))
+    rng = random.Random(5)
+    for position in range(60):
+        squares = [rng.choice([game.empty, game.objects["X"], game.objects["O"]]) for _ in range(12)]
+        number = position % 5
+        full = game.legal_ops(squares, 0, number, [])
+        first = game.legal_ops(squares, 0, number, [], first_only=True)
+        assert first == full[:1], (squares, number)
+
+
 def test_random_moves_and_their_names_on_a_big_board_list_no_candidates(big, no_move_lists, monkeypatch):
     import random
 

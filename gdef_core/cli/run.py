@@ -27,7 +27,7 @@ from gdef_core.controller.play_session import (EXIT_INTERNAL, EXIT_UNFINISHED, E
                                                PlayOptions, PlaySession, stop_on_signals)
 from gdef_core.files import read_text
 from gdef_core.play.mcts import DEFAULT_THINK_SECONDS
-from gdef_core.play.no_move import is_stuck, refusals
+from gdef_core.play.no_move import refusals
 from gdef_core.runtime.errors import GdefRuntimeError
 
 HELP = """\
@@ -221,7 +221,7 @@ class Console:
 
 
 # Automatic candidates (squares x objects) up to which gdef-run looks for a stuck player before
-# a move is typed (0.1 s or so); beyond, only once a move is refused.
+# a move is typed (0.1 s at most); beyond, only once a move is refused.
 CHEAP_STUCK_CHECK = 100_000
 
 
@@ -377,8 +377,8 @@ class Runner:
     def warn_if_stuck(self, refused: bool = False) -> None:
         """Once per position: a player left without a legal move by rules whose end() goes on
         would otherwise type moves that are all refused without knowing why. Before a move is
-        typed only where that is cheap (a board of millions of automatic candidates makes them
-        first: a second or more), else once one is refused."""
+        typed only where that is cheap (on a board of millions of automatic candidates, nearly
+        full, finding the first legal one takes seconds), else once one is refused."""
         state = self.play.session.state
         key = tuple(played["move"] for played in self.play.session.moves)
         if key == self.stuck_checked:
@@ -388,7 +388,7 @@ class Runner:
             return
         self.stuck_checked = key
         try:
-            if not is_stuck(state):
+            if state.has_legal_move():
                 return
         except GdefRuntimeError:
             return   # moves() fails: a move typed here reports it located

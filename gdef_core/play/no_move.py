@@ -17,8 +17,6 @@ from gdef_core.runtime.game import VerdictKind
 
 # Candidates judged again to say why: enough for any real position, bounded on a big board.
 JUDGED = 1000
-# Candidates judged at a time by is_stuck(): a big board's first legal one is found at once.
-CHUNK = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,18 +40,6 @@ class Refusals:
                  f"{self.failed} of the first {self.judged}" if self.judged < self.total else str(self.failed))
         move, error = self.first
         return f"isMoveLegal() failed on {share} of its {of}, the first `{move}` at {error.headline()}"
-
-
-def is_stuck(state) -> bool:
-    """Whether the player on turn (not at a chance node, the game not over) has no legal move,
-    judging the candidates a chunk at a time: State.has_legal_move() on a board of millions of
-    automatic candidates makes every one a Move first. Raises GdefRuntimeError as judging does."""
-    view = state.candidate_view()
-    for start in range(0, len(view), CHUNK):
-        chunk = [view[k] for k in range(start, min(len(view), start + CHUNK))]
-        if any(move is not None for move in state.legal_of(chunk)):
-            return False
-    return True
 
 
 def refusals(state) -> Refusals | None:
