@@ -279,6 +279,18 @@ def test_progress_bar_on_a_terminal_and_lines_otherwise():
     assert log.getvalue() == "2/4 games, 0.3 games/s\n4/4 games, 0.5 games/s\n"
 
 
+def test_more_jobs_than_cores_play_in_as_many_processes_as_cores(capsys, monkeypatch):
+    """--jobs 1000 on two cores started a thousand processes, each loading the rules: minutes
+    for what one process does in seconds."""
+    monkeypatch.setattr("gdef_core.cli.sim.usable_cores", lambda: 2)
+    code, out, err = run_sim(TICTACTOE, "--games", "10", "--jobs", "1000", "--no-progress", capsys=capsys)
+    assert code == 0
+    assert err == "gdef-sim: --jobs 1000 is more than the 2 cores this process may use: playing in 2\n"
+    assert out.startswith("tictactoe: 10 games, seed 0, 2 jobs")
+    code, out, err = run_sim(TICTACTOE, "--games", "10", "--jobs", "0", "--no-progress", capsys=capsys)
+    assert (code, err) == (0, "") and out.startswith("tictactoe: 10 games, seed 0, 2 jobs")
+
+
 def test_console_script_end_to_end(tmp_path):
     """The installed `gdef-sim` (or the module) in a subprocess: stderr is not a terminal, so
     progress comes as plain lines."""

@@ -110,7 +110,12 @@ def run(argv: Sequence[str] | None, prog: str = PROG) -> int:
         parser.error(f"--player {extra[0]}=...: {game.name} has {players} players, "
                      f"numbered 0 to {players - 1}")
     specs = [chosen.get(p, AgentSpec(DEFAULT_AGENT)) for p in range(players)]
-    jobs = args.jobs or os.cpu_count() or 1
+    cores = usable_cores()
+    jobs = args.jobs or cores
+    if jobs > cores:   # more processes than cores only share them, each loading the rules first
+        _notice(f"{PROG}: --jobs {jobs} is more than the {cores} core{'s' if cores != 1 else ''} this process may "
+                f"use: playing in {cores}")
+        jobs = cores
 
     progress = None if args.no_progress else Progress(sys.stderr, terminal=sys.stderr.isatty())
     try:
@@ -160,6 +165,15 @@ def _print_errors(summary, seed: int) -> None:
     if rest:
         sys.stderr.write(f"{PROG}: {rest} more game{'s' if rest != 1 else ''} failed with other errors "
                          f"(--max-errors 0 prints every one)\n")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container or `taskset` may allow fewer than the
+    machine has)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:   # not on Linux
+        return os.cpu_count() or 1
 
 
 def _notice(message: str) -> None:
