@@ -517,6 +517,8 @@ static inline int64_t g_memo_take(Ctx *c, int64_t player, int64_t mn, int64_t *f
     return -1;
 }
 
+static int g_rj_has_legal(Ctx *c, int64_t player, int64_t mn);
+
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
  * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
 static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
@@ -529,6 +531,14 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     memcpy(saved, S, sizeof saved);
     int64_t p = g_next_player(S);
     int64_t mn = S[S_MN];
+    if (REJECT) { /* the next turn draws by rejection: no list to keep, stop at the first legal */
+        int r = g_rj_has_legal(c, p, mn);
+        if (r >= 0) {
+            memcpy(S, saved, sizeof saved);
+            if (r == 2) S[S_ERR] = 1;
+            return r == 1;
+        }
+    }
     int64_t m = g_gen(c, p, mn);
     int failed = S[S_ERR] != 0;
     int found = 0;
@@ -722,6 +732,86 @@ static int64_t g_lazy_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, 
     return -1;
 }
 
+/* ------------------------------------------------------------ the rejection draw (gdef.h) */
+
+/* Tries of the rejection draw beyond the entries (a try walks one entry, a full generation
+ * every entry once) before the turn generates every candidate. */
+#define RJ_TRIES 16
+
+/* The entries of the nest where `player` proposes at move mn (x_moves in RJ_OUTER, each
+ * entry's steps' bound charged); -> how many, or -1: the pass failed, spent the budget or
+ * found more than RJ_CAP (a full generation then says what happens). */
+static __attribute__((unused)) int64_t g_rj_entries(Ctx *c, int64_t player, int64_t mn) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
+    g_rj_n = 0;
+    size_t top = G_MARK(c);
+    g_reject_moves(c, RJ_OUTER);
+    G_RELEASE(c, top);
+    if (c->S[S_ST] < 0 || c->S[S_ERR] != 0 || g_rj_n > RJ_CAP) return -1;
+    return g_rj_n;
+}
+
+/* The candidates of entry k into CO / CS (x_moves in RJ_NEST); -> how many on the board, or -1. */
+static __attribute__((unused)) int64_t g_rj_nest(Ctx *c, int64_t player, int64_t mn, int64_t k) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
+    c->S[S_LK] = k;
+    size_t top = G_MARK(c);
+    g_reject_moves(c, RJ_NEST);
+    G_RELEASE(c, top);
+    if (c->S[S_ST] < 0 || c->S[S_ERR] != 0) return -1;
+    return c->S[S_NM];
+}
+
+/* A random game's move drawn by rejection: an entry and j in [0, RJ_BOUND) drawn uniformly,
+ * the entry's j-th candidate on the board taken when it has one and it is legal, else another
+ * try. Every candidate has the chance 1 / (entries x RJ_BOUND) a try (moves() proposes each
+ * once, lower/distinct.py), so each legal move is drawn alike. -> 0 with the move in CO rows
+ * CS[0] .. CS[1], or -1: generate them all (no entry, the outer pass failed, or entries +
+ * RJ_TRIES tries refused; a full generation and a uniform draw among all then). */
+static __attribute__((unused)) int64_t g_reject_draw(Ctx *c, uint64_t *R, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    int64_t n = g_rj_entries(c, player, mn);
+    if (n <= 0) return -1;
+    S[S_POOL] = POOL;
+    for (int64_t tries = 0; tries < n + RJ_TRIES; tries++) {
+        int64_t k = (int64_t)(g_rand(R) * (double)n);
+        int64_t j = (int64_t)(g_rand(R) * (double)RJ_BOUND);
+        int64_t m = g_rj_nest(c, player, mn, k);
+        if (m < 0) return -1;
+        if (j >= m) continue;
+        int64_t a = c->CS[j], b = c->CS[j + 1];
+        c->CS[0] = a;
+        c->CS[1] = b;
+        int legal = g_judge(c, 0, player, mn);
+        if (S[S_POOL] < 0) g_fail(c);
+        if (legal) return 0;
+    }
+    return -1;
+}
+
+/* hasLegalMove() from the entries: each entry's candidates judged in the order moves()
+ * proposes them, up to the first legal one (the full search's order, so the same judgements
+ * and pool); -> 1 found, 0 none, 2 the pool spent (a failure), -1 undecided (search them all).
+ * The rest of moves() is never run: the outer pass ran all of it but the nest, whose runs
+ * cannot fail and whose steps it charged (lower/rejection.py), so a full generation would
+ * not fail either. */
+static __attribute__((unused)) int g_rj_has_legal(Ctx *c, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    int64_t n = g_rj_entries(c, player, mn);
+    if (n < 0) return -1;
+    S[S_POOL] = POOL;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t m = g_rj_nest(c, player, mn, k);
+        if (m < 0) return -1;
+        for (int64_t i = 0; i < m; i++) {
+            int legal = g_judge(c, i, player, mn);
+            if (S[S_POOL] < 0) return 2;
+            if (legal) return 1;
+        }
+    }
+    return 0;
+}
+
 typedef struct {
     int64_t *order;
     Op *MV;
@@ -750,6 +840,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         } else {
             m = g_memo_take(c, player, mn, &first);
             if (m < 0 && LAZY) drawn = g_lazy_draw(c, G->order, &G->R, player, mn) == 0;
+            if (m < 0 && REJECT) drawn = g_reject_draw(c, &G->R, player, mn) == 0;
             if (m < 0) m = drawn ? 1 : g_gen(c, player, mn);
         }
         if (S[S_ERR] != 0) g_fail(c);
