@@ -672,6 +672,8 @@ class _FunctionEmitter:
                 # not run in a pass that writes nothing of this candidate: its steps' bound charged
                 self.line(indent, f"if (g_lazy_skips(c, _lz)) _st -= {self.c.skips[id(call)]}; "
                                   f"else (void)({self.expr(call)});")
+            case ir.Eval(expr=ir.CallBuiltin(builtin=builtin)) if self.reject and builtin.name == "addMove":
+                self.line(indent, f"if (g_rj_move(c, &_nc)) {self.give_up}")   # the candidate drawn written
             case ir.Eval(expr=expr):
                 if not _constant(expr):
                     self.line(indent, f"(void)({self.expr(expr)});")

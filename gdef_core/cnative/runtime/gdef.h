@@ -662,6 +662,13 @@ static inline __attribute__((unused)) const int64_t *g_rj_entry(const Ctx *c) {
     return g_rj_buf + c->S[S_LK] * RJ_NL;
 }
 
+/* addMove() in the nest of x_moves: the candidate finished (g_add_move_moves); -> whether the
+ * nest may stop, candidate S[S_LN] (numbered from 0 on the board) being written. */
+static inline __attribute__((unused)) int g_rj_move(Ctx *c, int64_t *nc) {
+    g_add_move_moves(c, nc);
+    return c->S[S_NM] > c->S[S_LN];
+}
+
 static inline void g_add_move(Ctx *c) {
     if (c->S[S_CTX] != CTX_MOVES)
         g_bad(c);

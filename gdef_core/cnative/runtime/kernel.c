@@ -738,12 +738,26 @@ static int64_t g_lazy_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, 
  * every entry once) before the turn generates every candidate. */
 #define RJ_TRIES 16
 
+/* The entries hasLegalMove() found in end() (g_rj_has_legal), kept for the next turn's draw,
+ * which takes them when it starts from the same position: [0] 1 when kept, [1] the player,
+ * [2] the move number, then g_memo_row() (the board and the game variables, as the memo of
+ * hasLegalMove()'s candidates compares them: all that moves() reads). */
+static _Thread_local int64_t g_rj_key[MEMO_LEN];
+
+static inline int g_rj_kept(Ctx *c, int64_t player, int64_t mn) {
+    if (g_rj_key[0] != 1 || g_rj_key[1] != player || g_rj_key[2] != mn) return 0;
+    int64_t row[MEMO_LEN - 6 > 0 ? MEMO_LEN - 6 : 1];
+    g_memo_row(c, row);
+    return memcmp(row, g_rj_key + 3, (MEMO_LEN - 6) * sizeof(int64_t)) == 0;
+}
+
 /* The entries of the nest where `player` proposes at move mn (x_moves in RJ_OUTER, each
  * entry's steps' bound charged); -> how many, or -1: the pass failed, spent the budget or
  * found more than RJ_CAP (a full generation then says what happens). */
 static __attribute__((unused)) int64_t g_rj_entries(Ctx *c, int64_t player, int64_t mn) {
     g_propose_frame(c, player, mn, CTX_MOVES);
     g_rj_n = 0;
+    g_rj_key[0] = 0;
     size_t top = G_MARK(c);
     g_reject_moves(c, RJ_OUTER);
     G_RELEASE(c, top);
@@ -751,10 +765,12 @@ static __attribute__((unused)) int64_t g_rj_entries(Ctx *c, int64_t player, int6
     return g_rj_n;
 }
 
-/* The candidates of entry k into CO / CS (x_moves in RJ_NEST); -> how many on the board, or -1. */
-static __attribute__((unused)) int64_t g_rj_nest(Ctx *c, int64_t player, int64_t mn, int64_t k) {
+/* The candidates of entry k into CO / CS (x_moves in RJ_NEST), up to candidate `last` (the
+ * nest left after it, g_rj_move); -> how many on the board, or -1. */
+static __attribute__((unused)) int64_t g_rj_nest(Ctx *c, int64_t player, int64_t mn, int64_t k, int64_t last) {
     g_propose_frame(c, player, mn, CTX_MOVES);
     c->S[S_LK] = k;
+    c->S[S_LN] = last;
     size_t top = G_MARK(c);
     g_reject_moves(c, RJ_NEST);
     G_RELEASE(c, top);
@@ -770,13 +786,13 @@ static __attribute__((unused)) int64_t g_rj_nest(Ctx *c, int64_t player, int64_t
  * RJ_TRIES tries refused; a full generation and a uniform draw among all then). */
 static __attribute__((unused)) int64_t g_reject_draw(Ctx *c, uint64_t *R, int64_t player, int64_t mn) {
     int64_t *S = c->S;
-    int64_t n = g_rj_entries(c, player, mn);
+    int64_t n = g_rj_kept(c, player, mn) ? g_rj_n : g_rj_entries(c, player, mn);
     if (n <= 0) return -1;
     S[S_POOL] = POOL;
     for (int64_t tries = 0; tries < n + RJ_TRIES; tries++) {
         int64_t k = (int64_t)(g_rand(R) * (double)n);
         int64_t j = (int64_t)(g_rand(R) * (double)RJ_BOUND);
-        int64_t m = g_rj_nest(c, player, mn, k);
+        int64_t m = g_rj_nest(c, player, mn, k, j);
         if (m < 0) return -1;
         if (j >= m) continue;
         int64_t a = c->CS[j], b = c->CS[j + 1];
@@ -799,9 +815,13 @@ static __attribute__((unused)) int g_rj_has_legal(Ctx *c, int64_t player, int64_
     int64_t *S = c->S;
     int64_t n = g_rj_entries(c, player, mn);
     if (n < 0) return -1;
+    g_rj_key[0] = 1; /* for the next turn's draw */
+    g_rj_key[1] = player;
+    g_rj_key[2] = mn;
+    g_memo_row(c, g_rj_key + 3);
     S[S_POOL] = POOL;
     for (int64_t k = 0; k < n; k++) {
-        int64_t m = g_rj_nest(c, player, mn, k);
+        int64_t m = g_rj_nest(c, player, mn, k, RJ_BOUND);
         if (m < 0) return -1;
         for (int64_t i = 0; i < m; i++) {
             int legal = g_judge(c, i, player, mn);
