@@ -19,7 +19,8 @@ need_module("numpy", "pip install -e '.[fast]'")
 from gdef_core.cnative.emit import c_source  # noqa: E402
 from gdef_core.lower.build import lowered  # noqa: E402
 from gdef_core.lower.printer import expr  # noqa: E402
-from gdef_core.lower.rejection import rejection_split  # noqa: E402
+from gdef_core.lower import ir  # noqa: E402
+from gdef_core.lower.rejection import _fan_bound, _nest_walk, rejection_split  # noqa: E402
 from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
@@ -51,12 +52,13 @@ def test_amazons_draws_from_the_arrows_of_one_destination():
     game = load_game(str(AMAZONS))
     split = rejection_split(lowered(game.program))
     # the nest: the arrow's directions from (tx, ty); entries are (amazon, destination); its
-    # candidates differ in the arrow's square alone: at most 64, and 8 directions x 8 squares
+    # candidates differ in the arrow's square alone (at most 64), its loops make at most 8 x 8
+    # passes, and the rays from one square of the board cover at most 27 squares
     assert split is not None and expr(split.loop.cond) == "lt.int(4e, 8)"
-    assert split.bound == 64 and split.steps == 912
+    assert split.bound == 27 and split.steps == 912
     assert split.arrays == ("dx", "dy") and set(split.scalars) >= {"mine", "1x", "2y", "tx", "ty", "4e"}
     text = source(game)
-    assert "#define REJECT 1\n" in text and "#define RJ_BOUND 64\n" in text
+    assert "#define REJECT 1\n" in text and "#define RJ_BOUND 27\n" in text
     assert "_st -= 912; /* the nest's steps' bound" in text and "goto rj_nest;" in text
 
 
@@ -65,6 +67,26 @@ def test_the_other_benchmark_games_keep_their_draw(name):
     game = load_game(str(GAMES / f"{name}.gdef"))
     assert rejection_split(lowered(game.program)) is None
     assert "#define REJECT 0\n" in source(game) and "x_moves" not in source(game)
+
+
+def test_the_fan_of_rays_bounds_only_a_counted_direction(tmp_path):
+    """The arrows' directions counted by e: at most 27 squares from one square. Where the
+    direction's index is not the nest's counter (here it stays 0 while e counts 8 passes, the
+    same ray walked eight times), the rays' squares bound nothing: the passes' 64 stand."""
+    game = load_game(str(AMAZONS))
+    assert rejection_split(lowered(game.program)).bound == 27
+    text = amazons_text()
+    ray = "int ax = tx + dx[e];\n              int ay = ty + dy[e];"
+    assert ray in text
+    text = text.replace(ray, "int f = 0;\n              int ax = tx + dx[f];\n              int ay = ty + dy[f];")
+    text = text.replace("ax = ax + dx[e];\n                ay = ay + dy[e];", "ax = ax + dx[f];\n                ay = ay + dy[f];")
+    path = tmp_path / "fixed.gdef"
+    path.write_text(text, encoding="utf-8")
+    for program, bound in ((game.program, 27), (load_game(str(path)).program, None)):
+        module = lowered(program)
+        moves = module.functions["moves"]
+        nest, = [node for node in ir.walk(moves.body) if isinstance(node, ir.Loop) and expr(node.cond) == "lt.int(4e, 8)"]
+        assert _fan_bound(nest, _nest_walk(module, moves, nest)) == bound
 
 
 def test_no_draw_where_the_nest_may_fail_or_candidates_repeat(tmp_path):

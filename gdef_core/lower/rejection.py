@@ -118,6 +118,9 @@ def rejection_split(module: ir.Module) -> Split | None:
     passes = [walk.passes.get(id(inner)) for inner in nest]
     if all(passes):   # the candidates of one run of the nest: at most its loops' passes multiplied
         bound = min(bound, math.prod(passes))
+    fan = _fan_bound(loop, walk)
+    if fan is not None:
+        bound = min(bound, fan)
     return Split(loop, bound, steps, tuple(scalars), tuple(arrays))
 
 
@@ -227,6 +230,9 @@ class _Walk(RangeWalk):
         self.found: int | None = None
         self.visits = 0
         self.in_ray = False
+        self.entry: Env | None = None   # the ranges where the nest starts
+        # id(ray loop) -> (p, q, the ranges the condition keeps them in, the two tables, the index)
+        self.rays: dict[int, tuple] = {}
         self.passes: dict[int, int | None] = {}   # id(loop) -> the most passes it makes, None: unbounded
         self.tables: dict[str, tuple[int, ...]] = {}
 
@@ -238,6 +244,7 @@ class _Walk(RangeWalk):
         if loop is not self.target:
             return super().loop(loop, env)
         unsafe, bounded = self.unsafe, self.bounded
+        self.entry = env
         self.unsafe, self.bounded = False, True
         out, steps = super().loop(loop, env)
         proven = not self.unsafe and self.bounded
@@ -321,6 +328,12 @@ class _Walk(RangeWalk):
         inside = self.assume(loop.cond, True, self.head(loop, env))
         if inside is None:
             return 0
+        box_p, box_q = inside[p], inside[q]
+        if id(loop) in self.rays:   # another visit: either box
+            _, _, known_p, known_q, *_ = self.rays[id(loop)]
+            box_p = (min(box_p[0], known_p[0]), max(box_p[1], known_p[1]))
+            box_q = (min(box_q[0], known_q[0]), max(box_q[1], known_q[1]))
+        self.rays[id(loop)] = (p, q, box_p, box_q, first, second, i1)
         spans = [inside[name][1] - inside[name][0] + 1 for name in (p, q)]
         return max(spans) if max(spans) <= _MAX_SPAN else None
 
@@ -362,3 +375,84 @@ def _reads_only(function: ir.Function) -> bool:
             case ir.CallBuiltin(builtin=builtin) if builtin.name not in _READS:
                 return False
     return True
+
+
+def _fan_bound(loop: ir.Loop, walk: _Walk) -> int | None:
+    """The candidates of one run of a nest that walks rays from one square, one candidate a
+    pass (amazons' arrows: at most 27 on 8 x 8, where the loops' passes give 64), else None.
+
+    The nest: a loop whose counter i takes each value once (ranges.py's trips) and whose body
+    declares `p = u + T1[i]`, `q = v + T2[i]` (u and v unchanged in the nest) and then runs a
+    ray over (p, q) along (T1[i], T2[i]) (`_Walk.ray_trips`) holding the one addMove(), outside
+    any loop of its own. Its k-th pass stands on (u, v) + k (T1[i], T2[i]) inside the ranges
+    its condition keeps p and q in, so the candidates are at most, for the worst (u, v) of
+    their ranges where the nest starts, the squares of those ranges on the rays from (u, v)
+    along every direction of the tables (each direction at most once: i counts)."""
+    if walk.entry is None or not walk.passes.get(id(loop)):
+        return None
+    declared = {}
+    rays = []
+    for stmt in loop.body:
+        step = _declared_step(stmt)
+        if step is not None:
+            declared[step[0]] = step[1:]
+        elif isinstance(stmt, ir.Loop) and id(stmt) in walk.rays:
+            rays.append(stmt)
+        elif any(isinstance(node, ir.CallBuiltin) and node.builtin.name in _PROPOSING for node in ir.walk([stmt])):
+            return None
+    if len(rays) != 1:
+        return None
+    ray = rays[0]
+    p, q, box_p, box_q, first, second, index = walk.rays[id(ray)]
+    moves = [node for node in ir.walk(ray.body) if isinstance(node, ir.CallBuiltin) and node.builtin.name == "addMove"]
+    if len(moves) != 1 or any(isinstance(node, ir.Loop) for node in ir.walk(ray.body)):
+        return None
+    if p not in declared or q not in declared:
+        return None
+    (u, t1, i1), (v, t2, i2) = declared[p], declared[q]
+    if (i1, i2) != (index, index) or walk.table(t1) != first or walk.table(t2) != second:
+        return None
+    assigned = _assigned([loop])
+    writes = sum(1 for node in ir.walk([loop]) if isinstance(node, (ir.Assign, ir.Declare))
+                 and (node.name if isinstance(node, ir.Declare) else getattr(node.target, "name", None)) in (p, q))
+    if u in assigned or v in assigned or writes != 4 or not _counts(loop, index):
+        return None
+    (ulo, uhi), (vlo, vhi) = walk.entry.get(u, (1, 0)), walk.entry.get(v, (1, 0))
+    if ulo > uhi or vlo > vhi or (uhi - ulo + 1) * (vhi - vlo + 1) > _MAX_SPAN:
+        return None
+    span = max(box_p[1] - box_p[0], box_q[1] - box_q[0]) + 1
+    if span > _MAX_SPAN:
+        return None
+
+    def ray(x: int, y: int, dx: int, dy: int) -> int:
+        return sum(1 for k in range(1, span + 1)
+                   if box_p[0] <= x + k * dx <= box_p[1] and box_q[0] <= y + k * dy <= box_q[1])
+
+    return max(sum(ray(x, y, dx, dy) for dx, dy in zip(first, second))
+               for x in range(ulo, uhi + 1) for y in range(vlo, vhi + 1))
+
+
+def _declared_step(stmt):
+    """(p, u, T, i) of the declaration `p = u + T[i]` (u and i locals, T an array), else None."""
+    if not isinstance(stmt, ir.Declare):
+        return None
+    value = stmt.value
+    if not (isinstance(value, ir.Binary) and value.op == "+" and isinstance(value.left, ir.Local)
+            and isinstance(value.right, ir.Element) and len(value.right.indexes) == 1
+            and isinstance(value.right.indexes[0], ir.Local)):
+        return None
+    return stmt.name, value.left.name, value.right.array, value.right.indexes[0].name
+
+
+def _counts(loop: ir.Loop, name: str) -> bool:
+    """Whether `name` takes each value at most once in a run of `loop`: its one assignment
+    there, a top-level `name = name + k` (k > 0) of the loop's step."""
+    writes = [node for node in ir.walk([*loop.body, *loop.step])
+              if isinstance(node, ir.Assign) and isinstance(node.target, ir.Local) and node.target.name == name
+              or isinstance(node, ir.Declare) and node.name == name]
+    step = [stmt for stmt in loop.step if any(stmt is write for write in writes)]
+    if len(writes) != 1 or len(step) != 1:
+        return False
+    value = step[0].value
+    return (isinstance(value, ir.Binary) and value.op == "+" and isinstance(value.left, ir.Local)
+            and value.left.name == name and isinstance(value.right, ir.Const) and value.right.value > 0)
