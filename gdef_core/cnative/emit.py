@@ -269,7 +269,7 @@ class CEmitter:
         the lazy draw is emitted, or moves() is not the kernels' alone."""
         if self.twins or "moves" not in self.functions or not self.moves_only("moves"):
             return None
-        if "moves" in self.memoized or "moves" in self.replayed:
+        if "moves" in self.memoized or "moves" in self.replayed or self.max_depth < _REJECT_DEPTH:
             return None
         return rejection_split(self.module)
 
@@ -1149,6 +1149,9 @@ _CURSOR_FREE = _STEPLESS - {"addMove", "addOutcome"}
 _COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves", "g_lazy_op"})
 # What makes a candidate: a function that adds these obeys the lazy draw's passes only as a twin.
 _ADDS = frozenset({"addPlace", "addClear", "addCount", "addMove"})
+# The depth limit the rejection draw needs: lower/rejection.py proves the nest's calls within it
+# for call chains from moves() of at most 9 functions.
+_REJECT_DEPTH = 16
 # Functions of at most this many IR nodes, counting those of the functions always inlined into
 # them, are always inlined into their callers (nine men's morris's neighbour() and run(), lines
 # of action's piecesOnLine()): their step count, arguments and constants then stay in the

@@ -18,11 +18,15 @@ The split (`rejection_split`), when every condition holds:
   (lower/tables.py) and has int, obj and bool scalars (the saved locals);
 - its operations stand in one block, one after the other, each a statement, right before its
   one addMove(): every candidate is those operations, in that order;
-- L is the outermost loop around that block in which at most one operation changes (reads a
-  local L assigns), and that one only in its square (its object a constant or a local L never
-  assigns): the candidates of one entry differ in that square alone, so at most W x H of them
-  are on the board (B; 1 when none changes). That is the rule for the split level: the fewest
-  entries for which the bound is the board;
+- L is the outermost loop around that block, inside another loop, in which at most one
+  operation changes (reads a local L assigns), and that one only in its square (its object a
+  constant or a local L never assigns), and L holds a loop of its own: the fewest entries for
+  which the board bounds an entry's candidates (they differ in that square alone, so at most
+  W x H of them are on the board; 1 when none changes), where walking an entry is cheaper than
+  all of them (a nest of one loop costs about what drawing from it does). B is the least of
+  W x H, the product of the passes of the loops from L to addMove() (ranges.py's trips, and
+  the ray's below), and, where L walks rays from one square (`_fan_bound`), the squares those
+  rays can reach: amazons' arrows, 27 on 8 x 8;
 - nothing outside L reads a local L assigns, and L holds no `return`: the outer pass, which
   skips L, runs the rest of moves() exactly as a full run does;
 - L cannot fail and its steps have a static bound, given the ranges of the locals where it
