@@ -161,7 +161,8 @@ def _way_to_move(block, loops: tuple):
 
 
 def _one(found, new):
-    """Two ways found: none holds (a second addMove())."""
+    """`new`, the way found, unless one was found before: then (False,), no way (moves() has
+    a second addMove())."""
     return new if found is None else (False,)
 
 

@@ -4,7 +4,8 @@
  * the end. The C twin of gdef_core/native/kernels/{history,kernel,judge}.py: the same buffers,
  * the same random numbers (splitmix64), so a seed plays the same game on both routes, but for
  * the lazy draw (g_lazy_draw, C only), whose candidates numbered before the off-board ones are
- * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers.
+ * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers, and the
+ * rejection draw (g_reject_draw, C only), which takes two numbers a try.
  *
  * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), g_memo_row(),
  * e_isMoveLegal() and e_end() (and the constants) defined before it is included. */
