@@ -21,6 +21,7 @@ from gdef_core.lower.build import lowered  # noqa: E402
 from gdef_core.lower.printer import expr  # noqa: E402
 from gdef_core.lower import ir  # noqa: E402
 from gdef_core.lower.rejection import _fan_bound, _nest_walk, rejection_split  # noqa: E402
+from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
@@ -147,3 +148,39 @@ def test_amazons_games_replay_through_the_python_backend(tmp_path):
     outcomes = replay_native_games(game, native, game.new_state(), 12, seed=9)
     assert {outcome.winner for outcome in outcomes} <= {0, 1}
 
+
+
+def python_budget(path) -> int:
+    """The smallest step budget with which the Python backend lists the start's candidates."""
+    low, high = 1, 200_000   # fails at low, lists at high
+    game = load_game(str(path), max_steps=high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            load_game(str(path), max_steps=middle).new_state().candidate_moves()
+            high = middle
+        except GdefRuntimeError:
+            low = middle
+    assert game.new_state().candidate_moves()
+    return high
+
+
+def test_the_budget_stops_native_games_where_it_stops_the_python_backend(tmp_path):
+    """The outer pass charges the nest's bound (912 steps an entry, more than the arrows cost):
+    at the budget moves() needs at the start it runs out, and the turn generates every
+    candidate, which fits; one step less and the game stops with the Python backend's G607. A
+    native game that goes on is one the Python backend plays too, move by move, at that budget."""
+    budget = python_budget(AMAZONS)
+    text = AMAZONS.read_text(encoding="utf-8")
+    for max_steps, fails in ((budget - 1, True), (budget, None), (budget + 40_000, False)):
+        game, native = compile_rules(tmp_path, "amazons", text, max_steps=max_steps)
+        assert "#define REJECT 1\n" in source(game)
+        outcome, = native_games(native, range(1), 3, 2)
+        failed = isinstance(outcome, Exception)
+        assert fails is None or failed == fails, (max_steps, outcome)
+        if failed:
+            assert "error[G607]" in str(outcome), outcome
+            continue
+        state = game.new_state()
+        for move in native.recorded_moves(kernel_seed(3, 0, 0), state, 2):
+            state.apply(move)   # raises where the Python backend runs out of steps
