@@ -598,7 +598,7 @@ class _FunctionEmitter:
         """The C values an entry of the rejection draw saves, as int64s, in RJ_NL order."""
         split = self.c.split
         return ([f"(int64_t)l_{name}" for name in split.scalars]
-                + [f"{part}" for name in split.arrays
+                + [part for name in split.arrays
                    for part in (f"(int64_t)(intptr_t)l_{name}.p", f"l_{name}.n0", f"l_{name}.n1")])
 
     def restore_entry(self) -> None:

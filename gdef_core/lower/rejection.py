@@ -85,7 +85,7 @@ def rejection_split(module: ir.Module) -> Split | None:
     for name, kind in moves.locals.items():
         if kind in ("int", "obj", "bool"):
             scalars.append(name)
-        elif name in tables:
+        elif name in tables and not kind.startswith("float"):   # saved as an int64 view
             arrays.append(name)
         else:
             return None
