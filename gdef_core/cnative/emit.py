@@ -31,6 +31,7 @@ from gdef_core.lower.layout import (
 from gdef_core.lower.limits import MAX_ARRAY_ELEMENTS, OPERATION_STEPS, SEARCH_POOL_FACTOR
 from gdef_core.lower.pure import memoizable
 from gdef_core.lower.ranges import proven_checks
+from gdef_core.lower.rejection import Split, rejection_split
 from gdef_core.lower.replayed import replayed
 from gdef_core.lower.skippable import skippable_calls
 from gdef_core.lower.stack_arrays import stack_arrays
@@ -159,6 +160,10 @@ class CEmitter:
         # emitted again as z_NAME, whose operations and addMove() obey the pass _lz, and the calls
         # of skippable functions there (id of the call -> its step bound)
         self.skips, self.twins = self.lazy_draw()
+        # the rejection draw (kernel.c, g_reject_draw; lower/rejection.py): moves() emitted again
+        # as x_moves, which saves the locals at each entry of the nest (RJ_OUTER) or runs the nest
+        # of one saved entry (RJ_NEST)
+        self.split = self.rejection()
         # id() of the nodes whose check the interval analysis proves cannot fail (lower/ranges.py):
         # an index, a square, a division or a negation among them is emitted plain (a sum,
         # difference or product keeps its check: see binary())
@@ -180,11 +185,15 @@ class CEmitter:
             raise CUnsupported("chance in a game that keeps its history (repetitions() or nextBoardSeen())")
         bodies = [_FunctionEmitter(self, f).emit() for f in functions.values()]
         bodies += [_FunctionEmitter(self, functions[name], lazy=True).emit() for name in self.twins]
+        if self.split:
+            bodies.append(_FunctionEmitter(self, functions["moves"], reject=True).emit())
         constants = self.constants(bool(used & {"PreviousPosition", "PreviousCount"}), chance)
         defines = "".join(f"#define {name} {value}\n" for name, value in constants.items())
         prototypes = "".join(_FunctionEmitter(self, f).signature() + ";\n" for f in functions.values())
         prototypes += "".join(_FunctionEmitter(self, functions[name], lazy=True).signature() + ";\n"
                               for name in self.twins)
+        if self.split:
+            prototypes += _FunctionEmitter(self, functions["moves"], reject=True).signature() + ";\n"
         # a judgement that makes consequences starts without a scratch copy (gdef.h, g_consequence)
         scratch = makes_consequences(self.module, Context.IS_MOVE_LEGAL)
         entries = "".join(f"static inline int e_{context.value}(Ctx *c) {{ "
@@ -210,6 +219,11 @@ class CEmitter:
                            f"    {self.entry_call('moves', None, 'z_')}\n}}\n")
         else:
             candidates += "static inline void g_lazy_moves(Ctx *c, int64_t _lz) { (void)c; (void)_lz; }\n"
+        if self.split:   # one pass of the rejection draw, _rj saying which
+            candidates += ("static inline __attribute__((always_inline)) void g_reject_moves(Ctx *c, int64_t _rj) {\n"
+                           f"    {self.entry_call('moves', None, 'x_')}\n}}\n")
+        else:
+            candidates += "static inline void g_reject_moves(Ctx *c, int64_t _rj) { (void)c; (void)_rj; }\n"
         if chance:   # the outcomes of a chance node (kernel.c: g_outcomes)
             candidates += ("static int64_t g_merge(Op *CO, int64_t *CS, int64_t m);\n"
                            "static int64_t g_chance_outcomes(Ctx *c) {\n"
@@ -250,6 +264,15 @@ class CEmitter:
                  if key in calls and calls[key] in twins}
         return (skips, twins) if skips else ({}, [])
 
+    def rejection(self) -> Split | None:
+        """moves()'s nest a random game draws from by rejection (lower/rejection.py); none where
+        the lazy draw is emitted, or moves() is not the kernels' alone."""
+        if self.twins or "moves" not in self.functions or not self.moves_only("moves"):
+            return None
+        if "moves" in self.memoized or "moves" in self.replayed or self.max_depth < _REJECT_DEPTH:
+            return None
+        return rejection_split(self.module)
+
     def always_inlined(self, name: str) -> bool:
         return self.expanded_size(name) <= _INLINE_NODES
 
@@ -275,7 +298,7 @@ class CEmitter:
     def entry_call(self, name: str, result: str | None, prefix: str = "u_") -> str:
         """The statements of a kernel entry point calling u_`name` (or its twin `prefix`NAME; its
         result returned; a twin is told the pass, _lz), the step count in S around it."""
-        lead = "c, 1, _lz" if prefix == "z_" else "c, 1"
+        lead = "c, 1, _lz" if prefix == "z_" else "c, 1, _rj" if prefix == "x_" else "c, 1"
         if not self.always_inlined(name):
             return f"return {prefix}{name}({lead});" if result else f"{prefix}{name}({lead});"
         if self.moves_only(name):   # moves(): its write cursor too
@@ -438,6 +461,11 @@ class CEmitter:
                "USES_REPETITIONS": int("repetitions" in self.history_lookups),
                "USES_BOARD_SEEN": int("nextBoardSeen" in self.history_lookups),
                "KEYLEN": keylen, "HCAP": cap, "TSIZE": tsize, "TMASK": tsize - 1, "LAZY": int(bool(self.twins)),
+               # the rejection draw (lower/rejection.py): the bound on one entry's candidates on
+               # the board, and the int64s an entry saves (its scalars, each array's view)
+               "REJECT": int(self.split is not None),
+               "RJ_BOUND": self.split.bound if self.split else 1,
+               "RJ_NL": max(1, len(self.split.scalars) + 3 * len(self.split.arrays)) if self.split else 1,
                # a judgement's call kept for end() (gdef.h, g_replay_*): its arguments, and the
                # consequences it may note (a call making more is not kept)
                "REPLAY": int(bool(self.replayed)),
@@ -493,12 +521,13 @@ class CEmitter:
 class _FunctionEmitter:
     """One IR function -> its C function."""
 
-    def __init__(self, emitter: CEmitter, function: ir.Function, lazy: bool = False) -> None:
+    def __init__(self, emitter: CEmitter, function: ir.Function, lazy: bool = False, reject: bool = False) -> None:
         self.c = emitter
         self.function = function
         self.name = function.name
         self.lazy = lazy   # the twin of the lazy draw, z_NAME (CEmitter.lazy_draw)
-        self.prefix = "z_" if lazy else "u_"
+        self.reject = reject   # moves()'s twin of the rejection draw, x_moves (CEmitter.rejection)
+        self.prefix = "z_" if lazy else "x_" if reject else "u_"
         self.types = function.locals
         self.lines: list[str] = []
         self.loops: list = []
@@ -522,7 +551,7 @@ class _FunctionEmitter:
         f = self.function
         counter = (["int64_t *_stp", "int64_t *_ncp"] if self.inlined and self.moves_only
                    else ["int64_t *_stp"] if self.inlined else [])
-        pass_ = ["int64_t _lz"] if self.lazy else []
+        pass_ = ["int64_t _lz"] if self.lazy else ["int64_t _rj"] if self.reject else []
         params = ", ".join(["Ctx *c", "int64_t _d", *pass_, *counter,
                             *(f"{c_type(kind)} l_{name}" for name, kind in f.params)])
         inline = ("static inline __attribute__((always_inline))" if self.inlined else
@@ -558,10 +587,48 @@ class _FunctionEmitter:
                 if name in self.stack:
                     element = "double" if kind.startswith("float") else "int64_t"
                     self.line(1, f"{element} l_{name}_m[{math.prod(self.stack[name])}];")
+        if self.reject:
+            self.restore_entry()
         self.block(f.body, 1)
         self.line(1, self.put_back)
         self.line(0, "}")
         return "\n".join(self.lines) + "\n"
+
+    def saved_locals(self) -> list[str]:
+        """The C values an entry of the rejection draw saves, as int64s, in RJ_NL order."""
+        split = self.c.split
+        return ([f"(int64_t)l_{name}" for name in split.scalars]
+                + [part for name in split.arrays
+                   for part in (f"(int64_t)(intptr_t)l_{name}.p", f"l_{name}.n0", f"l_{name}.n1")])
+
+    def restore_entry(self) -> None:
+        """x_moves in RJ_NEST: the locals of entry S[S_LK] put back, then a jump into the nest
+        (gdef.h, g_rj_*)."""
+        split = self.c.split
+        self.line(1, "if (_rj == RJ_NEST) {")
+        self.line(2, "const int64_t *_rs = g_rj_entry(c);")
+        at = 0
+        for name in split.scalars:
+            self.line(2, f"l_{name} = ({c_type(self.types[name])})_rs[{at}];")
+            at += 1
+        for name in split.arrays:
+            self.line(2, f"l_{name}.p = (int64_t *)(intptr_t)_rs[{at}]; l_{name}.n0 = _rs[{at + 1}]; "
+                         f"l_{name}.n1 = _rs[{at + 2}];")
+            at += 3
+        self.line(2, "goto rj_nest;")
+        self.line(1, "}")
+
+    def nest(self, loop: ir.Loop, indent: int) -> None:
+        """The nest of the rejection draw in x_moves: in RJ_OUTER its steps' bound charged and
+        the locals saved (an entry); in RJ_NEST run, then the function left."""
+        self.line(indent, "if (_rj == RJ_OUTER) {")
+        self.line(indent + 1, f"_st -= {self.c.split.steps}; /* the nest's steps' bound (lower/rejection.py) */")
+        self.line(indent + 1, f"g_rj_save((const int64_t[]){{{', '.join(self.saved_locals())}}});")
+        self.line(indent, "} else {")
+        self.line(indent, "rj_nest: ;")
+        self.loop(loop, indent + 1)
+        self.line(indent + 1, self.give_up)
+        self.line(indent, "}")
 
     # ------------------------------------------------------------ statements
 
@@ -591,6 +658,8 @@ class _FunctionEmitter:
                 self.assign_game_var(name, value, indent)
             case ir.Assign(target=ir.Element() as target, value=value):
                 self.assign_element(target, value, indent)
+            case ir.Loop() if self.reject and stmt is self.c.split.loop:
+                self.nest(stmt, indent)
             case ir.Loop():
                 self.loop(stmt, indent)
             case ir.Break():
@@ -603,6 +672,8 @@ class _FunctionEmitter:
                 # not run in a pass that writes nothing of this candidate: its steps' bound charged
                 self.line(indent, f"if (g_lazy_skips(c, _lz)) _st -= {self.c.skips[id(call)]}; "
                                   f"else (void)({self.expr(call)});")
+            case ir.Eval(expr=ir.CallBuiltin(builtin=builtin)) if self.reject and builtin.name == "addMove":
+                self.line(indent, f"if (g_rj_move(c, &_nc)) {self.give_up}")   # the candidate drawn written
             case ir.Eval(expr=expr):
                 if not _constant(expr):
                     self.line(indent, f"(void)({self.expr(expr)});")
@@ -1078,6 +1149,9 @@ _CURSOR_FREE = _STEPLESS - {"addMove", "addOutcome"}
 _COUNTED_HERE = frozenset({"g_add_op", "g_add_op_moves", "g_lazy_op"})
 # What makes a candidate: a function that adds these obeys the lazy draw's passes only as a twin.
 _ADDS = frozenset({"addPlace", "addClear", "addCount", "addMove"})
+# The depth limit the rejection draw needs: lower/rejection.py proves the nest's calls within it
+# for call chains from moves() of at most 9 functions.
+_REJECT_DEPTH = 16
 # Functions of at most this many IR nodes, counting those of the functions always inlined into
 # them, are always inlined into their callers (nine men's morris's neighbour() and run(), lines
 # of action's piecesOnLine()): their step count, arguments and constants then stay in the

@@ -640,6 +640,35 @@ static inline void g_lazy_move(Ctx *c, int64_t lz, int64_t *nc) {
     S[S_NM] = m + 1;
 }
 
+/* ------------------------------------------------------------ the rejection draw
+ * A random game draws one candidate by walking one loop nest of moves() (kernel.c,
+ * g_reject_draw; lower/rejection.py): moves()'s twin x_moves (emit.py) runs in RJ_OUTER with
+ * the nest replaced by saving its locals, one entry each (g_rj_save, at most RJ_CAP kept, more
+ * counted: the turn then generates them all), or in RJ_NEST puts back the locals of entry
+ * S[S_LK] (g_rj_entry), jumps into the nest, runs it and returns. The entries live in the
+ * thread's buffer: a draw and hasLegalMove() never run at once in one thread. */
+enum { RJ_OUTER = 1, RJ_NEST };
+#define RJ_CAP 512
+static _Thread_local int64_t g_rj_buf[RJ_CAP * RJ_NL];
+static _Thread_local int64_t g_rj_n;
+
+static inline __attribute__((unused)) void g_rj_save(const int64_t *locals) {
+    int64_t n = g_rj_n;
+    if (n < RJ_CAP) memcpy(g_rj_buf + n * RJ_NL, locals, RJ_NL * sizeof(int64_t));
+    g_rj_n = n + 1;
+}
+
+static inline __attribute__((unused)) const int64_t *g_rj_entry(const Ctx *c) {
+    return g_rj_buf + c->S[S_LK] * RJ_NL;
+}
+
+/* addMove() in the nest of x_moves: the candidate finished (g_add_move_moves); -> whether the
+ * nest may stop, candidate S[S_LN] (numbered from 0 on the board) being written. */
+static inline __attribute__((unused)) int g_rj_move(Ctx *c, int64_t *nc) {
+    g_add_move_moves(c, nc);
+    return c->S[S_NM] > c->S[S_LN];
+}
+
 static inline void g_add_move(Ctx *c) {
     if (c->S[S_CTX] != CTX_MOVES)
         g_bad(c);

@@ -4,7 +4,8 @@
  * the end. The C twin of gdef_core/native/kernels/{history,kernel,judge}.py: the same buffers,
  * the same random numbers (splitmix64), so a seed plays the same game on both routes, but for
  * the lazy draw (g_lazy_draw, C only), whose candidates numbered before the off-board ones are
- * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers.
+ * dropped and whose fallback after LAZY_REFUSALS draws again can take other numbers, and the
+ * rejection draw (g_reject_draw, C only), which takes two numbers a try.
  *
  * Needs the generated g_candidates(), g_chance_outcomes(), g_key_row(), g_memo_row(),
  * e_isMoveLegal() and e_end() (and the constants) defined before it is included. */
@@ -517,6 +518,8 @@ static inline int64_t g_memo_take(Ctx *c, int64_t player, int64_t mn, int64_t *f
     return -1;
 }
 
+static int g_rj_has_legal(Ctx *c, int64_t player, int64_t mn);
+
 /* hasLegalMove() in end(): a search of its own, after which end()'s slots of S are put back;
  * a failure of the search is end()'s (S[S_ERR]), and so stays one of end() before it. */
 static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
@@ -529,6 +532,14 @@ static __attribute__((unused)) int g_has_legal_move(Ctx *c) {
     memcpy(saved, S, sizeof saved);
     int64_t p = g_next_player(S);
     int64_t mn = S[S_MN];
+    if (REJECT) { /* the next turn draws by rejection: no list to keep, stop at the first legal */
+        int r = g_rj_has_legal(c, p, mn);
+        if (r >= 0) {
+            memcpy(S, saved, sizeof saved);
+            if (r == 2) S[S_ERR] = 1;
+            return r == 1;
+        }
+    }
     int64_t m = g_gen(c, p, mn);
     int failed = S[S_ERR] != 0;
     int found = 0;
@@ -722,6 +733,106 @@ static int64_t g_lazy_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, 
     return -1;
 }
 
+/* ------------------------------------------------------------ the rejection draw (gdef.h) */
+
+/* Tries of the rejection draw beyond the entries (a try walks one entry, a full generation
+ * every entry once) before the turn generates every candidate. */
+#define RJ_TRIES 16
+
+/* The entries hasLegalMove() found in end() (g_rj_has_legal), kept for the next turn's draw,
+ * which takes them when it starts from the same position: [0] 1 when kept, [1] the player,
+ * [2] the move number, then g_memo_row() (the board and the game variables, as the memo of
+ * hasLegalMove()'s candidates compares them: all that moves() reads). */
+static _Thread_local int64_t g_rj_key[MEMO_LEN];
+
+static inline int g_rj_kept(Ctx *c, int64_t player, int64_t mn) {
+    if (g_rj_key[0] != 1 || g_rj_key[1] != player || g_rj_key[2] != mn) return 0;
+    int64_t row[MEMO_LEN - 6 > 0 ? MEMO_LEN - 6 : 1];
+    g_memo_row(c, row);
+    return memcmp(row, g_rj_key + 3, (MEMO_LEN - 6) * sizeof(int64_t)) == 0;
+}
+
+/* The entries of the nest where `player` proposes at move mn (x_moves in RJ_OUTER, each
+ * entry's steps' bound charged); -> how many, or -1: the pass failed, spent the budget or
+ * found more than RJ_CAP (a full generation then says what happens). */
+static __attribute__((unused)) int64_t g_rj_entries(Ctx *c, int64_t player, int64_t mn) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
+    g_rj_n = 0;
+    g_rj_key[0] = 0;
+    size_t top = G_MARK(c);
+    g_reject_moves(c, RJ_OUTER);
+    G_RELEASE(c, top);
+    if (c->S[S_ST] < 0 || c->S[S_ERR] != 0 || g_rj_n > RJ_CAP) return -1;
+    return g_rj_n;
+}
+
+/* The candidates of entry k into CO / CS (x_moves in RJ_NEST), up to candidate `last` (the
+ * nest left after it, g_rj_move); -> how many on the board, or -1. */
+static __attribute__((unused)) int64_t g_rj_nest(Ctx *c, int64_t player, int64_t mn, int64_t k, int64_t last) {
+    g_propose_frame(c, player, mn, CTX_MOVES);
+    c->S[S_LK] = k;
+    c->S[S_LN] = last;
+    size_t top = G_MARK(c);
+    g_reject_moves(c, RJ_NEST);
+    G_RELEASE(c, top);
+    if (c->S[S_ST] < 0 || c->S[S_ERR] != 0) return -1;
+    return c->S[S_NM];
+}
+
+/* A random game's move drawn by rejection: an entry and j in [0, RJ_BOUND) drawn uniformly,
+ * the entry's j-th candidate on the board taken when it has one and it is legal, else another
+ * try. Every candidate has the chance 1 / (entries x RJ_BOUND) a try (moves() proposes each
+ * once, lower/distinct.py), so each legal move is drawn alike. -> 0 with the move in CO rows
+ * CS[0] .. CS[1], or -1: generate them all (no entry, the outer pass failed, or entries +
+ * RJ_TRIES tries refused; a full generation and a uniform draw among all then). */
+static __attribute__((unused)) int64_t g_reject_draw(Ctx *c, uint64_t *R, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    int64_t n = g_rj_kept(c, player, mn) ? g_rj_n : g_rj_entries(c, player, mn);
+    if (n <= 0) return -1;
+    S[S_POOL] = POOL;
+    for (int64_t tries = 0; tries < n + RJ_TRIES; tries++) {
+        int64_t k = (int64_t)(g_rand(R) * (double)n);
+        int64_t j = (int64_t)(g_rand(R) * (double)RJ_BOUND);
+        int64_t m = g_rj_nest(c, player, mn, k, j);
+        if (m < 0) return -1;
+        if (j >= m) continue;
+        int64_t a = c->CS[j], b = c->CS[j + 1];
+        c->CS[0] = a;
+        c->CS[1] = b;
+        int legal = g_judge(c, 0, player, mn);
+        if (S[S_POOL] < 0) g_fail(c);
+        if (legal) return 0;
+    }
+    return -1;
+}
+
+/* hasLegalMove() from the entries: each entry's candidates judged in the order moves()
+ * proposes them, up to the first legal one (the full search's order, so the same judgements
+ * and pool); -> 1 found, 0 none, 2 the pool spent (a failure), -1 undecided (search them all).
+ * The rest of moves() is never run: the outer pass ran all of it but the nest, whose runs
+ * cannot fail and whose steps it charged (lower/rejection.py), so a full generation would
+ * not fail either. */
+static __attribute__((unused)) int g_rj_has_legal(Ctx *c, int64_t player, int64_t mn) {
+    int64_t *S = c->S;
+    int64_t n = g_rj_entries(c, player, mn);
+    if (n < 0) return -1;
+    g_rj_key[0] = 1; /* for the next turn's draw */
+    g_rj_key[1] = player;
+    g_rj_key[2] = mn;
+    g_memo_row(c, g_rj_key + 3);
+    S[S_POOL] = POOL;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t m = g_rj_nest(c, player, mn, k, RJ_BOUND);
+        if (m < 0) return -1;
+        for (int64_t i = 0; i < m; i++) {
+            int legal = g_judge(c, i, player, mn);
+            if (S[S_POOL] < 0) return 2;
+            if (legal) return 1;
+        }
+    }
+    return 0;
+}
+
 typedef struct {
     int64_t *order;
     Op *MV;
@@ -750,6 +861,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         } else {
             m = g_memo_take(c, player, mn, &first);
             if (m < 0 && LAZY) drawn = g_lazy_draw(c, G->order, &G->R, player, mn) == 0;
+            if (m < 0 && REJECT) drawn = g_reject_draw(c, &G->R, player, mn) == 0;
             if (m < 0) m = drawn ? 1 : g_gen(c, player, mn);
         }
         if (S[S_ERR] != 0) g_fail(c);
