@@ -3,7 +3,7 @@ candidates are every place of every object on every square, the clears of the oc
 and the pass (spec section 12), most of them illegal. A random game draws among them as it
 always did (the same numbering, the same random numbers: the same games as numba's kernel and as
 before) but writes only the clears and the candidates it draws, not the whole list each turn
-(Y: 35% fewer instructions, docs/performance.md "Games the engine had not seen").
+(Y: 39% fewer instructions, docs/performance.md "Games the engine had not seen").
 """
 from __future__ import annotations
 

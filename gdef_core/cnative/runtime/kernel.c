@@ -689,14 +689,15 @@ static int64_t g_automatic_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t pla
     int64_t need = W * H * (NOBJ + 1);
     if (need > c->co_rows || need + 2 > CAP_MOVES) return -1;
     int64_t occupied = 0, first_draw = 0;
-    for (int64_t q = 0; q < W * H; q++)
-        if (c->B[q] != 0) {
-            occupied += 1;
-            c->CO[occupied][0] = q / H;
-            c->CO[occupied][1] = q % H;
-            c->CO[occupied][2] = 0;
-            c->CO[occupied][3] = 0;
-        }
+    for (int64_t x = 0; x < W; x++)
+        for (int64_t y = 0; y < H; y++)
+            if (c->B[x * H + y] != 0) {
+                occupied += 1;
+                c->CO[occupied][0] = x;
+                c->CO[occupied][1] = y;
+                c->CO[occupied][2] = 0;
+                c->CO[occupied][3] = 0;
+            }
     int64_t m = W * H * NOBJ + occupied + 1;
     g_propose_frame(c, player, mn, CTX_MOVES);
     c->S[S_POOL] = POOL;
