@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import ROOT, need_module
+from support import need_module
 
 need_module("numpy", "pip install -e '.[fast]'")
 
@@ -17,11 +17,8 @@ import numpy as np  # noqa: E402
 
 from gdef_core.native import NativeRules  # noqa: E402
 from gdef_core.native.backend import ENDED  # noqa: E402
-from gdef_core.runtime import load_game  # noqa: E402
 
 from native_support import c_route, compile_rules, replay_native_games, use_route  # noqa: E402, F401 (c_route: a fixture)
-
-NEW_GAMES = ROOT / "benchmarks" / "games"
 
 # 30 squares, two objects: 60 places, then the clears of the occupied squares, then the pass;
 # each player places its own object on an empty square, the board full ends the game.
@@ -56,15 +53,6 @@ def test_a_random_game_writes_only_the_clears_and_the_candidates_it_draws(c_rout
     # row 0: the candidate drawn; rows 1 .. 29: the clears of at most 29 occupied squares
     assert (CO[30:] == -7).all()
     assert (CO[1:30] != -7).any()
-
-
-@pytest.mark.parametrize("name", ["y", "ultimate_tic_tac_toe"])
-def test_games_without_moves_replay_through_the_python_backend(c_route, name):
-    game = load_game(str(NEW_GAMES / f"{name}.gdef"))
-    native = NativeRules.load(game, None)
-    assert native.route == "c"
-    outcomes = replay_native_games(game, native, game.new_state(), 6, seed=4)
-    assert {outcome.winner for outcome in outcomes} - {None} <= {0, 1}
 
 
 def test_the_fill_game_plays_the_python_backends_games(c_route, tmp_path):
