@@ -69,6 +69,11 @@ GAMES = {
     "dots_and_boxes": (BENCHMARK_GAMES / "dots_and_boxes.gdef", "dots_and_boxes"),
     "lines_of_action": (BENCHMARK_GAMES / "lines_of_action.gdef", "lines_of_action"),
     "nine_mens_morris": (BENCHMARK_GAMES / "nine_mens_morris.gdef", "nine_mens_morris"),
+    # written from OpenSpiel's rules as a newcomer would (docs/performance.md, "Games the
+    # engine had not seen")
+    "ultimate_tic_tac_toe": (BENCHMARK_GAMES / "ultimate_tic_tac_toe.gdef", "ultimate_tic_tac_toe"),
+    "y": (BENCHMARK_GAMES / "y.gdef", "y"),
+    "quoridor": (BENCHMARK_GAMES / "quoridor.gdef", "quoridor"),
 }
 PROBE_GAMES = {"native": 20, "python": 3}
 MAX_GAMES = 2_000_000

@@ -74,6 +74,52 @@ def nine_mens_morris_position(text: str) -> frozenset:
                      for column, x in MORRIS_TEXT_COLUMNS.items() if lines[row][column] in "WB")
 
 
+def ultimate_tic_tac_toe_text(text: str) -> frozenset:
+    """Nine lines of 'xo. ... ...' (row y from the top, column x from the left, blank lines
+    between the small boards' rows), then 'Forced board: 7' or 'any'."""
+    names = {"x": "X", "o": "O"}
+    rows = [line.replace(" ", "") for line in _lines(text)[:9]]
+    forced = text.rsplit("Forced board: ", 1)[1].strip()
+    board = frozenset((x, y, names[ch]) for y, row in enumerate(rows)
+                      for x, ch in enumerate(row) if ch in names)
+    return board | {("forced", -1 if forced == "any" else int(forced))}
+
+
+def ultimate_tic_tac_toe_ours(state) -> frozenset:
+    return board_position(state) | {("forced", state.variables["forced"])}
+
+
+def y_position(text: str) -> frozenset:
+    """Line y + 1 is row y + 1: its number, then the cells x = 0, 1, ... (the last move in
+    brackets)."""
+    names = {"O": "W", "@": "B"}
+    cells = [line.replace("[", " ").replace("]", " ").split() for line in _lines(text)[1:]]
+    return frozenset((x, int(row[0]) - 1, names[ch]) for row in cells
+                     for x, ch in enumerate(row[1:]) if ch in names)
+
+
+def quoridor_text(text: str) -> frozenset:
+    """'Board size: 9, walls: 10, 10', the column letters, then OpenSpiel's rows y = 0..16
+    (our 16 - y): two characters, then the square x at 2 + 4 * (x // 2) + 3 * (x % 2), three
+    characters wide where x is even, one where odd."""
+    lines = text.split("\n")
+    walls = tuple(int(n) for n in lines[0].split("walls: ")[1].split(", "))
+    position = {("walls", walls)}
+    for sy, line in enumerate(lines[2:19]):
+        for x in range(17):
+            start = 2 + 4 * (x // 2) + 3 * (x % 2)
+            square = line[start:start + (3 if x % 2 == 0 else 1)].strip()
+            if square in ("0", "@"):
+                position.add((x, 16 - sy, "P" if square == "0" else "Q"))
+            elif square in ("|", "---", "+"):
+                position.add((x, 16 - sy, "W"))
+    return frozenset(position)
+
+
+def quoridor_ours(state) -> frozenset:
+    return board_position(state) | {("walls", tuple(state.variables["walls"]))}
+
+
 CASES = {
     # file: (OpenSpiel game, its position parser, ours, games, seed, options of play_against)
     "clobber": ("clobber", clobber_position, board_position, 6, 1, {}),
@@ -87,6 +133,11 @@ CASES = {
                        {"follow": False}),
     "lines_of_action": ("lines_of_action", lines_of_action_position, board_position, 2, 5, {}),
     "nine_mens_morris": ("nine_mens_morris", nine_mens_morris_position, board_position, 2, 6, {}),
+    # OpenSpiel chooses a small board, then a square, when the forced board is finished
+    "ultimate_tic_tac_toe": ("ultimate_tic_tac_toe", ultimate_tic_tac_toe_text,
+                             ultimate_tic_tac_toe_ours, 4, 7, {}),
+    "y": ("y", y_position, board_position, 2, 8, {}),
+    "quoridor": ("quoridor", quoridor_text, quoridor_ours, 2, 9, {}),
 }
 
 
