@@ -911,7 +911,7 @@ static int64_t g_game(Ctx *c, Game *G, int64_t player, int64_t mn, int64_t chanc
         } else {
             m = g_memo_take(c, player, mn, &first);
             if (m < 0 && LAZY) drawn = g_lazy_draw(c, G->order, &G->R, player, mn) == 0;
-            if (m < 0 && REJECT) drawn = g_reject_draw(c, &G->R, player, mn) == 0;
+            if (m < 0 && REJECT && !drawn) drawn = g_reject_draw(c, &G->R, player, mn) == 0;
             if (m < 0 && !OWN_CANDIDATES) {
                 int64_t r = g_automatic_draw(c, G->order, &G->R, player, mn);
                 if (r == 1) return 2;
