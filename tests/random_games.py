@@ -44,7 +44,7 @@ class Game:
         self.helpers: list[str] = []      # functions besides the entry points
         self.count = 0                    # unique local suffixes
         self.has_pass = False
-        self.may_be_stuck = False
+        self.turning = False              # isMoveLegal() and end() call turnRight()
 
     # ------------------------------------------------------------ names
 
@@ -77,6 +77,44 @@ class Game:
         if not rays and self.rng.random() < 0.15:
             dirs.append(dirs[0])   # the same direction twice: candidates proposed twice
         return dirs
+
+    def pure(self) -> str:
+        """A function of its int arguments alone with a loop (the C route's table of earlier
+        calls, lower/pure.py)."""
+        if "spread" not in "".join(self.helpers):
+            self.helpers.append("define spread(int a, int b) -> int {\n  int n = 0;\n"
+                                "  for (int i = 0; i < a + 2; i = i + 1) { n = n + (b + i) % 3; }\n"
+                                "  return n;\n}\n")
+        return "spread"
+
+    def group(self) -> str:
+        """The size of the group of like pieces at (x, y): a flood fill with a stack of squares
+        (lower/unread_fills.py; in the frame for boards up to 32 squares: stack_arrays.py)."""
+        if "define group(" not in "".join(self.helpers):
+            n = self.w * self.h
+            self.helpers.append(
+                "define group(int x, int y) -> int {\n  obj o = CurrentPosition[x][y];\n"
+                f"  bool seen[{self.w}][{self.h}] = false;\n  int sx[{n}] = 0;\n  int sy[{n}] = 0;\n"
+                "  sx[0] = x;\n  sy[0] = y;\n  seen[x][y] = true;\n  int top = 1;\n  int size = 0;\n"
+                "  while (top > 0) {\n    top = top - 1;\n    int cx = sx[top];\n    int cy = sy[top];\n"
+                "    size = size + 1;\n    for (int d = 0; d < 4; d = d + 1) {\n"
+                "      int nx = cx;\n      int ny = cy;\n"
+                "      if (d == 0) { nx = cx + 1; } else if (d == 1) { nx = cx - 1; } else if (d == 2) { ny = cy + 1; } else { ny = cy - 1; }\n"
+                "      if (onBoard(nx, ny) && !seen[nx][ny] && CurrentPosition[nx][ny] == o) {\n"
+                "        seen[nx][ny] = true;\n        sx[top] = nx;\n        sy[top] = ny;\n        top = top + 1;\n"
+                "      }\n    }\n  }\n  return size;\n}\n")
+        return "group"
+
+    def turn(self) -> str:
+        """Turns the enemies right of (x, y) on ResultPosition, as consequences: called by
+        isMoveLegal() and by end() with the same arguments (lower/replayed.py)."""
+        if "define turnRight(" not in "".join(self.helpers):
+            self.helpers.append(
+                "define turnRight(int x, int y, obj mine) -> int {\n  int at = x + 1;\n  int n = 0;\n"
+                f"  while (at < {self.w} && ResultPosition[at][y] != empty && ResultPosition[at][y] != mine"
+                f"{' && ResultPosition[at][y] != K' if self.blocker else ''}) {{\n"
+                "    addPlace(at, y, mine);\n    at = at + 1;\n    n = n + 1;\n  }\n  return n;\n}\n")
+        return "turnRight"
 
     # ------------------------------------------------------------ start
 
@@ -170,9 +208,11 @@ class Game:
             rows = (low, rng.randint(low + 1, self.h))
         condition = f"CurrentPosition[x{k}][y{k}] == empty"
         if rng.random() < 0.3:
-            condition += rng.choice([f" && (x{k} + y{k}) % 2 == onTurn() % 2",
-                                     f" && x{k} != lastX", f" && moveNumber() >= y{k}"])
-        self.may_be_stuck = True
+            extra = rng.choice([f" && (x{k} + y{k}) % 2 == onTurn() % 2", f" && x{k} != lastX",
+                                f" && moveNumber() >= y{k}", f" && spread(x{k}, y{k} + moveNumber()) % 3 != 1"])
+            if "spread(" in extra:
+                self.pure()
+            condition += extra
         inner = (f"      if ({condition}) {{\n        addPlace(x{k}, y{k}, me); "
                  f"{self.decoration(f'x{k}', f'y{k}')} addMove();\n      }}")
         return self.board_loop(k, inner, rows)
@@ -192,7 +232,6 @@ class Game:
         else:   # no guard: candidates off the board are dropped (no square read there)
             body += f"          {self.step_ops(f'x{k}', f'y{k}', f'nx{k}', f'ny{k}')}\n"
         body += "        }\n      }"
-        self.may_be_stuck = True
         prefix = f"{local}\n  " if local else ""
         if self.rng.random() < 0.3:   # the piece's moves in a helper of their own
             self.helpers.append(f"define steps{k}(int x{k}, int y{k}, obj me) {{\n  {local}\n{body}\n}}\n")
@@ -216,7 +255,6 @@ class Game:
                 f"            {self.step_ops(f'x{k}', f'y{k}', f'cx{k}', f'cy{k}')}\n"
                 f"            cx{k} = cx{k} + {tx}[d{k}];\n            cy{k} = cy{k} + {ty}[d{k}];\n"
                 f"            r{k} = r{k} + 1;\n          }}\n{capture}        }}\n      }}")
-        self.may_be_stuck = True
         return (f"{local}\n  " if local else "") + self.board_loop(k, body)
 
     def jump(self) -> str:
@@ -230,7 +268,6 @@ class Game:
                 f" && CurrentPosition[jx{k}][jy{k}] == empty) {{\n"
                 f"            {self.step_ops(f'x{k}', f'y{k}', f'jx{k}', f'jy{k}', f'addClear(mx{k}, my{k}); ')}\n"
                 f"          }}\n        }}\n      }}")
-        self.may_be_stuck = True
         return (f"{local}\n  " if local else "") + self.board_loop(k, body)
 
     def moves(self) -> str:
@@ -248,6 +285,12 @@ class Game:
         rng = self.rng
         form = rng.randint(0, 4)
         lines = []
+        self.turning = rng.random() < 0.25
+        if self.turning:
+            lines.append("int last = operationsNum() - 1;\n"
+                         "  if (last >= 0 && isPlaceOperation(last)"
+                         f" && {self.turn()}(OperationList[last][0], OperationList[last][1], pieceOf(onTurn())) > {rng.randint(0, 2)}) "
+                         "{ return false; }")
         if self.history and rng.random() < 0.7:   # superko after a consequence of its own
             if rng.random() < 0.5:
                 lines.append("if (operationsNum() > 0 && isPlaceOperation(operationsNum() - 1)) {\n"
@@ -263,15 +306,19 @@ class Game:
             "pieces(onTurn()) >= pieces((onTurn() + 1) % playersNum()) - 2 || operationsNum() >= 2",
             "moveNumber() % 5 != 4 || operationsNum() == 0 || NextPosition[OperationList[0][0]][OperationList[0][1]] != empty",
             "operationsNum() == 0 || OperationList[operationsNum() - 1][1] != moveNumber() % boardHeight()",
+            "operationsNum() == 0 || spread(OperationList[0][0], moveNumber()) % 4 != 2",
         ]
+        condition = rng.choice(conditions)
+        if "spread(" in condition and form in (2, 3):
+            self.pure()
         if form == 0:
             lines.append("return true;")
         elif form == 1:
             lines.append("return isGenerated();")
         elif form == 2:
-            lines.append(f"return isGenerated() && ({rng.choice(conditions)});")
+            lines.append(f"return isGenerated() && ({condition});")
         elif form == 3:
-            lines.append(f"return {rng.choice(conditions)};")
+            lines.append(f"return {condition};")
         else:   # re-checks by hand: every placed piece the mover's, on a square it did not hold
             lines.append("for (int i = 0; i < operationsNum(); i = i + 1) {\n"
                          "    int ox = OperationList[i][0];\n    int oy = OperationList[i][1];\n"
@@ -290,6 +337,11 @@ class Game:
     def end(self) -> str:
         rng = self.rng
         lines = ["int me = onTurn();"]
+        if self.turning:   # the judgement's call again, first: answered from it
+            lines.append("if (operationsNum() > 0 && isPlaceOperation(operationsNum() - 1)) {\n"
+                         "    int turned = turnRight(OperationList[operationsNum() - 1][0], "
+                         "OperationList[operationsNum() - 1][1], pieceOf(me));\n"
+                         "    taken[me] = taken[me] + turned;\n  }")
         if rng.random() < 0.5:   # custodian captures as consequences, around the last place
             tx, ty, n, _ = self.table(ORTHOGONAL)
             lines.append(
@@ -331,6 +383,20 @@ class Game:
                          "{ setWinner(me); return true; }\n  }")
         if rng.random() < 0.5:
             lines.append("if (pieces((me + 1) % playersNum()) == 0 && moveNumber() > 2) { setWinner(me); return true; }")
+        if rng.random() < 0.35:   # a local array of a constant size: in the C frame
+            lines.append(f"int owned[{self.players}] = 0;\n"
+                         f"  for (int x = 0; x < {self.w}; x = x + 1) {{\n"
+                         f"    for (int y = 0; y < {self.h}; y = y + 1) {{\n"
+                         + "".join(f"      if (CurrentPosition[x][y] == {self.piece(p)}) {{ owned[{p}] = owned[{p}] + 1; }}\n"
+                                   for p in range(self.players))
+                         + "    }\n  }\n"
+                         f"  if (owned[me] > {rng.randint(3, 8)} && owned[me] > owned[(me + 1) % playersNum()] * 2) "
+                         "{ setWinner(me); return true; }")
+        if rng.random() < 0.35:   # a group of the last piece placed
+            lines.append("for (int i = 0; i < operationsNum(); i = i + 1) {\n"
+                         "    if (isPlaceOperation(i) && CurrentPosition[OperationList[i][0]][OperationList[i][1]] == pieceOf(me)"
+                         f" && {self.group()}(OperationList[i][0], OperationList[i][1]) >= {rng.randint(3, 6)}) "
+                         "{ setWinner(me); return true; }\n  }")
         if self.history and rng.random() < 0.8:
             lines.append(f"if (repetitions() >= {rng.randint(1, 2)}) {{ return true; }}")
         cap = rng.randint(6, 40)
@@ -355,6 +421,7 @@ class Game:
         of = "\n".join(f"  if (p == {p}) {{ return {self.piece(p)}; }}" for p in range(self.players - 1))
         rules = "\n".join(self.helpers) + "\n" + moves + "\n" + legal + "\n" + end
         used = {name: re.search(rf"\b{name}\(", rules) is not None for name in ("isEnemy", "onBoard")}
+        used["onBoard"] = used["onBoard"] or "define group(" in rules
         fwd = ", ".join("1" if p % 2 == 0 else "-1" for p in range(self.players))
         return (f"// random game {self.seed} (tests/random_games.py)\n"
                 f"name: fuzz{self.seed}\nplayers: {self.players}\nsize: {self.w} x {self.h}\n\n"
