@@ -74,7 +74,7 @@ class Game:
         self.rng.shuffle(dirs)
         if self.rng.random() < 0.3 and len(dirs) > 2:
             dirs = dirs[:self.rng.randint(2, len(dirs) - 1)]
-        if not rays and self.rng.random() < 0.15:
+        if not rays and self.rng.random() < 0.3:
             dirs.append(dirs[0])   # the same direction twice: candidates proposed twice
         return dirs
 
@@ -153,7 +153,7 @@ class Game:
     def decoration(self, x: str, y: str) -> str:
         """A call adding operations only (a skippable call for the lazy draw), or ''."""
         rng = self.rng
-        if rng.random() < 0.5:
+        if rng.random() < 0.4:
             return ""
         k = self.fresh()
         form = rng.randint(0, 3)
@@ -213,8 +213,10 @@ class Game:
             if "spread(" in extra:
                 self.pure()
             condition += extra
-        inner = (f"      if ({condition}) {{\n        addPlace(x{k}, y{k}, me); "
-                 f"{self.decoration(f'x{k}', f'y{k}')} addMove();\n      }}")
+        candidate = f"addPlace(x{k}, y{k}, me); {self.decoration(f'x{k}', f'y{k}')} addMove();"
+        if rng.random() < 0.35:   # a third of the candidates proposed twice: drawn no more often
+            candidate += f"\n        if ((x{k} + 2 * y{k}) % 3 == 0) {{ {candidate} }}"
+        inner = f"      if ({condition}) {{\n        {candidate}\n      }}"
         return self.board_loop(k, inner, rows)
 
     def step(self) -> str:
