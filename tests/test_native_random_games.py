@@ -14,6 +14,11 @@ PreviousPosition, in combinations no example has. For each seed:
   plays games 0..n-1 as one call or as two);
 - the first move is drawn uniformly over the Python backend's legal moves (chi-square).
 
+The seeds tested meet every proof (test_the_seeds_meet_every_proof). Broken on purpose, the C
+route fails here: lower/distinct.py proving every moves() distinct (perft, seed 1), the lazy
+draw playing a candidate off the board (replay, seed 2) or counting a duplicate (chi-square,
+seed 11), a draw taking the candidates in order after a refusal (chi-square).
+
 GDEF_FUZZ_GAMES=N runs seeds 0..N-1 (GDEF_FUZZ_FIRST=F starts at F); a failure names its seed,
 and `python tests/random_games.py SEED` prints the game.
 """
@@ -31,7 +36,17 @@ need_module("numpy", "pip install -e '.[fast]'")
 import numpy as np  # noqa: E402
 from random_games import game_text  # noqa: E402
 
-from gdef_core.native.backend import CAPPED, ENDED, FAILED, NO_MOVE  # noqa: E402
+from gdef_core.lower.build import lowered  # noqa: E402
+from gdef_core.lower.distinct import distinct_candidates  # noqa: E402
+from gdef_core.lower.ir import builtins_in  # noqa: E402
+from gdef_core.lower.pure import memoizable  # noqa: E402
+from gdef_core.lower.replayed import replayed  # noqa: E402
+from gdef_core.lower.skippable import skippable_calls  # noqa: E402
+from gdef_core.lower.stack_arrays import stack_arrays  # noqa: E402
+from gdef_core.lower.tables import constant_arrays  # noqa: E402
+from gdef_core.lower.unread_fills import unread_fills  # noqa: E402
+from gdef_core.native.backend import ENDED, FAILED, NO_MOVE  # noqa: E402
+from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.play.games import kernel_seed  # noqa: E402
 from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import GdefRuntimeError, IllegalMoveError  # noqa: E402
@@ -62,6 +77,30 @@ def test_the_limit_is_the_chi_square_quantile():
         assert exact < chi_square_limit(df) < exact * 1.15, (df, chi_square_limit(df))
 
 
+def proofs(module) -> set[str]:
+    """The C route's proofs and shortcuts that apply to a lowered game."""
+    tables = set(constant_arrays(module))
+    functions = list(module.functions.values())
+    found = {"distinct": distinct_candidates(module), "pure": bool(memoizable(module, tables)),
+             "stack arrays": any(stack_arrays(f) for f in functions),
+             "unread fills": any(unread_fills(f) for f in functions),
+             "replayed": bool(replayed(module, tables)), "lazy draw": bool(skippable_calls(module)),
+             "history": bool({"repetitions", "nextBoardSeen"} & builtins_in(functions))}
+    return {name for name, applies in found.items() if applies}
+
+
+def test_the_seeds_meet_every_proof(tmp_path):
+    """Each proof or shortcut of the C route applies to at least two of the games tested."""
+    met: dict[str, int] = {}
+    for seed in SEEDS:
+        path = tmp_path / f"fuzz{seed}.gdef"
+        path.write_text(game_text(seed), encoding="utf-8")
+        for name in proofs(lowered(load_game(str(path)).program)):
+            met[name] = met.get(name, 0) + 1
+    assert set(met) == {"distinct", "pure", "stack arrays", "unread fills", "replayed", "lazy draw", "history"}
+    assert min(met.values()) >= 2, met
+
+
 def check_perft(native, start):
     """The kernel's perft counts are the Python backend's, or it fails where they fail (moves()
     failing in a position reached)."""
@@ -77,7 +116,7 @@ def check_perft(native, start):
     assert kernel_perft(native, start, depth) == counts
 
 
-def check_games(game, native, start, seed: int) -> tuple[list, list]:
+def check_games(native, start, seed: int) -> tuple[list, list]:
     """The kernel's games replayed through the Python backend; -> their outcomes and statuses."""
     outcomes = native_games(native, range(GAMES), seed, None, start)
     seeds = np.array([kernel_seed(seed, index, 0) for index in range(GAMES)], dtype=np.uint64)
@@ -158,5 +197,5 @@ def test_random_game_plays_as_the_python_backend(tmp_path, seed):
     if start.is_over:
         return
     check_perft(native, start)
-    check_split(native, start, seed, *check_games(game, native, start, seed))
+    check_split(native, start, seed, *check_games(native, start, seed))
     check_first_move(native, start)
