@@ -407,6 +407,9 @@ class Game:
                      "    return true;\n  }")
         if not self.has_pass or rng.random() < 0.5:
             lines.append("if (!hasLegalMove()) { setWinner(me); return true; }")
+            if rng.random() < 0.5:   # asked first: the board and variables change after it
+                lines[-1] = "if (!canMove) { setWinner(me); return true; }"
+                lines.insert(2 if self.turning else 1, "bool canMove = hasLegalMove();")
         if not any(re.search(r"\bme\b", line) for line in lines[1:]):
             lines.pop(0)
         return "define end() -> bool {\n  " + "\n  ".join(lines) + "\n  return false;\n}\n"

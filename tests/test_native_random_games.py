@@ -17,7 +17,8 @@ PreviousPosition, in combinations no example has. For each seed:
 The seeds tested meet every proof (test_the_seeds_meet_every_proof). Broken on purpose, the C
 route fails here: lower/distinct.py proving every moves() distinct (perft, seed 1), the lazy
 draw playing a candidate off the board (replay, seed 2) or counting a duplicate (chi-square,
-seed 11), a draw taking the candidates in order after a refusal (chi-square).
+seed 11), a draw taking the candidates in order after a refusal (chi-square), hasLegalMove()'s
+candidates kept though end() changed the board after asking (replay, seed 16).
 
 GDEF_FUZZ_GAMES=N runs seeds 0..N-1 (GDEF_FUZZ_FIRST=F starts at F); a failure names its seed,
 and `python tests/random_games.py SEED` prints the game.
