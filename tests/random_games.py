@@ -99,9 +99,11 @@ class Game:
                 "  while (top > 0) {\n    top = top - 1;\n    int cx = sx[top];\n    int cy = sy[top];\n"
                 "    size = size + 1;\n    for (int d = 0; d < 4; d = d + 1) {\n"
                 "      int nx = cx;\n      int ny = cy;\n"
-                "      if (d == 0) { nx = cx + 1; } else if (d == 1) { nx = cx - 1; } else if (d == 2) { ny = cy + 1; } else { ny = cy - 1; }\n"
+                "      if (d == 0) { nx = cx + 1; } else if (d == 1) { nx = cx - 1; } else if (d == "
+                "2) { ny = cy + 1; } else { ny = cy - 1; }\n"
                 "      if (onBoard(nx, ny) && !seen[nx][ny] && CurrentPosition[nx][ny] == o) {\n"
-                "        seen[nx][ny] = true;\n        sx[top] = nx;\n        sy[top] = ny;\n        top = top + 1;\n"
+                "        seen[nx][ny] = true;\n        sx[top] = nx;\n        sy[top] = ny;\n       "
+                " top = top + 1;\n"
                 "      }\n    }\n  }\n  return size;\n}\n")
         return "group"
 
@@ -291,14 +293,16 @@ class Game:
         if self.turning:
             lines.append("int last = operationsNum() - 1;\n"
                          "  if (last >= 0 && isPlaceOperation(last)"
-                         f" && {self.turn()}(OperationList[last][0], OperationList[last][1], pieceOf(onTurn())) > {rng.randint(0, 2)}) "
+                         f" && {self.turn()}(OperationList[last][0], OperationList[last][1], "
+                         f"pieceOf(onTurn())) > {rng.randint(0, 2)}) "
                          "{ return false; }")
         if self.history and rng.random() < 0.7:   # superko after a consequence of its own
             if rng.random() < 0.5:
                 lines.append("if (operationsNum() > 0 && isPlaceOperation(operationsNum() - 1)) {\n"
                              "    int lx = OperationList[operationsNum() - 1][0];\n"
                              "    int ly = OperationList[operationsNum() - 1][1];\n"
-                             "    if (lx + 1 < boardWidth() && isEnemy(CurrentPosition[lx + 1][ly])) { addClear(lx + 1, ly); }\n"
+                             "    if (lx + 1 < boardWidth() && isEnemy(CurrentPosition[lx + "
+                             "1][ly])) { addClear(lx + 1, ly); }\n"
                              "  }")
             lines.append("if (operationsNum() > 0 && nextBoardSeen()) { return false; }")
         conditions = [
@@ -306,7 +310,8 @@ class Game:
             "operationsNum() != 3 || moveNumber() % 3 != 1",
             "operationsNum() == 0 || OperationList[0][0] != lastX",
             "pieces(onTurn()) >= pieces((onTurn() + 1) % playersNum()) - 2 || operationsNum() >= 2",
-            "moveNumber() % 5 != 4 || operationsNum() == 0 || NextPosition[OperationList[0][0]][OperationList[0][1]] != empty",
+            "moveNumber() % 5 != 4 || operationsNum() == 0 || "
+            "NextPosition[OperationList[0][0]][OperationList[0][1]] != empty",
             "operationsNum() == 0 || OperationList[operationsNum() - 1][1] != moveNumber() % boardHeight()",
             "operationsNum() == 0 || spread(OperationList[0][0], moveNumber()) % 4 != 2",
         ]
@@ -325,7 +330,8 @@ class Game:
             lines.append("for (int i = 0; i < operationsNum(); i = i + 1) {\n"
                          "    int ox = OperationList[i][0];\n    int oy = OperationList[i][1];\n"
                          "    if (isPlaceOperation(i) && NextPosition[ox][oy] != pieceOf(onTurn())"
-                         " && NextPosition[ox][oy] != K && CurrentPosition[ox][oy] == NextPosition[ox][oy]) { return false; }\n"
+                         " && NextPosition[ox][oy] != K && CurrentPosition[ox][oy] == "
+                         "NextPosition[ox][oy]) { return false; }\n"
                          "  }\n  return true;" if self.blocker else
                          "for (int i = 0; i < operationsNum(); i = i + 1) {\n"
                          "    int ox = OperationList[i][0];\n    int oy = OperationList[i][1];\n"
@@ -348,20 +354,23 @@ class Game:
             tx, ty, n, _ = self.table(ORTHOGONAL)
             lines.append(
                 "int lastPlace = -1;\n"
-                "  for (int i = 0; i < operationsNum(); i = i + 1) { if (isPlaceOperation(i)) { lastPlace = i; } }\n"
+                "  for (int i = 0; i < operationsNum(); i = i + 1) { if (isPlaceOperation(i)) { "
+                "lastPlace = i; } }\n"
                 "  if (lastPlace >= 0) {\n"
                 "    int px = OperationList[lastPlace][0];\n    int py = OperationList[lastPlace][1];\n"
                 f"    for (int d = 0; d < {n}; d = d + 1) {{\n"
                 f"      int ex = px + {tx}[d];\n      int ey = py + {ty}[d];\n"
                 f"      int fx = ex + {tx}[d];\n      int fy = ey + {ty}[d];\n"
-                "      if (onBoard(fx, fy) && isEnemy(CurrentPosition[ex][ey]) && CurrentPosition[fx][fy] == pieceOf(me)) {\n"
+                "      if (onBoard(fx, fy) && isEnemy(CurrentPosition[ex][ey]) && "
+                "CurrentPosition[fx][fy] == pieceOf(me)) {\n"
                 "        addClear(ex, ey);\n      }\n    }\n  }")
         if rng.random() < 0.6:   # what the move took, from PreviousPosition
             lines.append(
                 "int took = 0;\n"
                 f"  for (int x = 0; x < {self.w}; x = x + 1) {{\n"
                 f"    for (int y = 0; y < {self.h}; y = y + 1) {{\n"
-                "      if (isEnemy(PreviousPosition[x][y]) && CurrentPosition[x][y] != PreviousPosition[x][y]) { took = took + 1; }\n"
+                "      if (isEnemy(PreviousPosition[x][y]) && CurrentPosition[x][y] != "
+                "PreviousPosition[x][y]) { took = took + 1; }\n"
                 "    }\n  }\n"
                 "  taken[me] = taken[me] + took;\n"
                 "  if (took > 0) { quiet = 0; } else { quiet = quiet + 1; }")
@@ -381,29 +390,33 @@ class Game:
         if rng.random() < 0.5:   # reaching the far row
             row = rng.choice([0, self.h - 1])
             lines.append(f"for (int x = 0; x < {self.w}; x = x + 1) {{\n"
-                         f"    if (CurrentPosition[x][{row}] == pieceOf(me) && PreviousPosition[x][{row}] != pieceOf(me)) "
+                         f"    if (CurrentPosition[x][{row}] == pieceOf(me) && "
+                         f"PreviousPosition[x][{row}] != pieceOf(me)) "
                          "{ setWinner(me); return true; }\n  }")
         if rng.random() < 0.5:
-            lines.append("if (pieces((me + 1) % playersNum()) == 0 && moveNumber() > 2) { setWinner(me); return true; }")
+            lines.append("if (pieces((me + 1) % playersNum()) == 0 && moveNumber() > 2) { "
+                         "setWinner(me); return true; }")
         if rng.random() < 0.35:   # a local array of a constant size: in the C frame
             lines.append(f"int owned[{self.players}] = 0;\n"
                          f"  for (int x = 0; x < {self.w}; x = x + 1) {{\n"
                          f"    for (int y = 0; y < {self.h}; y = y + 1) {{\n"
-                         + "".join(f"      if (CurrentPosition[x][y] == {self.piece(p)}) {{ owned[{p}] = owned[{p}] + 1; }}\n"
-                                   for p in range(self.players))
+                         + "".join(f"      if (CurrentPosition[x][y] == {self.piece(p)}) "
+                                   f"{{ owned[{p}] = owned[{p}] + 1; }}\n" for p in range(self.players))
                          + "    }\n  }\n"
                          f"  if (owned[me] > {rng.randint(3, 8)} && owned[me] > owned[(me + 1) % playersNum()] * 2) "
                          "{ setWinner(me); return true; }")
         if rng.random() < 0.35:   # a group of the last piece placed
             lines.append("for (int i = 0; i < operationsNum(); i = i + 1) {\n"
-                         "    if (isPlaceOperation(i) && CurrentPosition[OperationList[i][0]][OperationList[i][1]] == pieceOf(me)"
+                         "    if (isPlaceOperation(i)"
+                         " && CurrentPosition[OperationList[i][0]][OperationList[i][1]] == pieceOf(me)"
                          f" && {self.group()}(OperationList[i][0], OperationList[i][1]) >= {rng.randint(3, 6)}) "
                          "{ setWinner(me); return true; }\n  }")
         if self.history and rng.random() < 0.8:
             lines.append(f"if (repetitions() >= {rng.randint(1, 2)}) {{ return true; }}")
         cap = rng.randint(6, 40)
         lines.append(f"if (moveNumber() >= {cap}) {{\n"
-                     "    if (pieces(0) > pieces(1)) { setWinner(0); } else if (pieces(1) > pieces(0)) { setWinner(1); }\n"
+                     "    if (pieces(0) > pieces(1)) { setWinner(0); } else if (pieces(1) > "
+                     "pieces(0)) { setWinner(1); }\n"
                      "    return true;\n  }")
         if not self.has_pass or rng.random() < 0.5:
             lines.append("if (!hasLegalMove()) { setWinner(me); return true; }")
@@ -438,7 +451,8 @@ class Game:
                 + (f"define ownerOf(obj o) -> int {{\n{owners}\n  return -1;\n}}\n\n"
                    "define isEnemy(obj o) -> bool {\n  int owner = ownerOf(o);\n"
                    "  return owner >= 0 && owner != onTurn();\n}\n\n" if used["isEnemy"] else "")
-                + (f"define onBoard(int x, int y) -> bool {{\n  return x >= 0 && x < {self.w} && y >= 0 && y < {self.h};\n}}\n\n"
+                + (f"define onBoard(int x, int y) -> bool {{\n  return x >= 0 && x < {self.w} && y "
+                   f">= 0 && y < {self.h};\n}}\n\n"
                    if used["onBoard"] else "")
                 + "define pieces(int p) -> int {\n  int n = 0;\n"
                 f"  for (int x = 0; x < {self.w}; x = x + 1) {{\n"

@@ -161,7 +161,8 @@ def check_split(native, start, seed: int, outcomes: list, status: list):
     assert whole.left == [index for index, stopped in enumerate(status) if stopped != ENDED]
     assert whole.total_scores == pytest.approx([sum(outcome.scores[p] for outcome in ended)
                                                 for p in range(len(whole.wins))])
-    first, second = native.simulate(seed, 0, GAMES // 3, start, None), native.simulate(seed, GAMES // 3, GAMES, start, None)
+    first = native.simulate(seed, 0, GAMES // 3, start, None)
+    second = native.simulate(seed, GAMES // 3, GAMES, start, None)
     assert whole.games == first.games + second.games
     assert whole.wins == [a + b for a, b in zip(first.wins, second.wins)]
     assert (whole.draws, whole.capped) == (first.draws + second.draws, first.capped + second.capped)
