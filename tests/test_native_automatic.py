@@ -159,6 +159,7 @@ def test_the_draw_keeps_each_players_kinds(tmp_path):
     path.write_text(game_text, encoding="utf-8")
     game = load_game(str(path))
     text = c_source(game.program, game.max_steps, game.max_depth).text
+    assert "#define AUTO_NK 1\n" in text   # each player places one object: a constant
     assert "static const int64_t G_AUTO_OBJ[2][2] = {{1, 0}, {2, 0}};\n" in text
     assert "static const int64_t G_AUTO_N[2] = {1, 1};\n" in text
     assert "static const int64_t G_AUTO_CLEARS[2] = {0, 0};\n" in text

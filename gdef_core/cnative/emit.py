@@ -261,7 +261,9 @@ class CEmitter:
             clears.append(int(not clear))
             passes.append(int(not passing))
         players = len(counts)
-        return (f"static const int64_t G_AUTO_OBJ[{players}][{max(nobj, 1)}] = {{{', '.join(rows)}}};\n"
+        # AUTO_NK: the number of objects every player places, when they all place as many
+        return (f"#define AUTO_NK {counts[0] if len(set(counts)) == 1 else 0}\n"
+                f"static const int64_t G_AUTO_OBJ[{players}][{max(nobj, 1)}] = {{{', '.join(rows)}}};\n"
                 f"static const int64_t G_AUTO_N[{players}] = {{{', '.join(map(str, counts))}}};\n"
                 f"static const int64_t G_AUTO_CLEARS[{players}] = {{{', '.join(map(str, clears))}}};\n"
                 f"static const int64_t G_AUTO_PASS[{players}] = {{{', '.join(map(str, passes))}}};\n")

@@ -678,14 +678,14 @@ static inline int64_t g_shuffle_next(int64_t *order, uint64_t *R, int64_t m, int
  * of the occupied squares (when G_AUTO_CLEARS[p]), g_automatic_draw's rows 1 ..; then the pass
  * (when G_AUTO_PASS[p]). With every kind kept this is g_automatic's numbering. */
 static inline void g_automatic_one(Ctx *c, int64_t k, int64_t occupied, int64_t p) {
-    int64_t nk = G_AUTO_N[p];
+    int64_t nk = AUTO_NK ? AUTO_NK : G_AUTO_N[p]; /* a constant where the players place alike */
     c->CS[0] = 0;
     c->CS[1] = 1;
     if (k < W * H * nk) {
-        int64_t square = nk == 1 ? k : k / nk;
+        int64_t square = k / nk;
         c->CO[0][0] = square / H;
         c->CO[0][1] = square % H;
-        c->CO[0][2] = G_AUTO_OBJ[p][nk == 1 ? 0 : k % nk];
+        c->CO[0][2] = AUTO_NK == NOBJ ? k % (NOBJ > 0 ? NOBJ : 1) + 1 : G_AUTO_OBJ[p][k % nk];
         c->CO[0][3] = 1;
     } else if (k - W * H * nk < occupied) {
         c->CS[0] = 1 + k - W * H * nk;
@@ -717,7 +717,7 @@ static int64_t g_automatic_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t pla
                     c->CO[occupied][2] = 0;
                     c->CO[occupied][3] = 0;
                 }
-    int64_t m = W * H * G_AUTO_N[player] + occupied + G_AUTO_PASS[player];
+    int64_t m = W * H * (AUTO_NK ? AUTO_NK : G_AUTO_N[player]) + occupied + G_AUTO_PASS[player];
     g_propose_frame(c, player, mn, CTX_MOVES);
     c->S[S_POOL] = POOL;
     for (int64_t left = m; left > 0;) {
