@@ -9,6 +9,8 @@ numba's kernel does (the same numbering, the same random numbers: the same games
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from support import EXAMPLES, ROOT, need_module
@@ -254,3 +256,29 @@ def test_both_routes_play_the_same_games_where_every_kind_is_kept(tmp_path, monk
     played = [rules.playouts(seeds, game.new_state(), None) for rules in (numba_rules, c_rules)]
     for mine, theirs in zip(*played):
         assert mine.tolist() == theirs.tolist()
+
+
+@pytest.mark.parametrize("name", ["ultimate_tic_tac_toe", "y"])
+def test_no_legal_move_of_the_python_backend_is_of_a_refused_kind(name):
+    """Along random games of the Python backend, every legal move is of a kind the analysis
+    keeps for the player on turn (the draw may drop only kinds that are never legal)."""
+    game = load_game(str(GAMES / f"{name}.gdef"))
+    module = lowered(game.program)
+    refused = refused_kinds(module)
+    chooser = random.Random(5)
+    checked = 0
+    for _ in range(2):
+        state = game.new_state()
+        while not state.is_over:
+            places, clears, passes = refused[state.player]
+            legal = state.legal_moves()
+            for move in legal:
+                if move.is_pass:
+                    assert not passes
+                elif move.ops[0].obj is None:
+                    assert not clears
+                else:
+                    assert module.objects[str(move.ops[0].obj)] not in places, str(move)
+                checked += 1
+            state.apply(chooser.choice(legal))
+    assert checked > 100
