@@ -672,19 +672,23 @@ static inline int64_t g_shuffle_next(int64_t *order, uint64_t *R, int64_t m, int
     return k;
 }
 
-/* Candidate k of g_automatic's list in CO rows CS[0] .. CS[1]: the places by square and
- * object written alone into row 0; then the clears of the occupied squares, g_automatic_draw's
- * rows 1 ..; then the pass. */
-static inline void g_automatic_one(Ctx *c, int64_t k, int64_t occupied) {
+/* Candidate k of the kinds player p's judgement may accept (lower/automatic_guards.py; every
+ * kind where it cannot tell), numbered as g_automatic's list: the places of the objects
+ * G_AUTO_OBJ[p][0 .. G_AUTO_N[p]) by square and object, written alone into row 0; then the clears
+ * of the occupied squares (when G_AUTO_CLEARS[p]), g_automatic_draw's rows 1 ..; then the pass
+ * (when G_AUTO_PASS[p]). With every kind kept this is g_automatic's numbering. */
+static inline void g_automatic_one(Ctx *c, int64_t k, int64_t occupied, int64_t p) {
+    int64_t nk = AUTO_NK ? AUTO_NK : G_AUTO_N[p]; /* a constant where the players place alike */
     c->CS[0] = 0;
     c->CS[1] = 1;
-    if (k < W * H * NOBJ) {
-        c->CO[0][0] = k / (H * NOBJ);
-        c->CO[0][1] = k / NOBJ % H;
-        c->CO[0][2] = k % NOBJ + 1;
+    if (k < W * H * nk) {
+        int64_t square = k / nk;
+        c->CO[0][0] = square / H;
+        c->CO[0][1] = square % H;
+        c->CO[0][2] = AUTO_NK == NOBJ ? k % (NOBJ > 0 ? NOBJ : 1) + 1 : G_AUTO_OBJ[p][k % nk];
         c->CO[0][3] = 1;
-    } else if (k - W * H * NOBJ < occupied) {
-        c->CS[0] = 1 + k - W * H * NOBJ;
+    } else if (k - W * H * nk < occupied) {
+        c->CS[0] = 1 + k - W * H * nk;
         c->CS[1] = c->CS[0] + 1;
     } else {
         c->CS[1] = 0; /* the pass */
@@ -692,29 +696,33 @@ static inline void g_automatic_one(Ctx *c, int64_t k, int64_t occupied) {
 }
 
 /* A random game's move in a game without moves(), without writing g_automatic's whole list
- * (one place per square and object each turn, most of them illegal): the same draws over the
- * same numbering, so the same games; the clears written (CO rows 1 ..), each place written
- * when drawn. -> 0 with the move in CO rows CS[0] .. CS[1], 1 when none is legal, -1 when the
- * buffers are too small for the list (g_automatic reports it). */
+ * (one place per square and object each turn, most of them illegal), and without the kinds of
+ * candidates isMoveLegal() refuses for this player whatever the position
+ * (lower/automatic_guards.py: never legal, so every legal move stays equally likely): the
+ * kept candidates drawn in a uniformly random order, the clears written (CO rows 1 ..), each
+ * place written when drawn. Where every kind is kept, the same draws over the same numbering as
+ * numba's kernel, so the same games. -> 0 with the move in CO rows CS[0] .. CS[1], 1 when none
+ * is legal, -1 when the buffers are too small for the list (g_automatic reports it). */
 static int64_t g_automatic_draw(Ctx *c, int64_t *order, uint64_t *R, int64_t player, int64_t mn) {
     int64_t need = W * H * (NOBJ + 1);
     if (need > c->co_rows || need + 2 > CAP_MOVES) return -1;
     int64_t occupied = 0, first_draw = 0;
-    for (int64_t x = 0; x < W; x++)
-        for (int64_t y = 0; y < H; y++)
-            if (c->B[x * H + y] != 0) {
-                occupied += 1;
-                c->CO[occupied][0] = x;
-                c->CO[occupied][1] = y;
-                c->CO[occupied][2] = 0;
-                c->CO[occupied][3] = 0;
-            }
-    int64_t m = W * H * NOBJ + occupied + 1;
+    if (G_AUTO_CLEARS[player])
+        for (int64_t x = 0; x < W; x++)
+            for (int64_t y = 0; y < H; y++)
+                if (c->B[x * H + y] != 0) {
+                    occupied += 1;
+                    c->CO[occupied][0] = x;
+                    c->CO[occupied][1] = y;
+                    c->CO[occupied][2] = 0;
+                    c->CO[occupied][3] = 0;
+                }
+    int64_t m = W * H * (AUTO_NK ? AUTO_NK : G_AUTO_N[player]) + occupied + G_AUTO_PASS[player];
     g_propose_frame(c, player, mn, CTX_MOVES);
     c->S[S_POOL] = POOL;
     for (int64_t left = m; left > 0;) {
         int64_t k = g_shuffle_next(order, R, m, &left, &first_draw);
-        g_automatic_one(c, k, occupied);
+        g_automatic_one(c, k, occupied, player);
         int legal = g_judge(c, 0, player, mn);
         if (c->S[S_POOL] < 0) g_fail(c);
         if (legal) return 0;
