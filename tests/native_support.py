@@ -12,6 +12,7 @@ from gdef_core.native import NativeRules
 from gdef_core.play.games import kernel_seed
 from gdef_core.play.native_sim import native_games
 from gdef_core.runtime import load_game
+from gdef_core.runtime.errors import GdefRuntimeError
 
 
 # The native backend's routes (native/backend.py: ROUTES): C through the system compiler, numba.
@@ -95,3 +96,19 @@ def replay_native_games(game, native, start, count: int, seed: int = 3) -> list:
         assert state.is_over and not outcome.capped
         assert (state.winner, tuple(state.scores)) == (outcome.winner, outcome.scores), index
     return outcomes
+
+
+def python_budget(path, listing: str = "legal_moves", high: int = 200_000) -> int:
+    """The fewest steps with which the Python backend lists the start position's moves
+    (`listing`: `legal_moves` or `candidate_moves`, a State method); fails at 1, lists at
+    `high`. A native budget test runs at it and one step below."""
+    low = 0
+    assert getattr(load_game(str(path), max_steps=high).new_state(), listing)()
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            getattr(load_game(str(path), max_steps=middle).new_state(), listing)()
+            high = middle
+        except GdefRuntimeError:
+            low = middle
+    return high

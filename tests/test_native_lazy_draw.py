@@ -21,7 +21,7 @@ from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
-from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
+from native_support import c_route, compile_rules, python_budget, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 PENTAGO = ROOT / "benchmarks" / "games" / "pentago.gdef"
 
@@ -189,19 +189,6 @@ def test_each_distinct_move_is_drawn_alike_and_off_board_ones_never(tmp_path):
     # decorating (0, 4) would be met 26.7 times each and the others 13.3: 71 from the bias alone
     assert sum((count - 20) ** 2 / 20 for count in seen.values()) < 61.1, seen
     replay_native_games(game, native, start, 20, seed=5)
-
-
-def python_budget(path) -> int:
-    """The smallest step budget with which the Python backend lists the start's moves."""
-    low, high = 1, 20000   # fails at low, lists at high
-    while high - low > 1:
-        middle = (low + high) // 2
-        try:
-            load_game(str(path), max_steps=middle).new_state().legal_moves()
-            high = middle
-        except GdefRuntimeError:
-            low = middle
-    return high
 
 
 def test_the_budget_runs_out_at_the_python_backends_step(tmp_path):

@@ -26,7 +26,7 @@ from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
-from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
+from native_support import c_route, compile_rules, python_budget, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 GAMES = ROOT / "benchmarks" / "games"
 AMAZONS = GAMES / "amazons.gdef"
@@ -150,27 +150,12 @@ def test_amazons_games_replay_through_the_python_backend(tmp_path):
 
 
 
-def python_budget(path) -> int:
-    """The smallest step budget with which the Python backend lists the start's candidates."""
-    low, high = 1, 200_000   # fails at low, lists at high
-    game = load_game(str(path), max_steps=high)
-    while high - low > 1:
-        middle = (low + high) // 2
-        try:
-            load_game(str(path), max_steps=middle).new_state().candidate_moves()
-            high = middle
-        except GdefRuntimeError:
-            low = middle
-    assert game.new_state().candidate_moves()
-    return high
-
-
 def test_the_budget_stops_native_games_where_it_stops_the_python_backend(tmp_path):
     """The outer pass charges the nest's bound (912 steps an entry, more than the arrows cost):
     at the budget moves() needs at the start it runs out, and the turn generates every
     candidate, which fits; one step less and the game stops with the Python backend's G607. A
     native game that goes on is one the Python backend plays too, move by move, at that budget."""
-    budget = python_budget(AMAZONS)
+    budget = python_budget(AMAZONS, "candidate_moves")
     text = AMAZONS.read_text(encoding="utf-8")
     for max_steps, fails in ((budget - 1, True), (budget, None), (budget + 40_000, False)):
         game, native = compile_rules(tmp_path, "amazons", text, max_steps=max_steps)

@@ -20,7 +20,7 @@ from gdef_core.play.native_sim import native_games  # noqa: E402
 from gdef_core.runtime import load_game  # noqa: E402
 from gdef_core.runtime.errors import GdefRuntimeError  # noqa: E402
 
-from native_support import c_route, compile_rules, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
+from native_support import c_route, compile_rules, python_budget, replay_native_games  # noqa: E402, F401 (c_route: a fixture)
 
 
 pytestmark = pytest.mark.usefixtures("c_route")   # every test on the C route, its own cache
@@ -121,25 +121,12 @@ def test_an_index_out_of_the_frame_array_is_the_located_error_of_the_python_back
     assert located in str(outcome)
 
 
-def _python_budget(path) -> int:
-    """The fewest steps with which the Python backend lists the first position's moves."""
-    low, high = 1, 400
-    while low < high:
-        middle = (low + high) // 2
-        try:
-            load_game(str(path), max_steps=middle).new_state().legal_moves()
-            high = middle
-        except GdefRuntimeError:
-            low = middle + 1
-    return low
-
-
 def test_the_frame_array_spends_the_steps_of_the_python_backend(tmp_path):
     """The declaration counts its 6 elements as steps: with the Python backend's last sufficient
     budget the native games are the Python backend's, one step less is its located G607."""
     path = tmp_path / "marks.gdef"
     path.write_text(MARKS, encoding="utf-8")
-    enough = _python_budget(path)
+    enough = python_budget(path, high=400)
     assert enough > 6 * 6   # six arrays of six elements among them
     game, native = compile_rules(tmp_path / "..", f"{tmp_path.name}/marks", MARKS, max_steps=enough)
     assert "l_seen.p = l_seen_m;" in c_source(game.program, game.max_steps, game.max_depth).text
@@ -163,7 +150,7 @@ def test_an_unfilled_copy_left_by_the_budget_fails_where_the_python_backend_does
     backend's located G607."""
     path = tmp_path / "copied.gdef"
     path.write_text(COPIED, encoding="utf-8")
-    enough = _python_budget(path)
+    enough = python_budget(path, high=400)
     game, native = compile_rules(tmp_path, "copied", COPIED, max_steps=enough - short)
     mark = function_text(c_source(game.program, game.max_steps, game.max_depth).text, "mark")
     assert "l_seen.p = l_seen_m;" in mark and "not filled" in mark
