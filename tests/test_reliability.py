@@ -356,6 +356,21 @@ def test_operations_held_by_moves_are_bounded(tmp_path):
     assert caught.value.code == "G607" and "counts 4" in caught.value.message
 
 
+def test_the_step_limit_speaks_of_held_operations_only_in_moves(tmp_path):
+    rules = tmp_path / "spin.gdef"
+    rules.write_text("name: spin\nplayers: 2\nsize: 3 x 3\nobj X\n"
+                     "define isMoveLegal() -> bool { return operationsNum() == 1; }\n"
+                     "define end() -> bool { while (true) { } return false; }\n")
+    from gdef_core.runtime.game import IllegalMoveError
+
+    with pytest.raises(IllegalMoveError) as caught:
+        load_game(str(rules), max_steps=1000).new_state().apply("place(0,0,X)")
+    error = caught.value.verdict.error
+    assert error.code == "G607"
+    assert error.message == ("step limit exceeded: more than 1,000 loop iterations and calls in one call of the "
+                             "rules (an endless loop?)")
+
+
 def test_deep_json_is_refused_even_after_rules_raised_the_recursion_limit(tmp_path):
     # gdef-run --max-depth 100000 raises the recursion limit to fit the rules; json's C decoder
     # would then recurse 100,000 levels into the C stack and kill the process (seen in CI)

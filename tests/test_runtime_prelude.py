@@ -46,4 +46,4 @@ def test_messages_name_the_game_sizes():
 def test_the_namespace_holds_every_global_the_generated_code_names():
     names = prelude.namespace()
     assert names["Fail"] is Fail
-    assert {"_U", "_overflow", "_loop_limit", "OPERATION_STEPS"} <= set(names)
+    assert {"_U", "_overflow", "_loop_limit_in", "OPERATION_STEPS"} <= set(names)

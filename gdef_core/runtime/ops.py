@@ -68,10 +68,11 @@ def unset_local(name: str, loc: int):
                        "or loop that did not run)", loc)
 
 
-def loop_limit(limit: int, loc: int):
+def loop_limit(limit: int, loc: int, in_moves: bool = False):
+    # in moves() the operations held count too, which a loop that looks short may not explain
+    held = " In moves(), each operation held by addPlace/addClear counts 4." if in_moves else ""
     raise Fail("G607", f"step limit exceeded: more than {limit:,} loop iterations and calls in "
-                       "one call of the rules (an endless loop? in moves(), each operation held by "
-                       "addPlace/addClear counts 4)", loc)
+                       f"one call of the rules (an endless loop?{held})", loc)
 
 
 # ------------------------------------------------------------------ run-time type checks

@@ -21,7 +21,7 @@ from gdef_core.runtime.errors import CALL_SITE, IN_FRAME, Fail
 _U = object()  # an unset local (flow.maybe_unset_reads)
 _overflow, _int_div, _int_mod = _ops.overflow, _ops.int_div, _ops.int_mod
 _float_div, _float_mod = _ops.float_div, _ops.float_mod
-_no_return, _unset_local, _loop_limit = _ops.no_return, _ops.unset_local, _ops.loop_limit
+_no_return, _unset_local, _loop_limit_in = _ops.no_return, _ops.unset_local, _ops.loop_limit
 _as_int, _as_float, _as_obj, _as_bool = _ops.as_int, _ops.as_float, _ops.as_obj, _ops.as_bool
 _dyn_equal, _dyn_order, _dyn_arith, _dyn_negate = _ops.dyn_equal, _ops.dyn_order, _ops.dyn_arith, _ops.dyn_negate
 
@@ -35,7 +35,7 @@ CTX_NAMES = {context.number: f"{context.value}()" for context in Context}
 _NAMES = ("Fail", "CALL_SITE", "IN_FRAME", "OPERATION_STEPS", "MAX_ARRAY_ELEMENTS", "_U",
           "CTX_IS_MOVE_LEGAL", "CTX_END", "CTX_MOVES", "CTX_SETUP", "CTX_CHANCE", "CTX_NAMES",
           "_overflow", "_int_div", "_int_mod", "_float_div", "_float_mod", "_no_return",
-          "_unset_local", "_loop_limit", "_as_int", "_as_float", "_as_obj", "_as_bool",
+          "_unset_local", "_loop_limit_in", "_as_int", "_as_float", "_as_obj", "_as_bool",
           "_dyn_equal", "_dyn_order", "_dyn_arith", "_dyn_negate")
 
 # The cells a function that saves and restores the state names (spelled out in `factory`'s
@@ -93,6 +93,9 @@ def factory(OBJECTS, W, H, P, MAX_DEPTH, MAX_STEPS):  # noqa: C901 (one closure 
 
     def _count_of(op):  # OperationList[i][3]
         return op[4] if len(op) > 4 else 0
+
+    def _loop_limit(limit, loc):
+        _loop_limit_in(limit, loc, CTX == CTX_MOVES)
 
     def _search_limit(pool):
         raise Fail("G607", f"the search for legal moves ran more than {pool:,} steps in all (isMoveLegal() over every candidate)", IN_FRAME)
