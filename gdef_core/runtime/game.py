@@ -271,7 +271,7 @@ class Game:
         rules = self.rules
         if rules.raw_moves is None:
             if first_only:   # hasLegalMove(): a big board's first legal place is found without its millions
-                return rules.raw_filter(board, self._automatic(board), player, move_number, variables, True,
+                return rules.raw_filter(board, CandidateView(self, board), player, move_number, variables, True,
                                         history, False)
             return rules.raw_default_filter(board, self._places, self._clears, player, move_number, variables,
                                             first_only, history)[0]
@@ -288,20 +288,6 @@ class Game:
             clears = [ops for obj, ops in zip(board, self._clear_ops) if obj is not empty]
             return [*self._place_ops, *clears, ()]
         return list(dict.fromkeys(rules.raw_moves(board, player, move_number, variables)))
-
-    def _automatic(self, board):
-        """The automatic candidates of `board` (candidates()' list without moves()) one at a
-        time, in their order, made as they are asked for."""
-        objects = list(self.objects.values())
-        height, empty = self.height, self.empty
-        for x in range(self.width):
-            for y in range(height):
-                for obj in objects:
-                    yield ((x, y, obj, True),)
-        for k in range(self.width * height):   # a counting game's counts follow the squares
-            if board[k] is not empty:
-                yield ((k // height, k % height, empty, False),)
-        yield ()
 
     def _has_legal_move_hook(self, board, player, move_number, variables, history) -> bool:
         return bool(self.legal_ops(board, player, move_number, variables, True, history))
